@@ -1,0 +1,13 @@
+// What every service and job handler is given: config, database, queue, blob store and logger.
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/database.ts';
+import type { Queue } from './jobs/queue.ts';
+
+export interface Context {
+  config: Config;
+  database: Database;
+  db: Db;
+  queue: Queue;
+  log: Logger;
+}

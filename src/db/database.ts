@@ -1,0 +1,100 @@
+// The one database seam: embedded PGlite under HARK_DATA_DIR/pg, or a PostgreSQL server by URL.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { Mutex } from './mutex.ts';
+import { pgliteDialect } from './pglite-dialect.ts';
+import type { Tables } from './tables.ts';
+
+export type Db = Kysely<Tables>;
+export type Trx = Transaction<Tables>;
+
+/** What pg-boss calls for every statement it runs. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  sql: SqlExecutor;
+  schema: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 (counts, sums) as numbers: every value Hark counts fits comfortably.
+pg.types.setTypeParser(20, (value) => Number(value));
+pg.types.setTypeParser(1700, (value) => Number(value));
+
+export async function openDatabase(config: Config): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, config.databaseSchema) : openPglite(config);
+}
+
+async function openPglite(config: Config): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const dir = path.join(config.dataDir, 'pg');
+  await fs.mkdir(dir, { recursive: true });
+  const pglite = await PGlite.create(dir);
+  const mutex = new Mutex();
+  const db = new Kysely<Tables>({ dialect: pgliteDialect(pglite, mutex) });
+  const schema = config.databaseSchema;
+  await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}, public;`);
+  return {
+    kind: 'pglite',
+    db,
+    schema,
+    sql: {
+      executeSql: (text, values) =>
+        mutex.run(async () => {
+          if (values && values.length > 0) return pglite.query(text, values);
+          const results = await pglite.exec(text);
+          return { rows: results.at(-1)?.rows ?? [] };
+        }),
+    },
+    ping: async () => {
+      await mutex.run(() => pglite.query('SELECT 1'));
+    },
+    close: async () => {
+      await db.destroy();
+      await mutex.run(() => pglite.close());
+    },
+  };
+}
+
+async function openPostgres(url: string, schema: string): Promise<Database> {
+  const bootstrap = new pg.Client({ connectionString: url });
+  await bootstrap.connect();
+  try {
+    await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    await bootstrap.end();
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema},public` });
+  pool.on('error', () => {}); // an idle client dropped by the server is replaced on next use
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    schema,
+    sql: { executeSql: (text, values) => pool.query(text, values) },
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}
+
+/** The executor pg-boss uses to send a job inside a Kysely transaction. */
+export function transactionExecutor(trx: Trx): SqlExecutor {
+  return {
+    executeSql: async (text, values) => {
+      const result = await trx.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// Row types of every table, as Kysely sees them.
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type Json = ColumnType<unknown, string, string>;
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  plan: string | null;
+  trial_ends_at: Timestamp;
+  created_at: CreatedAt;
+}
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  workspace_id: string;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  scopes: string[];
+  expires_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface TranscriptionScenariosTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  engine: string;
+  model: string;
+  language: string;
+  options: Json;
+  auto: boolean;
+  retry: Json;
+  selection: Json;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface AnalysisScenariosTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  engine: string;
+  model: string;
+  instructions: string;
+  questions: Json;
+  summary: boolean;
+  auto: boolean;
+  retry: Json;
+  selection: Json;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface Tables {
+  transcription_scenarios: TranscriptionScenariosTable;
+  analysis_scenarios: AnalysisScenariosTable;
+  workspaces: WorkspacesTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+}
+
+export type { Generated };

@@ -1,0 +1,74 @@
+// The error catalogue: every error a client can see, with its status and stable code.
+export const errors = {
+  validation_failed: { status: 400, title: 'The request is not valid' },
+  invalid_json: { status: 400, title: 'The request body is not valid JSON' },
+  unauthorized: { status: 401, title: 'A valid API key is required' },
+  trial_expired: { status: 402, title: 'The trial has ended' },
+  insufficient_scope: { status: 403, title: 'The API key lacks a required scope' },
+  forbidden: { status: 403, title: 'The API key does not belong to this workspace' },
+  registration_closed: { status: 403, title: 'Registration is closed on this server' },
+  not_found: { status: 404, title: 'Not found' },
+  email_taken: { status: 409, title: 'An account with this email exists' },
+  recording_not_ready: { status: 409, title: 'The recording is not ready' },
+  recording_failed: { status: 409, title: 'The recording failed to prepare' },
+  audio_expired: { status: 409, title: 'The recording\'s audio has expired' },
+  run_not_completed: { status: 409, title: 'The run has not completed' },
+  run_not_retryable: { status: 409, title: 'Only a failed run can be retried' },
+  run_not_cancellable: { status: 409, title: 'The run has already finished' },
+  import_not_failed: { status: 409, title: 'Only a failed import can be retried' },
+  transcript_not_available: { status: 409, title: 'No completed transcript is available' },
+  scenario_conflict: { status: 409, title: 'The scenario conflicts with another' },
+  payload_too_large: { status: 413, title: 'The payload is too large' },
+  unsupported_media_type: { status: 415, title: 'The media type is not supported' },
+  idempotency_key_reused: { status: 422, title: 'The idempotency key was used with another request' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal server error' },
+  not_ready: { status: 503, title: 'The service is not ready' },
+} as const;
+
+export type ErrorCode = keyof typeof errors;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly fieldErrors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail ?? errors[code].title);
+    this.status = errors[code].status;
+  }
+}
+
+export const notFound = (what: string): AppError => new AppError('not_found', `${what} was not found`);
+export const invalid = (path: string, message: string): AppError =>
+  new AppError('validation_failed', `${path}: ${message}`, [{ path, message }]);
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  request_id: string;
+  errors?: FieldError[];
+}
+
+export function problemOf(error: AppError, requestId: string): Problem {
+  const problem: Problem = {
+    type: `https://hark.dev/problems/${error.code.replace(/_/g, '-')}`,
+    title: errors[error.code].title,
+    status: error.status,
+    detail: error.detail ?? errors[error.code].title,
+    code: error.code,
+    request_id: requestId,
+  };
+  if (error.fieldErrors) problem.errors = error.fieldErrors;
+  return problem;
+}

@@ -1,0 +1,73 @@
+// The HTTP application: plugins, auth, error handling, OpenAPI and every route.
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../context.ts';
+import { registerAuth } from './auth.ts';
+import { registerErrorHandling } from './error-handler.ts';
+import { accountRoutes } from './routes/accounts.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { healthRoutes } from './routes/health.ts';
+import { Problem } from './schemas/common.ts';
+
+export interface AppOptions {
+  readiness: () => Promise<Record<string, string>>;
+}
+
+export async function buildApp(ctx: Context, options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'request_id',
+    disableRequestLogging: false,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  app.addSchema(Problem);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Hark API',
+        version: '1.0.0',
+        description:
+          'Self-hosted audio transcription and analysis. Every error is application/problem+json with a stable `code`. ' +
+          'Authenticate with `Authorization: Bearer <API key>`.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: ({ schema, url, route }) => {
+      const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
+      const scope = (route.config as { scope?: string | null } | undefined)?.scope;
+      const transformed = { ...schema } as Record<string, unknown>;
+      if (!isPublic) {
+        transformed.security = [{ bearerAuth: [] }];
+        if (scope) transformed.description = `${(schema?.description as string | undefined) ?? ''}\n\nScope: \`${scope}\``.trim();
+      }
+      return { schema: transformed as typeof schema, url };
+    },
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/v1/docs')) route.config = { ...(route.config ?? {}), public: true };
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(fastifyMultipart, { limits: { files: 1, fields: 100, fieldSize: ctx.config.maxMetadataBytes + 1, parts: 102 } });
+
+  registerAuth(app, ctx);
+
+  await app.register(healthRoutes({ ...ctx, readiness: options.readiness }));
+  await app.register(accountRoutes(ctx));
+  await app.register(apiKeyRoutes(ctx));
+
+  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,101 @@
+// The job queue: pg-boss on Hark's own database connection. Jobs carry ids, never audio; every
+// handler is idempotent because a job may run twice (a crash after the work, before completion).
+import PgBoss from 'pg-boss';
+import type { Config } from '../config.ts';
+import { transactionExecutor, type Database, type Trx } from '../db/database.ts';
+
+export interface QueueSettings {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+}
+
+export interface JobHandler<T> {
+  name: string;
+  settings: QueueSettings;
+  concurrency: number;
+  handle(data: T, job: { id: string; retryCount: number }): Promise<void>;
+}
+
+export interface SendOptions {
+  trx?: Trx;
+  startAfterSeconds?: number;
+  singletonKey?: string;
+}
+
+export class Queue {
+  private readonly boss: PgBoss;
+  private started = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.boss = new PgBoss({
+      db: database.sql,
+      schema: database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`,
+      maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
+      monitorStateIntervalSeconds: Math.max(config.queueMaintenanceSeconds, 60),
+      archiveCompletedAfterSeconds: 3600,
+      deleteAfterDays: 7,
+    });
+    this.boss.on('error', (error: Error) => this.onError(error));
+  }
+
+  async start(names: { name: string; settings: QueueSettings }[]): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const { name, settings } of names) {
+      const existing = await this.boss.getQueue(name);
+      if (existing) await this.boss.updateQueue(name, { name, ...settings });
+      else await this.boss.createQueue(name, { name, ...settings });
+    }
+  }
+
+  /**
+   * The embedded store has exactly one process, so a job still marked active at start belonged to
+   * a process that died: hand it back now instead of waiting for its expiry.
+   */
+  async recoverOrphans(): Promise<number> {
+    if (this.database.kind !== 'pglite') return 0;
+    const schema = this.database.schema === 'public' ? 'pgboss' : `${this.database.schema}_boss`;
+    const { rows } = await this.database.sql.executeSql(
+      `UPDATE ${schema}.job SET state = 'retry', start_after = now() WHERE state = 'active' RETURNING id`,
+      [],
+    );
+    return rows.length;
+  }
+
+  async send(name: string, data: object, options: SendOptions = {}): Promise<void> {
+    const sendOptions: PgBoss.SendOptions = {};
+    if (options.trx) sendOptions.db = transactionExecutor(options.trx);
+    if (options.startAfterSeconds) sendOptions.startAfter = options.startAfterSeconds;
+    if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
+    await this.boss.send(name, data, sendOptions);
+  }
+
+  async work<T>(handler: JobHandler<T>): Promise<void> {
+    for (let i = 0; i < handler.concurrency; i++) {
+      await this.boss.work<T>(
+        handler.name,
+        { batchSize: 1, pollingIntervalSeconds: this.config.jobPollSeconds, includeMetadata: true },
+        async (jobs) => {
+          for (const job of jobs) await handler.handle(job.data, { id: job.id, retryCount: job.retryCount });
+        },
+      );
+    }
+  }
+
+  async schedule(name: string, cron: string): Promise<void> {
+    await this.boss.schedule(name, cron, {}, { singletonKey: name });
+  }
+
+  /** Stops fetching, waits for running handlers (up to `timeoutMs`), then stops. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+  }
+}

@@ -1,0 +1,68 @@
+// Starts the roles of one process: database and migrations, queue, workers, HTTP.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Context } from './context.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { buildApp } from './http/app.ts';
+import { jobHandlers } from './jobs/handlers.ts';
+import { Queue } from './jobs/queue.ts';
+import { createLogger } from './logger.ts';
+
+export interface Runtime {
+  ctx: Context;
+  app: FastifyInstance | null;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  http: boolean;
+  workers: boolean;
+  log?: Logger;
+  /** Lets tests add routes before the app is ready. */
+  beforeReady?: (app: FastifyInstance) => void;
+}
+
+export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const database = await openDatabase(config);
+  try {
+    await migrate(database.sql);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const queue = new Queue(database, config, (error) => log.error({ err: error }, 'queue error'));
+  const ctx: Context = { config, database, db: database.db, queue, log };
+  const handlers = jobHandlers(ctx);
+  await queue.start(handlers);
+  if (options.workers) {
+    const recovered = await queue.recoverOrphans();
+    if (recovered > 0) log.info({ recovered }, 'requeued jobs left active by a stopped process');
+    for (const handler of handlers) await queue.work(handler);
+  }
+
+  let app: FastifyInstance | null = null;
+  if (options.http) {
+    app = await buildApp(ctx, {
+      readiness: async () => ({
+        database: await database.ping().then(
+          () => 'ok',
+          () => 'unavailable',
+        ),
+      }),
+    });
+    options.beforeReady?.(app);
+    await app.ready();
+  }
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      if (app) await app.close();
+      await queue.stop();
+      await database.close();
+    })());
+  return { ctx, app, close };
+}

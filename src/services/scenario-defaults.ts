@@ -1,0 +1,43 @@
+// The scenarios every new workspace starts with, on the embedded engines.
+import type { Insertable } from 'kysely';
+import type { AnalysisScenariosTable, TranscriptionScenariosTable } from '../db/tables.ts';
+import { newId } from '../ids.ts';
+
+export const defaultRetry = { max_attempts: 3, backoff_seconds: 5 };
+export const emptySelection = { metadata: {}, statuses: ['completed'] };
+
+export function defaultTranscriptionScenario(workspaceId: string): Insertable<TranscriptionScenariosTable> {
+  return {
+    id: newId('transcriptionScenario'),
+    workspace_id: workspaceId,
+    name: 'Default transcription (pocketsphinx, English)',
+    engine: 'pocketsphinx',
+    model: 'en-us',
+    language: 'en',
+    options: JSON.stringify({ word_timestamps: true, summary: false }),
+    auto: false,
+    retry: JSON.stringify(defaultRetry),
+    selection: JSON.stringify(emptySelection),
+    updated_at: new Date(),
+  };
+}
+
+export function defaultAnalysisScenario(workspaceId: string): Insertable<AnalysisScenariosTable> {
+  return {
+    id: newId('analysisScenario'),
+    workspace_id: workspaceId,
+    name: 'Default call review (basic engine)',
+    engine: 'basic',
+    model: 'wink-eng-lite-web-model',
+    instructions: 'Review the call.',
+    questions: JSON.stringify([
+      { id: 'greeting', text: 'Did the agent greet the customer?', type: 'boolean' },
+      { id: 'request', text: 'What did the customer ask for?', type: 'text' },
+    ]),
+    summary: true,
+    auto: false,
+    retry: JSON.stringify(defaultRetry),
+    selection: JSON.stringify(emptySelection),
+    updated_at: new Date(),
+  };
+}

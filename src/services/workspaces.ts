@@ -1,0 +1,51 @@
+// Workspaces: creation with a trial and default scenarios, plans, and the trial rule.
+import type { Context } from '../context.ts';
+import type { Trx } from '../db/database.ts';
+import { AppError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: string | null;
+  trial_ends_at: Date;
+  created_at: Date;
+}
+
+export async function createWorkspace(ctx: Context, trx: Trx, name: string): Promise<Workspace> {
+  const id = newId('workspace');
+  const trialEndsAt = new Date(Date.now() + ctx.config.trialDays * 86_400_000);
+  const workspace = await trx
+    .insertInto('workspaces')
+    .values({ id, name, trial_ends_at: trialEndsAt })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx.insertInto('transcription_scenarios').values(defaultTranscriptionScenario(id)).execute();
+  await trx.insertInto('analysis_scenarios').values(defaultAnalysisScenario(id)).execute();
+  return workspace;
+}
+
+export async function getWorkspace(ctx: Context, id: string): Promise<Workspace> {
+  const workspace = await ctx.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!workspace) throw notFound(`workspace ${id}`);
+  return workspace;
+}
+
+export async function setPlan(ctx: Context, id: string, plan: string | null): Promise<Workspace> {
+  const workspace = await ctx.db
+    .updateTable('workspaces')
+    .set({ plan })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!workspace) throw notFound(`workspace ${id}`);
+  return workspace;
+}
+
+/** Creating work (uploads, imports, runs, executions) needs a plan or a running trial. */
+export function assertCanCreateWork(workspace: Workspace, now = new Date()): void {
+  if (workspace.plan === null && workspace.trial_ends_at.getTime() <= now.getTime()) {
+    throw new AppError('trial_expired', `the trial ended at ${workspace.trial_ends_at.toISOString()}; an operator can set a plan`);
+  }
+}
