@@ -21,10 +21,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'request_id',
-    disableRequestLogging: false,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {

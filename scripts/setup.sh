@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what Hark needs on Debian 12 with Node 20: system packages (as root, only when missing)
+# and the npm dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(ffmpeg flite sox libpocketsphinx3 pocketsphinx-en-us pocketsphinx-testdata)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Sets up and runs every check: lint, typecheck, OpenAPI drift, and the test suite on PGlite and
+# on PostgreSQL (127.0.0.1:5432, database test; required when CI is set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432 && command -v pg_ctlcluster >/dev/null; then
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+fi
+
+echo "== lint"; npx eslint .
+echo "== typecheck"; npx tsc --noEmit
+echo "== openapi drift"
+HARK_DATA_DIR="$(mktemp -d)" HARK_LOG_LEVEL=silent node bin/hark.js openapi > /tmp/hark-openapi.json
+if ! diff -q openapi.json /tmp/hark-openapi.json >/dev/null; then
+  echo "openapi.json is out of date: run npm run openapi and commit it" >&2
+  diff openapi.json /tmp/hark-openapi.json | head -20 >&2
+  exit 1
+fi
+echo "== tests"
+node --import tsx --test --test-concurrency=2 --test-timeout=600000 'test/**/*.test.ts'

@@ -1,0 +1,167 @@
+// Starts a real Hark (database, queue, workers, HTTP) per test, on PGlite or on PostgreSQL, each
+// with its own data directory and, on PostgreSQL, its own schema.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { startRuntime, type Runtime } from '../../src/runtime.ts';
+
+export const POSTGRES_URL = process.env.HARK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export type Backend = 'pglite' | 'postgres';
+
+let postgresReachable: Promise<boolean> | null = null;
+function canReachPostgres(): Promise<boolean> {
+  return (postgresReachable ??= (async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.end();
+      return true;
+    } catch {
+      if (process.env.CI) throw new Error(`CI needs PostgreSQL at ${POSTGRES_URL}`);
+      return false;
+    }
+  })());
+}
+
+/** The backends to run a suite on: PGlite always, PostgreSQL when reachable (always in CI). */
+export async function backends(): Promise<Backend[]> {
+  const only = process.env.HARK_TEST_BACKEND;
+  if (only === 'pglite' || only === 'postgres') return [only];
+  return (await canReachPostgres()) ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface Hark {
+  backend: Backend;
+  config: Config;
+  runtime: Runtime;
+  app: FastifyInstance;
+  /** Request with a JSON body or none; `key` adds the bearer header. */
+  request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
+  restart(overrides?: Partial<Config>): Promise<Hark>;
+  stop(): Promise<void>;
+  /** Stops and removes the data directory and schema. */
+  destroy(): Promise<void>;
+}
+
+export interface HarkOptions {
+  backend: Backend;
+  env?: Record<string, string>;
+  config?: Partial<Config>;
+  workers?: boolean;
+  beforeReady?: (app: FastifyInstance) => void;
+}
+
+export async function testConfig(backend: Backend, env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<Config> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hark-test-'));
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  return loadConfig(
+    {
+      HARK_DATA_DIR: dataDir,
+      HARK_LOG_LEVEL: process.env.HARK_TEST_LOG_LEVEL ?? 'silent',
+      HARK_IMPORT_ALLOW_PRIVATE: '1',
+      HARK_WORKER_CONCURRENCY: '2',
+      ...(backend === 'postgres' ? { DATABASE_URL: POSTGRES_URL, HARK_DB_SCHEMA: schema } : {}),
+      ...env,
+    },
+    overrides,
+  );
+}
+
+export async function startHark(options: HarkOptions): Promise<Hark> {
+  const config = await testConfig(options.backend, options.env, options.config);
+  return launch(options, config);
+}
+
+async function launch(options: HarkOptions, config: Config): Promise<Hark> {
+  const runtime = await startRuntime(config, {
+    http: true,
+    workers: options.workers ?? true,
+    ...(options.beforeReady ? { beforeReady: options.beforeReady } : {}),
+  });
+  const app = runtime.app as FastifyInstance;
+  const hark: Hark = {
+    backend: options.backend,
+    config,
+    runtime,
+    app,
+    request: ({ key, headers, ...rest }) =>
+      app.inject({ ...rest, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }),
+    restart: async (overrides = {}) => {
+      await runtime.close();
+      return launch(options, { ...config, ...overrides });
+    },
+    stop: () => runtime.close(),
+    destroy: async () => {
+      await runtime.close();
+      await dropStore(config);
+    },
+  };
+  return hark;
+}
+
+export async function dropStore(config: Config): Promise<void> {
+  await fs.rm(config.dataDir, { recursive: true, force: true });
+  if (config.databaseUrl) {
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${config.databaseSchema} CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS ${config.databaseSchema}_boss CASCADE`);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+export interface Account {
+  workspaceId: string;
+  key: string;
+  accountId: string;
+}
+
+let counter = 0;
+export async function registerAccount(hark: Hark): Promise<Account> {
+  counter += 1;
+  const response = await hark.request({
+    method: 'POST',
+    url: '/api/v1/accounts',
+    payload: { email: `user${counter}-${randomBytes(3).toString('hex')}@example.com`, password: 'correct horse battery', workspace_name: `Team ${counter}` },
+  });
+  if (response.statusCode !== 201) throw new Error(`registration failed: ${response.statusCode} ${response.body}`);
+  const body = response.json<{ workspace_id: string; api_key: string; account_id: string }>();
+  return { workspaceId: body.workspace_id, key: body.api_key, accountId: body.account_id };
+}
+
+/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export function assertProblem(response: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
+  if (response.statusCode !== status) throw new Error(`expected ${status} ${code}, got ${response.statusCode}: ${response.body}`);
+  if (!String(response.headers['content-type']).startsWith('application/problem+json')) {
+    throw new Error(`expected application/problem+json, got ${response.headers['content-type']}`);
+  }
+  const body = response.json<Record<string, unknown>>();
+  if (body.code !== code) throw new Error(`expected code ${code}, got ${String(body.code)}: ${response.body}`);
+  for (const field of ['type', 'title', 'status', 'detail', 'request_id']) {
+    if (!(field in body)) throw new Error(`problem lacks ${field}: ${response.body}`);
+  }
+  return body;
+}
