@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
 import type { Queue } from './jobs/queue.ts';
+import type { BlobStore } from './storage/blobs.ts';
 
 export interface Context {
   config: Config;
@@ -10,4 +11,5 @@ export interface Context {
   db: Db;
   queue: Queue;
   log: Logger;
+  blobs: BlobStore;
 }

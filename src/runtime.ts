@@ -9,6 +9,9 @@ import { buildApp } from './http/app.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { Queue } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
+import { BlobStore } from './storage/blobs.ts';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Runtime {
   ctx: Context;
@@ -34,13 +37,19 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     throw error;
   }
   const queue = new Queue(database, config, (error) => log.error({ err: error }, 'queue error'));
-  const ctx: Context = { config, database, db: database.db, queue, log };
+  const blobs = new BlobStore(config.blobUrl ? fileURLToPath(config.blobUrl) : path.join(config.dataDir, 'blobs'));
+  await blobs.init();
+  const ctx: Context = { config, database, db: database.db, queue, log, blobs };
   const handlers = jobHandlers(ctx);
+  const timers: NodeJS.Timeout[] = [];
   await queue.start(handlers);
   if (options.workers) {
     const recovered = await queue.recoverOrphans();
     if (recovered > 0) log.info({ recovered }, 'requeued jobs left active by a stopped process');
     for (const handler of handlers) await queue.work(handler);
+    const sweep = () => queue.send('expire-audio', {}).catch((error: unknown) => log.error({ err: error }, 'could not queue expire-audio'));
+    void sweep();
+    timers.push(setInterval(sweep, config.expireIntervalSeconds * 1000).unref());
   }
 
   let app: FastifyInstance | null = null;
@@ -48,6 +57,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     app = await buildApp(ctx, {
       readiness: async () => ({
         database: await database.ping().then(
+          () => 'ok',
+          () => 'unavailable',
+        ),
+        storage: await blobs.ping().then(
           () => 'ok',
           () => 'unavailable',
         ),
@@ -60,6 +73,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      for (const timer of timers) clearInterval(timer);
       if (app) await app.close();
       await queue.stop();
       await database.close();

@@ -65,7 +65,31 @@ export interface AnalysisScenariosTable {
   updated_at: Timestamp;
 }
 
+export interface RecordingsTable {
+  id: string;
+  seq: Generated<number>;
+  workspace_id: string;
+  status: string;
+  filename: string;
+  content_type: string | null;
+  size_bytes: number | null;
+  duration_seconds: number | null;
+  metadata: Json;
+  metadata_json: string;
+  retention_days: number;
+  expires_at: Timestamp;
+  audio_deleted_at: NullableTimestamp;
+  source: string;
+  source_url: string | null;
+  download_attempts: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Tables {
+  recordings: RecordingsTable;
   transcription_scenarios: TranscriptionScenariosTable;
   analysis_scenarios: AnalysisScenariosTable;
   workspaces: WorkspacesTable;

@@ -11,6 +11,7 @@ import { registerErrorHandling } from './error-handler.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
+import { recordingRoutes } from './routes/recordings.ts';
 import { Problem } from './schemas/common.ts';
 
 export interface AppOptions {
@@ -47,6 +48,11 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
       const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
       const scope = (route.config as { scope?: string | null } | undefined)?.scope;
       const transformed = { ...schema } as Record<string, unknown>;
+      const docBody = (route.config as { docBody?: unknown } | undefined)?.docBody;
+      if (docBody) {
+        transformed.body = docBody;
+        transformed.consumes = ['multipart/form-data'];
+      }
       if (!isPublic) {
         transformed.security = [{ bearerAuth: [] }];
         if (scope) transformed.description = `${(schema?.description as string | undefined) ?? ''}\n\nScope: \`${scope}\``.trim();
@@ -65,6 +71,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(healthRoutes({ ...ctx, readiness: options.readiness }));
   await app.register(accountRoutes(ctx));
   await app.register(apiKeyRoutes(ctx));
+  await app.register(recordingRoutes(ctx));
 
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

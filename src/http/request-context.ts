@@ -10,6 +10,8 @@ declare module 'fastify' {
     scope?: Scope | null;
     /** The route creates billable work: refused with 402 after the trial. */
     createsWork?: boolean;
+    /** The multipart form a route reads itself, for the OpenAPI document only. */
+    docBody?: object;
   }
   interface FastifyRequest {
     apiKey: ApiKey | null;

@@ -1,7 +1,10 @@
 // Every job kind this build runs, with its queue settings.
 import type { Context } from '../context.ts';
+import { downloadAudioJob } from './download-audio.ts';
+import { expireAudioJob } from './expire-audio.ts';
+import { prepareAudioJob } from './prepare-audio.ts';
 import type { JobHandler } from './queue.ts';
 
-export function jobHandlers(_ctx: Context): JobHandler<never>[] {
-  return [];
+export function jobHandlers(ctx: Context): JobHandler<never>[] {
+  return [prepareAudioJob(ctx), downloadAudioJob(ctx), expireAudioJob(ctx)] as JobHandler<never>[];
 }

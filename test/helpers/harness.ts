@@ -42,7 +42,7 @@ export interface Hark {
   app: FastifyInstance;
   /** Request with a JSON body or none; `key` adds the bearer header. */
   request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
-  restart(overrides?: Partial<Config>): Promise<Hark>;
+  restart(options?: { workers?: boolean; config?: Partial<Config> }): Promise<Hark>;
   stop(): Promise<void>;
   /** Stops and removes the data directory and schema. */
   destroy(): Promise<void>;
@@ -91,9 +91,9 @@ async function launch(options: HarkOptions, config: Config): Promise<Hark> {
     app,
     request: ({ key, headers, ...rest }) =>
       app.inject({ ...rest, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }),
-    restart: async (overrides = {}) => {
+    restart: async (next = {}) => {
       await runtime.close();
-      return launch(options, { ...config, ...overrides });
+      return launch({ ...options, workers: next.workers ?? true }, { ...config, ...next.config });
     },
     stop: () => runtime.close(),
     destroy: async () => {

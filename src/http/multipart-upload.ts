@@ -1,0 +1,55 @@
+// Reads a multipart upload: the `file` part is streamed to a temp file of the blob store as it
+// arrives; every other part is a text field. On any error nothing is left behind.
+import type { FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { AppError, invalid } from '../errors.ts';
+import { isAcceptedContentType } from '../media/sniff.ts';
+import { receiveAudio, type ReceivedAudio } from '../services/audio-intake.ts';
+
+export interface ParsedUpload {
+  audio: ReceivedAudio;
+  filename: string | undefined;
+  contentType: string | null;
+  fields: Record<string, string>;
+}
+
+const MULTIPART_OVERHEAD = 1024 * 1024;
+
+export async function readUpload(ctx: Context, request: FastifyRequest): Promise<ParsedUpload> {
+  if (!request.isMultipart()) {
+    throw new AppError('unsupported_media_type', 'send the audio as multipart/form-data with a "file" part');
+  }
+  const max = ctx.config.maxUploadBytes;
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max + MULTIPART_OVERHEAD + ctx.config.maxMetadataBytes) {
+    throw new AppError('payload_too_large', `the upload is larger than the limit of ${max} bytes`);
+  }
+  let audio: ReceivedAudio | undefined;
+  let filename: string | undefined;
+  let contentType: string | null = null;
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of request.parts({ limits: { fileSize: max + 1 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || audio) {
+          part.file.resume();
+          throw invalid(part.fieldname, audio ? 'only one file may be sent' : 'files are accepted only in the "file" field');
+        }
+        if (!isAcceptedContentType(part.mimetype)) {
+          part.file.resume();
+          throw new AppError('unsupported_media_type', `"${part.mimetype}" is not an accepted audio type`);
+        }
+        audio = await receiveAudio(ctx.blobs, part.file, max);
+        filename = part.filename;
+        contentType = part.mimetype || null;
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+    if (!audio) throw invalid('file', 'is required');
+    return { audio, filename, contentType, fields };
+  } catch (error) {
+    if (audio) await ctx.blobs.removeTemp(audio.tempPath);
+    throw error;
+  }
+}

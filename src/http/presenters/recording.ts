@@ -1,0 +1,50 @@
+// The recording card (CONTRACT.md "Recordings") and its schema.
+import { Type } from '@sinclair/typebox';
+import type { Recording } from '../../services/recordings.ts';
+import { recordingStatuses } from '../../services/recordings.ts';
+import { DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
+
+export const RecordingCard = Type.Object(
+  {
+    id: Type.String({ description: 'fl-<uuid>' }),
+    status: Type.Union(recordingStatuses.map((s) => Type.Literal(s))),
+    filename: Type.String(),
+    content_type: Nullable(Type.String()),
+    size_bytes: Nullable(Type.Integer()),
+    duration_seconds: Nullable(Type.Number({ description: 'Null until the audio is prepared' })),
+    metadata: JsonObject,
+    retention_days: Type.Integer(),
+    expires_at: DateTime,
+    audio_deleted_at: NullableDateTime,
+    source: Type.Union([Type.Literal('upload'), Type.Literal('import')]),
+    source_url: Nullable(Type.String()),
+    download_attempts: Type.Integer(),
+    error_code: Nullable(Type.String()),
+    error_message: Nullable(Type.String()),
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  { $id: 'Recording' },
+);
+
+export function presentRecording(recording: Recording) {
+  return {
+    id: recording.id,
+    status: recording.status as (typeof recordingStatuses)[number],
+    filename: recording.filename,
+    content_type: recording.content_type,
+    size_bytes: recording.size_bytes === null ? null : Number(recording.size_bytes),
+    duration_seconds: recording.duration_seconds,
+    metadata: JSON.parse(recording.metadata_json) as Record<string, unknown>,
+    retention_days: recording.retention_days,
+    expires_at: recording.expires_at,
+    audio_deleted_at: recording.audio_deleted_at,
+    source: recording.source as 'upload' | 'import',
+    source_url: recording.source_url,
+    download_attempts: recording.download_attempts,
+    error_code: recording.error_code,
+    error_message: recording.error_message,
+    created_at: recording.created_at,
+    updated_at: recording.updated_at,
+  };
+}

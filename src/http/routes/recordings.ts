@@ -1,0 +1,180 @@
+// P/recordings: upload, import, import retry, card, list, delete.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.ts';
+import {
+  checkRetention,
+  createFromUpload,
+  createImport,
+  deleteRecording,
+  getRecording,
+  listRecordings,
+  parseMetadata,
+  retryImport,
+  sanitizeFilename,
+} from '../../services/recordings.ts';
+import { readUpload } from '../multipart-upload.ts';
+import { presentRecording, RecordingCard } from '../presenters/recording.ts';
+import { DateTime, JsonObject, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+
+const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
+
+const UploadForm = Type.Object({
+  file: Type.String({ format: 'binary', description: 'WAV, MP3, MP4/M4A, OGG (Vorbis/Opus) or FLAC' }),
+  metadata: Type.Optional(Type.String({ description: 'A JSON object, as a string (at most 64 KiB)' })),
+  retention_days: Type.Optional(Type.Integer({ description: 'Days to keep the audio; within the plan bounds (default 7)' })),
+});
+
+const ImportBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 4096, description: 'A public http or https URL' }),
+    filename: Type.Optional(Type.String({ maxLength: 255 })),
+    metadata: Type.Optional(JsonObject),
+    retention_days: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: false },
+);
+
+const RetryBody = Type.Union([Type.Object({ url: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })) }, { additionalProperties: false }), Type.Null()]);
+
+const ListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+    offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
+    created_after: Type.Optional(DateTime),
+    created_before: Type.Optional(DateTime),
+  },
+  {
+    additionalProperties: Type.String(),
+    description: 'Also `metadata.<field>=<value>` (exact match; nested fields with dots; several are AND-ed)',
+  },
+);
+
+export function metadataFilters(query: Record<string, unknown>): Record<string, string> {
+  const filters: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (name.startsWith('metadata.')) filters[name.slice('metadata.'.length)] = String(value);
+  }
+  return filters;
+}
+
+export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const base = '/api/v1/workspaces/:workspace_id/recordings';
+
+  app.post(
+    base,
+    {
+      config: { scope: 'recordings:write', createsWork: true, docBody: UploadForm },
+      schema: {
+        tags: ['recordings'],
+        summary: 'Upload a recording (multipart/form-data, streamed)',
+        description: 'Answers 202 with the card; audio preparation runs asynchronously.',
+        params: WorkspaceParams,
+        response: withProblems({ 202: RecordingCard }, 402, 413, 415),
+      },
+    },
+    async (request, reply) => {
+      const upload = await readUpload(ctx, request);
+      let recording;
+      try {
+        const metadata = parseMetadata(ctx, upload.fields.metadata);
+        const retentionDays = checkRetention(ctx, upload.fields.retention_days);
+        recording = await createFromUpload(ctx, request.params.workspace_id, {
+          audio: upload.audio,
+          filename: sanitizeFilename(upload.filename, 'upload'),
+          contentType: upload.contentType,
+          metadata,
+          retentionDays,
+        });
+      } catch (error) {
+        await ctx.blobs.removeTemp(upload.audio.tempPath);
+        throw error;
+      }
+      return reply.code(202).send(presentRecording(recording));
+    },
+  );
+
+  app.post(
+    `${base}/import`,
+    {
+      config: { scope: 'recordings:write', createsWork: true },
+      schema: {
+        tags: ['recordings'],
+        summary: 'Import a recording from a public URL',
+        description: 'Answers 202 with status download_pending. Transient failures are retried with backoff (download_retry_wait).',
+        params: WorkspaceParams,
+        body: ImportBody,
+        response: withProblems({ 202: RecordingCard }, 402),
+      },
+    },
+    async (request, reply) => reply.code(202).send(presentRecording(await createImport(ctx, request.params.workspace_id, request.body))),
+  );
+
+  app.post(
+    `${base}/:recording_id/import/retry`,
+    {
+      config: { scope: 'recordings:write', createsWork: true },
+      schema: {
+        tags: ['recordings'],
+        summary: 'Retry a failed import, optionally from a new URL',
+        params: RecordingParams,
+        body: Type.Optional(RetryBody),
+        response: withProblems({ 202: RecordingCard }, 402, 404, 409),
+      },
+    },
+    async (request, reply) => {
+      const recording = await retryImport(ctx, request.params.workspace_id, request.params.recording_id, request.body?.url);
+      return reply.code(202).send(presentRecording(recording));
+    },
+  );
+
+  app.get(
+    `${base}/:recording_id`,
+    {
+      config: { scope: 'recordings:read' },
+      schema: { tags: ['recordings'], summary: 'The recording card', params: RecordingParams, response: withProblems({ 200: RecordingCard }, 404) },
+    },
+    async (request) => presentRecording(await getRecording(ctx, request.params.workspace_id, request.params.recording_id)),
+  );
+
+  app.get(
+    base,
+    {
+      config: { scope: 'recordings:read' },
+      schema: {
+        tags: ['recordings'],
+        summary: 'List recordings, newest first, with cursor paging and filters',
+        params: WorkspaceParams,
+        querystring: ListQuery,
+        response: withProblems({ 200: Page(RecordingCard) }),
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const page = await listRecordings(ctx, request.params.workspace_id, {
+        limit: query.limit,
+        offset: query.offset,
+        cursor: query.cursor,
+        status: query.status,
+        created_after: query.created_after as string | undefined,
+        created_before: query.created_before as string | undefined,
+        metadata: metadataFilters(query),
+      });
+      return { data: page.data.map(presentRecording), next_cursor: page.next_cursor };
+    },
+  );
+
+  app.delete(
+    `${base}/:recording_id`,
+    {
+      config: { scope: 'recordings:write' },
+      schema: { tags: ['recordings'], summary: 'Delete a recording: its audio and its card', params: RecordingParams, response: withProblems({ 204: Type.Null() }, 404) },
+    },
+    async (request, reply) => {
+      await deleteRecording(ctx, request.params.workspace_id, request.params.recording_id);
+      return reply.code(204).send(null);
+    },
+  );
+};

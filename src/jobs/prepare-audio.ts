@@ -1,0 +1,53 @@
+// prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it, fill the duration.
+import type { Context } from '../context.ts';
+import { MediaError, prepare, probe } from '../media/ffmpeg.ts';
+import { recordingKeys } from '../storage/blobs.ts';
+import { onRecordingPrepared } from '../services/automation.ts';
+import type { JobHandler } from './queue.ts';
+
+export interface PrepareAudioJob {
+  recordingId: string;
+}
+
+export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
+  return {
+    name: 'prepare-audio',
+    settings: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: ctx.config.jobTimeoutSeconds },
+    concurrency: ctx.config.workerConcurrency,
+    async handle({ recordingId }) {
+      const recording = await ctx.db
+        .updateTable('recordings')
+        .set({ status: 'processing', updated_at: new Date() })
+        .where('id', '=', recordingId)
+        .where('status', 'in', ['queued', 'processing'])
+        .returningAll()
+        .executeTakeFirst();
+      if (!recording) return; // deleted, or already prepared by an earlier delivery of this job
+      const keys = recordingKeys(recording.workspace_id, recording.id);
+      const temp = ctx.blobs.tempPath();
+      try {
+        const info = await probe(ctx.blobs.pathOf(keys.original));
+        const seconds = await prepare(ctx.blobs.pathOf(keys.original), temp, info.durationSeconds);
+        await ctx.blobs.commit(temp, keys.prepared);
+        await ctx.db.transaction().execute(async (trx) => {
+          const done = await trx
+            .updateTable('recordings')
+            .set({ status: 'completed', duration_seconds: Math.round(seconds * 1000) / 1000, error_code: null, error_message: null, updated_at: new Date() })
+            .where('id', '=', recording.id)
+            .where('status', '=', 'processing')
+            .returningAll()
+            .executeTakeFirst();
+          if (done) await onRecordingPrepared(ctx, trx, done);
+        });
+      } catch (error) {
+        await ctx.blobs.removeTemp(temp);
+        if (!(error instanceof MediaError)) throw error;
+        await ctx.db
+          .updateTable('recordings')
+          .set({ status: 'failed', error_code: error.code, error_message: error.message, updated_at: new Date() })
+          .where('id', '=', recording.id)
+          .execute();
+      }
+    },
+  };
+}

@@ -1,0 +1,276 @@
+// Recordings: creation from an upload or an import, reading, listing, deletion, and the rules
+// other services ask of a recording's state.
+import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import type { RecordingsTable } from '../db/tables.ts';
+import { AppError, invalid, notFound } from '../errors.ts';
+import { isId, newId } from '../ids.ts';
+import { FetchError, validateOutboundUrl } from '../net/fetch-stream.ts';
+import { recordingKeys } from '../storage/blobs.ts';
+import type { ReceivedAudio } from './audio-intake.ts';
+
+export type Recording = Selectable<RecordingsTable>;
+
+export const recordingStatuses = [
+  'download_pending',
+  'downloading',
+  'download_retry_wait',
+  'download_failed',
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+] as const;
+export type RecordingStatus = (typeof recordingStatuses)[number];
+
+export interface Metadata {
+  value: Record<string, unknown>;
+  json: string;
+}
+
+export function parseMetadata(ctx: Context, raw: string | undefined): Metadata {
+  if (raw === undefined || raw === '') return { value: {}, json: '{}' };
+  if (Buffer.byteLength(raw) > ctx.config.maxMetadataBytes) {
+    throw invalid('metadata', `must be at most ${ctx.config.maxMetadataBytes} bytes of JSON`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalid('metadata', 'must be a string holding a JSON object');
+  }
+  return checkMetadata(ctx, value);
+}
+
+export function checkMetadata(ctx: Context, value: unknown): Metadata {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid('metadata', 'must be a JSON object');
+  const json = JSON.stringify(value);
+  if (Buffer.byteLength(json) > ctx.config.maxMetadataBytes) {
+    throw invalid('metadata', `must be at most ${ctx.config.maxMetadataBytes} bytes of JSON`);
+  }
+  if (json.includes('\\u0000')) throw invalid('metadata', 'must not contain NUL characters');
+  return { value: value as Record<string, unknown>, json };
+}
+
+export function checkRetention(ctx: Context, raw: unknown): number {
+  const { minDays, maxDays, defaultDays } = ctx.config.retention;
+  if (raw === undefined || raw === null || raw === '') return defaultDays;
+  const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (typeof days !== 'number' || !Number.isInteger(days) || days < minDays || days > maxDays) {
+    throw invalid('retention_days', `must be an integer from ${minDays} to ${maxDays}`);
+  }
+  return days;
+}
+
+const expiry = (days: number) => new Date(Date.now() + days * 86_400_000);
+
+export function sanitizeFilename(name: string | undefined, fallback: string): string {
+  const clean = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return clean || fallback;
+}
+
+export async function createFromUpload(
+  ctx: Context,
+  workspaceId: string,
+  input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number },
+): Promise<Recording> {
+  const id = newId('recording');
+  const keys = recordingKeys(workspaceId, id);
+  try {
+    await ctx.blobs.commit(input.audio.tempPath, keys.original);
+    return await ctx.db.transaction().execute(async (trx) => {
+      const recording = await trx
+        .insertInto('recordings')
+        .values({
+          id,
+          workspace_id: workspaceId,
+          status: 'queued',
+          filename: input.filename,
+          content_type: input.contentType,
+          size_bytes: input.audio.sizeBytes,
+          metadata: input.metadata.json,
+          metadata_json: input.metadata.json,
+          retention_days: input.retentionDays,
+          expires_at: expiry(input.retentionDays),
+          source: 'upload',
+          updated_at: new Date(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await ctx.queue.send('prepare-audio', { recordingId: id }, { trx });
+      return recording;
+    });
+  } catch (error) {
+    await ctx.blobs.removeTemp(input.audio.tempPath);
+    await ctx.blobs.remove(keys.folder);
+    throw error;
+  }
+}
+
+function checkImportUrl(raw: string): string {
+  try {
+    return validateOutboundUrl(raw).toString();
+  } catch (error) {
+    throw invalid('url', error instanceof FetchError ? error.message : 'is not a valid URL');
+  }
+}
+
+export async function createImport(
+  ctx: Context,
+  workspaceId: string,
+  input: { url: string; filename?: string | undefined; metadata?: unknown; retention_days?: unknown },
+): Promise<Recording> {
+  const url = checkImportUrl(input.url);
+  const metadata = input.metadata === undefined ? { value: {}, json: '{}' } : checkMetadata(ctx, input.metadata);
+  const retentionDays = checkRetention(ctx, input.retention_days);
+  const fallbackName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'import';
+  const id = newId('recording');
+  return ctx.db.transaction().execute(async (trx) => {
+    const recording = await trx
+      .insertInto('recordings')
+      .values({
+        id,
+        workspace_id: workspaceId,
+        status: 'download_pending',
+        filename: sanitizeFilename(input.filename, fallbackName),
+        metadata: metadata.json,
+        metadata_json: metadata.json,
+        retention_days: retentionDays,
+        expires_at: expiry(retentionDays),
+        source: 'import',
+        source_url: url,
+        updated_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await ctx.queue.send('download-audio', { recordingId: id }, { trx });
+    return recording;
+  });
+}
+
+export async function retryImport(ctx: Context, workspaceId: string, id: string, newUrl: string | undefined): Promise<Recording> {
+  const url = newUrl === undefined ? undefined : checkImportUrl(newUrl);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('recordings')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', isId('recording', id) ? id : '')
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) throw notFound(`recording ${id}`);
+    if (current.status !== 'download_failed') {
+      throw new AppError('import_not_failed', `the recording is ${current.status}; only a download_failed import can be retried`);
+    }
+    const recording = await trx
+      .updateTable('recordings')
+      .set({
+        status: 'download_pending',
+        source_url: url ?? current.source_url,
+        download_attempts: 0,
+        error_code: null,
+        error_message: null,
+        updated_at: new Date(),
+      })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await ctx.queue.send('download-audio', { recordingId: id }, { trx });
+    return recording;
+  });
+}
+
+export async function getRecording(ctx: Context, workspaceId: string, id: string): Promise<Recording> {
+  const recording = isId('recording', id)
+    ? await ctx.db.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!recording) throw notFound(`recording ${id}`);
+  return recording;
+}
+
+export async function deleteRecording(ctx: Context, workspaceId: string, id: string): Promise<void> {
+  const recording = await getRecording(ctx, workspaceId, id);
+  await ctx.db.deleteFrom('recordings').where('id', '=', recording.id).execute();
+  await ctx.blobs.remove(recordingKeys(workspaceId, recording.id).folder);
+}
+
+/** A transcription can start once the audio is here (it waits while preparation runs). */
+export function assertTranscribable(recording: Recording): void {
+  if (recording.status.startsWith('download_') || recording.status === 'downloading') {
+    const code = recording.status === 'download_failed' ? 'recording_failed' : 'recording_not_ready';
+    throw new AppError(code, `the recording is ${recording.status}: its audio has not been downloaded`);
+  }
+  if (recording.status === 'failed') throw new AppError('recording_failed', 'the recording failed to prepare');
+  if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
+}
+
+export interface RecordingFilters {
+  status?: string | undefined;
+  created_after?: string | undefined;
+  created_before?: string | undefined;
+  metadata: Record<string, string>;
+}
+
+export interface ListOptions extends RecordingFilters {
+  limit: number;
+  offset: number;
+  cursor?: string | undefined;
+}
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(JSON.stringify({ s: seq })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const value = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { s?: unknown }).s;
+    if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  } catch {
+    // falls through to the error below
+  }
+  throw invalid('cursor', 'is not a cursor this API returned');
+}
+
+/** The JSON values a query-string value may stand for: "42" matches 42 and "42", "true" true. */
+function candidateValues(raw: string): unknown[] {
+  const values: unknown[] = [raw];
+  if (raw === 'true') values.push(true);
+  if (raw === 'false') values.push(false);
+  if (raw === 'null') values.push(null);
+  if (raw.trim() !== '' && Number.isFinite(Number(raw))) values.push(Number(raw));
+  return values;
+}
+
+function containment(path: string, value: unknown): string {
+  const parts = path.split('.');
+  let object: unknown = value;
+  for (const part of parts.reverse()) object = { [part]: object };
+  return JSON.stringify(object);
+}
+
+export async function listRecordings(ctx: Context, workspaceId: string, options: ListOptions): Promise<{ data: Recording[]; next_cursor: string | null }> {
+  let query = ctx.db.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId);
+  if (options.status) {
+    const statuses = options.status.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = statuses.filter((s) => !(recordingStatuses as readonly string[]).includes(s));
+    if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}; one of ${recordingStatuses.join(', ')}`);
+    query = query.where('status', 'in', statuses);
+  }
+  for (const [name, bound] of [['created_after', options.created_after], ['created_before', options.created_before]] as const) {
+    if (bound === undefined) continue;
+    const date = new Date(bound);
+    if (Number.isNaN(date.getTime())) throw invalid(name, 'must be an ISO 8601 date-time');
+    query = query.where('created_at', name === 'created_after' ? '>' : '<', date);
+  }
+  for (const [path, raw] of Object.entries(options.metadata)) {
+    if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
+    const alternatives = candidateValues(raw).map((value) => sql<boolean>`metadata @> ${containment(path, value)}::jsonb`);
+    query = query.where(({ or }) => or(alternatives));
+  }
+  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
+  const rows = await query.orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute();
+  const data = rows.slice(0, options.limit);
+  const last = data.at(-1);
+  return { data, next_cursor: rows.length > options.limit && last ? encodeCursor(last.seq) : null };
+}

@@ -1,0 +1,74 @@
+// Real audio made for tests: speech from flite, re-encoded by ffmpeg into each accepted format.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-audio-'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+
+let counter = 0;
+const next = (ext: string) => path.join(dir, `a${++counter}.${ext}`);
+
+export function speech(text: string): string {
+  const out = next('wav');
+  execFileSync('flite', ['-voice', 'slt', '-t', text, '-o', out]);
+  return out;
+}
+
+export const encoders = {
+  wav: ['-c:a', 'pcm_s16le'],
+  mp3: ['-c:a', 'libmp3lame', '-b:a', '64k'],
+  m4a: ['-c:a', 'aac', '-b:a', '64k'],
+  ogg: ['-c:a', 'libvorbis'],
+  opus: ['-c:a', 'libopus', '-b:a', '32k'],
+  flac: ['-c:a', 'flac'],
+} as const;
+
+export function encode(input: string, format: keyof typeof encoders): string {
+  const out = next(format === 'opus' ? 'ogg' : format);
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', input, ...encoders[format], out]);
+  return out;
+}
+
+export function tone(seconds: number): string {
+  const out = next('wav');
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-ac', '1', '-ar', '16000', out]);
+  return out;
+}
+
+export function durationOf(file: string): number {
+  return Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString().trim());
+}
+
+export const mimeOf: Record<string, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  ogg: 'audio/ogg',
+  opus: 'audio/ogg',
+  flac: 'audio/flac',
+};
+
+/** A multipart/form-data body for app.inject. */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { content: Buffer; filename: string; contentType: string; field?: string },
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----hark${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

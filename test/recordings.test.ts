@@ -1,0 +1,288 @@
+// Recordings over HTTP: upload in every format, bad input, metadata, paging, filters, imports,
+// retention, scopes and the trial, on PGlite and PostgreSQL.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { durationOf, encode, mimeOf, multipart, speech, tone } from './helpers/audio.ts';
+import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { serveBytes, startOrigin, status, type Origin } from './helpers/origin.ts';
+
+interface Card {
+  id: string;
+  status: string;
+  duration_seconds: number | null;
+  metadata: Record<string, unknown>;
+  error_code: string | null;
+  expires_at: string;
+  retention_days: number;
+  source: string;
+  size_bytes: number | null;
+  filename: string;
+  audio_deleted_at: string | null;
+}
+
+const sample = speech('Hello, thank you for calling. How can I help you today?');
+
+export async function upload(hark: Hark, account: Account, file: string | Buffer, options: { contentType?: string; filename?: string; fields?: Record<string, string> } = {}) {
+  const content = typeof file === 'string' ? fs.readFileSync(file) : file;
+  const body = multipart(options.fields ?? {}, {
+    content,
+    filename: options.filename ?? (typeof file === 'string' ? path.basename(file) : 'audio.wav'),
+    contentType: options.contentType ?? 'audio/wav',
+  });
+  return hark.request({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/recordings`, key: account.key, ...body });
+}
+
+export async function waitForRecording(hark: Hark, account: Account, id: string, statuses: string[], timeoutMs = 60_000): Promise<Card> {
+  return eventually(async () => {
+    const card = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${id}`, key: account.key })).json<Card>();
+    return statuses.includes(card.status) ? card : null;
+  }, timeoutMs, `recording ${id} to reach ${statuses.join('/')}`);
+}
+
+async function storeIsEmpty(hark: Hark, workspaceId: string): Promise<void> {
+  const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', workspaceId).execute();
+  assert.equal(rows.length, 0, 'a recording row was left behind');
+  const root = hark.runtime.ctx.blobs.root;
+  const temp = fs.readdirSync(path.join(root, '.tmp'));
+  assert.deepEqual(temp, [], 'a temp file was left behind');
+  assert.ok(!fs.existsSync(path.join(root, 'recordings', workspaceId)) || fs.readdirSync(path.join(root, 'recordings', workspaceId)).length === 0);
+}
+
+for (const backend of await backends()) {
+  describe(`recordings on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let origin: Origin;
+    const wavBytes = fs.readFileSync(sample);
+    before(async () => {
+      hark = await startHark({ backend, env: { HARK_IMPORT_BACKOFF_SECONDS: '2', HARK_MAX_UPLOAD_BYTES: '3000000' } });
+      account = await registerAccount(hark);
+      origin = await startOrigin({
+        '/call.wav': serveBytes(wavBytes),
+        '/flaky.wav': [status(503), serveBytes(wavBytes)],
+        '/gone.wav': status(404),
+        '/page.html': serveBytes(Buffer.from('<html>not audio</html>'), 'text/html'),
+        '/hop': status(302, { location: '/call.wav' }),
+      });
+    });
+    after(async () => {
+      await origin.close();
+      await hark.destroy();
+    });
+
+    test('every accepted format prepares to completed with the right duration', async () => {
+      const expected = durationOf(sample);
+      const formats = ['wav', 'mp3', 'm4a', 'ogg', 'opus', 'flac'] as const;
+      const ids: Record<string, string> = {};
+      for (const format of formats) {
+        const file = format === 'wav' ? sample : encode(sample, format);
+        const response = await upload(hark, account, file, { contentType: mimeOf[format] });
+        assert.equal(response.statusCode, 202, response.body);
+        const card = response.json<Card>();
+        assert.match(card.id, /^fl-/);
+        assert.ok(['queued', 'processing', 'completed'].includes(card.status));
+        ids[format] = card.id;
+      }
+      for (const format of formats) {
+        const card = await waitForRecording(hark, account, ids[format]!, ['completed', 'failed']);
+        assert.equal(card.status, 'completed', `${format}: ${card.error_code}`);
+        assert.ok(Math.abs((card.duration_seconds ?? 0) - expected) < 0.15, `${format}: ${card.duration_seconds} vs ${expected}`);
+        const prepared = hark.runtime.ctx.blobs.pathOf(`recordings/${account.workspaceId}/${card.id}/prepared.wav`);
+        assert.match(String(fs.readFileSync(prepared).subarray(0, 4)), /RIFF/);
+      }
+    });
+
+    test('octet-stream is accepted when the content is audio', async () => {
+      const response = await upload(hark, account, sample, { contentType: 'application/octet-stream' });
+      assert.equal(response.statusCode, 202, response.body);
+      assert.equal((await waitForRecording(hark, account, response.json<Card>().id, ['completed', 'failed'])).status, 'completed');
+    });
+
+    test('bad input gets its code and leaves nothing behind', async () => {
+      const other = await registerAccount(hark);
+      assertProblem(await upload(hark, other, Buffer.from('just some text, not audio at all. '.repeat(10)), { contentType: 'audio/wav' }), 415, 'unsupported_media_type');
+      assertProblem(await upload(hark, other, sample, { contentType: 'image/png' }), 415, 'unsupported_media_type');
+      assertProblem(await upload(hark, other, Buffer.alloc(3_100_000, 1), { contentType: 'audio/wav' }), 413, 'payload_too_large');
+      const big = Buffer.concat([wavBytes.subarray(0, 44), Buffer.alloc(3_100_000)]);
+      assertProblem(await upload(hark, other, big), 413, 'payload_too_large');
+      assertProblem(await upload(hark, other, sample, { fields: { metadata: '[1,2]' } }), 400, 'validation_failed');
+      assertProblem(await upload(hark, other, sample, { fields: { metadata: '{"a":' } }), 400, 'validation_failed');
+      assertProblem(await upload(hark, other, sample, { fields: { metadata: JSON.stringify({ x: 'y'.repeat(70_000) }) } }), 400, 'validation_failed');
+      assertProblem(await upload(hark, other, sample, { fields: { retention_days: '0' } }), 400, 'validation_failed');
+      assertProblem(await upload(hark, other, sample, { fields: { retention_days: '31' } }), 400, 'validation_failed');
+      const noFile = multipart({ metadata: '{}' });
+      assertProblem(await hark.request({ method: 'POST', url: `/api/v1/workspaces/${other.workspaceId}/recordings`, key: other.key, ...noFile }), 400, 'validation_failed');
+      const json = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${other.workspaceId}/recordings`, key: other.key, payload: { file: 'x' } });
+      assertProblem(json, 415, 'unsupported_media_type');
+      await storeIsEmpty(hark, other.workspaceId);
+    });
+
+    test('undecodable audio ends failed with a code', async () => {
+      const garbage = Buffer.concat([Buffer.from('RIFF\x24\x00\x10\x00WAVEfmt ', 'latin1'), Buffer.alloc(20_000, 0x5a)]);
+      const truncated = fs.readFileSync(encode(tone(4), 'wav')).subarray(0, 30_000);
+      const empty = fs.readFileSync(sample).subarray(0, 44);
+      const emptyHeader = Buffer.from(empty);
+      emptyHeader.writeUInt32LE(36, 4);
+      emptyHeader.writeUInt32LE(0, 40);
+      const cases = [
+        ['garbage', garbage, 'invalid_audio'],
+        ['truncated', truncated, 'truncated_audio'],
+        ['empty', Buffer.concat([emptyHeader, Buffer.alloc(32)]), 'empty_audio'],
+      ] as const;
+      for (const [name, content, code] of cases) {
+        const response = await upload(hark, account, content, { filename: `${name}.wav` });
+        assert.equal(response.statusCode, 202, `${name}: ${response.body}`);
+        const card = await waitForRecording(hark, account, response.json<Card>().id, ['completed', 'failed']);
+        assert.equal(card.status, 'failed', name);
+        assert.ok(card.error_code, name);
+        if (name !== 'empty') assert.equal(card.error_code, code, name);
+      }
+    });
+
+    test('metadata round-trips unchanged', async () => {
+      const metadata = { agent: { name: 'Zoë 李', id: 42 }, score: 3.25, tags: ['a', 'b', null], ok: true, none: null, emoji: '🎧', big: 12345678901 };
+      const response = await upload(hark, account, sample, { fields: { metadata: JSON.stringify(metadata), retention_days: '3' } });
+      const card = response.json<Card>();
+      assert.deepEqual(card.metadata, metadata);
+      assert.deepEqual(Object.keys(card.metadata), Object.keys(metadata));
+      assert.equal(card.retention_days, 3);
+      assert.ok(Math.abs(new Date(card.expires_at).getTime() - Date.now() - 3 * 86_400_000) < 120_000);
+      const again = await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${card.id}`, key: account.key });
+      assert.deepEqual(again.json<Card>().metadata, metadata);
+    });
+
+    test('cursor paging returns every recording once while new ones arrive, and metadata filters', async () => {
+      const ws = await registerAccount(hark);
+      const created = new Set<string>();
+      for (let i = 0; i < 7; i++) {
+        const response = await upload(hark, ws, sample, { fields: { metadata: JSON.stringify({ team: i % 2 ? 'red' : 'blue', n: i, nested: { tier: i < 3 ? 'gold' : 'basic' } }) } });
+        created.add(response.json<Card>().id);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let extra = 0;
+      do {
+        const query: string = cursor ? `?limit=3&cursor=${cursor}` : '?limit=3';
+        const page = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings${query}`, key: ws.key })).json<{ data: Card[]; next_cursor: string | null }>();
+        seen.push(...page.data.map((r) => r.id));
+        cursor = page.next_cursor;
+        if (extra < 2) {
+          extra += 1;
+          await upload(hark, ws, sample);
+        }
+      } while (cursor);
+      assert.equal(new Set(seen).size, seen.length, 'a recording was returned twice');
+      for (const id of created) assert.ok(seen.includes(id), `recording ${id} was skipped`);
+
+      const list = async (query: string) =>
+        (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings?${query}`, key: ws.key })).json<{ data: Card[] }>().data;
+      assert.equal((await list('metadata.team=red')).length, 3);
+      assert.equal((await list('metadata.team=red&metadata.n=3')).length, 1);
+      assert.equal((await list('metadata.nested.tier=gold')).length, 3);
+      assert.equal((await list('metadata.team=green')).length, 0);
+      assert.equal((await list('status=download_failed')).length, 0);
+      assert.equal((await list(`created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).length, 0);
+      assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings?limit=500`, key: ws.key }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings?cursor=nonsense`, key: ws.key }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings?status=bogus`, key: ws.key }), 400, 'validation_failed');
+    });
+
+    test('imports: success, redirect, 404, 503 then 200, unsupported, retry with a new URL', async () => {
+      const start = async (url: string, extra: Record<string, unknown> = {}) => {
+        const response = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/recordings/import`, key: account.key, payload: { url, ...extra } });
+        assert.equal(response.statusCode, 202, response.body);
+        const card = response.json<Card>();
+        assert.equal(card.status, 'download_pending');
+        assert.equal(card.source, 'import');
+        return card.id;
+      };
+      const ok = await start(origin.url('/call.wav'), { filename: 'call.wav', metadata: { crm: 'x1' } });
+      const hop = await start(origin.url('/hop'));
+      const flaky = await start(origin.url('/flaky.wav'));
+      const gone = await start(origin.url('/gone.wav'));
+      const html = await start(origin.url('/page.html'));
+
+      const waited = await waitForRecording(hark, account, flaky, ['download_retry_wait', 'completed']);
+      assert.equal(waited.status, 'download_retry_wait', 'a 503 should wait for a retry');
+      assert.equal(waited.error_code, 'http_503');
+      const recovered = await waitForRecording(hark, account, flaky, ['completed', 'failed', 'download_failed']);
+      assert.equal(recovered.status, 'completed');
+      assert.equal(origin.hits('/flaky.wav'), 2);
+      const done = await waitForRecording(hark, account, ok, ['completed', 'failed', 'download_failed']);
+      assert.equal(done.status, 'completed');
+      assert.deepEqual(done.metadata, { crm: 'x1' });
+      assert.equal((await waitForRecording(hark, account, hop, ['completed', 'failed', 'download_failed'])).status, 'completed');
+      const failed = await waitForRecording(hark, account, gone, ['download_failed', 'completed']);
+      assert.equal(failed.error_code, 'http_404');
+      assert.equal((await waitForRecording(hark, account, html, ['download_failed', 'completed'])).error_code, 'unsupported_media_type');
+
+      const base = `/api/v1/workspaces/${account.workspaceId}/recordings`;
+      assertProblem(await hark.request({ method: 'POST', url: `${base}/${ok}/import/retry`, key: account.key, payload: {} }), 409, 'import_not_failed');
+      const retried = await hark.request({ method: 'POST', url: `${base}/${gone}/import/retry`, key: account.key, payload: { url: origin.url('/call.wav') } });
+      assert.equal(retried.statusCode, 202, retried.body);
+      assert.equal(retried.json<Card>().status, 'download_pending');
+      assert.equal((await waitForRecording(hark, account, gone, ['completed', 'failed', 'download_failed'])).status, 'completed');
+
+      assertProblem(await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url: 'ftp://example.com/a.wav' } }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url: 'http://user:pw@example.com/a.wav' } }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: {} }), 400, 'validation_failed');
+    });
+
+    test('recording_not_ready rule, retention expiry and delete', async () => {
+      const { assertTranscribable } = await import('../src/services/recordings.ts');
+      const response = await upload(hark, account, sample, { fields: { retention_days: '1' } });
+      const card = await waitForRecording(hark, account, response.json<Card>().id, ['completed']);
+      const row = await hark.runtime.ctx.db.selectFrom('recordings').selectAll().where('id', '=', card.id).executeTakeFirstOrThrow();
+      assert.throws(() => assertTranscribable({ ...row, status: 'downloading' }), { code: 'recording_not_ready' });
+      assert.throws(() => assertTranscribable({ ...row, status: 'download_pending' }), { code: 'recording_not_ready' });
+      assert.doesNotThrow(() => assertTranscribable(row));
+
+      await hark.runtime.ctx.db.updateTable('recordings').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', card.id).execute();
+      const { expireAudio } = await import('../src/jobs/expire-audio.ts');
+      assert.ok((await expireAudio(hark.runtime.ctx)) >= 1);
+      const expired = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${card.id}`, key: account.key })).json<Card>();
+      assert.ok(expired.audio_deleted_at);
+      assert.equal(expired.status, 'completed');
+      assert.ok(!fs.existsSync(hark.runtime.ctx.blobs.pathOf(`recordings/${account.workspaceId}/${card.id}/original`)));
+
+      const base = `/api/v1/workspaces/${account.workspaceId}/recordings`;
+      assert.equal((await hark.request({ method: 'DELETE', url: `${base}/${card.id}`, key: account.key })).statusCode, 204);
+      assertProblem(await hark.request({ method: 'GET', url: `${base}/${card.id}`, key: account.key }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'GET', url: `${base}/fl-nope`, key: account.key }), 404, 'not_found');
+    });
+
+    test('scopes and the trial: a read-only key cannot upload; after the trial uploads answer 402 and reads work', async () => {
+      const ws = await registerAccount(hark);
+      const base = `/api/v1/workspaces/${ws.workspaceId}`;
+      const reader = (await hark.request({ method: 'POST', url: `${base}/api-keys`, key: ws.key, payload: { name: 'r', scopes: ['recordings:read'] } })).json<{ key: string }>().key;
+      const refused = await upload(hark, { ...ws, key: reader }, sample);
+      assert.match(String(assertProblem(refused, 403, 'insufficient_scope').detail), /recordings:write/);
+      assert.equal((await hark.request({ method: 'GET', url: `${base}/recordings`, key: reader })).statusCode, 200);
+
+      await hark.runtime.ctx.db.updateTable('workspaces').set({ trial_ends_at: new Date(Date.now() - 1000) }).where('id', '=', ws.workspaceId).execute();
+      assertProblem(await upload(hark, ws, sample), 402, 'trial_expired');
+      assertProblem(await hark.request({ method: 'POST', url: `${base}/recordings/import`, key: ws.key, payload: { url: origin.url('/call.wav') } }), 402, 'trial_expired');
+      assert.equal((await hark.request({ method: 'GET', url: `${base}/recordings`, key: ws.key })).statusCode, 200);
+      await hark.runtime.ctx.db.updateTable('workspaces').set({ plan: 'business' }).where('id', '=', ws.workspaceId).execute();
+      assert.equal((await upload(hark, ws, sample)).statusCode, 202);
+    });
+  });
+
+  describe(`queue across a restart on ${backend}`, () => {
+    test('a job enqueued before a restart runs after it', async () => {
+      let hark = await startHark({ backend, workers: false });
+      try {
+        const account = await registerAccount(hark);
+        const id = (await upload(hark, account, sample)).json<Card>().id;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal((await waitForRecording(hark, account, id, ['queued'])).status, 'queued');
+        hark = await hark.restart({ workers: true });
+        assert.equal((await waitForRecording(hark, account, id, ['completed', 'failed'])).status, 'completed');
+      } finally {
+        await hark.destroy();
+      }
+    });
+  });
+}
