@@ -1,0 +1,104 @@
+// What must survive failures: a client that disconnects mid-upload, a server killed during
+// preparation, and the address guard on real imports.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { speech } from './helpers/audio.ts';
+import { backends, dropStore, eventually, registerAccount, startHark, testConfig } from './helpers/harness.ts';
+import { serveBytes, startOrigin } from './helpers/origin.ts';
+import { spawnServer } from './helpers/process.ts';
+
+for (const backend of await backends()) {
+  describe(`resilience on ${backend}`, () => {
+    test('a client that disconnects in the middle of an upload leaves nothing behind', async () => {
+      const hark = await startHark({ backend });
+      try {
+        const account = await registerAccount(hark);
+        const address = await hark.app.listen({ port: 0, host: '127.0.0.1' });
+        const boundary = 'hark-disconnect';
+        const wav = fs.readFileSync(speech('this upload will be cut short'));
+        await new Promise<void>((resolve) => {
+          const request = http.request(`${address}/api/v1/workspaces/${account.workspaceId}/recordings`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${account.key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(50_000_000) },
+          });
+          request.on('error', () => resolve());
+          request.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+          request.write(wav);
+          request.write(Buffer.alloc(2_000_000));
+          setTimeout(() => {
+            request.destroy();
+            resolve();
+          }, 300);
+        });
+        const tmp = path.join(hark.runtime.ctx.blobs.root, '.tmp');
+        await eventually(async () => fs.readdirSync(tmp).length === 0, 10_000, 'the temp file to be removed');
+        const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').execute();
+        assert.equal(rows.length, 0);
+      } finally {
+        await hark.destroy();
+      }
+    });
+
+    test('imports from loopback are refused unless allowed', async () => {
+      const hark = await startHark({ backend, env: { HARK_IMPORT_ALLOW_PRIVATE: '0' } });
+      const origin = await startOrigin({ '/a.wav': serveBytes(fs.readFileSync(speech('hello'))) });
+      try {
+        const account = await registerAccount(hark);
+        const base = `/api/v1/workspaces/${account.workspaceId}/recordings`;
+        for (const url of [origin.url('/a.wav'), 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.wav']) {
+          const id = (await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url } })).json<{ id: string }>().id;
+          const card = await eventually(async () => {
+            const c = (await hark.request({ method: 'GET', url: `${base}/${id}`, key: account.key })).json<{ status: string; error_code: string }>();
+            return c.status === 'download_failed' ? c : null;
+          }, 20_000, url);
+          assert.equal(card.error_code, 'address_not_allowed', url);
+        }
+        assert.equal(origin.hits('/a.wav'), 0);
+      } finally {
+        await origin.close();
+        await hark.destroy();
+      }
+    });
+
+    test('a server killed (SIGKILL) during preparation finishes the recording after restart', async () => {
+      const config = await testConfig(backend);
+      const env = { HARK_WORKER_CONCURRENCY: '1', HARK_JOB_TIMEOUT_SECONDS: '5', HARK_QUEUE_MAINTENANCE_SECONDS: '1' };
+      const big = path.join(os.tmpdir(), `hark-long-${process.pid}.wav`);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=300:duration=1800:sample_rate=48000', '-ac', '2', big]);
+      let server = await spawnServer(config, env);
+      try {
+        const account = await registerAccount({
+          request: async ({ method, url, payload }) => {
+            const response = await fetch(`${server.base}${url}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+            const body = await response.text();
+            return { statusCode: response.status, body, json: () => JSON.parse(body) } as never;
+          },
+        } as never);
+        const form = new FormData();
+        form.set('file', new Blob([fs.readFileSync(big)], { type: 'audio/wav' }), 'long.wav');
+        const base = () => `${server.base}/api/v1/workspaces/${account.workspaceId}/recordings`;
+        const headers = { authorization: `Bearer ${account.key}` };
+        const created = (await (await fetch(base(), { method: 'POST', headers, body: form })).json()) as { id: string };
+        const card = async () => (await (await fetch(`${base()}/${created.id}`, { headers })).json()) as { status: string; duration_seconds: number };
+        await eventually(async () => (await card()).status === 'processing', 30_000, 'processing');
+        await server.kill('SIGKILL');
+        server = await spawnServer(config, env);
+        const done = await eventually(async () => {
+          const c = await card();
+          return c.status === 'completed' || c.status === 'failed' ? c : null;
+        }, 90_000, 'completion after restart');
+        assert.equal(done.status, 'completed');
+        assert.ok(Math.abs(done.duration_seconds - 1800) < 1);
+      } finally {
+        await server.kill('SIGKILL');
+        fs.rmSync(big, { force: true });
+        await dropStore(config);
+      }
+    });
+  });
+}
