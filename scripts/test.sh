@@ -19,4 +19,4 @@ if ! diff -q openapi.json /tmp/hark-openapi.json >/dev/null; then
   exit 1
 fi
 echo "== tests"
-node --import tsx --test --test-concurrency=2 --test-timeout=600000 'test/**/*.test.ts'
+node --import tsx --test --test-concurrency=2 --test-timeout=600000 test/*.test.ts

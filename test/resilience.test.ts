@@ -72,13 +72,13 @@ for (const backend of await backends()) {
       execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=300:duration=1800:sample_rate=48000', '-ac', '2', big]);
       let server = await spawnServer(config, env);
       try {
-        const account = await registerAccount({
-          request: async ({ method, url, payload }) => {
-            const response = await fetch(`${server.base}${url}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-            const body = await response.text();
-            return { statusCode: response.status, body, json: () => JSON.parse(body) } as never;
-          },
-        } as never);
+        const registration = await fetch(`${server.base}/api/v1/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `kill-${Date.now()}@example.com`, password: 'long enough pw', workspace_name: 'K' }),
+        });
+        const { workspace_id: workspaceId, api_key: key } = (await registration.json()) as { workspace_id: string; api_key: string };
+        const account = { workspaceId, key };
         const form = new FormData();
         form.set('file', new Blob([fs.readFileSync(big)], { type: 'audio/wav' }), 'long.wav');
         const base = () => `${server.base}/api/v1/workspaces/${account.workspaceId}/recordings`;

@@ -37,7 +37,11 @@ async function openPglite(config: Config): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const dir = path.join(config.dataDir, 'pg');
   await fs.mkdir(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  const unlock = await lockDataDir(dir);
+  const pglite = await PGlite.create(dir).catch(async (error: unknown) => {
+    await unlock();
+    throw error;
+  });
   const mutex = new Mutex();
   const db = new Kysely<Tables>({ dialect: pgliteDialect(pglite, mutex) });
   const schema = config.databaseSchema;
@@ -49,9 +53,15 @@ async function openPglite(config: Config): Promise<Database> {
     sql: {
       executeSql: (text, values) =>
         mutex.run(async () => {
-          if (values && values.length > 0) return pglite.query(text, values);
-          const results = await pglite.exec(text);
-          return { rows: results.at(-1)?.rows ?? [] };
+          try {
+            if (values && values.length > 0) return await pglite.query(text, values);
+            const results = await pglite.exec(text);
+            return { rows: results.at(-1)?.rows ?? [] };
+          } catch (error) {
+            // A failed "BEGIN; …; COMMIT;" script would leave the one session inside a transaction.
+            if (pglite.isInTransaction()) await pglite.exec('ROLLBACK');
+            throw error;
+          }
         }),
     },
     ping: async () => {
@@ -60,8 +70,38 @@ async function openPglite(config: Config): Promise<Database> {
     close: async () => {
       await db.destroy();
       await mutex.run(() => pglite.close());
+      await unlock();
     },
   };
+}
+
+/**
+ * PGlite takes no lock of its own: two processes on one directory would corrupt it. A pid file
+ * beside it refuses a second one; a file left by a dead process is taken over.
+ */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const lock = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(await fs.readFile(lock, 'utf8').catch(() => '0'));
+      if (pid && pid !== process.pid && isAlive(pid)) throw new Error(`${dir} is in use by process ${pid}; stop it or use DATABASE_URL`);
+      await fs.rm(lock, { force: true });
+    }
+  }
+  throw new Error(`could not lock ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function openPostgres(url: string, schema: string): Promise<Database> {
