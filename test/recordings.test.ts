@@ -5,41 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { durationOf, encode, mimeOf, multipart, speech, tone } from './helpers/audio.ts';
-import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { upload, waitForRecording, type Card } from './helpers/api.ts';
+import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 import { serveBytes, startOrigin, status, type Origin } from './helpers/origin.ts';
 
-interface Card {
-  id: string;
-  status: string;
-  duration_seconds: number | null;
-  metadata: Record<string, unknown>;
-  error_code: string | null;
-  expires_at: string;
-  retention_days: number;
-  source: string;
-  size_bytes: number | null;
-  filename: string;
-  audio_deleted_at: string | null;
-}
 
 const sample = speech('Hello, thank you for calling. How can I help you today?');
-
-export async function upload(hark: Hark, account: Account, file: string | Buffer, options: { contentType?: string; filename?: string; fields?: Record<string, string> } = {}) {
-  const content = typeof file === 'string' ? fs.readFileSync(file) : file;
-  const body = multipart(options.fields ?? {}, {
-    content,
-    filename: options.filename ?? (typeof file === 'string' ? path.basename(file) : 'audio.wav'),
-    contentType: options.contentType ?? 'audio/wav',
-  });
-  return hark.request({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/recordings`, key: account.key, ...body });
-}
-
-export async function waitForRecording(hark: Hark, account: Account, id: string, statuses: string[], timeoutMs = 60_000): Promise<Card> {
-  return eventually(async () => {
-    const card = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${id}`, key: account.key })).json<Card>();
-    return statuses.includes(card.status) ? card : null;
-  }, timeoutMs, `recording ${id} to reach ${statuses.join('/')}`);
-}
 
 async function storeIsEmpty(hark: Hark, workspaceId: string): Promise<void> {
   const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', workspaceId).execute();

@@ -88,7 +88,61 @@ export interface RecordingsTable {
   updated_at: Timestamp;
 }
 
+export interface ExecutionsTable {
+  id: string;
+  workspace_id: string;
+  kind: string;
+  scenario_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  recording_ids: string[];
+  finished_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface TranscriptionRunsTable {
+  id: string;
+  seq: Generated<number>;
+  workspace_id: string;
+  recording_id: string;
+  transcription_scenario_id: string;
+  execution_id: string | null;
+  transcript_id: string | null;
+  retry_of: string | null;
+  status: string;
+  attempts: Generated<number>;
+  engine: string;
+  model: string;
+  scenario: Json;
+  progress: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  retryable: boolean | null;
+  created_at: CreatedAt;
+  started_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface TranscriptsTable {
+  id: string;
+  seq: Generated<number>;
+  workspace_id: string;
+  transcription_run_id: string;
+  recording_id: string;
+  language: string;
+  duration_seconds: number | null;
+  text: string;
+  segments: Json;
+  words: Json;
+  summary: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Tables {
+  executions: ExecutionsTable;
+  transcription_runs: TranscriptionRunsTable;
+  transcripts: TranscriptsTable;
   recordings: RecordingsTable;
   transcription_scenarios: TranscriptionScenariosTable;
   analysis_scenarios: AnalysisScenariosTable;

@@ -12,6 +12,8 @@ import { accountRoutes } from './routes/accounts.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
 import { recordingRoutes } from './routes/recordings.ts';
+import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
+import { transcriptionScenarioRoutes } from './routes/transcription-scenarios.ts';
 import { Problem } from './schemas/common.ts';
 
 export interface AppOptions {
@@ -72,6 +74,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(accountRoutes(ctx));
   await app.register(apiKeyRoutes(ctx));
   await app.register(recordingRoutes(ctx));
+  await app.register(transcriptionScenarioRoutes(ctx));
+  await app.register(transcriptionRunRoutes(ctx));
 
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -4,7 +4,8 @@ import { downloadAudioJob } from './download-audio.ts';
 import { expireAudioJob } from './expire-audio.ts';
 import { prepareAudioJob } from './prepare-audio.ts';
 import type { JobHandler } from './queue.ts';
+import { transcribeJob } from './transcribe.ts';
 
 export function jobHandlers(ctx: Context): JobHandler<never>[] {
-  return [prepareAudioJob(ctx), downloadAudioJob(ctx), expireAudioJob(ctx)] as JobHandler<never>[];
+  return [prepareAudioJob(ctx), downloadAudioJob(ctx), expireAudioJob(ctx), transcribeJob(ctx)] as JobHandler<never>[];
 }

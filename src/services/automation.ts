@@ -1,7 +1,15 @@
-// What happens by itself when a state changes: automatic scenarios start runs.
+// What happens by itself when a state changes: automatic scenarios start runs. Each hook runs
+// inside the transaction of the change that caused it, so the run exists exactly when the change
+// does.
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import type { Recording } from './recordings.ts';
+import { createTranscriptionRun, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
+import { autoTranscriptionScenario } from './transcription-scenarios.ts';
 
-/** Called in the transaction that marks a recording's audio as prepared. */
-export async function onRecordingPrepared(_ctx: Context, _trx: Trx, _recording: Recording): Promise<void> {}
+export async function onRecordingPrepared(ctx: Context, trx: Trx, recording: Recording): Promise<void> {
+  const scenario = await autoTranscriptionScenario(trx, recording.workspace_id);
+  if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
+}
+
+export async function onTranscriptCompleted(_ctx: Context, _trx: Trx, _run: TranscriptionRun, _transcript: TranscriptRow): Promise<void> {}

@@ -1,0 +1,91 @@
+// Boolean questions: a statement matching the question affirms it unless its key words are
+// negated; a matching question in the call is settled by the reply in the next unit.
+import type { Evidence } from '../types.ts';
+import { type AnswerBody, uniqueEvidence } from './evidence.ts';
+import { clamp, round2 } from './format.ts';
+import { NEGATORS } from './lexicon.ts';
+import { isInterrogativeMatch, isNegatedMatch, type Match, matchUnit, unionCoverage } from './matching.ts';
+import type { Query } from './query.ts';
+import type { Unit } from './tokens.ts';
+
+const YES_WORDS = new Set(['yes', 'yep', 'yup', 'sure', 'correct', 'absolutely', 'definitely', 'certainly', 'exactly', 'indeed']);
+const NO_WORDS = new Set(['no', 'nope', 'nah', 'negative']);
+const HESITATIONS = new Set(['uh', 'um', 'well', 'oh', 'so', 'erm', 'hmm']);
+
+/** Coverage a unit needs before it counts for or against. */
+const BOOLEAN_THRESHOLD = 0.6;
+
+/** How a reply opens: "yes", "no problem", "of course" agree; "no", "nope" or an early negator disagree. */
+function polarity(u: Unit): 'yes' | 'no' | 'neutral' {
+  const words = u.toks.filter((t) => t.type !== 'punctuation' && !HESITATIONS.has(t.normal)).map((t) => t.normal);
+  const [w0, w1] = words;
+  if (w0 === undefined) return 'neutral';
+  if (w0 === 'no' && (w1 === 'problem' || w1 === 'worries' || w1 === 'worry')) return 'yes';
+  if (NO_WORDS.has(w0)) return 'no';
+  if (YES_WORDS.has(w0) || (w0 === 'of' && w1 === 'course') || (w0 === 'that' && w1 === 'is' && words[2] === 'right')) return 'yes';
+  if (words.slice(0, 5).some((x) => NEGATORS.has(x))) return 'no';
+  return 'neutral';
+}
+
+interface Verdict {
+  kind: 'affirm' | 'deny';
+  strength: number;
+  units: Unit[];
+}
+
+function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
+  const verdicts: Verdict[] = [];
+  for (const m of matches) {
+    if (m.hits.size === 0) continue;
+    const u = m.unit;
+    // A question in the call ("was anyone injured") is answered by the next unit, unless the
+    // question being analysed is whether someone asked.
+    if (isInterrogativeMatch(q, m) && !q.askQuestion) {
+      const resp = units[u.idx + 1];
+      if (resp === undefined) continue;
+      const rm = matchUnit(q, resp);
+      const cov = unionCoverage(q, m, rm);
+      if (cov < BOOLEAN_THRESHOLD) continue;
+      const pol = polarity(resp);
+      const respNeg = rm.hits.size > 0 && isNegatedMatch(q, rm);
+      if (pol === 'no' || respNeg) verdicts.push({ kind: 'deny', strength: cov, units: [u, resp] });
+      else if (pol === 'yes') verdicts.push({ kind: 'affirm', strength: cov, units: [u, resp] });
+      // A reply that carries on without yes or no, and does not ask back, accepts the premise.
+      else if (!resp.hasInq) verdicts.push({ kind: 'affirm', strength: cov * 0.8, units: [u, resp] });
+      continue;
+    }
+    if (m.coverage < BOOLEAN_THRESHOLD) continue;
+    verdicts.push({ kind: isNegatedMatch(q, m) ? 'deny' : 'affirm', strength: m.coverage, units: [u] });
+  }
+  return verdicts;
+}
+
+/** The strongest affirmation against the strongest denial; no match at all is a weak false. */
+export function answerBoolean(q: Query, units: Unit[], matches: Match[]): AnswerBody<boolean> {
+  const verdicts = verdictsOf(q, units, matches);
+  const byStrength = (a: Verdict, b: Verdict): number => b.strength - a.strength || (a.units[0]?.idx ?? 0) - (b.units[0]?.idx ?? 0);
+  const affirms = verdicts.filter((v) => v.kind === 'affirm').sort(byStrength);
+  const denies = verdicts.filter((v) => v.kind === 'deny').sort(byStrength);
+  const maxA = affirms[0]?.strength ?? 0;
+  const maxD = denies[0]?.strength ?? 0;
+
+  let found: boolean;
+  let confidence: number;
+  let evidence: Evidence[];
+  if (maxA > 0 && maxA >= maxD) {
+    found = true;
+    confidence = clamp(0.5 + 0.45 * maxA - 0.15 * maxD, 0.5, 0.95);
+    evidence = uniqueEvidence(affirms.flatMap((v) => v.units));
+  } else if (maxD > 0) {
+    found = false;
+    confidence = clamp(0.5 + 0.4 * maxD - 0.1 * maxA, 0.5, 0.9);
+    evidence = uniqueEvidence(denies.flatMap((v) => v.units));
+  } else {
+    found = false;
+    const ranked = [...matches].filter((m) => m.hits.size > 0).sort((a, b) => b.rarity - a.rarity || a.unit.idx - b.unit.idx);
+    const best = ranked[0]?.coverage ?? 0;
+    confidence = clamp(0.55 - 0.25 * best, 0.3, 0.55);
+    evidence = uniqueEvidence(ranked.map((m) => m.unit));
+  }
+  return { answer: q.negated ? !found : found, confidence: round2(confidence), evidence };
+}

@@ -1,0 +1,105 @@
+// Matching a question's terms against units: per-term hits and strengths, weighted coverage, a
+// rarity-aware ranking score, and whether the matched words are negated or asked about.
+import { FUNCTION_POS } from './lexicon.ts';
+import type { Query, Term } from './query.ts';
+import type { Token, Unit } from './tokens.ts';
+
+const EXACT_HIT = 1;
+const STEM_HIT = 0.9;
+const SYNONYM_HIT = 0.8;
+const CONCEPT_HIT = 0.9;
+
+/** Strength of a question term matching a token: exact lemma > stem > synonym / entity concept. */
+function termMatch(q: Term, t: Token): number {
+  if (t.type === 'punctuation') return 0;
+  const functionWord = FUNCTION_POS.has(t.pos) && t.groups.length === 0;
+  if (!functionWord && (q.lemma === t.lemma || q.lemma === t.normal || q.normal === t.normal)) return EXACT_HIT;
+  if (!functionWord && q.stem.length >= 4 && q.stem === t.stem) return STEM_HIT;
+  for (const g of q.groups) if (t.groups.includes(g)) return SYNONYM_HIT;
+  return q.concept !== null && t.ent === q.concept ? CONCEPT_HIT : 0;
+}
+
+export interface Match {
+  unit: Unit;
+  /** Matched token indices, by term index. */
+  hits: Map<number, number[]>;
+  /** Best match strength, by term index. */
+  strength: Map<number, number>;
+  /** Share of the question's term weight matched, 0..1. */
+  coverage: number;
+  /** Coverage with terms weighted by how few units they match; set by scoreMatches. */
+  rarity: number;
+}
+
+export function matchUnit(q: Query, u: Unit): Match {
+  const hits = new Map<number, number[]>();
+  const strength = new Map<number, number>();
+  q.terms.forEach((term, ti) => {
+    const idx: number[] = [];
+    let best = 0;
+    u.toks.forEach((t, k) => {
+      const s = termMatch(term, t);
+      if (s > 0) {
+        idx.push(k);
+        best = Math.max(best, s);
+      }
+    });
+    if (idx.length > 0) {
+      hits.set(ti, idx);
+      strength.set(ti, best);
+    }
+  });
+  let w = 0;
+  for (const [ti, s] of strength) w += (q.terms[ti]?.weight ?? 0) * s;
+  return { unit: u, hits, strength, coverage: q.totalWeight > 0 ? w / q.totalWeight : 0, rarity: 0 };
+}
+
+/** Coverage of a question and its reply taken together. */
+export function unionCoverage(q: Query, a: Match, b: Match): number {
+  const keys = new Set([...a.hits.keys(), ...b.hits.keys()]);
+  let w = 0;
+  for (const ti of keys) w += (q.terms[ti]?.weight ?? 0) * Math.max(a.strength.get(ti) ?? 0, b.strength.get(ti) ?? 0);
+  return q.totalWeight > 0 ? w / q.totalWeight : 0;
+}
+
+/** Sets `rarity`: a term found in few units says more about where the answer is. */
+export function scoreMatches(q: Query, matches: Match[]): void {
+  const N = matches.length;
+  const df = q.terms.map((_, ti) => matches.filter((m) => m.hits.has(ti)).length);
+  const idf = df.map((d) => Math.log(1 + (N + 1) / (d + 0.5)));
+  const denom = q.terms.reduce((s, t, ti) => s + t.weight * (idf[ti] ?? 1), 0);
+  for (const m of matches) {
+    let s = 0;
+    for (const [ti, st] of m.strength) s += (q.terms[ti]?.weight ?? 0) * st * (idf[ti] ?? 1);
+    m.rarity = denom > 0 ? s / denom : 0;
+  }
+}
+
+/** The heavy terms matched (all matched terms when none is heavy): they decide negation and asking. */
+function strongTermIndices(q: Query, m: Match): number[] {
+  const all = [...m.hits.keys()];
+  const strong = all.filter((ti) => (q.terms[ti]?.weight ?? 0) >= 0.9);
+  return strong.length > 0 ? strong : all;
+}
+
+/** Some heavy term occurs only inside negation scopes (and not in a question). */
+export function isNegatedMatch(q: Query, m: Match): boolean {
+  for (const ti of strongTermIndices(q, m)) {
+    const idx = m.hits.get(ti) ?? [];
+    if (idx.length > 0 && idx.every((k) => m.unit.toks[k]?.neg === true && m.unit.toks[k]?.inq !== true)) return true;
+  }
+  return false;
+}
+
+/** Most occurrences of the heavy terms are inside a question: the unit asks rather than states. */
+export function isInterrogativeMatch(q: Query, m: Match): boolean {
+  let inq = 0;
+  let all = 0;
+  for (const ti of strongTermIndices(q, m)) {
+    for (const k of m.hits.get(ti) ?? []) {
+      all++;
+      if (m.unit.toks[k]?.inq === true) inq++;
+    }
+  }
+  return all > 0 && inq * 2 > all;
+}

@@ -1,0 +1,129 @@
+// An analysis question read into weighted terms, the kind of answer it wants (intent), its
+// wh-phrase, and whether it is itself negated ("did the customer not ask...").
+import { NEGATORS, WH_FOLLOWERS, WH_WORDS } from './lexicon.ts';
+import { assignGroups } from './synonyms.ts';
+import { isContent, readSpan } from './tokens.ts';
+import type { Wink } from './wink.ts';
+
+/** Words naming the parties of a call; rarely spoken, so weak evidence. */
+const ROLE_WORDS = new Set([
+  'agent', 'customer', 'caller', 'client', 'representative', 'rep', 'operator', 'user', 'speaker', 'consumer',
+  'advisor', 'adviser', 'associate', 'staff', 'party',
+]);
+/** Reporting / framing verbs of analysis questions ("did the agent mention..."). */
+const META_WORDS = new Set([
+  'ask', 'mention', 'say', 'tell', 'state', 'discuss', 'request', 'inquire', 'enquire', 'bring', 'provide', 'give',
+  'express', 'indicate', 'explain', 'offer', 'want', 'need', 'try', 'able', 'agree',
+]);
+/** A question about asking ("did the customer ask...") is answered by the asking itself, not a reply. */
+const ASK_WORDS = new Set(['ask', 'request', 'inquire', 'enquire', 'question']);
+const QUESTION_NEGATORS = new Set([...NEGATORS, 'fail', 'refuse']);
+
+/** Question concept words that a sentence can satisfy with an entity of a type. */
+const CONCEPT_ENTITY: ReadonlyMap<string, string> = new Map([
+  ['price', 'MONEY'], ['cost', 'MONEY'], ['fee', 'MONEY'], ['charge', 'MONEY'], ['amount', 'MONEY'],
+  ['total', 'MONEY'], ['pay', 'MONEY'], ['payment', 'MONEY'], ['spend', 'MONEY'], ['owe', 'MONEY'],
+  ['money', 'MONEY'], ['time', 'TIME'], ['date', 'DATE'], ['day', 'DATE'],
+]);
+
+/** The kind of answer a text question wants. */
+export type Intent = 'money' | 'count' | 'time' | 'date' | 'duration' | 'id' | 'email' | 'name' | 'percent' | null;
+
+/** Entity types that answer each intent, best first. */
+export const INTENT_TYPES: Record<Exclude<Intent, null | 'name'>, string[]> = {
+  money: ['MONEY', 'CARDINAL'],
+  count: ['CARDINAL', 'ID'],
+  time: ['TIME', 'DATE'],
+  date: ['DATE', 'TIME', 'DURATION'],
+  duration: ['DURATION', 'DATE', 'TIME'],
+  id: ['ID', 'CARDINAL', 'EMAIL'],
+  email: ['EMAIL'],
+  percent: ['PERCENT', 'CARDINAL'],
+};
+
+export interface Term {
+  /** Token forms compared against the transcript's tokens. */
+  lemma: string;
+  normal: string;
+  stem: string;
+  groups: number[];
+  weight: number;
+  /** An entity type that satisfies the term ("price" is matched by any MONEY). */
+  concept: string | null;
+}
+
+export interface Query {
+  terms: Term[];
+  totalWeight: number;
+  /** The question is negated: a boolean answer is flipped. */
+  negated: boolean;
+  askQuestion: boolean;
+  /** "what", "how long"...: the first wh-phrase. */
+  wh: string | null;
+  intent: Intent;
+}
+
+function detectIntent(words: string[]): Intent {
+  const text = ` ${words.join(' ')} `;
+  const has = (s: string): boolean => text.includes(` ${s} `);
+  // wh-phrases first: they say what kind of answer is wanted...
+  if (has('how much') || has('how expensive')) return 'money';
+  if (has('how many') || has('how often')) return 'count';
+  if (has('how long')) return 'duration';
+  if (has('what time') || has('which time')) return 'time';
+  if (has('when') || has('what date') || has('what day') || has('which day')) return 'date';
+  // ...then the noun asked about ("what is the price / email / account number").
+  if (has('email') || has('e-mail')) return 'email';
+  if (has('price') || has('cost') || has('fee') || has('amount')) return 'money';
+  if (has('number of')) return 'count';
+  if (has('percent') || has('percentage')) return 'percent';
+  if (has('duration')) return 'duration';
+  if (has('date') || has('birthday')) return 'date';
+  if (has('number') || has('digits') || has('code') || has('id') || has('pin') || has('reference')) return 'id';
+  if (has('who') || has('name')) return 'name';
+  return null;
+}
+
+export function buildQuery(w: Wink, question: string): Query {
+  const span = readSpan(w, question);
+  const toks = span.toks;
+  for (const t of toks) t.content = isContent(t);
+  assignGroups(toks);
+  const words = toks.map((t) => t.normal);
+  const intent = detectIntent(words);
+  let wh: string | null = null;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t === undefined || !WH_WORDS.has(t.normal)) continue;
+    const next = toks[i + 1];
+    wh = next !== undefined && WH_FOLLOWERS.has(next.normal) ? `${t.normal} ${next.normal}` : t.normal;
+    break;
+  }
+  let negated = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t === undefined) continue;
+    if (NEGATORS.has(t.normal) || ((t.lemma === 'fail' || t.lemma === 'refuse') && toks[i + 1]?.normal === 'to')) negated = true;
+  }
+  const askQuestion = toks.some((t) => ASK_WORDS.has(t.lemma));
+  const seen = new Set<string>();
+  const terms: Term[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t === undefined || !t.content) continue;
+    if (QUESTION_NEGATORS.has(t.lemma)) continue;
+    const prev = toks[i - 1];
+    // "how long", "how much": the wh-phrase is the intent, not a content word.
+    if (prev !== undefined && WH_WORDS.has(prev.normal) && WH_FOLLOWERS.has(t.normal)) continue;
+    if (seen.has(t.lemma)) continue;
+    seen.add(t.lemma);
+    let weight = 1;
+    if (ROLE_WORDS.has(t.lemma)) weight = 0.1;
+    else if (META_WORDS.has(t.lemma)) weight = 0.35;
+    else if (t.pos === 'VERB') weight = 1.5;
+    else if (t.pos === 'ADV') weight = 0.6;
+    terms.push({ lemma: t.lemma, normal: t.normal, stem: t.stem, groups: t.groups, weight, concept: CONCEPT_ENTITY.get(t.lemma) ?? null });
+  }
+  const totalWeight = terms.reduce((s, t) => s + t.weight, 0);
+  return { terms, totalWeight, negated, askQuestion, wh, intent };
+}

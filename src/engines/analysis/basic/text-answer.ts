@@ -1,0 +1,131 @@
+// Text questions: rank units by term rarity, wh-phrase and fitting entities; answer with the
+// entity the question's intent wants when one is near, else with the best sentence (or its reply).
+import { renderEntity } from './entity-text.ts';
+import { type AnswerBody, uniqueEvidence } from './evidence.ts';
+import { clamp, round2, truncate } from './format.ts';
+import { isInterrogativeMatch, type Match } from './matching.ts';
+import { nameAnswer } from './names.ts';
+import { type Intent, INTENT_TYPES, type Query } from './query.ts';
+import type { Entity, Unit } from './tokens.ts';
+
+const CAUSAL = new Set(['because', 'cause', 'due', 'reason', 'since', 'result', 'owing']);
+const ANSWER_MAX_CHARS = 300;
+
+function noAnswer(): AnswerBody<string> {
+  return { answer: '', confidence: 0, evidence: [] };
+}
+
+interface Candidate {
+  m: Match;
+  /** The unit asks something, so its answer may be in the reply. */
+  inq: boolean;
+  /** The next unit: the reply when this one asks. */
+  resp: Unit | undefined;
+  score: number;
+}
+
+/** The unit asks with this wh-phrase ("how long"), not merely contains it. */
+function hasWh(u: Unit, wh: string): boolean {
+  const parts = wh.split(' ');
+  for (let i = 0; i < u.toks.length; i++) {
+    if (parts.every((p, k) => u.toks[i + k]?.normal === p) && u.toks[i]?.inq === true) return true;
+  }
+  return false;
+}
+
+function entitiesOfTypes(u: Unit, types: string[]): boolean {
+  return u.ents.some((e) => types.includes(e.type));
+}
+
+/** Entity of the wanted types closest to the matched words. */
+function findEntity(u: Unit, types: string[], anchors: number[], intent: Intent): string | null {
+  for (const type of types) {
+    const cands = u.ents.filter((e) => e.type === type);
+    if (cands.length === 0) continue;
+    const dist = (e: Entity): number =>
+      anchors.length === 0 ? e.from : Math.min(...anchors.map((a) => (a < e.from ? e.from - a : a > e.to ? a - e.to : 0)));
+    const sorted = [...cands].sort((a, b) => dist(a) - dist(b) || a.from - b.from);
+    for (const e of sorted) {
+      const text = renderEntity(u, e, intent);
+      if (text !== null && text.trim() !== '') return text.trim();
+    }
+  }
+  return null;
+}
+
+/** Units with a positive score, best first (earlier first on ties). */
+function rankCandidates(q: Query, units: Unit[], matches: Match[], types: string[]): Candidate[] {
+  const scored = matches.map((m): Candidate => {
+    const inq = m.unit.hasInq && (m.hits.size === 0 || isInterrogativeMatch(q, m) || m.unit.toks[m.unit.toks.length - 1]?.inq === true);
+    const resp = units[m.unit.idx + 1];
+    let score = m.rarity;
+    const whMatch = q.wh !== null && hasWh(m.unit, q.wh);
+    if (whMatch && (m.hits.size > 0 || (q.wh?.includes(' ') ?? false))) score += 0.3;
+    // "why" questions: prefer units that state a cause.
+    if (q.wh === 'why' && m.hits.size > 0 && m.unit.toks.some((t) => CAUSAL.has(t.lemma) || CAUSAL.has(t.normal))) score += 0.2;
+    if (types.length > 0 && (m.hits.size > 0 || whMatch)) {
+      if (entitiesOfTypes(m.unit, types) || (inq && resp !== undefined && entitiesOfTypes(resp, types))) score += 0.25;
+    }
+    return { m, inq, resp, score };
+  });
+  return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.m.unit.idx - b.m.unit.idx);
+}
+
+/**
+ * An entity of the wanted types from the top candidates: the reply to a question first, then the
+ * unit itself (nearest the matched words), then the next unit of a statement at a penalty.
+ */
+function entityAnswer(q: Query, ranked: Candidate[], types: string[]): AnswerBody<string> | null {
+  const anchorsOf = (m: Match): number[] => [...m.hits.values()].flat();
+  const top = ranked.slice(0, 3);
+  const attempts: { unit: Unit; anchors: number[]; source: Candidate; penalty: number }[] = [];
+  for (const s of top) {
+    if (s.inq && s.resp !== undefined) attempts.push({ unit: s.resp, anchors: [], source: s, penalty: 0 });
+    attempts.push({ unit: s.m.unit, anchors: anchorsOf(s.m), source: s, penalty: 0 });
+  }
+  for (const s of top) {
+    if (!s.inq && s.resp !== undefined) attempts.push({ unit: s.resp, anchors: [], source: s, penalty: 0.15 });
+  }
+  // The intent's primary entity type anywhere in the candidates beats a fallback type.
+  const passes = [types.slice(0, 1), types];
+  for (const a of passes.flatMap((ts) => attempts.map((at) => ({ ...at, ts })))) {
+    const found = findEntity(a.unit, a.ts, a.anchors, q.intent);
+    if (found !== null) {
+      return {
+        answer: truncate(found, ANSWER_MAX_CHARS),
+        confidence: round2(clamp(0.45 + 0.5 * a.source.m.coverage - a.penalty, 0.2, 0.95)),
+        evidence: uniqueEvidence([a.unit, a.source.m.unit, ranked[1]?.m.unit]),
+      };
+    }
+  }
+  return null;
+}
+
+export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBody<string> {
+  if (units.length === 0) return noAnswer();
+  const types = q.intent !== null && q.intent !== 'name' ? INTENT_TYPES[q.intent] : [];
+  const ranked = rankCandidates(q, units, matches, types);
+  const best = ranked[0];
+  if (best === undefined) {
+    // Names are rarely asked with words that occur in the call ("what is the agent's
+    // name?" vs "this is paula"): fall back to the first self-introduction.
+    if (q.intent === 'name') return nameAnswer(units, 0.3) ?? noAnswer();
+    return noAnswer();
+  }
+
+  if (types.length > 0) {
+    const found = entityAnswer(q, ranked, types);
+    if (found !== null) return found;
+  }
+
+  const answerUnit = best.inq && best.resp !== undefined && !best.resp.hasInq ? best.resp : best.m.unit;
+  if (q.intent === 'name') {
+    const name = nameAnswer([answerUnit, best.m.unit], 0.4 + 0.5 * best.m.coverage);
+    if (name !== null) return name;
+  }
+  return {
+    answer: truncate(answerUnit.text, ANSWER_MAX_CHARS),
+    confidence: round2(clamp(0.25 + 0.5 * best.m.coverage, 0.1, 0.8)),
+    evidence: uniqueEvidence([answerUnit, best.m.unit, ranked[1]?.m.unit]),
+  };
+}

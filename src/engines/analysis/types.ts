@@ -1,0 +1,45 @@
+// The interface every analysis engine implements: a transcript and questions in, answers with evidence out.
+export interface TranscriptSegment {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface AnalysisInput {
+  transcript: { text: string; segments: TranscriptSegment[] };
+  instructions: string;
+  questions: { id: string; text: string; type: 'boolean' | 'text' }[];
+  summary: boolean;
+}
+
+/** A passage of the transcript that supports an answer, with its times in seconds. */
+export interface Evidence {
+  text: string;
+  start: number;
+  end: number;
+}
+
+export interface AnalysisAnswer {
+  question_id: string;
+  question: string;
+  type: 'boolean' | 'text';
+  answer: boolean | string;
+  /** 0..1 */
+  confidence: number;
+  evidence: Evidence[];
+}
+
+export interface AnalysisOutput {
+  engine: string;
+  model: string;
+  /** null when no summary was asked for. */
+  summary: string | null;
+  answers: AnalysisAnswer[];
+  tokens_used: number;
+}
+
+export interface AnalysisEngine {
+  readonly name: string;
+  /** Rejects with the signal's reason (or an AbortError) once `signal` is aborted. */
+  analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
+}

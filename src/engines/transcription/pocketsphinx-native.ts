@@ -1,0 +1,527 @@
+/**
+ * In-process binding to Debian 12's PocketSphinx 0.8+5prealpha
+ * (libpocketsphinx.so.3 + libsphinxbase.so.3, packages libpocketsphinx3 /
+ * libsphinxbase3) through koffi.
+ *
+ * Audio contract: 16 kHz, mono, signed 16-bit little-endian PCM, no header.
+ * A whole buffer is decoded as ONE utterance, fed in chunks (default 1 s) so
+ * that progress can be reported.
+ *
+ * One decoder handles one decode at a time (concurrent use throws). Separate
+ * decoders, e.g. one per worker_thread, can run in parallel.
+ */
+import koffi from 'koffi';
+import type { KoffiFunc, LibraryHandle } from 'koffi';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Raw C pointer as returned by koffi 3 (NULL comes back as `null`). */
+type Ptr = bigint;
+
+export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+
+export type CmnMode = 'file' | 'init' | 'carry';
+
+export interface PocketsphinxOptions {
+  /** Acoustic model directory. Default: /usr/share/pocketsphinx/model/en-us/en-us */
+  hmm?: string;
+  /** N-gram language model. Default: /usr/share/pocketsphinx/model/en-us/en-us.lm.bin */
+  lm?: string;
+  /** Pronunciation dictionary. Default: /usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict */
+  dict?: string;
+  /** Seconds of audio per ps_process_raw() call (progress granularity). Default 1. */
+  chunkSeconds?: number;
+  /**
+   * Cepstral mean normalisation. When audio is fed in chunks this build only
+   * does *live* CMN, whose running mean normally carries over from one
+   * decode to the next:
+   * - 'file'  (default): estimate the mean over the whole buffer first with a
+   *            cheap MFCC-only pass and start from it (~ batch CMN: best WER,
+   *            result independent of previous decodes);
+   * - 'init':  restart from the model's -cmninit before every decode;
+   * - 'carry': library behaviour, state carries over between decodes.
+   * Falls back to 'carry' if the ABI sanity check fails (see info.cmn).
+   */
+  cmn?: CmnMode;
+  /**
+   * Extra decoder arguments, applied last, e.g. { '-beam': '1e-60' }.
+   * Keys include the leading dash. Note: '-remove_silence' defaults to 'no'
+   * here because 'yes' (the library default) corrupts word timestamps.
+   */
+  extraArgs?: Readonly<Record<string, string>>;
+  /** Send PocketSphinx's log to this file (passed as -logfn). Default: logging disabled. */
+  logFile?: string;
+  /** Override the shared library names (Debian ships no unversioned .so without -dev). */
+  libPocketsphinx?: string;
+  libSphinxbase?: string;
+}
+
+export interface PocketsphinxWord {
+  word: string;
+  /** Seconds from the start of the buffer. */
+  start: number;
+  /** Seconds from the start of the buffer (exclusive end). */
+  end: number;
+  /** Lattice posterior probability of the word, 0..1. */
+  confidence: number;
+}
+
+export interface PocketsphinxResult {
+  text: string;
+  words: PocketsphinxWord[];
+}
+
+export interface PocketsphinxInfo {
+  /** Wall-clock milliseconds spent parsing the config + ps_init (model loading). */
+  initMs: number;
+  /** Frames per second (-frate), 100 by default. */
+  frameRate: number;
+  sampleRate: number;
+  /** Effective CMN mode (see PocketsphinxOptions.cmn). */
+  cmn: CmnMode;
+}
+
+export interface Pocketsphinx {
+  readonly info: PocketsphinxInfo;
+  /** Decode a whole buffer synchronously (blocks the calling thread). */
+  decode(pcm: Buffer, onProgress?: (fraction: number) => void): PocketsphinxResult;
+  /**
+   * Same result as decode(), but the heavy native calls run on koffi's async
+   * thread pool so the calling thread's event loop stays responsive.
+   */
+  decodeAsync(pcm: Buffer, onProgress?: (fraction: number) => void): Promise<PocketsphinxResult>;
+  /** Free the decoder. Idempotent; later decode calls throw. */
+  close(): void;
+}
+
+// ---------------------------------------------------------------------------
+// Native bindings (loaded once per JS realm, i.e. once per worker thread; the
+// dlopen() itself is shared process-wide).
+
+type OutPtr = [Ptr | null];
+type OutInt = [number];
+
+interface Native {
+  // sphinxbase
+  err_set_logfp: (fp: Ptr | null) => void;
+  err_set_logfile: (path: string) => number;
+  err_get_logfp: () => Ptr | null;
+  fclose: (fp: Ptr) => number;
+  cmd_ln_parse_r: (inout: Ptr | null, defn: Ptr, argc: number, argv: string[], strict: number) => Ptr | null;
+  cmd_ln_free_r: (cfg: Ptr) => number;
+  cmd_ln_str_r: (cfg: Ptr, name: string) => string | null;
+  cmd_ln_int_r: (cfg: Ptr, name: string) => number;
+  cmd_ln_float_r: (cfg: Ptr, name: string) => number;
+  logmath_exp: (lmath: Ptr, logp: number) => number;
+  cmn_live_get: (cmn: Ptr, vec: Float32Array) => void;
+  cmn_live_set: (cmn: Ptr, vec: Float32Array) => void;
+  fe_init_auto_r: (cfg: Ptr) => Ptr | null;
+  fe_free: (fe: Ptr) => number;
+  fe_start_stream: (fe: Ptr) => void;
+  fe_start_utt: (fe: Ptr) => number;
+  fe_process_utt: KoffiFunc<(fe: Ptr, spch: Buffer, nsamps: number, cep: OutPtr, nframes: OutInt) => number>;
+  fe_free_2d: (arr: Ptr) => void;
+  // pocketsphinx
+  ps_args: () => Ptr;
+  ps_init: (cfg: Ptr) => Ptr | null;
+  ps_free: (ps: Ptr) => number;
+  ps_get_logmath: (ps: Ptr) => Ptr | null;
+  ps_get_feat: (ps: Ptr) => Ptr | null;
+  ps_start_stream: (ps: Ptr) => number;
+  ps_start_utt: (ps: Ptr) => number;
+  ps_process_raw: KoffiFunc<(ps: Ptr, data: Buffer, nSamples: number, noSearch: number, fullUtt: number) => number>;
+  ps_end_utt: KoffiFunc<(ps: Ptr) => number>;
+  ps_seg_iter: (ps: Ptr) => Ptr | null;
+  ps_seg_next: (seg: Ptr) => Ptr | null;
+  ps_seg_word: (seg: Ptr) => string | null;
+  ps_seg_frames: (seg: Ptr, sf: OutInt, ef: OutInt) => void;
+  ps_seg_prob: (seg: Ptr, ascr: null, lscr: null, lback: null) => number;
+  ps_seg_free: (seg: Ptr) => void;
+}
+
+let native: Native | undefined;
+let nativeKey = '';
+
+function bind<T>(lib: LibraryHandle, decl: string): T {
+  return lib.func(decl) as T;
+}
+
+function loadNative(psPath: string, sbPath: string): Native {
+  const key = `${psPath} + ${sbPath}`;
+  if (native) {
+    if (key !== nativeKey) throw new Error(`pocketsphinx already loaded from ${nativeKey}`);
+    return native;
+  }
+  // libsphinxbase.so.3 is a DT_NEEDED of libpocketsphinx.so.3; loading it
+  // explicitly just gives us a handle on its symbols (same mapping).
+  const sb = koffi.load(sbPath);
+  const ps = koffi.load(psPath);
+  const n: Native = {
+    err_set_logfp: bind(sb, 'void err_set_logfp(void *fp)'),
+    err_set_logfile: bind(sb, 'int err_set_logfile(const char *path)'),
+    err_get_logfp: bind(sb, 'void *err_get_logfp(void)'),
+    fclose: bind(koffi.load('libc.so.6'), 'int fclose(void *fp)'),
+    cmd_ln_parse_r: bind(sb, 'void *cmd_ln_parse_r(void *inout, void *defn, int argc, const char **argv, int strict)'),
+    cmd_ln_free_r: bind(sb, 'int cmd_ln_free_r(void *cfg)'),
+    cmd_ln_str_r: bind(sb, 'const char *cmd_ln_str_r(void *cfg, const char *name)'),
+    cmd_ln_int_r: bind(sb, 'long cmd_ln_int_r(void *cfg, const char *name)'),
+    cmd_ln_float_r: bind(sb, 'double cmd_ln_float_r(void *cfg, const char *name)'),
+    logmath_exp: bind(sb, 'double logmath_exp(void *lmath, int logb_p)'),
+    cmn_live_get: bind(sb, 'void cmn_live_get(void *cmn, float *vec)'),
+    cmn_live_set: bind(sb, 'void cmn_live_set(void *cmn, const float *vec)'),
+    fe_init_auto_r: bind(sb, 'void *fe_init_auto_r(void *cfg)'),
+    fe_free: bind(sb, 'int fe_free(void *fe)'),
+    fe_start_stream: bind(sb, 'void fe_start_stream(void *fe)'),
+    fe_start_utt: bind(sb, 'int fe_start_utt(void *fe)'),
+    fe_process_utt: bind(sb, 'int fe_process_utt(void *fe, const void *spch, size_t nsamps, _Out_ void **cep_block, _Out_ int *nframes)'),
+    fe_free_2d: bind(sb, 'void fe_free_2d(void *arr)'),
+    ps_args: bind(ps, 'void *ps_args(void)'),
+    ps_init: bind(ps, 'void *ps_init(void *cfg)'),
+    ps_free: bind(ps, 'int ps_free(void *ps)'),
+    ps_get_logmath: bind(ps, 'void *ps_get_logmath(void *ps)'),
+    ps_get_feat: bind(ps, 'void *ps_get_feat(void *ps)'),
+    ps_start_stream: bind(ps, 'int ps_start_stream(void *ps)'),
+    ps_start_utt: bind(ps, 'int ps_start_utt(void *ps)'),
+    ps_process_raw: bind(ps, 'int ps_process_raw(void *ps, const void *data, size_t n_samples, int no_search, int full_utt)'),
+    ps_end_utt: bind(ps, 'int ps_end_utt(void *ps)'),
+    // 5prealpha: ps_seg_iter(ps) has no out_best_score argument (checked in the disassembly).
+    ps_seg_iter: bind(ps, 'void *ps_seg_iter(void *ps)'),
+    ps_seg_next: bind(ps, 'void *ps_seg_next(void *seg)'),
+    ps_seg_word: bind(ps, 'const char *ps_seg_word(void *seg)'),
+    ps_seg_frames: bind(ps, 'void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)'),
+    ps_seg_prob: bind(ps, 'int ps_seg_prob(void *seg, _Out_ int *ascr, _Out_ int *lscr, _Out_ int *lback)'),
+    ps_seg_free: bind(ps, 'void ps_seg_free(void *seg)'),
+  };
+  // Silence sphinxbase's logger process-wide: err_set_logfp(NULL) disables it
+  // completely, including cmd_ln parse errors that happen before ps_init.
+  // (It does not fclose() a previous log file; err_set_logfile() does.)
+  n.err_set_logfp(null);
+  native = n;
+  nativeKey = key;
+  return n;
+}
+
+// ---------------------------------------------------------------------------
+// ABI details of Debian 12's libsphinxbase3 (0.8+5prealpha+1-16, x86-64),
+// read from the disassembly of feat_update_stats(), cmn_init(), cmn_live_get():
+//   feat_t: +0x58 cmn_t *cmn_struct
+//   cmn_t:  +0x1c int32 veclen
+// Only used to reach the live-CMN state; validated at start-up against
+// -ceplen and -cmninit, otherwise CMN control is disabled (info.cmn = 'carry').
+const FEAT_CMN_STRUCT_OFFSET = 0x58;
+const CMN_VECLEN_OFFSET = 0x1c;
+
+/** Samples per fe_process_utt() call in the CMN pre-pass (bounds temp memory). */
+const PREPASS_SAMPLES = 16000 * 30;
+
+function readPtr(base: Ptr, offset: number): Ptr | null {
+  return koffi.decode(base, offset, 'void *') as Ptr | null;
+}
+function readInt32(base: Ptr, offset: number): number {
+  return koffi.decode(base, offset, 'int32_t') as number;
+}
+
+function isFiller(w: string): boolean {
+  return (
+    (w.startsWith('<') && w.endsWith('>')) || // <s> </s> <sil>
+    (w.startsWith('[') && w.endsWith(']')) || // [NOISE] [SPEECH] ...
+    (w.startsWith('++') && w.endsWith('++')) // ++NOISE++ ++BREATH++ ...
+  );
+}
+
+/** Alternate pronunciation marker: word(2) -> word. */
+function cleanWord(w: string): string {
+  return w.replace(/\(\d+\)$/, '');
+}
+
+function check(rv: number, what: string): void {
+  if (rv < 0) throw new Error(`${what} failed (${rv})`);
+}
+
+/** Promise wrapper around koffi's `fn.async(...args, cb)`. */
+function callAsync<A extends unknown[]>(
+  f: { async: (...args: [...A, (err: unknown, res: number) => void]) => void },
+  ...args: A
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    f.async(...args, (err: unknown, res: number) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+// ---------------------------------------------------------------------------
+
+export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx {
+  const n = loadNative(opts.libPocketsphinx ?? 'libpocketsphinx.so.3', opts.libSphinxbase ?? 'libsphinxbase.so.3');
+
+  const args: Record<string, string> = {
+    '-hmm': opts.hmm ?? join(DEFAULT_MODEL_DIR, 'en-us'),
+    '-lm': opts.lm ?? join(DEFAULT_MODEL_DIR, 'en-us.lm.bin'),
+    '-dict': opts.dict ?? join(DEFAULT_MODEL_DIR, 'cmudict-en-us.dict'),
+    '-remove_silence': 'no',
+    ...opts.extraArgs,
+  };
+  if (opts.logFile !== undefined) args['-logfn'] = opts.logFile;
+  const argv = ['hark', ...Object.entries(args).flat()]; // argv[0] is skipped by cmd_ln
+
+  const t0 = performance.now();
+  const config = n.cmd_ln_parse_r(null, n.ps_args(), argv.length, argv, 1);
+  const ps = config === null ? null : n.ps_init(config);
+  const initMs = performance.now() - t0;
+  if (config === null || ps === null) {
+    if (config !== null) n.cmd_ln_free_r(config);
+    throw new Error(`pocketsphinx initialisation failed: ${diagnose(n, argv)}`);
+  }
+
+  // From here on, free native objects if set-up fails.
+  let fe: Ptr | null = null;
+  const release = (): void => {
+    if (fe !== null) n.fe_free(fe);
+    n.ps_free(ps); // drops its own reference on config
+    n.cmd_ln_free_r(config);
+  };
+
+  let lmath: Ptr;
+  let frameRate: number;
+  let sampleRate: number;
+  let ceplen: number;
+  let cmn: Ptr | null = null;
+  let cmnInit: Float32Array | null = null;
+  let mode: CmnMode = opts.cmn ?? 'file';
+  let chunkSamples: number;
+  try {
+    const lm = n.ps_get_logmath(ps);
+    if (lm === null) throw new Error('ps_get_logmath returned NULL');
+    lmath = lm;
+    frameRate = n.cmd_ln_int_r(config, '-frate');
+    sampleRate = n.cmd_ln_float_r(config, '-samprate');
+    ceplen = n.cmd_ln_int_r(config, '-ceplen');
+    chunkSamples = Math.max(1, Math.round((opts.chunkSeconds ?? 1) * sampleRate));
+
+    if (mode !== 'carry') {
+      // Locate the live-CMN state and check it holds exactly -cmninit.
+      const feat = n.ps_get_feat(ps);
+      const c = feat === null ? null : readPtr(feat, FEAT_CMN_STRUCT_OFFSET);
+      const expected = (n.cmd_ln_str_r(config, '-cmninit') ?? '').split(',').map(Number);
+      if (c !== null && readInt32(c, CMN_VECLEN_OFFSET) === ceplen) {
+        const v = new Float32Array(ceplen);
+        n.cmn_live_get(c, v);
+        if (expected.length === ceplen && expected.every((x, i) => Math.abs((v[i] ?? Number.NaN) - x) < 1e-3)) {
+          cmn = c;
+          cmnInit = v;
+        }
+      }
+      if (cmn === null) mode = 'carry';
+    }
+    if (mode === 'file') {
+      // Separate MFCC front end with the decoder's (feat.params-merged) config.
+      fe = n.fe_init_auto_r(config);
+      if (fe === null) mode = 'init';
+    }
+  } catch (e) {
+    release();
+    throw e;
+  }
+
+  let closed = false;
+  let busy = false;
+  const sf: OutInt = [0];
+  const ef: OutInt = [0];
+
+  const enter = (pcm: Buffer): void => {
+    if (!Buffer.isBuffer(pcm)) throw new TypeError('pcm must be a Buffer');
+    if (pcm.length % 2 !== 0) throw new RangeError('pcm length must be even (s16le samples)');
+    if (closed) throw new Error('pocketsphinx decoder is closed');
+    if (busy) throw new Error('pocketsphinx decoder is busy (one decode at a time)');
+    busy = true;
+  };
+
+  /** Sum the cepstra of one fe_process_utt() block into `sum`, then free it. */
+  const accumulate = (block: Ptr | null, nfr: number, sum: Float64Array): number => {
+    if (block === null) return 0;
+    try {
+      const rows = nfr > 0 ? readPtr(block, 0) : null; // ckd_calloc_2d: contiguous, row 0 = start
+      if (rows === null) return 0;
+      const cep = new Float32Array(koffi.view(rows, nfr * ceplen * 4));
+      for (let k = 0; k < ceplen; k++) {
+        let s = 0;
+        for (let i = k; i < cep.length; i += ceplen) s += cep[i] ?? 0;
+        sum[k] = (sum[k] ?? 0) + s;
+      }
+      return nfr;
+    } finally {
+      n.fe_free_2d(block);
+    }
+  };
+
+  /** Per-file CMN pre-pass (MFCC only, no search): start / finish helpers. */
+  const startPrepass = (): { sum: Float64Array; frames: number } => {
+    if (fe === null) throw new Error('no front end');
+    n.fe_start_stream(fe);
+    n.fe_start_utt(fe);
+    return { sum: new Float64Array(ceplen), frames: 0 };
+  };
+  const finishPrepass = (st: { sum: Float64Array; frames: number }): Float32Array | null =>
+    st.frames > 0 ? Float32Array.from(st.sum, (x) => x / st.frames) : null;
+
+  /** Reset stream/CMN state before an utterance. */
+  const resetState = (fileMean: Float32Array | null): void => {
+    // Resets the front end's sample counter and noise statistics, and the
+    // stream frame offset (otherwise segment times accumulate across decodes).
+    check(n.ps_start_stream(ps), 'ps_start_stream');
+    if (cmn === null) return;
+    const v = fileMean ?? cmnInit;
+    if (v !== null) n.cmn_live_set(cmn, v);
+  };
+
+  const collect = (): PocketsphinxResult => {
+    const words: PocketsphinxWord[] = [];
+    let seg = n.ps_seg_iter(ps);
+    try {
+      while (seg !== null) {
+        const raw = n.ps_seg_word(seg) ?? '';
+        if (raw !== '' && !isFiller(raw)) {
+          n.ps_seg_frames(seg, sf, ef);
+          // Log posterior of the word from the bestpath lattice (-bestpath yes)
+          // in the decoder's log base; logmath_exp() makes it linear.
+          const conf = n.logmath_exp(lmath, n.ps_seg_prob(seg, null, null, null));
+          words.push({
+            word: cleanWord(raw),
+            start: sf[0] / frameRate,
+            end: (ef[0] + 1) / frameRate, // ef is inclusive
+            confidence: Number.isFinite(conf) ? Math.min(1, Math.max(0, conf)) : 0,
+          });
+        }
+        seg = n.ps_seg_next(seg); // frees the iterator itself when it returns NULL
+      }
+    } finally {
+      if (seg !== null) n.ps_seg_free(seg);
+    }
+    return { text: words.map((w) => w.word).join(' '), words };
+  };
+
+  const slice = (pcm: Buffer, off: number, len: number): Buffer => pcm.subarray(off * 2, (off + len) * 2);
+
+  return {
+    info: { initMs, frameRate, sampleRate, cmn: mode },
+
+    decode(pcm, onProgress) {
+      enter(pcm);
+      try {
+        const total = pcm.length / 2;
+        let fileMean: Float32Array | null = null;
+        if (mode === 'file' && fe !== null) {
+          const st = startPrepass();
+          for (let off = 0; off < total; off += PREPASS_SAMPLES) {
+            const len = Math.min(PREPASS_SAMPLES, total - off);
+            const cep: OutPtr = [null];
+            const nfr: OutInt = [0];
+            const rv = n.fe_process_utt(fe, slice(pcm, off, len), len, cep, nfr);
+            st.frames += accumulate(cep[0], nfr[0], st.sum);
+            check(rv, 'fe_process_utt');
+          }
+          fileMean = finishPrepass(st);
+        }
+        resetState(fileMean);
+        check(n.ps_start_utt(ps), 'ps_start_utt');
+        let ended = false;
+        try {
+          for (let off = 0; off < total; off += chunkSamples) {
+            const len = Math.min(chunkSamples, total - off);
+            check(n.ps_process_raw(ps, slice(pcm, off, len), len, 0, 0), 'ps_process_raw');
+            onProgress?.((off + len) / total);
+          }
+          ended = true;
+          check(n.ps_end_utt(ps), 'ps_end_utt');
+        } finally {
+          if (!ended) n.ps_end_utt(ps);
+        }
+        return collect();
+      } finally {
+        busy = false;
+      }
+    },
+
+    async decodeAsync(pcm, onProgress) {
+      enter(pcm);
+      try {
+        const total = pcm.length / 2;
+        let fileMean: Float32Array | null = null;
+        if (mode === 'file' && fe !== null) {
+          const st = startPrepass();
+          for (let off = 0; off < total; off += PREPASS_SAMPLES) {
+            const len = Math.min(PREPASS_SAMPLES, total - off);
+            const cep: OutPtr = [null];
+            const nfr: OutInt = [0];
+            const rv = await callAsync(n.fe_process_utt, fe, slice(pcm, off, len), len, cep, nfr);
+            st.frames += accumulate(cep[0], nfr[0], st.sum);
+            check(rv, 'fe_process_utt');
+          }
+          fileMean = finishPrepass(st);
+        }
+        resetState(fileMean);
+        check(n.ps_start_utt(ps), 'ps_start_utt');
+        let ended = false;
+        try {
+          for (let off = 0; off < total; off += chunkSamples) {
+            const len = Math.min(chunkSamples, total - off);
+            // The chunk (and `pcm`) stay referenced until the call completes.
+            check(await callAsync(n.ps_process_raw, ps, slice(pcm, off, len), len, 0, 0), 'ps_process_raw');
+            onProgress?.((off + len) / total);
+          }
+          ended = true;
+          // ps_end_utt runs fwdflat + bestpath over the whole utterance: can be long.
+          check(await callAsync(n.ps_end_utt, ps), 'ps_end_utt');
+        } finally {
+          if (!ended) n.ps_end_utt(ps);
+        }
+        return collect();
+      } finally {
+        busy = false;
+      }
+    },
+
+    close() {
+      if (closed) return;
+      if (busy) throw new Error('cannot close pocketsphinx decoder while decoding');
+      closed = true;
+      release();
+    },
+  };
+}
+
+/**
+ * Re-run a failed initialisation with logging sent to a temp file, to turn
+ * PocketSphinx's ERROR lines into an exception message. Logging is disabled
+ * again afterwards (process-wide, as everywhere in this module).
+ */
+function diagnose(n: Native, argv: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ps-'));
+  const file = join(dir, 'log');
+  // Drop a user -logfn so the re-run logs to our temp file.
+  const args = argv.filter((a, i) => a !== '-logfn' && argv[i - 1] !== '-logfn');
+  const closeLog = (): void => {
+    const fp = n.err_get_logfp(); // NULL while disabled
+    n.err_set_logfp(null); // does not fclose()
+    if (fp !== null) n.fclose(fp);
+  };
+  try {
+    if (n.err_set_logfile(file) < 0) return 'unknown error (cannot open temp log)';
+    const cfg = n.cmd_ln_parse_r(null, n.ps_args(), args.length, args, 1);
+    if (cfg !== null) {
+      const d = n.ps_init(cfg);
+      if (d !== null) n.ps_free(d);
+      n.cmd_ln_free_r(cfg);
+    }
+    closeLog(); // flush + close the temp log
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => /^(ERROR|FATAL)/.test(l));
+    return lines.length > 0 ? lines.join('; ') : 'unknown error (no log output)';
+  } catch (e) {
+    return `unknown error (${String(e)})`;
+  } finally {
+    closeLog();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

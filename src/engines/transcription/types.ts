@@ -1,0 +1,53 @@
+// The interface every transcription engine implements.
+export interface Word {
+  start: number;
+  end: number;
+  word: string;
+  confidence: number;
+}
+
+export interface Segment {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface TranscriptionRequest {
+  /** The prepared 16 kHz mono s16le WAV. */
+  audioPath: string;
+  durationSeconds: number;
+  /** "auto" or a language code. */
+  language: string;
+  model: string;
+  wordTimestamps: boolean;
+  prompt?: string;
+}
+
+export interface TranscriptionResult {
+  language: string;
+  text: string;
+  segments: Segment[];
+  words: Word[];
+}
+
+export interface TranscribeControl {
+  signal: AbortSignal;
+  /** Fraction done, 0..1. */
+  onProgress: (fraction: number) => void;
+}
+
+export interface TranscriptionEngine {
+  readonly name: string;
+  transcribe(request: TranscriptionRequest, control: TranscribeControl): Promise<TranscriptionResult>;
+}
+
+/** A failure an engine knows how to describe; `retryable` says whether trying again may help. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,155 @@
+// JSON cards of transcription scenarios, runs, transcripts and executions, with their schemas.
+import { Type } from '@sinclair/typebox';
+import type { Execution } from '../../services/executions.ts';
+import type { TranscriptionRun, TranscriptRow } from '../../services/transcription-runs.ts';
+import type { TranscriptionScenario } from '../../services/transcription-scenarios.ts';
+import { transcriptionEngineNames } from '../../engines/transcription/registry.ts';
+import type { Segment, Word } from '../../engines/transcription/types.ts';
+import { DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
+
+export const RetrySettings = Type.Object({
+  max_attempts: Type.Integer({ minimum: 1, maximum: 10, description: 'Attempts of a retryable failure inside one run' }),
+  backoff_seconds: Type.Number({ minimum: 0, maximum: 3600, description: 'First wait; doubles each attempt' }),
+});
+
+export const SelectionSchema = Type.Object({
+  metadata: JsonObject,
+  statuses: Type.Array(Type.String(), { description: 'Recording statuses an execution without recording_ids takes (default completed)' }),
+});
+
+export const TranscriptionOptions = Type.Object({
+  word_timestamps: Type.Boolean(),
+  summary: Type.Boolean({ description: 'Add a summary to the transcript (basic engine)' }),
+  base_url: Type.Optional(Nullable(Type.String({ description: 'openai engine: the server base URL (default HARK_OPENAI_BASE_URL)' }))),
+  prompt: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+});
+
+export const TranscriptionScenarioCard = Type.Object(
+  {
+    id: Type.String({ description: 'sct-<uuid>' }),
+    name: Type.String(),
+    engine: Type.Union(transcriptionEngineNames.map((e) => Type.Literal(e))),
+    model: Type.String(),
+    language: Type.String({ description: '"auto" or a language code' }),
+    options: TranscriptionOptions,
+    auto: Type.Boolean({ description: 'Runs by itself after preparation; at most one per workspace' }),
+    retry: RetrySettings,
+    selection: SelectionSchema,
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  { $id: 'TranscriptionScenario' },
+);
+
+export const presentTranscriptionScenario = (scenario: TranscriptionScenario) => scenario;
+
+export const TranscriptionRunCard = Type.Object(
+  {
+    id: Type.String({ description: 'trn-<uuid>' }),
+    status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+    recording_id: Type.String(),
+    transcription_scenario_id: Type.String(),
+    execution_id: Nullable(Type.String()),
+    transcript_id: Nullable(Type.String()),
+    retry_of: Nullable(Type.String()),
+    attempts: Type.Integer(),
+    progress: Type.Number({ description: '0..1 while running' }),
+    engine: Type.String(),
+    model: Type.String(),
+    error_code: Nullable(Type.String()),
+    error_message: Nullable(Type.String()),
+    retryable: Nullable(Type.Boolean()),
+    created_at: DateTime,
+    started_at: NullableDateTime,
+    completed_at: NullableDateTime,
+  },
+  { $id: 'TranscriptionRun' },
+);
+
+export function presentTranscriptionRun(run: TranscriptionRun) {
+  return {
+    id: run.id,
+    status: run.status,
+    recording_id: run.recording_id,
+    transcription_scenario_id: run.transcription_scenario_id,
+    execution_id: run.execution_id,
+    transcript_id: run.transcript_id,
+    retry_of: run.retry_of,
+    attempts: run.attempts,
+    progress: run.progress,
+    engine: run.engine,
+    model: run.model,
+    error_code: run.error_code,
+    error_message: run.error_message,
+    retryable: run.retryable,
+    created_at: run.created_at,
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+  };
+}
+
+export const TranscriptCard = Type.Object(
+  {
+    id: Type.String({ description: 'A UUID' }),
+    transcription_run_id: Type.String(),
+    recording_id: Type.String(),
+    language: Type.String(),
+    duration_seconds: Nullable(Type.Number()),
+    text: Type.String(),
+    segments: Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String() })),
+    words: Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), word: Type.String(), confidence: Type.Number() })),
+    summary: Type.Optional(Type.String({ description: 'Present only when the scenario enables summary' })),
+    created_at: DateTime,
+  },
+  { $id: 'Transcript' },
+);
+
+export function presentTranscript(transcript: TranscriptRow) {
+  return {
+    id: transcript.id,
+    transcription_run_id: transcript.transcription_run_id,
+    recording_id: transcript.recording_id,
+    language: transcript.language,
+    duration_seconds: transcript.duration_seconds,
+    text: transcript.text,
+    segments: transcript.segments as Segment[],
+    words: transcript.words as Word[],
+    ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
+    created_at: transcript.created_at,
+  };
+}
+
+export const ExecutionCard = Type.Object(
+  {
+    id: Type.String({ description: 'A UUID; also the jobId of its child runs' }),
+    kind: Type.Union([Type.Literal('transcription'), Type.Literal('analysis')]),
+    scenario_id: Type.String(),
+    status: Type.Union(['queued', 'running', 'completed', 'completed_with_errors'].map((s) => Type.Literal(s))),
+    recording_ids: Type.Array(Type.String()),
+    counts: Type.Object({ queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), failed: Type.Integer(), cancelled: Type.Integer() }),
+    idempotency_key: Type.String(),
+    created_at: DateTime,
+  },
+  { $id: 'Execution' },
+);
+
+export function presentExecution(execution: Execution) {
+  return {
+    id: execution.id,
+    kind: execution.kind as 'transcription' | 'analysis',
+    scenario_id: execution.scenario_id,
+    status: execution.status,
+    recording_ids: execution.recording_ids,
+    counts: execution.counts,
+    idempotency_key: execution.idempotency_key,
+    created_at: execution.created_at,
+  };
+}
+
+export const ExecutionBody = Type.Object(
+  {
+    recording_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'Omit to use the scenario\'s selection' })),
+    idempotency_key: Type.String({ minLength: 1, maxLength: 255 }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,170 @@
+// Transcription scenarios: which engine, model and language a workspace transcribes with, and
+// whether the scenario runs by itself after preparation.
+import type { Selectable } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Db, Trx } from '../db/database.ts';
+import type { TranscriptionScenariosTable } from '../db/tables.ts';
+import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName } from '../engines/transcription/registry.ts';
+import { invalid, notFound } from '../errors.ts';
+import { isId, newId } from '../ids.ts';
+import { checkModelAvailable } from './models.ts';
+import { defaultRetry, emptySelection } from './scenario-defaults.ts';
+
+export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
+
+export interface RetrySettings {
+  max_attempts: number;
+  backoff_seconds: number;
+}
+
+export interface Selection {
+  metadata: Record<string, unknown>;
+  statuses: string[];
+}
+
+export interface TranscriptionOptions {
+  word_timestamps: boolean;
+  summary: boolean;
+  base_url?: string | null;
+  prompt?: string | null;
+}
+
+export interface TranscriptionScenario {
+  id: string;
+  name: string;
+  engine: TranscriptionEngineName;
+  model: string;
+  language: string;
+  options: TranscriptionOptions;
+  auto: boolean;
+  retry: RetrySettings;
+  selection: Selection;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TranscriptionScenarioInput {
+  name?: string | undefined;
+  engine?: string | undefined;
+  model?: string | undefined;
+  language?: string | undefined;
+  options?: Partial<TranscriptionOptions> | undefined;
+  auto?: boolean | undefined;
+  retry?: Partial<RetrySettings> | undefined;
+  selection?: Partial<Selection> | undefined;
+}
+
+export function toScenario(row: TranscriptionScenarioRow): TranscriptionScenario {
+  return {
+    id: row.id,
+    name: row.name,
+    engine: row.engine as TranscriptionEngineName,
+    model: row.model,
+    language: row.language,
+    options: row.options as TranscriptionOptions,
+    auto: row.auto,
+    retry: row.retry as RetrySettings,
+    selection: row.selection as Selection,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?: TranscriptionScenario) {
+  const engine = (input.engine ?? current?.engine ?? 'pocketsphinx') as TranscriptionEngineName;
+  if (!transcriptionEngineNames.includes(engine)) throw invalid('engine', `must be one of ${transcriptionEngineNames.join(', ')}`);
+  const engineChanged = current !== undefined && input.engine !== undefined && input.engine !== current.engine;
+  const model = input.model ?? (engineChanged || !current ? defaultModels[engine] : current.model);
+  const language = input.language ?? (engineChanged || !current ? (engine === 'pocketsphinx' ? 'en' : 'auto') : current.language);
+  if (engine === 'pocketsphinx' && language !== 'en') throw invalid('language', 'pocketsphinx transcribes English only: use "en"');
+  if (engine === 'pocketsphinx' && model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
+  if (engine === 'whisper.cpp') await checkModelAvailable(ctx, 'whisper.cpp', model);
+  const options: TranscriptionOptions = {
+    word_timestamps: true,
+    summary: false,
+    ...current?.options,
+    ...input.options,
+  };
+  if (options.base_url) {
+    try {
+      const url = new URL(options.base_url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      throw invalid('options/base_url', 'must be an http or https URL');
+    }
+  }
+  return {
+    name: input.name ?? current?.name ?? `${engine} ${model}`,
+    engine,
+    model,
+    language,
+    options,
+    auto: input.auto ?? current?.auto ?? false,
+    retry: { ...defaultRetry, ...current?.retry, ...input.retry },
+    selection: { ...emptySelection, ...current?.selection, ...input.selection },
+  };
+}
+
+async function clearOtherAuto(trx: Trx, workspaceId: string, keep: string): Promise<void> {
+  await trx.updateTable('transcription_scenarios').set({ auto: false, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('auto', '=', true).where('id', '!=', keep).execute();
+}
+
+export async function createTranscriptionScenario(ctx: Context, workspaceId: string, input: TranscriptionScenarioInput): Promise<TranscriptionScenario> {
+  const values = await resolve(ctx, input);
+  const id = newId('transcriptionScenario');
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
+    return trx
+      .insertInto('transcription_scenarios')
+      .values({
+        id,
+        workspace_id: workspaceId,
+        ...values,
+        options: JSON.stringify(values.options),
+        retry: JSON.stringify(values.retry),
+        selection: JSON.stringify(values.selection),
+        updated_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  return toScenario(row);
+}
+
+export async function getTranscriptionScenario(db: Db | Trx, workspaceId: string, id: string): Promise<TranscriptionScenario> {
+  const row = isId('transcriptionScenario', id)
+    ? await db.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!row) throw notFound(`transcription scenario ${id}`);
+  return toScenario(row);
+}
+
+export async function listTranscriptionScenarios(ctx: Context, workspaceId: string): Promise<TranscriptionScenario[]> {
+  const rows = await ctx.db.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toScenario);
+}
+
+export async function updateTranscriptionScenario(ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput): Promise<TranscriptionScenario> {
+  const current = await getTranscriptionScenario(ctx.db, workspaceId, id);
+  const values = await resolve(ctx, input, current);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
+    return trx
+      .updateTable('transcription_scenarios')
+      .set({ ...values, options: JSON.stringify(values.options), retry: JSON.stringify(values.retry), selection: JSON.stringify(values.selection), updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  return toScenario(row);
+}
+
+export async function deleteTranscriptionScenario(ctx: Context, workspaceId: string, id: string): Promise<void> {
+  await getTranscriptionScenario(ctx.db, workspaceId, id);
+  await ctx.db.deleteFrom('transcription_scenarios').where('id', '=', id).execute();
+}
+
+export async function autoTranscriptionScenario(trx: Trx, workspaceId: string): Promise<TranscriptionScenario | null> {
+  const row = await trx.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('auto', '=', true).executeTakeFirst();
+  return row ? toScenario(row) : null;
+}

@@ -1,0 +1,342 @@
+// The `basic` analysis engine: output contract, units and times, boolean and text answers, summary,
+// and an accuracy floor on bench/analysis-dataset.json.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
+import type { AnalysisAnswer, AnalysisInput, AnalysisOutput, TranscriptSegment } from '../src/engines/analysis/types.ts';
+
+const engine = createBasicEngine();
+
+type Q = AnalysisInput['questions'][number];
+
+function seg(start: number, end: number, text: string): TranscriptSegment {
+  return { start, end, text };
+}
+
+function input(segments: TranscriptSegment[], questions: Q[], summary = false): AnalysisInput {
+  return { transcript: { text: segments.map((s) => s.text).join(' '), segments }, instructions: '', questions, summary };
+}
+
+function bool(id: string, text: string): Q {
+  return { id, text, type: 'boolean' };
+}
+
+function txt(id: string, text: string): Q {
+  return { id, text, type: 'text' };
+}
+
+function answer(out: AnalysisOutput, id: string): AnalysisAnswer {
+  const a = out.answers.find((x) => x.question_id === id);
+  assert.ok(a, `answer ${id} present`);
+  return a;
+}
+
+// Recogniser-style call: lowercase, no punctuation, one utterance per segment.
+const billingCall: TranscriptSegment[] = [
+  seg(0.0, 3.8, 'thank you for calling northwind energy this is paula how can i help you today'),
+  seg(4.1, 9.0, "hi yeah i'm calling about my bill i think i was charged twice this month"),
+  seg(9.4, 12.2, "i'm sorry to hear that can i have your account number please"),
+  seg(12.6, 16.1, "sure it's three one eight eight four two"),
+  seg(16.5, 22.9, 'thank you i can see a payment of forty nine dollars and ninety nine cents on march third'),
+  seg(23.2, 27.5, 'and a second payment of the same amount on march fifth that looks like a duplicate'),
+  seg(27.9, 30.0, "i didn't ask for a refund i just want it fixed"),
+  seg(30.4, 35.8, "no problem i'll reverse the second payment and you'll see it on your next statement"),
+  seg(36.2, 38.1, 'great thanks'),
+  seg(38.5, 41.0, 'thanks for calling have a good day'),
+];
+
+// Whisper-style call: punctuated, several sentences per segment.
+const punctuatedCall: TranscriptSegment[] = [
+  seg(0.0, 6.0, 'Good morning, Acme Support, this is Lee. How can I help you?'),
+  seg(6.5, 14.5, 'Hi. I bought the premium plan last week. I paid $49.99 on March 3rd, 2024, but it still says basic.'),
+  seg(15.0, 21.0, "I'm sorry about that. I've upgraded your account now. You'll get a confirmation email within 24 hours."),
+  seg(21.5, 24.0, 'Great, thank you. Bye.'),
+];
+
+describe('basic engine: output contract', () => {
+  test('engine metadata, tokens_used and answer shape', async () => {
+    const out = await engine.analyze(input(billingCall, [bool('greet', 'Did the agent greet the customer?'), txt('n', 'What is the account number?')], true));
+    assert.equal(engine.name, 'basic');
+    assert.equal(out.engine, 'basic');
+    assert.equal(out.model, 'wink-eng-lite-web-model');
+    assert.equal(out.tokens_used, 0);
+    assert.equal(out.answers.length, 2);
+    for (const a of out.answers) {
+      assert.ok(a.confidence >= 0 && a.confidence <= 1);
+      assert.ok(a.evidence.length <= 3);
+      for (const e of a.evidence) assert.ok(e.start <= e.end);
+    }
+    const g = answer(out, 'greet');
+    assert.equal(g.question, 'Did the agent greet the customer?');
+    assert.equal(g.type, 'boolean');
+  });
+
+  test('deterministic: same input, same output', async () => {
+    const qs = [bool('a', 'Was the customer charged twice?'), txt('b', 'How much was the payment?')];
+    const a = await engine.analyze(input(billingCall, qs, true));
+    const b = await engine.analyze(input(billingCall, qs, true));
+    assert.deepEqual(a, b);
+  });
+
+  test('empty transcript: no throw, empty answers with confidence 0', async () => {
+    const out = await engine.analyze({
+      transcript: { text: '', segments: [] },
+      instructions: '',
+      questions: [bool('b', 'Did the agent greet the customer?'), txt('t', 'How much did the customer pay?')],
+      summary: true,
+    });
+    assert.equal(out.summary, '');
+    assert.deepEqual(answer(out, 'b'), { question_id: 'b', question: 'Did the agent greet the customer?', type: 'boolean', answer: false, confidence: 0, evidence: [] });
+    assert.equal(answer(out, 't').answer, '');
+    assert.equal(answer(out, 't').confidence, 0);
+    const blank = await engine.analyze(input([seg(0, 1, '   '), seg(1, 2, '')], [txt('t', 'When?')]));
+    assert.equal(answer(blank, 't').answer, '');
+  });
+
+  test('no questions and summary=false: empty answers, null summary', async () => {
+    const out = await engine.analyze(input(billingCall, [], false));
+    assert.equal(out.summary, null);
+    assert.deepEqual(out.answers, []);
+  });
+
+  test('empty question text does not throw', async () => {
+    const out = await engine.analyze(input(billingCall, [txt('e', ''), bool('f', '   ')]));
+    assert.equal(answer(out, 'e').answer, '');
+    assert.equal(answer(out, 'f').answer, false);
+  });
+
+  test('transcript text without segments is still analysed', async () => {
+    const out = await engine.analyze({
+      transcript: { text: 'Hello, thanks for calling. The repair costs $120 and the technician comes on Friday.', segments: [] },
+      instructions: '',
+      questions: [txt('cost', 'How much does the repair cost?'), bool('greet', 'Did the agent greet the caller?')],
+      summary: false,
+    });
+    assert.equal(answer(out, 'cost').answer, '$120');
+    assert.equal(answer(out, 'greet').answer, true);
+  });
+
+  test('aborted signal rejects', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await assert.rejects(engine.analyze(input(billingCall, [bool('g', 'Did the agent greet the customer?')]), ac.signal), (err: unknown) => err instanceof Error && err.name === 'AbortError');
+  });
+});
+
+describe('basic engine: sentences and times', () => {
+  test('evidence from an unpunctuated segment carries the segment times', async () => {
+    const out = await engine.analyze(input(billingCall, [bool('greet', 'Did the agent greet the customer?')]));
+    const g = answer(out, 'greet');
+    assert.equal(g.answer, true);
+    assert.deepEqual(g.evidence[0], { text: billingCall[0]?.text, start: 0, end: 3.8 });
+  });
+
+  test('punctuated segments are split by wink with proportional times', async () => {
+    const out = await engine.analyze(input(punctuatedCall, [bool('up', 'Did the agent upgrade the account?')]));
+    const a = answer(out, 'up');
+    assert.equal(a.answer, true);
+    const ev = a.evidence[0];
+    assert.ok(ev);
+    assert.equal(ev.text, "I've upgraded your account now.");
+    // inside segment 15.0-21.0, not its start (it is the second sentence) nor its end
+    assert.ok(ev.start > 15.0 && ev.end < 21.0 && ev.start < ev.end, JSON.stringify(ev));
+  });
+
+  test('very long unpunctuated segments are chunked with interpolated times', async () => {
+    const filler = 'so we looked at the account and the usage and the meter readings for the last few months and everything looked normal to us';
+    const long = seg(100, 160, `${filler} ${filler} and then the technician replaced the faulty meter on tuesday ${filler}`);
+    const out = await engine.analyze(input([long], [bool('meter', 'Did the technician replace the meter?')]));
+    const a = answer(out, 'meter');
+    assert.equal(a.answer, true);
+    const ev = a.evidence[0];
+    assert.ok(ev && ev.start > 100 && ev.end < 160 && ev.text.length < long.text.length, JSON.stringify(ev));
+  });
+});
+
+describe('basic engine: boolean questions', () => {
+  test('greeting detected / not detected', async () => {
+    const yes = await engine.analyze(input(billingCall, [bool('g', 'Did the agent greet the customer?')]));
+    assert.equal(answer(yes, 'g').answer, true);
+    assert.ok(answer(yes, 'g').confidence >= 0.7);
+
+    const rude = [seg(0, 2, 'account number'), seg(2.5, 5, "it's 4 4 1 2 9"), seg(5.5, 8, 'what do you want'), seg(8.5, 12, 'my router stopped working')];
+    const no = await engine.analyze(input(rude, [bool('g', 'Did the agent greet the customer?')]));
+    assert.equal(answer(no, 'g').answer, false);
+    assert.ok(answer(no, 'g').confidence < 0.6, 'nothing matched: lower confidence');
+    assert.deepEqual(answer(no, 'g').evidence, []);
+  });
+
+  test('negation in the transcript: the customer did not ask for a refund', async () => {
+    const out = await engine.analyze(input(billingCall, [
+      bool('refund', 'Did the customer ask for a refund?'),
+      bool('twice', 'Was the customer charged twice?'),
+    ]));
+    const r = answer(out, 'refund');
+    assert.equal(r.answer, false);
+    assert.ok(r.evidence.some((e) => e.text.includes("didn't ask for a refund")));
+    assert.ok(r.confidence > 0.6, 'explicit negation: confident false');
+    assert.equal(answer(out, 'twice').answer, true);
+  });
+
+  test('affirmed refund request is true; negated question flips', async () => {
+    const call = [seg(0, 3, 'hello thanks for calling'), seg(3, 7, 'the blender arrived broken and i want a refund please'), seg(7, 10, 'of course i will process the refund today')];
+    const out = await engine.analyze(input(call, [
+      bool('asked', 'Did the customer ask for a refund?'),
+      bool('notasked', 'Did the customer not ask for a refund?'),
+    ]));
+    assert.equal(answer(out, 'asked').answer, true);
+    assert.equal(answer(out, 'notasked').answer, false);
+
+    const neg = await engine.analyze(input(billingCall, [bool('notasked', 'The customer did not ask for a refund')]));
+    assert.equal(answer(neg, 'notasked').answer, true);
+  });
+
+  test('never / no / cannot negate nearby words', async () => {
+    const call = [
+      seg(0, 4, 'hi i ordered a lamp two weeks ago and i never received the package'),
+      seg(4, 8, "i'm sorry we cannot send a replacement until the carrier confirms"),
+      seg(8, 11, 'there is no extra charge for the investigation'),
+    ];
+    const out = await engine.analyze(input(call, [
+      bool('recv', 'Did the customer receive the package?'),
+      bool('repl', 'Did the agent send a replacement?'),
+      bool('charge', 'Was there a charge for the investigation?'),
+      bool('order', 'Did the customer order a lamp?'),
+    ]));
+    assert.equal(answer(out, 'recv').answer, false);
+    assert.equal(answer(out, 'repl').answer, false);
+    assert.equal(answer(out, 'charge').answer, false);
+    assert.equal(answer(out, 'order').answer, true);
+  });
+
+  test('yes/no answers to a question in the next segment', async () => {
+    const call = [
+      seg(0, 3, 'was anyone injured in the accident'),
+      seg(3, 5, 'no thankfully'),
+      seg(5, 8, 'did the other driver give you their insurance details'),
+      seg(8, 10, 'yes i took a photo of the card'),
+    ];
+    const out = await engine.analyze(input(call, [
+      bool('inj', 'Was anyone injured in the accident?'),
+      bool('ins', 'Did the other driver give their insurance details?'),
+    ]));
+    assert.equal(answer(out, 'inj').answer, false);
+    assert.equal(answer(out, 'ins').answer, true);
+    assert.equal(answer(out, 'ins').evidence.length, 2);
+  });
+});
+
+describe('basic engine: text questions', () => {
+  test('amounts: spoken and written money', async () => {
+    const spoken = await engine.analyze(input(billingCall, [txt('paid', 'How much did the customer pay?')]));
+    assert.equal(answer(spoken, 'paid').answer, '$49.99');
+    assert.ok(answer(spoken, 'paid').evidence[0]?.text.includes('forty nine dollars'));
+
+    const written = await engine.analyze(input(punctuatedCall, [txt('paid', 'How much did the customer pay?')]));
+    assert.equal(answer(written, 'paid').answer, '$49.99');
+    assert.ok(answer(written, 'paid').confidence >= 0.6);
+  });
+
+  test('dates and times', async () => {
+    const spoken = await engine.analyze(input(billingCall, [txt('d', 'When was the first payment made?')]));
+    assert.equal(answer(spoken, 'd').answer, 'march third');
+
+    const written = await engine.analyze(input(punctuatedCall, [txt('d', 'What date did the customer pay?')]));
+    assert.equal(answer(written, 'd').answer, 'March 3rd, 2024');
+
+    const appt = [seg(0, 3, 'we have an opening on thursday at two fifteen in the afternoon'), seg(3, 5, "that's perfect book it")];
+    const t = await engine.analyze(input(appt, [txt('t', 'What time is the appointment?')]));
+    assert.equal(answer(t, 't').answer, 'thursday at two fifteen in the afternoon');
+
+    const dur = await engine.analyze(input(punctuatedCall, [txt('d', 'How long until the confirmation email arrives?')]));
+    assert.equal(answer(dur, 'd').answer, 'within 24 hours');
+  });
+
+  test('identifiers and counts, answer taken from the reply to a question', async () => {
+    const out = await engine.analyze(input(billingCall, [txt('acct', "What is the customer's account number?")]));
+    const a = answer(out, 'acct');
+    assert.equal(a.answer, '318842');
+    assert.equal(a.evidence[0]?.start, 12.6);
+
+    const devices = [seg(0, 3, 'how many devices are on your network'), seg(3, 5, 'about twelve i think')];
+    const d = await engine.analyze(input(devices, [txt('n', 'How many devices are connected?')]));
+    assert.equal(answer(d, 'n').answer, '12');
+  });
+
+  test('spoken e-mail address', async () => {
+    const call = [seg(0, 3, 'can i have an email for the receipt'), seg(3, 7, "it's anna dot ruiz at mailbox dot com")];
+    const out = await engine.analyze(input(call, [txt('e', "What is the customer's email address?")]));
+    assert.equal(answer(out, 'e').answer, 'anna.ruiz@mailbox.com');
+  });
+
+  test('name from a self-introduction', async () => {
+    const out = await engine.analyze(input(billingCall, [txt('n', "What is the agent's name?")]));
+    assert.equal(answer(out, 'n').answer, 'Paula');
+  });
+
+  test('open question answers with the best sentence (bounded)', async () => {
+    const out = await engine.analyze(input(billingCall, [txt('fix', 'What will the customer see on the next statement?')]));
+    const a = answer(out, 'fix');
+    assert.equal(typeof a.answer, 'string');
+    assert.ok(String(a.answer).includes('reverse the second payment'), String(a.answer));
+    assert.ok(String(a.answer).length <= 300);
+
+    const nothing = await engine.analyze(input(billingCall, [txt('x', 'Which colour was the sofa?')]));
+    assert.equal(answer(nothing, 'x').answer, '');
+    assert.equal(answer(nothing, 'x').confidence, 0);
+  });
+});
+
+describe('basic engine: summary', () => {
+  test('at most 3 sentences and 400 chars, in original order, null when not requested', async () => {
+    const out = await engine.analyze(input(billingCall, [], true));
+    const summary = out.summary;
+    assert.ok(summary !== null && summary.length > 0 && summary.length <= 400, String(summary));
+    const sentences = summary.split(/(?<=[.!?…])\s+/);
+    assert.ok(sentences.length >= 1 && sentences.length <= 3, summary);
+    const positions = sentences.map((s) => billingCall.findIndex((x) => s.toLowerCase().startsWith(x.text.slice(0, 20).toLowerCase())));
+    assert.ok(positions.every((p) => p >= 0), `summary sentences come from the transcript: ${summary}`);
+    assert.deepEqual([...positions].sort((a, b) => a - b), positions);
+    assert.ok(/payment|charged/.test(summary), summary);
+    assert.ok(!/have a good day/.test(summary), 'sign-off boilerplate is not central');
+
+    const none = await engine.analyze(input(billingCall, [], false));
+    assert.equal(none.summary, null);
+  });
+
+  test('long sentences are bounded to 400 characters', async () => {
+    const words = 'the customer explained that the heating system had stopped working during the night and that the engineer visit';
+    const out = await engine.analyze(input([seg(0, 30, `${words} ${words} ${words} ${words}`)], [], true));
+    assert.ok(out.summary !== null && out.summary.length <= 400 && out.summary.length > 0);
+  });
+});
+
+describe('basic engine: dataset regression floor', () => {
+  test('accuracy on the bench dataset stays above the recorded floor', async () => {
+    interface DQ { id: string; text: string; type: 'boolean' | 'text'; expected: boolean | string[] }
+    interface DC { id: string; segments: TranscriptSegment[]; questions: DQ[] }
+    const data = JSON.parse(readFileSync(new URL('../bench/analysis-dataset.json', import.meta.url), 'utf8')) as { calls: DC[] };
+    let bOk = 0;
+    let bN = 0;
+    let tOk = 0;
+    let tN = 0;
+    for (const call of data.calls) {
+      const out = await engine.analyze(input(call.segments, call.questions.map((q) => ({ id: q.id, text: q.text, type: q.type })), true));
+      for (const q of call.questions) {
+        const a = answer(out, q.id);
+        if (q.type === 'boolean') {
+          bN++;
+          if (a.answer === q.expected) bOk++;
+        } else {
+          tN++;
+          const ans = String(a.answer).toLowerCase().replace(/\s+/g, '');
+          if (Array.isArray(q.expected) && q.expected.some((e) => ans.includes(e.toLowerCase().replace(/\s+/g, '')))) tOk++;
+        }
+      }
+    }
+    assert.ok(bN >= 20 && tN >= 10);
+    assert.ok(bOk / bN >= 0.8, `boolean ${bOk}/${bN}`);
+    assert.ok(tOk / tN >= 0.9, `text ${tOk}/${tN}`);
+  });
+});

@@ -1,0 +1,37 @@
+// Small HTTP helpers shared by the test files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { multipart } from './audio.ts';
+import { eventually, type Account, type Hark } from './harness.ts';
+
+export interface Card {
+  id: string;
+  status: string;
+  duration_seconds: number | null;
+  metadata: Record<string, unknown>;
+  error_code: string | null;
+  expires_at: string;
+  retention_days: number;
+  source: string;
+  size_bytes: number | null;
+  filename: string;
+  audio_deleted_at: string | null;
+}
+
+export async function upload(hark: Hark, account: Account, file: string | Buffer, options: { contentType?: string; filename?: string; fields?: Record<string, string> } = {}) {
+  const content = typeof file === 'string' ? fs.readFileSync(file) : file;
+  const body = multipart(options.fields ?? {}, {
+    content,
+    filename: options.filename ?? (typeof file === 'string' ? path.basename(file) : 'audio.wav'),
+    contentType: options.contentType ?? 'audio/wav',
+  });
+  return hark.request({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/recordings`, key: account.key, ...body });
+}
+
+export async function waitForRecording(hark: Hark, account: Account, id: string, statuses: string[], timeoutMs = 60_000): Promise<Card> {
+  return eventually(async () => {
+    const card = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${id}`, key: account.key })).json<Card>();
+    return statuses.includes(card.status) ? card : null;
+  }, timeoutMs, `recording ${id} to reach ${statuses.join('/')}`);
+}
+

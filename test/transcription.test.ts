@@ -1,0 +1,236 @@
+// Transcription over HTTP with the real recogniser: runs, transcripts, exports, the 409 rules,
+// failures and retries, the automatic scenario, executions and cancel.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { wer } from '../src/wer.ts';
+import { durationOf, speech } from './helpers/audio.ts';
+import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { startOrigin, type Origin } from './helpers/origin.ts';
+import { librivoxJoined } from './helpers/speech-corpus.ts';
+import { upload, waitForRecording } from './helpers/api.ts';
+
+interface Run {
+  id: string;
+  status: string;
+  transcript_id: string | null;
+  retry_of: string | null;
+  attempts: number;
+  error_code: string | null;
+  error_message: string | null;
+  retryable: boolean | null;
+  execution_id: string | null;
+  progress: number;
+}
+interface Transcript {
+  id: string;
+  text: string;
+  language: string;
+  segments: { start: number; end: number; text: string }[];
+  words: { start: number; end: number; word: string; confidence: number }[];
+  summary?: string;
+}
+
+const corpus = librivoxJoined();
+const corpusSeconds = durationOf(corpus.file);
+
+export async function waitForRun(hark: Hark, account: Account, id: string, statuses = ['completed', 'failed', 'cancelled'], timeoutMs = 120_000): Promise<Run> {
+  return eventually(async () => {
+    const run = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/transcription-runs/${id}`, key: account.key })).json<Run>();
+    return statuses.includes(run.status) ? run : null;
+  }, timeoutMs, `run ${id} to reach ${statuses.join('/')}`);
+}
+
+for (const backend of await backends()) {
+  describe(`transcription on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    let recordingId: string;
+    let defaultScenario: string;
+    let origin: Origin;
+    before(async () => {
+      hark = await startHark({ backend });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+      recordingId = (await upload(hark, account, corpus.file)).json<{ id: string }>().id;
+      await waitForRecording(hark, account, recordingId, ['completed']);
+      const scenarios = (await hark.request({ method: 'GET', url: `${P}/transcription-scenarios`, key: account.key })).json<{ data: { id: string; engine: string }[] }>().data;
+      assert.equal(scenarios.length, 1);
+      assert.equal(scenarios[0]?.engine, 'pocketsphinx');
+      defaultScenario = scenarios[0]!.id;
+      origin = await startOrigin({ '/slow.wav': (_request, response) => setTimeout(() => response.writeHead(503).end(), 15_000) });
+    });
+    after(async () => {
+      await origin.close();
+      await hark.destroy();
+    });
+
+    test('real speech is transcribed by pocketsphinx with WER under 35 %', async () => {
+      const started = await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: defaultScenario } });
+      assert.equal(started.statusCode, 202, started.body);
+      const queued = started.json<Run>();
+      assert.match(queued.id, /^trn-/);
+      assert.equal(queued.status, 'queued');
+      const run = await waitForRun(hark, account, queued.id);
+      assert.equal(run.status, 'completed', `${run.error_code} ${run.error_message}`);
+      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<Transcript>();
+      assert.equal(transcript.id, run.transcript_id);
+      assert.equal(transcript.language, 'en');
+      const rate = wer(corpus.reference, transcript.text);
+      assert.ok(rate < 0.35, `WER ${rate.toFixed(3)}: ${transcript.text}`);
+      assert.ok(transcript.words.length > 20);
+      let previous = 0;
+      for (const word of transcript.words) {
+        assert.ok(word.start >= previous - 1e-6 && word.end >= word.start && word.end <= corpusSeconds + 0.05, JSON.stringify(word));
+        assert.ok(word.confidence >= 0 && word.confidence <= 1);
+        assert.ok(!/[<[(]/.test(word.word), `filler left in: ${word.word}`);
+        previous = word.start;
+      }
+      assert.ok(transcript.segments.length >= 2);
+      assert.equal(transcript.summary, undefined);
+
+      const latest = (await hark.request({ method: 'GET', url: `${P}/recordings/${recordingId}/transcript`, key: account.key })).json<Transcript>();
+      assert.equal(latest.id, transcript.id);
+      const srt = await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript?format=srt`, key: account.key });
+      assert.match(srt.body, /^1\n00:00:\d\d,\d{3} --> /);
+      const vtt = await hark.request({ method: 'GET', url: `${P}/recordings/${recordingId}/transcript?format=vtt`, key: account.key });
+      assert.match(vtt.body, /^WEBVTT\n/);
+      assert.match(String(vtt.headers['content-type']), /text\/vtt/);
+      const txt = await hark.request({ method: 'GET', url: `${P}/recordings/${recordingId}/transcript?format=txt`, key: account.key });
+      assert.ok(txt.body.includes(transcript.segments[0]!.text));
+    });
+
+    test('409 rules: recording downloading, run not completed, retry of a run that did not fail', async () => {
+      const imported = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: { url: origin.url('/slow.wav') } });
+      const importId = imported.json<{ id: string }>().id;
+      await waitForRecording(hark, account, importId, ['downloading']);
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/recordings/${importId}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: defaultScenario } }), 409, 'recording_not_ready');
+
+      const started = (await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key, payload: {} })).json<Run>();
+      const cancelled = await hark.request({ method: 'POST', url: `${P}/transcription-runs/${started.id}/cancel`, key: account.key });
+      assert.equal(cancelled.json<Run>().status, 'cancelled');
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/transcription-runs/${started.id}/transcript`, key: account.key }), 409, 'run_not_completed');
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/transcription-runs/${started.id}/retry`, key: account.key }), 409, 'run_not_retryable');
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/transcription-runs/${started.id}/cancel`, key: account.key }), 409, 'run_not_cancellable');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal((await waitForRun(hark, account, started.id)).status, 'cancelled', 'a cancelled run stays cancelled');
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: 'sct-00000000-0000-0000-0000-000000000000' } }), 404, 'not_found');
+    });
+
+    test('an engine that cannot be reached fails with the failure fields; a retry is a new run', async () => {
+      const closed = await new Promise<number>((resolve) => {
+        const server = http.createServer();
+        server.listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as { port: number };
+          server.close(() => resolve(port));
+        });
+      });
+      const scenario = await hark.request({
+        method: 'POST',
+        url: `${P}/transcription-scenarios`,
+        key: account.key,
+        payload: { name: 'remote', engine: 'openai', model: 'whisper-1', options: { base_url: `http://127.0.0.1:${closed}/v1` }, retry: { max_attempts: 2, backoff_seconds: 1 } },
+      });
+      assert.equal(scenario.statusCode, 201, scenario.body);
+      const scenarioId = scenario.json<{ id: string }>().id;
+      const started = (await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: scenarioId } })).json<Run>();
+      const failed = await waitForRun(hark, account, started.id);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.error_code, 'engine_unreachable');
+      assert.equal(failed.retryable, true);
+      assert.equal(failed.attempts, 2, 'the scenario allows two attempts');
+      assert.ok(failed.error_message);
+
+      const retried = await hark.request({ method: 'POST', url: `${P}/transcription-runs/${failed.id}/retry`, key: account.key });
+      assert.equal(retried.statusCode, 202, retried.body);
+      const retry = retried.json<Run>();
+      assert.equal(retry.retry_of, failed.id);
+      assert.notEqual(retry.id, failed.id);
+      assert.equal(retry.status, 'queued');
+      const original = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${failed.id}`, key: account.key })).json<Run>();
+      assert.deepEqual(original, failed, 'the original run is unchanged');
+      await waitForRun(hark, account, retry.id);
+    });
+
+    test('a retryable failure is retried inside the run and succeeds (503 then 200)', async () => {
+      let calls = 0;
+      const server = http.createServer((request, response) => {
+        calls += 1;
+        request.resume();
+        request.on('end', () => {
+          if (calls === 1) return response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"message":"busy"}}');
+          response.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({ language: 'english', text: 'hello there', segments: [{ start: 0, end: 1.2, text: 'hello there' }], words: [{ word: 'hello', start: 0, end: 0.5 }, { word: 'there', start: 0.6, end: 1.2 }] }),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as { port: number };
+        const scenarioId = (
+          await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'flaky', engine: 'openai', options: { base_url: `http://127.0.0.1:${port}/v1` }, retry: { max_attempts: 3, backoff_seconds: 1 } } })
+        ).json<{ id: string }>().id;
+        const started = (await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: scenarioId } })).json<Run>();
+        const run = await waitForRun(hark, account, started.id);
+        assert.equal(run.status, 'completed');
+        assert.equal(run.attempts, 2);
+        assert.equal(calls, 2);
+        const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<Transcript>();
+        assert.equal(transcript.language, 'en');
+        assert.equal(transcript.words.length, 2);
+      } finally {
+        server.close();
+      }
+    });
+
+    test('the automatic scenario transcribes a new recording without a call, with a summary', async () => {
+      const ws = await registerAccount(hark);
+      const base = `/api/v1/workspaces/${ws.workspaceId}`;
+      const scenarioId = (await hark.request({ method: 'GET', url: `${base}/transcription-scenarios`, key: ws.key })).json<{ data: { id: string }[] }>().data[0]!.id;
+      const patched = await hark.request({ method: 'PATCH', url: `${base}/transcription-scenarios/${scenarioId}`, key: ws.key, payload: { auto: true, options: { summary: true } } });
+      assert.equal(patched.statusCode, 200, patched.body);
+      const id = (await upload(hark, ws, speech('Good morning. Thank you for calling the support line. I would like to change my delivery address.'))).json<{ id: string }>().id;
+      const runs = await eventually(async () => {
+        const list = (await hark.request({ method: 'GET', url: `${base}/transcription-runs?recording_id=${id}`, key: ws.key })).json<{ data: Run[] }>().data;
+        return list.length > 0 ? list : null;
+      }, 60_000, 'an automatic run');
+      const run = await waitForRun(hark, ws, runs[0]!.id);
+      assert.equal(run.status, 'completed');
+      const transcript = (await hark.request({ method: 'GET', url: `${base}/recordings/${id}/transcript`, key: ws.key })).json<Transcript>();
+      assert.equal(typeof transcript.summary, 'string');
+      assert.ok(transcript.text.length > 0);
+    });
+
+    test('executions are idempotent and list their runs by jobId', async () => {
+      const second = (await upload(hark, account, speech('Please cancel my subscription.'))).json<{ id: string }>().id;
+      await waitForRecording(hark, account, second, ['completed']);
+      const url = `${P}/transcription-scenarios/${defaultScenario}/executions`;
+      const body = { recording_ids: [recordingId, second], idempotency_key: `batch-${backend}` };
+      const results = await Promise.all([1, 2, 3, 4].map(() => hark.request({ method: 'POST', url, key: account.key, payload: body })));
+      const ids = new Set(results.map((r) => r.json<{ id: string }>().id));
+      assert.equal(ids.size, 1, 'concurrent duplicates made more than one execution');
+      assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 200, 200, 202]);
+      const executionId = [...ids][0]!;
+      const replay = await hark.request({ method: 'POST', url, key: account.key, payload: { ...body, recording_ids: [second, recordingId] } });
+      assert.equal(replay.statusCode, 200);
+      assert.equal(replay.json<{ id: string }>().id, executionId);
+      assertProblem(await hark.request({ method: 'POST', url, key: account.key, payload: { ...body, recording_ids: [second] } }), 422, 'idempotency_key_reused');
+      const unknown = await hark.request({ method: 'POST', url, key: account.key, payload: { recording_ids: ['fl-00000000-0000-0000-0000-000000000000'], idempotency_key: 'other' } });
+      assert.match(String(assertProblem(unknown, 400, 'validation_failed').detail), /fl-00000000/);
+
+      const children = (await hark.request({ method: 'GET', url: `${P}/transcription-runs?jobId=${executionId}`, key: account.key })).json<{ data: Run[] }>().data;
+      assert.equal(children.length, 2);
+      assert.ok(children.every((run) => run.execution_id === executionId));
+      for (const child of children) await waitForRun(hark, account, child.id);
+      const execution = await eventually(async () => {
+        const e = (await hark.request({ method: 'GET', url: `${url}/${executionId}`, key: account.key })).json<{ status: string; counts: Record<string, number> }>();
+        return e.status.startsWith('completed') ? e : null;
+      }, 60_000, 'execution completion');
+      assert.equal(execution.status, 'completed');
+      assert.equal(execution.counts.completed, 2);
+      const listed = (await hark.request({ method: 'GET', url, key: account.key })).json<{ data: { id: string }[] }>().data;
+      assert.ok(listed.some((e) => e.id === executionId));
+    });
+  });
+}
