@@ -139,7 +139,49 @@ export interface TranscriptsTable {
   created_at: CreatedAt;
 }
 
+export interface AnalysisRunsTable {
+  id: string;
+  seq: Generated<number>;
+  workspace_id: string;
+  recording_id: string;
+  analysis_scenario_id: string;
+  transcript_id: string | null;
+  transcription_run_id: string | null;
+  execution_id: string | null;
+  retry_of: string | null;
+  status: string;
+  attempts: Generated<number>;
+  engine: string;
+  model: string;
+  scenario: Json;
+  error_code: string | null;
+  error_message: string | null;
+  retryable: boolean | null;
+  created_at: CreatedAt;
+  started_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface AnalysisResultsTable {
+  analysis_run_id: string;
+  seq: Generated<number>;
+  workspace_id: string;
+  recording_id: string;
+  transcript_id: string;
+  transcription_run_id: string;
+  analysis_scenario_id: string;
+  engine: string;
+  model: string;
+  summary: string | null;
+  answers: Json;
+  tokens_used: number;
+  created_at: CreatedAt;
+}
+
 export interface Tables {
+  analysis_runs: AnalysisRunsTable;
+  analysis_results: AnalysisResultsTable;
   executions: ExecutionsTable;
   transcription_runs: TranscriptionRunsTable;
   transcripts: TranscriptsTable;

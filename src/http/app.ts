@@ -9,6 +9,7 @@ import type { Context } from '../context.ts';
 import { registerAuth } from './auth.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { accountRoutes } from './routes/accounts.ts';
+import { analysisRoutes } from './routes/analysis.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
 import { recordingRoutes } from './routes/recordings.ts';
@@ -76,6 +77,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(recordingRoutes(ctx));
   await app.register(transcriptionScenarioRoutes(ctx));
   await app.register(transcriptionRunRoutes(ctx));
+  await app.register(analysisRoutes(ctx));
 
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -1,5 +1,6 @@
 // Every job kind this build runs, with its queue settings.
 import type { Context } from '../context.ts';
+import { analyzeJob } from './analyze.ts';
 import { downloadAudioJob } from './download-audio.ts';
 import { expireAudioJob } from './expire-audio.ts';
 import { prepareAudioJob } from './prepare-audio.ts';
@@ -7,5 +8,5 @@ import type { JobHandler } from './queue.ts';
 import { transcribeJob } from './transcribe.ts';
 
 export function jobHandlers(ctx: Context): JobHandler<never>[] {
-  return [prepareAudioJob(ctx), downloadAudioJob(ctx), expireAudioJob(ctx), transcribeJob(ctx)] as JobHandler<never>[];
+  return [prepareAudioJob(ctx), downloadAudioJob(ctx), expireAudioJob(ctx), transcribeJob(ctx), analyzeJob(ctx)] as JobHandler<never>[];
 }

@@ -3,6 +3,8 @@
 // does.
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
+import { createAnalysisRun } from './analysis-runs.ts';
+import { autoAnalysisScenario } from './analysis-scenarios.ts';
 import type { Recording } from './recordings.ts';
 import { createTranscriptionRun, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
 import { autoTranscriptionScenario } from './transcription-scenarios.ts';
@@ -12,4 +14,7 @@ export async function onRecordingPrepared(ctx: Context, trx: Trx, recording: Rec
   if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
 }
 
-export async function onTranscriptCompleted(_ctx: Context, _trx: Trx, _run: TranscriptionRun, _transcript: TranscriptRow): Promise<void> {}
+export async function onTranscriptCompleted(ctx: Context, trx: Trx, run: TranscriptionRun, transcript: TranscriptRow): Promise<void> {
+  const scenario = await autoAnalysisScenario(trx, run.workspace_id);
+  if (scenario) await createAnalysisRun(ctx, trx, { workspaceId: run.workspace_id, transcript, scenario });
+}

@@ -1,0 +1,126 @@
+// JSON cards of analysis scenarios, runs and results, with their schemas.
+import { Type } from '@sinclair/typebox';
+import { analysisEngineNames } from '../../engines/analysis/registry.ts';
+import type { AnalysisAnswer } from '../../engines/analysis/types.ts';
+import type { AnalysisResultRow, AnalysisRun } from '../../services/analysis-runs.ts';
+import type { AnalysisScenario } from '../../services/analysis-scenarios.ts';
+import { DateTime, Nullable, NullableDateTime } from '../schemas/common.ts';
+import { RetrySettings, SelectionSchema } from './transcription.ts';
+
+export const QuestionSchema = Type.Object({
+  id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
+  text: Type.String({ minLength: 1, maxLength: 500 }),
+  type: Type.Union([Type.Literal('boolean'), Type.Literal('text')]),
+});
+
+export const AnalysisOptions = Type.Object({
+  base_url: Type.Optional(Nullable(Type.String({ description: 'openai engine: the server base URL (default HARK_OPENAI_BASE_URL)' }))),
+});
+
+export const AnalysisScenarioCard = Type.Object(
+  {
+    id: Type.String({ description: 'sca-<uuid>' }),
+    name: Type.String(),
+    engine: Type.Union(analysisEngineNames.map((e) => Type.Literal(e)), { description: '"basic" is the embedded engine without a language model' }),
+    model: Type.String(),
+    instructions: Type.String(),
+    questions: Type.Array(QuestionSchema),
+    summary: Type.Boolean(),
+    auto: Type.Boolean({ description: 'Runs by itself when a transcript completes; at most one per workspace' }),
+    retry: RetrySettings,
+    selection: SelectionSchema,
+    options: AnalysisOptions,
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  { $id: 'AnalysisScenario' },
+);
+
+export const presentAnalysisScenario = (scenario: AnalysisScenario) => scenario;
+
+export const AnalysisRunCard = Type.Object(
+  {
+    id: Type.String({ description: 'anl-<uuid>' }),
+    status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+    recording_id: Type.String(),
+    analysis_scenario_id: Type.String(),
+    transcript_id: Nullable(Type.String()),
+    transcription_run_id: Nullable(Type.String()),
+    execution_id: Nullable(Type.String()),
+    retry_of: Nullable(Type.String()),
+    attempts: Type.Integer(),
+    engine: Type.String(),
+    model: Type.String(),
+    error_code: Nullable(Type.String()),
+    error_message: Nullable(Type.String()),
+    retryable: Nullable(Type.Boolean()),
+    created_at: DateTime,
+    started_at: NullableDateTime,
+    completed_at: NullableDateTime,
+  },
+  { $id: 'AnalysisRun' },
+);
+
+export function presentAnalysisRun(run: AnalysisRun) {
+  return {
+    id: run.id,
+    status: run.status,
+    recording_id: run.recording_id,
+    analysis_scenario_id: run.analysis_scenario_id,
+    transcript_id: run.transcript_id,
+    transcription_run_id: run.transcription_run_id,
+    execution_id: run.execution_id,
+    retry_of: run.retry_of,
+    attempts: run.attempts,
+    engine: run.engine,
+    model: run.model,
+    error_code: run.error_code,
+    error_message: run.error_message,
+    retryable: run.retryable,
+    created_at: run.created_at,
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+  };
+}
+
+const Answer = Type.Object({
+  question_id: Type.String(),
+  question: Type.String(),
+  type: Type.Union([Type.Literal('boolean'), Type.Literal('text')]),
+  answer: Type.Union([Type.Boolean(), Type.String()], { description: 'A JSON boolean for boolean questions, a string for text ones' }),
+  confidence: Type.Number(),
+  evidence: Type.Array(Type.Object({ text: Type.String(), start: Type.Number(), end: Type.Number() }), { description: 'Transcript passages behind the answer, with their times' }),
+});
+
+export const AnalysisResultCard = Type.Object(
+  {
+    analysis_run_id: Type.String(),
+    recording_id: Type.String(),
+    transcript_id: Type.String(),
+    transcription_run_id: Type.String(),
+    analysis_scenario_id: Type.String(),
+    engine: Type.String({ description: '"basic" means no language model was used' }),
+    model: Type.String(),
+    summary: Nullable(Type.String()),
+    answers: Type.Array(Answer),
+    tokens_used: Type.Integer(),
+    created_at: DateTime,
+  },
+  { $id: 'AnalysisResult' },
+);
+
+export function presentAnalysisResult(result: AnalysisResultRow) {
+  return {
+    analysis_run_id: result.analysis_run_id,
+    recording_id: result.recording_id,
+    transcript_id: result.transcript_id,
+    transcription_run_id: result.transcription_run_id,
+    analysis_scenario_id: result.analysis_scenario_id,
+    engine: result.engine,
+    model: result.model,
+    summary: result.summary,
+    answers: result.answers as AnalysisAnswer[],
+    tokens_used: result.tokens_used,
+    created_at: result.created_at,
+  };
+}

@@ -1,0 +1,190 @@
+// Analysis: scenarios (CRUD, executions), runs (start, card, list, cancel, retry) and results.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.ts';
+import { analysisEngineNames } from '../../engines/analysis/registry.ts';
+import { AppError } from '../../errors.ts';
+import {
+  cancelAnalysisRun,
+  createAnalysisRun,
+  getAnalysisResult,
+  getAnalysisRun,
+  listAnalysisResults,
+  listAnalysisRuns,
+  retryAnalysisRun,
+  startAnalysis,
+} from '../../services/analysis-runs.ts';
+import {
+  createAnalysisScenario,
+  deleteAnalysisScenario,
+  getAnalysisScenario,
+  listAnalysisScenarios,
+  updateAnalysisScenario,
+} from '../../services/analysis-scenarios.ts';
+import { checkIdempotencyKey, createExecution, getExecution, listExecutions } from '../../services/executions.ts';
+import { latestTranscript } from '../../services/transcription-runs.ts';
+import {
+  AnalysisOptions,
+  AnalysisResultCard,
+  AnalysisRunCard,
+  AnalysisScenarioCard,
+  presentAnalysisResult,
+  presentAnalysisRun,
+  QuestionSchema,
+} from '../presenters/analysis.ts';
+import { ExecutionBody, ExecutionCard, presentExecution, RetrySettings, SelectionSchema } from '../presenters/transcription.ts';
+import { Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+
+const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });
+const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
+
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  engine: Type.Union(analysisEngineNames.map((e) => Type.Literal(e))),
+  model: Type.String({ minLength: 1, maxLength: 200 }),
+  instructions: Type.String({ maxLength: 10_000 }),
+  questions: Type.Array(Type.Composite([Type.Partial(Type.Pick(QuestionSchema, ['id'])), Type.Pick(QuestionSchema, ['text', 'type'])], { additionalProperties: false }), { maxItems: 50 }),
+  summary: Type.Boolean(),
+  auto: Type.Boolean(),
+  retry: Type.Partial(RetrySettings, { additionalProperties: false }),
+  selection: Type.Partial(SelectionSchema),
+  options: AnalysisOptions,
+};
+const CreateBody = Type.Composite([Type.Object({ name: fields.name }), Type.Partial(Type.Object(fields))], { additionalProperties: false });
+const UpdateBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
+
+export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const P = '/api/v1/workspaces/:workspace_id';
+  const base = `${P}/analysis-scenarios`;
+  const tags = ['analysis'];
+
+  app.get(base, { config: { scope: 'analysis:read' }, schema: { tags, summary: 'List analysis scenarios', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(AnalysisScenarioCard) }) }) } }, async (request) => ({
+    data: await listAnalysisScenarios(ctx, request.params.workspace_id),
+  }));
+  app.get(`${base}/:scenario_id`, { config: { scope: 'analysis:read' }, schema: { tags, summary: 'An analysis scenario', params: ScenarioParams, response: withProblems({ 200: AnalysisScenarioCard }, 404) } }, async (request) =>
+    getAnalysisScenario(ctx.db, request.params.workspace_id, request.params.scenario_id),
+  );
+  app.post(base, { config: { scope: 'scenarios:write' }, schema: { tags, summary: 'Create an analysis scenario', params: WorkspaceParams, body: CreateBody, response: withProblems({ 201: AnalysisScenarioCard }) } }, async (request, reply) =>
+    reply.code(201).send(await createAnalysisScenario(ctx, request.params.workspace_id, request.body)),
+  );
+  app.patch(`${base}/:scenario_id`, { config: { scope: 'scenarios:write' }, schema: { tags, summary: 'Update an analysis scenario', params: ScenarioParams, body: UpdateBody, response: withProblems({ 200: AnalysisScenarioCard }, 404) } }, async (request) =>
+    updateAnalysisScenario(ctx, request.params.workspace_id, request.params.scenario_id, request.body),
+  );
+  app.delete(`${base}/:scenario_id`, { config: { scope: 'scenarios:write' }, schema: { tags, summary: 'Delete an analysis scenario (runs and results stay)', params: ScenarioParams, response: withProblems({ 204: Type.Null() }, 404) } }, async (request, reply) => {
+    await deleteAnalysisScenario(ctx, request.params.workspace_id, request.params.scenario_id);
+    return reply.code(204).send(null);
+  });
+
+  app.post(
+    `${base}/:scenario_id/executions`,
+    {
+      config: { scope: 'analysis:write', createsWork: true },
+      schema: { tags, summary: 'Analyse many recordings\' latest transcripts (idempotent by key)', params: ScenarioParams, body: ExecutionBody, response: withProblems({ 200: ExecutionCard, 202: ExecutionCard }, 402, 404, 409, 422) },
+    },
+    async (request, reply) => {
+      const { workspace_id: workspaceId, scenario_id: scenarioId } = request.params;
+      checkIdempotencyKey(request.body.idempotency_key);
+      const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
+      const { execution, created } = await createExecution(ctx, {
+        kind: 'analysis',
+        workspaceId,
+        scenarioId: scenario.id,
+        selection: scenario.selection,
+        recordingIds: request.body.recording_ids,
+        idempotencyKey: request.body.idempotency_key,
+        startRuns: async (trx, executionId, recordingIds) => {
+          const transcripts = [];
+          for (const recordingId of recordingIds) {
+            const transcript = await latestTranscript(trx, workspaceId, recordingId);
+            if (transcript) transcripts.push(transcript);
+            else if (request.body.recording_ids) throw new AppError('transcript_not_available', `recording ${recordingId} has no completed transcript`);
+          }
+          for (const transcript of transcripts) await createAnalysisRun(ctx, trx, { workspaceId, transcript, scenario, executionId });
+        },
+      });
+      return reply.code(created ? 202 : 200).send(presentExecution(execution));
+    },
+  );
+  app.get(
+    `${base}/:scenario_id/executions`,
+    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'Executions of the scenario', params: ScenarioParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }), response: withProblems({ 200: Type.Object({ data: Type.Array(ExecutionCard) }) }, 404) } },
+    async (request) => {
+      const scenario = await getAnalysisScenario(ctx.db, request.params.workspace_id, request.params.scenario_id);
+      return { data: (await listExecutions(ctx, request.params.workspace_id, 'analysis', scenario.id, request.query.limit)).map(presentExecution) };
+    },
+  );
+  app.get(
+    `${base}/:scenario_id/executions/:execution_id`,
+    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'An execution with its current counts', params: Type.Object({ workspace_id: Type.String(), scenario_id: Type.String(), execution_id: Type.String() }), response: withProblems({ 200: ExecutionCard }, 404) } },
+    async (request) => presentExecution(await getExecution(ctx, request.params.workspace_id, 'analysis', request.params.scenario_id, request.params.execution_id)),
+  );
+
+  app.post(
+    `${P}/recordings/:recording_id/analysis-runs`,
+    {
+      config: { scope: 'analysis:write', createsWork: true },
+      schema: {
+        tags,
+        summary: 'Start an analysis run on a transcript of the recording',
+        description: 'Without transcript_id the latest transcript is used and bound to the run. No completed transcript: 409 transcript_not_available.',
+        params: Type.Object({ workspace_id: Type.String(), recording_id: Type.String() }),
+        body: Type.Object({ analysis_scenario_id: Type.String(), transcript_id: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        response: withProblems({ 202: AnalysisRunCard }, 402, 404, 409),
+      },
+    },
+    async (request, reply) => reply.code(202).send(presentAnalysisRun(await startAnalysis(ctx, request.params.workspace_id, request.params.recording_id, request.body))),
+  );
+  app.get(`${P}/analysis-runs/:run_id`, { config: { scope: 'analysis:read' }, schema: { tags, summary: 'An analysis run card', params: RunParams, response: withProblems({ 200: AnalysisRunCard }, 404) } }, async (request) =>
+    presentAnalysisRun(await getAnalysisRun(ctx.db, request.params.workspace_id, request.params.run_id)),
+  );
+  app.get(
+    `${P}/analysis-runs`,
+    {
+      config: { scope: 'analysis:read' },
+      schema: {
+        tags,
+        summary: 'List analysis runs, newest first',
+        params: WorkspaceParams,
+        querystring: Type.Object({ jobId: Type.Optional(Type.String()), recording_id: Type.Optional(Type.String()), status: Type.Optional(Type.String()), limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }),
+        response: withProblems({ 200: Type.Object({ data: Type.Array(AnalysisRunCard) }) }),
+      },
+    },
+    async (request) => ({ data: (await listAnalysisRuns(ctx, request.params.workspace_id, request.query)).map(presentAnalysisRun) }),
+  );
+  app.post(`${P}/analysis-runs/:run_id/cancel`, { config: { scope: 'analysis:write' }, schema: { tags, summary: 'Cancel a queued or running analysis run', params: RunParams, response: withProblems({ 200: AnalysisRunCard }, 404, 409) } }, async (request) =>
+    presentAnalysisRun(await cancelAnalysisRun(ctx, request.params.workspace_id, request.params.run_id)),
+  );
+  app.post(
+    `${P}/analysis-runs/:run_id/retry`,
+    { config: { scope: 'analysis:write', createsWork: true }, schema: { tags, summary: 'Retry a failed analysis run: a new run with retry_of', params: RunParams, response: withProblems({ 202: AnalysisRunCard }, 402, 404, 409) } },
+    async (request, reply) => reply.code(202).send(presentAnalysisRun(await retryAnalysisRun(ctx, request.params.workspace_id, request.params.run_id))),
+  );
+  app.get(
+    `${P}/recordings/:recording_id/analysis-results/:run_id`,
+    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'The result of a completed analysis run', params: Type.Object({ workspace_id: Type.String(), recording_id: Type.String(), run_id: Type.String() }), response: withProblems({ 200: AnalysisResultCard }, 404, 409) } },
+    async (request) => presentAnalysisResult(await getAnalysisResult(ctx, request.params.workspace_id, request.params.recording_id, request.params.run_id)),
+  );
+  app.get(
+    `${P}/analysis-results`,
+    {
+      config: { scope: 'analysis:read' },
+      schema: {
+        tags,
+        summary: 'List analysis results, newest first',
+        params: WorkspaceParams,
+        querystring: Type.Object({
+          recording_id: Type.Optional(Type.String()),
+          transcription_run_id: Type.Optional(Type.String()),
+          analysis_scenario_id: Type.Optional(Type.String()),
+          limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+          cursor: Type.Optional(Type.String({ maxLength: 100 })),
+        }),
+        response: withProblems({ 200: Page(AnalysisResultCard) }),
+      },
+    },
+    async (request) => {
+      const page = await listAnalysisResults(ctx, request.params.workspace_id, request.query);
+      return { data: page.data.map(presentAnalysisResult), next_cursor: page.next_cursor };
+    },
+  );
+};

@@ -1,0 +1,97 @@
+// analyze: runs an analysis run's engine on its bound transcript; stores the result with the
+// run's completion in one transaction; retries retryable failures by the scenario's settings.
+import type { Context } from '../context.ts';
+import { loadAnalysisEngine } from '../engines/analysis/registry.ts';
+import { EngineError } from '../engines/transcription/types.ts';
+import type { AnalysisSnapshot } from '../services/analysis-runs.ts';
+import type { Segment } from '../engines/transcription/types.ts';
+import type { JobHandler } from './queue.ts';
+
+export interface AnalyzeJob {
+  runId: string;
+}
+
+export function analyzeJob(ctx: Context): JobHandler<AnalyzeJob> {
+  const fail = (runId: string, error: EngineError) =>
+    ctx.db
+      .updateTable('analysis_runs')
+      .set({ status: 'failed', error_code: error.code, error_message: error.message, retryable: error.retryable, completed_at: new Date(), updated_at: new Date() })
+      .where('id', '=', runId)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+
+  return {
+    name: 'analyze',
+    settings: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: ctx.config.jobTimeoutSeconds },
+    concurrency: ctx.config.workerConcurrency,
+    async handle({ runId }) {
+      const started = await ctx.db
+        .updateTable('analysis_runs')
+        .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), started_at: new Date(), updated_at: new Date() }))
+        .where('id', '=', runId)
+        .where('status', 'in', ['queued', 'running'])
+        .returningAll()
+        .executeTakeFirst();
+      if (!started) return;
+      const transcript = started.transcript_id ? await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', started.transcript_id).executeTakeFirst() : undefined;
+      if (!transcript) {
+        await fail(runId, new EngineError('transcript_not_available', 'the transcript was deleted', false));
+        return;
+      }
+      const snapshot = started.scenario as AnalysisSnapshot;
+      try {
+        const engine = await loadAnalysisEngine(snapshot.engine, { config: ctx.config, model: snapshot.model, baseUrl: snapshot.options?.base_url ?? null }).catch((error: unknown) => {
+          throw error instanceof EngineError ? error : new EngineError('engine_unavailable', (error as Error).message, false);
+        });
+        const output = await engine.analyze({
+          transcript: { text: transcript.text, segments: transcript.segments as Segment[] },
+          instructions: snapshot.instructions,
+          questions: snapshot.questions,
+          summary: snapshot.summary,
+        });
+        await ctx.db.transaction().execute(async (trx) => {
+          const done = await trx
+            .updateTable('analysis_runs')
+            .set({ status: 'completed', error_code: null, error_message: null, retryable: null, completed_at: new Date(), updated_at: new Date() })
+            .where('id', '=', runId)
+            .where('status', '=', 'running')
+            .executeTakeFirst();
+          if (done.numUpdatedRows === 0n) return;
+          await trx
+            .insertInto('analysis_results')
+            .values({
+              analysis_run_id: runId,
+              workspace_id: started.workspace_id,
+              recording_id: started.recording_id,
+              transcript_id: transcript.id,
+              transcription_run_id: transcript.transcription_run_id,
+              analysis_scenario_id: started.analysis_scenario_id,
+              engine: output.engine,
+              model: output.model,
+              summary: output.summary,
+              answers: JSON.stringify(output.answers),
+              tokens_used: output.tokens_used,
+            })
+            .execute();
+        });
+      } catch (error) {
+        const failure = error instanceof EngineError ? error : new EngineError('engine_error', 'the analysis engine failed unexpectedly', true);
+        if (!(error instanceof EngineError)) ctx.log.error({ err: error, runId }, 'analysis engine error');
+        if (failure.retryable && started.attempts < snapshot.retry.max_attempts) {
+          await ctx.db.transaction().execute(async (trx) => {
+            const requeued = await trx
+              .updateTable('analysis_runs')
+              .set({ status: 'queued', error_code: failure.code, error_message: failure.message, retryable: true, updated_at: new Date() })
+              .where('id', '=', runId)
+              .where('status', '=', 'running')
+              .executeTakeFirst();
+            const wait = snapshot.retry.backoff_seconds * 2 ** (started.attempts - 1);
+            if (requeued.numUpdatedRows > 0n) await ctx.queue.send('analyze', { runId }, { trx, startAfterSeconds: Math.max(1, Math.round(wait)) });
+          });
+          return;
+        }
+        await fail(runId, failure);
+      }
+    },
+  };
+}

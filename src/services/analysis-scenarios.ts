@@ -1,0 +1,170 @@
+// Analysis scenarios: the questions (typed boolean or text), instructions, engine and model a
+// workspace analyses transcripts with, and whether it runs by itself on new transcripts.
+import type { Selectable } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Db, Trx } from '../db/database.ts';
+import type { AnalysisScenariosTable } from '../db/tables.ts';
+import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } from '../engines/analysis/registry.ts';
+import { invalid, notFound } from '../errors.ts';
+import { isId, newId } from '../ids.ts';
+import { checkModelAvailable } from './models.ts';
+import { defaultRetry, emptySelection } from './scenario-defaults.ts';
+import type { RetrySettings, Selection } from './transcription-scenarios.ts';
+
+export interface Question {
+  id: string;
+  text: string;
+  type: 'boolean' | 'text';
+}
+
+export interface AnalysisOptions {
+  base_url?: string | null;
+}
+
+export interface AnalysisScenario {
+  id: string;
+  name: string;
+  engine: AnalysisEngineName;
+  model: string;
+  instructions: string;
+  questions: Question[];
+  summary: boolean;
+  auto: boolean;
+  retry: RetrySettings;
+  selection: Selection;
+  options: AnalysisOptions;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AnalysisScenarioInput {
+  name?: string | undefined;
+  engine?: string | undefined;
+  model?: string | undefined;
+  instructions?: string | undefined;
+  questions?: { id?: string | undefined; text: string; type: 'boolean' | 'text' }[] | undefined;
+  summary?: boolean | undefined;
+  auto?: boolean | undefined;
+  retry?: Partial<RetrySettings> | undefined;
+  selection?: Partial<Selection> | undefined;
+  options?: AnalysisOptions | undefined;
+}
+
+type Row = Selectable<AnalysisScenariosTable>;
+
+export function toAnalysisScenario(row: Row): AnalysisScenario {
+  const selection = row.selection as Selection & { options?: AnalysisOptions };
+  return {
+    id: row.id,
+    name: row.name,
+    engine: row.engine as AnalysisEngineName,
+    model: row.model,
+    instructions: row.instructions,
+    questions: row.questions as Question[],
+    summary: row.summary,
+    auto: row.auto,
+    retry: row.retry as RetrySettings,
+    selection: { metadata: selection.metadata, statuses: selection.statuses },
+    options: selection.options ?? {},
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function checkQuestions(input: NonNullable<AnalysisScenarioInput['questions']>): Question[] {
+  const seen = new Set<string>();
+  return input.map((question, index) => {
+    const id = question.id ?? `q${index + 1}`;
+    if (seen.has(id)) throw invalid(`questions/${index}/id`, `duplicates the id "${id}"`);
+    seen.add(id);
+    return { id, text: question.text.trim(), type: question.type };
+  });
+}
+
+async function resolve(ctx: Context, input: AnalysisScenarioInput, current?: AnalysisScenario) {
+  const engine = (input.engine ?? current?.engine ?? 'basic') as AnalysisEngineName;
+  if (!analysisEngineNames.includes(engine)) throw invalid('engine', `must be one of ${analysisEngineNames.join(', ')}`);
+  const engineChanged = current !== undefined && input.engine !== undefined && input.engine !== current.engine;
+  const model = input.model ?? (engineChanged || !current ? defaultAnalysisModels[engine] : current.model);
+  if (engine === 'basic' && model !== defaultAnalysisModels.basic) throw invalid('model', `the basic engine has one model: "${defaultAnalysisModels.basic}"`);
+  if (engine === 'llama.cpp') await checkModelAvailable(ctx, 'llama.cpp', model);
+  const options = { ...current?.options, ...input.options };
+  if (options.base_url) {
+    try {
+      const url = new URL(options.base_url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      throw invalid('options/base_url', 'must be an http or https URL');
+    }
+  }
+  return {
+    name: input.name ?? current?.name ?? 'Analysis',
+    engine,
+    model,
+    instructions: input.instructions ?? current?.instructions ?? '',
+    questions: input.questions ? checkQuestions(input.questions) : (current?.questions ?? []),
+    summary: input.summary ?? current?.summary ?? true,
+    auto: input.auto ?? current?.auto ?? false,
+    retry: { ...defaultRetry, ...current?.retry, ...input.retry },
+    selection: { ...emptySelection, ...current?.selection, ...input.selection },
+    options,
+  };
+}
+
+/** Options live beside the selection in one JSON column. */
+function columns(values: Awaited<ReturnType<typeof resolve>>) {
+  const { options, ...rest } = values;
+  return {
+    ...rest,
+    questions: JSON.stringify(rest.questions),
+    retry: JSON.stringify(rest.retry),
+    selection: JSON.stringify({ ...rest.selection, options }),
+    updated_at: new Date(),
+  };
+}
+
+async function clearOtherAuto(trx: Trx, workspaceId: string, keep: string): Promise<void> {
+  await trx.updateTable('analysis_scenarios').set({ auto: false, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('auto', '=', true).where('id', '!=', keep).execute();
+}
+
+export async function createAnalysisScenario(ctx: Context, workspaceId: string, input: AnalysisScenarioInput): Promise<AnalysisScenario> {
+  const values = await resolve(ctx, input);
+  const id = newId('analysisScenario');
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
+    return trx.insertInto('analysis_scenarios').values({ id, workspace_id: workspaceId, ...columns(values) }).returningAll().executeTakeFirstOrThrow();
+  });
+  return toAnalysisScenario(row);
+}
+
+export async function getAnalysisScenario(db: Db | Trx, workspaceId: string, id: string): Promise<AnalysisScenario> {
+  const row = isId('analysisScenario', id)
+    ? await db.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!row) throw notFound(`analysis scenario ${id}`);
+  return toAnalysisScenario(row);
+}
+
+export async function listAnalysisScenarios(ctx: Context, workspaceId: string): Promise<AnalysisScenario[]> {
+  return (await ctx.db.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute()).map(toAnalysisScenario);
+}
+
+export async function updateAnalysisScenario(ctx: Context, workspaceId: string, id: string, input: AnalysisScenarioInput): Promise<AnalysisScenario> {
+  const current = await getAnalysisScenario(ctx.db, workspaceId, id);
+  const values = await resolve(ctx, input, current);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
+    return trx.updateTable('analysis_scenarios').set(columns(values)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  });
+  return toAnalysisScenario(row);
+}
+
+export async function deleteAnalysisScenario(ctx: Context, workspaceId: string, id: string): Promise<void> {
+  await getAnalysisScenario(ctx.db, workspaceId, id);
+  await ctx.db.deleteFrom('analysis_scenarios').where('id', '=', id).execute();
+}
+
+export async function autoAnalysisScenario(trx: Trx, workspaceId: string): Promise<AnalysisScenario | null> {
+  const row = await trx.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('auto', '=', true).executeTakeFirst();
+  return row ? toAnalysisScenario(row) : null;
+}
