@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
+import { modelsCommand } from './models-cli.ts';
 import { startRuntime } from './runtime.ts';
 import { scopes, type Scope } from './scopes.ts';
 import { createApiKey } from './services/api-keys.ts';
@@ -16,6 +17,8 @@ const usage = `usage: hark <command>
   admin create-workspace NAME
   admin create-key WORKSPACE_ID [--name NAME] [--scopes a,b,...]
   admin set-plan WORKSPACE_ID PLAN|none
+  models add NAME PATH   register a whisper.cpp (ggml) or llama.cpp (GGUF) model file
+  models list | models pull NAME
   openapi                print the OpenAPI document`;
 
 async function serve(config: Config, http: boolean, workers: boolean): Promise<void> {
@@ -99,6 +102,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'admin':
       return admin(config, rest);
+    case 'models':
+      return modelsCommand(config, rest);
     case 'openapi': {
       const runtime = await startRuntime({ ...config, logLevel: 'silent', dataDir: config.dataDir }, { http: true, workers: false });
       try {

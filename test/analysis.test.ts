@@ -22,6 +22,7 @@ interface Result {
   transcript_id: string;
   transcription_run_id: string;
   recording_id: string;
+  analysis_scenario_id: string;
   engine: string;
   summary: string | null;
   tokens_used: number;

@@ -1,0 +1,64 @@
+// `hark models add|list|pull`: local model files for the whisper.cpp and llama.cpp engines.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Config } from './config.ts';
+import { addModel, listModels } from './services/models.ts';
+
+const WHISPER_HOST = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
+
+function progressBar(total: number): Transform {
+  let done = 0;
+  let last = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      done += chunk.length;
+      const now = Date.now();
+      if (now - last > 200 || done === total) {
+        last = now;
+        const fraction = total > 0 ? done / total : 0;
+        const width = 30;
+        const filled = Math.round(fraction * width);
+        process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(1)}% ${(done / 1e6).toFixed(1)} MB`);
+      }
+      callback(null, chunk);
+    },
+    flush(callback) {
+      process.stderr.write('\n');
+      callback();
+    },
+  });
+}
+
+async function pull(config: Config, name: string): Promise<void> {
+  if (!/^[a-z0-9.-]+$/.test(name)) throw new Error('a whisper model name looks like tiny.en, base, small.en, large-v3');
+  const target = path.join(config.dataDir, 'models', `ggml-${name}.bin`);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const url = `${WHISPER_HOST}/ggml-${name}.bin`;
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  } catch {
+    throw new Error(`could not reach ${new URL(url).host}: this host has no route to the public model host. Copy the file here by other means and run \`hark models add ${name} /path/to/ggml-${name}.bin\``);
+  }
+  if (!response.ok || !response.body) throw new Error(`the model host answered HTTP ${response.status} for ${name}`);
+  const temp = `${target}.part`;
+  await pipeline(Readable.fromWeb(response.body as never), progressBar(Number(response.headers.get('content-length') ?? 0)), fs.createWriteStream(temp));
+  fs.renameSync(temp, target);
+  const added = await addModel(config, name, target);
+  console.log(JSON.stringify({ name, ...added }));
+}
+
+export async function modelsCommand(config: Config, args: string[]): Promise<void> {
+  const [action, name, file] = args;
+  if (action === 'add' && name && file) {
+    console.log(JSON.stringify({ name, ...(await addModel(config, name, file)) }));
+  } else if (action === 'list') {
+    for (const model of await listModels(config)) console.log(`${model.engine}\t${model.name}\t${model.path}`);
+  } else if (action === 'pull' && name) {
+    await pull(config, name);
+  } else {
+    throw new Error('usage: hark models add NAME PATH | hark models list | hark models pull NAME');
+  }
+}
