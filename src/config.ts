@@ -24,6 +24,7 @@ export interface Config {
   queueMaintenanceSeconds: number;
   expireIntervalSeconds: number;
   openai: { baseUrl: string | null; apiKey: string | null };
+  llamaThreads: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,6 +108,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     queueMaintenanceSeconds: int('HARK_QUEUE_MAINTENANCE_SECONDS', 60, 1, 3600),
     expireIntervalSeconds: int('HARK_EXPIRE_INTERVAL_SECONDS', 3600, 1, 86400),
     openai: { baseUrl: text('HARK_OPENAI_BASE_URL'), apiKey: text('HARK_OPENAI_API_KEY') },
+    llamaThreads: int('HARK_LLAMA_THREADS', 1, 1, 64),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

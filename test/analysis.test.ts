@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { addModel } from '../src/services/models.ts';
 import { speech } from './helpers/audio.ts';
+import { startOpenAiServer } from './helpers/openai-server.ts';
 import { upload, waitForRecording } from './helpers/api.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
@@ -116,6 +118,38 @@ for (const backend of await backends()) {
       assert.equal(result.tokens_used, 0);
       assert.equal(result.transcription_run_id, runIds[1]);
       assertProblem(await request('GET', `/recordings/${recordingId}/analysis-results/anl-00000000-0000-0000-0000-000000000000`), 404, 'not_found');
+    });
+
+    test('the llama.cpp engine on a GGUF file and the openai engine on a local OpenAI-compatible server', async () => {
+      const fixture = new URL('../../shared/fixtures/random-qwen2-micro.gguf', import.meta.url).pathname;
+      await addModel(hark.config, 'micro', fixture);
+      const server = await startOpenAiServer({ modelPath: fixture });
+      try {
+        const questions = [
+          { id: 'greeted', text: 'Did the agent greet the customer?', type: 'boolean' },
+          { id: 'refund', text: 'Was a refund offered?', type: 'boolean' },
+          { id: 'ask', text: 'What did the customer ask for?', type: 'text' },
+          { id: 'amount', text: 'How much was refunded?', type: 'text' },
+        ];
+        for (const body of [
+          { name: 'local llm', engine: 'llama.cpp', model: 'micro', questions, summary: true },
+          { name: 'server llm', engine: 'openai', model: 'micro', options: { base_url: server.url }, questions, summary: true },
+        ]) {
+          const scenario = await request('POST', '/analysis-scenarios', body);
+          assert.equal(scenario.statusCode, 201, scenario.body);
+          const started = await request('POST', `/recordings/${recordingId}/analysis-runs`, { analysis_scenario_id: scenario.json<{ id: string }>().id });
+          const run = await waitAnalysis(started.json<AnalysisRun>().id);
+          assert.equal(run.status, 'completed', `${body.engine}: ${run.error_code} ${run.error_message}`);
+          const result = (await request('GET', `/recordings/${recordingId}/analysis-results/${run.id}`)).json<Result>();
+          assert.equal(result.engine, body.engine);
+          assert.equal(typeof result.summary, 'string');
+          assert.deepEqual(result.answers.map((a) => typeof a.answer), ['boolean', 'boolean', 'string', 'string']);
+          assert.ok(result.tokens_used > 0, `${body.engine} counts tokens`);
+        }
+        assertProblem(await request('POST', '/analysis-scenarios', { name: 'missing', engine: 'llama.cpp', model: 'not-installed' }), 400, 'validation_failed');
+      } finally {
+        await server.close();
+      }
     });
 
     test('transcript_id binds the analysis to an older transcript', async () => {

@@ -11,6 +11,7 @@ import { speech } from './helpers/audio.ts';
 import { backends, dropStore, eventually, registerAccount, startHark, testConfig } from './helpers/harness.ts';
 import { serveBytes, startOrigin } from './helpers/origin.ts';
 import { spawnServer } from './helpers/process.ts';
+import { librivoxJoined } from './helpers/speech-corpus.ts';
 
 for (const backend of await backends()) {
   describe(`resilience on ${backend}`, () => {
@@ -97,6 +98,41 @@ for (const backend of await backends()) {
       } finally {
         await server.kill('SIGKILL');
         fs.rmSync(big, { force: true });
+        await dropStore(config);
+      }
+    });
+
+    test('a worker killed (SIGKILL) mid-run leaves no run stuck in running: it completes after restart', async () => {
+      const config = await testConfig(backend);
+      const env = { HARK_WORKER_CONCURRENCY: '1', HARK_JOB_TIMEOUT_SECONDS: '10', HARK_QUEUE_MAINTENANCE_SECONDS: '1' };
+      const corpus = librivoxJoined();
+      let server = await spawnServer(config, env);
+      try {
+        const registration = await fetch(`${server.base}/api/v1/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `run-kill-${Date.now()}@example.com`, password: 'long enough pw', workspace_name: 'K' }),
+        });
+        const { workspace_id: workspaceId, api_key: key } = (await registration.json()) as { workspace_id: string; api_key: string };
+        const P = () => `${server.base}/api/v1/workspaces/${workspaceId}`;
+        const headers = { authorization: `Bearer ${key}` };
+        const form = new FormData();
+        form.set('file', new Blob([fs.readFileSync(corpus.file)], { type: 'audio/wav' }), 'call.wav');
+        const recording = (await (await fetch(`${P()}/recordings`, { method: 'POST', headers, body: form })).json()) as { id: string };
+        const started = await fetch(`${P()}/recordings/${recording.id}/transcription-runs`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
+        const run = (await started.json()) as { id: string };
+        const card = async () => (await (await fetch(`${P()}/transcription-runs/${run.id}`, { headers })).json()) as { status: string; attempts: number };
+        await eventually(async () => (await card()).status === 'running', 60_000, 'running');
+        await server.kill('SIGKILL');
+        server = await spawnServer(config, env);
+        const done = await eventually(async () => {
+          const c = await card();
+          return ['completed', 'failed', 'cancelled'].includes(c.status) ? c : null;
+        }, 120_000, 'run completion after restart');
+        assert.equal(done.status, 'completed');
+        assert.ok(done.attempts >= 2, 'the run was started again');
+      } finally {
+        await server.kill('SIGKILL');
         await dropStore(config);
       }
     });

@@ -11,7 +11,7 @@ export function baseUrlOf(config: Config, scenarioBaseUrl: string | null): strin
 }
 
 /** A scenario's URL is the API user's choice, so it gets the import guard; the operator's is trusted. */
-async function checkAddress(config: Config, url: URL, fromScenario: boolean): Promise<void> {
+export async function checkAddress(config: Config, url: URL, fromScenario: boolean): Promise<void> {
   if (!fromScenario || config.importAllowPrivate) return;
   try {
     assertAddressAllowed(url.hostname, false);

@@ -1,6 +1,8 @@
 // Analysis engines by name, loaded lazily. Adding an engine touches its file and this list.
 import type { Config } from '../../config.ts';
-import type { AnalysisEngine } from './types.ts';
+import { modelPath as modelPath_ } from '../../services/models.ts';
+import { baseUrlOf, checkAddress } from '../openai-endpoint.ts';
+import { EngineError, type AnalysisEngine } from './types.ts';
 
 export const analysisEngineNames = ['basic', 'llama.cpp', 'openai'] as const;
 export type AnalysisEngineName = (typeof analysisEngineNames)[number];
@@ -28,9 +30,16 @@ export async function loadAnalysisEngine(name: string, settings: AnalysisEngineS
   switch (name) {
     case 'basic':
       return basicEngine();
-    case 'llama.cpp':
-    case 'openai':
-      throw new Error(`the ${name} analysis engine is not installed in this build (${settings.model})`);
+    case 'llama.cpp': {
+      const modelPath = await modelPath_(settings.config, 'llama.cpp', settings.model);
+      if (!modelPath) throw new EngineError('model_not_found', `no llama.cpp model named "${settings.model}" is installed (hark models add)`, false);
+      return (await import('./llama-cpp.ts')).llamaCppEngine({ modelPath, modelName: settings.model, threads: settings.config.llamaThreads });
+    }
+    case 'openai': {
+      const baseUrl = baseUrlOf(settings.config, settings.baseUrl);
+      await checkAddress(settings.config, new URL(baseUrl), settings.baseUrl !== null);
+      return (await import('./openai.ts')).openaiAnalysisEngine({ baseUrl, apiKey: settings.config.openai.apiKey, model: settings.model });
+    }
     default:
       throw new Error(`unknown analysis engine ${name}`);
   }

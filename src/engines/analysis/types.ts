@@ -43,3 +43,5 @@ export interface AnalysisEngine {
   /** Rejects with the signal's reason (or an AbortError) once `signal` is aborted. */
   analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
 }
+
+export { EngineError } from '../engine-error.ts';

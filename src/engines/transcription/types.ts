@@ -41,13 +41,4 @@ export interface TranscriptionEngine {
   transcribe(request: TranscriptionRequest, control: TranscribeControl): Promise<TranscriptionResult>;
 }
 
-/** A failure an engine knows how to describe; `retryable` says whether trying again may help. */
-export class EngineError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retryable: boolean,
-  ) {
-    super(message);
-  }
-}
+export { EngineError } from '../engine-error.ts';
