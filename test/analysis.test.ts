@@ -62,7 +62,7 @@ for (const backend of await backends()) {
       eventually(async () => {
         const run = (await request('GET', `/analysis-runs/${id}`)).json<AnalysisRun>();
         return ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-      }, 120_000, `analysis run ${id}`);
+      }, 300_000, `analysis run ${id}`);
     const transcribe = async (recording: string) => {
       const run = (await request('POST', `/recordings/${recording}/transcription-runs`, { transcription_scenario_id: transcriptionScenario })).json<{ id: string }>();
       return eventually(async () => {
@@ -127,9 +127,7 @@ for (const backend of await backends()) {
       try {
         const questions = [
           { id: 'greeted', text: 'Did the agent greet the customer?', type: 'boolean' },
-          { id: 'refund', text: 'Was a refund offered?', type: 'boolean' },
           { id: 'ask', text: 'What did the customer ask for?', type: 'text' },
-          { id: 'amount', text: 'How much was refunded?', type: 'text' },
         ];
         for (const body of [
           { name: 'local llm', engine: 'llama.cpp', model: 'micro', questions, summary: true },
@@ -143,7 +141,7 @@ for (const backend of await backends()) {
           const result = (await request('GET', `/recordings/${recordingId}/analysis-results/${run.id}`)).json<Result>();
           assert.equal(result.engine, body.engine);
           assert.equal(typeof result.summary, 'string');
-          assert.deepEqual(result.answers.map((a) => typeof a.answer), ['boolean', 'boolean', 'string', 'string']);
+          assert.deepEqual(result.answers.map((a) => typeof a.answer), ['boolean', 'string']);
           assert.ok(result.tokens_used > 0, `${body.engine} counts tokens`);
         }
         assertProblem(await request('POST', '/analysis-scenarios', { name: 'missing', engine: 'llama.cpp', model: 'not-installed' }), 400, 'validation_failed');

@@ -179,7 +179,50 @@ export interface AnalysisResultsTable {
   created_at: CreatedAt;
 }
 
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: Generated<string>;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  failing_since: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  workspace_id: string;
+  type: string;
+  payload: string;
+  created_at: CreatedAt;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  seq: Generated<number>;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  success: boolean;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+  next_attempt_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
 export interface Tables {
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   analysis_runs: AnalysisRunsTable;
   analysis_results: AnalysisResultsTable;
   executions: ExecutionsTable;

@@ -15,6 +15,7 @@ import { healthRoutes } from './routes/health.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
 import { transcriptionScenarioRoutes } from './routes/transcription-scenarios.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { Problem } from './schemas/common.ts';
 
 export interface AppOptions {
@@ -78,6 +79,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(transcriptionScenarioRoutes(ctx));
   await app.register(transcriptionRunRoutes(ctx));
   await app.register(analysisRoutes(ctx));
+  await app.register(webhookRoutes(ctx));
 
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

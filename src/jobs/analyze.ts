@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { loadAnalysisEngine } from '../engines/analysis/registry.ts';
 import { EngineError } from '../engines/transcription/types.ts';
 import type { AnalysisSnapshot } from '../services/analysis-runs.ts';
+import { analysisRunEvent } from '../services/events.ts';
 import type { Segment } from '../engines/transcription/types.ts';
 import type { JobHandler } from './queue.ts';
 
@@ -13,12 +14,16 @@ export interface AnalyzeJob {
 
 export function analyzeJob(ctx: Context): JobHandler<AnalyzeJob> {
   const fail = (runId: string, error: EngineError) =>
-    ctx.db
-      .updateTable('analysis_runs')
-      .set({ status: 'failed', error_code: error.code, error_message: error.message, retryable: error.retryable, completed_at: new Date(), updated_at: new Date() })
-      .where('id', '=', runId)
-      .where('status', 'in', ['queued', 'running'])
-      .execute();
+    ctx.db.transaction().execute(async (trx) => {
+      const failed = await trx
+        .updateTable('analysis_runs')
+        .set({ status: 'failed', error_code: error.code, error_message: error.message, retryable: error.retryable, completed_at: new Date(), updated_at: new Date() })
+        .where('id', '=', runId)
+        .where('status', 'in', ['queued', 'running'])
+        .returningAll()
+        .executeTakeFirst();
+      if (failed) await analysisRunEvent(ctx, trx, failed);
+    });
 
   return {
     name: 'analyze',
@@ -55,8 +60,9 @@ export function analyzeJob(ctx: Context): JobHandler<AnalyzeJob> {
             .set({ status: 'completed', error_code: null, error_message: null, retryable: null, completed_at: new Date(), updated_at: new Date() })
             .where('id', '=', runId)
             .where('status', '=', 'running')
+            .returningAll()
             .executeTakeFirst();
-          if (done.numUpdatedRows === 0n) return;
+          if (!done) return;
           await trx
             .insertInto('analysis_results')
             .values({
@@ -73,6 +79,7 @@ export function analyzeJob(ctx: Context): JobHandler<AnalyzeJob> {
               tokens_used: output.tokens_used,
             })
             .execute();
+          await analysisRunEvent(ctx, trx, done);
         });
       } catch (error) {
         const failure = error instanceof EngineError ? error : new EngineError('engine_error', 'the analysis engine failed unexpectedly', true);

@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import { isAcceptedContentType } from '../media/sniff.ts';
 import { fetchStream, FetchError, classifyFetchError } from '../net/fetch-stream.ts';
 import { receiveAudio } from '../services/audio-intake.ts';
+import { recordingEvent } from '../services/events.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
 
@@ -78,12 +79,14 @@ export function downloadAudioJob(ctx: Context): JobHandler<DownloadAudioJob> {
         if (!(error instanceof FetchError)) ctx.log.warn({ err: error, recordingId }, 'download failed unexpectedly');
         const retry = failure.transient && recording.download_attempts < maxAttempts;
         await ctx.db.transaction().execute(async (trx) => {
-          await trx
+          const updated = await trx
             .updateTable('recordings')
             .set({ status: retry ? 'download_retry_wait' : 'download_failed', error_code: failure.code, error_message: failure.message, updated_at: new Date() })
             .where('id', '=', recording.id)
             .where('status', '=', 'downloading')
-            .execute();
+            .returningAll()
+            .executeTakeFirst();
+          if (updated?.status === 'download_failed') await recordingEvent(ctx, trx, updated);
           if (retry) {
             const wait = backoffSeconds * 2 ** (recording.download_attempts - 1);
             await ctx.queue.send('download-audio', { recordingId }, { trx, startAfterSeconds: Math.max(1, wait) });

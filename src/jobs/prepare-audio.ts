@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { MediaError, prepare, probe } from '../media/ffmpeg.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import { onRecordingPrepared } from '../services/automation.ts';
+import { recordingEvent } from '../services/events.ts';
 import type { JobHandler } from './queue.ts';
 
 export interface PrepareAudioJob {
@@ -37,16 +38,23 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
             .where('status', '=', 'processing')
             .returningAll()
             .executeTakeFirst();
-          if (done) await onRecordingPrepared(ctx, trx, done);
+          if (!done) return;
+          await onRecordingPrepared(ctx, trx, done);
+          await recordingEvent(ctx, trx, done);
         });
       } catch (error) {
         await ctx.blobs.removeTemp(temp);
         if (!(error instanceof MediaError)) throw error;
-        await ctx.db
-          .updateTable('recordings')
-          .set({ status: 'failed', error_code: error.code, error_message: error.message, updated_at: new Date() })
-          .where('id', '=', recording.id)
-          .execute();
+        await ctx.db.transaction().execute(async (trx) => {
+          const failed = await trx
+            .updateTable('recordings')
+            .set({ status: 'failed', error_code: error.code, error_message: error.message, updated_at: new Date() })
+            .where('id', '=', recording.id)
+            .where('status', '=', 'processing')
+            .returningAll()
+            .executeTakeFirst();
+          if (failed) await recordingEvent(ctx, trx, failed);
+        });
       }
     },
   };

@@ -5,6 +5,7 @@ import type { Context } from '../context.ts';
 import { loadTranscriptionEngine } from '../engines/transcription/registry.ts';
 import { EngineError, type TranscriptionEngine } from '../engines/transcription/types.ts';
 import { onTranscriptCompleted } from '../services/automation.ts';
+import { transcriptionRunEvent } from '../services/events.ts';
 import { summarizeTranscript } from '../services/transcript-summary.ts';
 import { newTranscriptId, type ScenarioSnapshot } from '../services/transcription-runs.ts';
 import { recordingKeys } from '../storage/blobs.ts';
@@ -33,12 +34,14 @@ export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
 
   const fail = async (runId: string, error: EngineError) => {
     await ctx.db.transaction().execute(async (trx) => {
-      await trx
+      const failed = await trx
         .updateTable('transcription_runs')
         .set({ status: 'failed', error_code: error.code, error_message: error.message, retryable: error.retryable, completed_at: new Date(), updated_at: new Date() })
         .where('id', '=', runId)
         .where('status', 'in', ['queued', 'running'])
-        .execute();
+        .returningAll()
+        .executeTakeFirst();
+      if (failed) await transcriptionRunEvent(ctx, trx, failed);
     });
   };
 
@@ -130,6 +133,7 @@ export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
             .returningAll()
             .executeTakeFirstOrThrow();
           await onTranscriptCompleted(ctx, trx, done, transcript);
+          await transcriptionRunEvent(ctx, trx, done);
         });
       } catch (error) {
         if (abort.signal.aborted) return; // cancelled: the card already says so

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
+import { analysisRunEvent } from './events.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, isUuid, newId } from '../ids.ts';
 import { getAnalysisScenario, type AnalysisScenario } from './analysis-scenarios.ts';
@@ -83,13 +84,17 @@ export async function listAnalysisRuns(ctx: Context, workspaceId: string, filter
 
 export async function cancelAnalysisRun(ctx: Context, workspaceId: string, id: string): Promise<AnalysisRun> {
   const run = await getAnalysisRun(ctx.db, workspaceId, id);
-  const cancelled = await ctx.db
-    .updateTable('analysis_runs')
-    .set({ status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
-    .where('id', '=', run.id)
-    .where('status', 'in', ['queued', 'running'])
-    .returningAll()
-    .executeTakeFirst();
+  const cancelled = await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('analysis_runs')
+      .set({ status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
+      .where('id', '=', run.id)
+      .where('status', 'in', ['queued', 'running'])
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await analysisRunEvent(ctx, trx, row);
+    return row;
+  });
   if (!cancelled) throw new AppError('run_not_cancellable', `the run is ${run.status}; only a queued or running run can be cancelled`);
   return cancelled;
 }

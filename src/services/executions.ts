@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Trx } from '../db/database.ts';
+import type { Db, Trx } from '../db/database.ts';
 import type { ExecutionsTable } from '../db/tables.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isUuid, newUuid } from '../ids.ts';
@@ -109,7 +109,7 @@ async function selectRecordings(ctx: Context, request: ExecutionRequest): Promis
   return rows.map((r) => r.id);
 }
 
-export async function withCounts(ctx: Context, execution: ExecutionRow): Promise<Execution> {
+export async function withCounts(ctx: { db: Db | Trx }, execution: ExecutionRow): Promise<Execution> {
   const table = runTable[execution.kind as ExecutionKind];
   // A recording retried inside the execution counts by its latest run.
   const { rows } = await sql<{ status: string; n: number }>`

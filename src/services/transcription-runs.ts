@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
+import { transcriptionRunEvent } from './events.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, newId, newUuid } from '../ids.ts';
 import { assertTranscribable, getRecording, type Recording } from './recordings.ts';
@@ -108,13 +109,17 @@ export async function listTranscriptionRuns(ctx: Context, workspaceId: string, f
 
 export async function cancelTranscriptionRun(ctx: Context, workspaceId: string, id: string): Promise<TranscriptionRun> {
   const run = await getTranscriptionRun(ctx.db, workspaceId, id);
-  const cancelled = await ctx.db
-    .updateTable('transcription_runs')
-    .set({ status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
-    .where('id', '=', run.id)
-    .where('status', 'in', ['queued', 'running'])
-    .returningAll()
-    .executeTakeFirst();
+  const cancelled = await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('transcription_runs')
+      .set({ status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
+      .where('id', '=', run.id)
+      .where('status', 'in', ['queued', 'running'])
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await transcriptionRunEvent(ctx, trx, row);
+    return row;
+  });
   if (!cancelled) throw new AppError('run_not_cancellable', `the run is ${run.status}; only a queued or running run can be cancelled`);
   return cancelled;
 }

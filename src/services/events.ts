@@ -1,0 +1,63 @@
+// Events for webhooks: written in the transaction of the state change that causes them, with one
+// delivery job per subscribed endpoint, so no event is lost if the process dies after the commit.
+import type { Context } from '../context.ts';
+import type { Trx } from '../db/database.ts';
+import { newUuid } from '../ids.ts';
+import { presentAnalysisRun } from '../http/presenters/analysis.ts';
+import { presentRecording } from '../http/presenters/recording.ts';
+import { presentExecution, presentTranscriptionRun } from '../http/presenters/transcription.ts';
+import type { AnalysisRun } from './analysis-runs.ts';
+import { withCounts, type ExecutionKind } from './executions.ts';
+import type { Recording } from './recordings.ts';
+import type { TranscriptionRun } from './transcription-runs.ts';
+
+export const eventTypes = [
+  'recording.completed',
+  'recording.failed',
+  'recording.download_failed',
+  'transcription_run.completed',
+  'transcription_run.failed',
+  'analysis_run.completed',
+  'analysis_run.failed',
+  'execution.completed',
+] as const;
+export type EventType = (typeof eventTypes)[number];
+
+export async function emitEvent(ctx: Context, trx: Trx, workspaceId: string, type: EventType, data: object): Promise<void> {
+  const hooks = await trx.selectFrom('webhooks').select(['id', 'events']).where('workspace_id', '=', workspaceId).where('enabled', '=', true).execute();
+  const targets = hooks.filter((hook) => hook.events.includes('*') || hook.events.includes(type));
+  if (targets.length === 0) return;
+  const id = `msg_${newUuid()}`;
+  const createdAt = new Date();
+  const payload = JSON.stringify({ id, type, created_at: createdAt.toISOString(), workspace_id: workspaceId, data });
+  await trx.insertInto('webhook_events').values({ id, workspace_id: workspaceId, type, payload, created_at: createdAt }).execute();
+  for (const hook of targets) await ctx.queue.send('deliver-webhook', { webhookId: hook.id, eventId: id, attempt: 1 }, { trx });
+}
+
+export const recordingEvent = (ctx: Context, trx: Trx, recording: Recording) => {
+  const type = recording.status === 'completed' ? 'recording.completed' : recording.status === 'failed' ? 'recording.failed' : 'recording.download_failed';
+  return emitEvent(ctx, trx, recording.workspace_id, type, presentRecording(recording));
+};
+
+export async function transcriptionRunEvent(ctx: Context, trx: Trx, run: TranscriptionRun): Promise<void> {
+  if (run.status === 'completed' || run.status === 'failed') {
+    await emitEvent(ctx, trx, run.workspace_id, `transcription_run.${run.status}`, presentTranscriptionRun(run));
+  }
+  if (run.execution_id) await executionProgress(ctx, trx, 'transcription', run.workspace_id, run.execution_id);
+}
+
+export async function analysisRunEvent(ctx: Context, trx: Trx, run: AnalysisRun): Promise<void> {
+  if (run.status === 'completed' || run.status === 'failed') {
+    await emitEvent(ctx, trx, run.workspace_id, `analysis_run.${run.status}`, presentAnalysisRun(run));
+  }
+  if (run.execution_id) await executionProgress(ctx, trx, 'analysis', run.workspace_id, run.execution_id);
+}
+
+/** Marks an execution finished, once, when its last run ends. */
+async function executionProgress(ctx: Context, trx: Trx, kind: ExecutionKind, workspaceId: string, executionId: string): Promise<void> {
+  const table = kind === 'transcription' ? 'transcription_runs' : 'analysis_runs';
+  const active = await trx.selectFrom(table).select('id').where('execution_id', '=', executionId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  if (active) return;
+  const finished = await trx.updateTable('executions').set({ finished_at: new Date() }).where('id', '=', executionId).where('finished_at', 'is', null).returningAll().executeTakeFirst();
+  if (finished) await emitEvent(ctx, trx, workspaceId, 'execution.completed', presentExecution(await withCounts({ db: trx }, finished)));
+}
