@@ -82,6 +82,7 @@ export interface RecordingsTable {
   source: string;
   source_url: string | null;
   download_attempts: Generated<number>;
+  pipeline: Generated<boolean>;
   error_code: string | null;
   error_message: string | null;
   created_at: CreatedAt;

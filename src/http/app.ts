@@ -11,6 +11,7 @@ import { registerErrorHandling } from './error-handler.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
@@ -80,6 +81,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(transcriptionRunRoutes(ctx));
   await app.register(analysisRoutes(ctx));
   await app.register(webhookRoutes(ctx));
+  await app.register(fileRoutes(ctx));
 
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -168,3 +168,8 @@ export async function autoAnalysisScenario(trx: Trx, workspaceId: string): Promi
   const row = await trx.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('auto', '=', true).executeTakeFirst();
   return row ? toAnalysisScenario(row) : null;
 }
+
+export async function firstAnalysisScenario(trx: Trx, workspaceId: string): Promise<AnalysisScenario | null> {
+  const row = await trx.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').executeTakeFirst();
+  return row ? toAnalysisScenario(row) : null;
+}

@@ -4,17 +4,18 @@
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { createAnalysisRun } from './analysis-runs.ts';
-import { autoAnalysisScenario } from './analysis-scenarios.ts';
+import { autoAnalysisScenario, firstAnalysisScenario } from './analysis-scenarios.ts';
 import type { Recording } from './recordings.ts';
 import { createTranscriptionRun, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
-import { autoTranscriptionScenario } from './transcription-scenarios.ts';
+import { autoTranscriptionScenario, firstTranscriptionScenario } from './transcription-scenarios.ts';
 
 export async function onRecordingPrepared(ctx: Context, trx: Trx, recording: Recording): Promise<void> {
-  const scenario = await autoTranscriptionScenario(trx, recording.workspace_id);
+  const scenario = (await autoTranscriptionScenario(trx, recording.workspace_id)) ?? (recording.pipeline ? await firstTranscriptionScenario(trx, recording.workspace_id) : null);
   if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
 }
 
 export async function onTranscriptCompleted(ctx: Context, trx: Trx, run: TranscriptionRun, transcript: TranscriptRow): Promise<void> {
-  const scenario = await autoAnalysisScenario(trx, run.workspace_id);
+  const pipeline = await trx.selectFrom('recordings').select('pipeline').where('id', '=', run.recording_id).executeTakeFirst();
+  const scenario = (await autoAnalysisScenario(trx, run.workspace_id)) ?? (pipeline?.pipeline ? await firstAnalysisScenario(trx, run.workspace_id) : null);
   if (scenario) await createAnalysisRun(ctx, trx, { workspaceId: run.workspace_id, transcript, scenario });
 }

@@ -73,7 +73,7 @@ export function sanitizeFilename(name: string | undefined, fallback: string): st
 export async function createFromUpload(
   ctx: Context,
   workspaceId: string,
-  input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number },
+  input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number; pipeline?: boolean },
 ): Promise<Recording> {
   const id = newId('recording');
   const keys = recordingKeys(workspaceId, id);
@@ -94,6 +94,7 @@ export async function createFromUpload(
           retention_days: input.retentionDays,
           expires_at: expiry(input.retentionDays),
           source: 'upload',
+          pipeline: input.pipeline ?? false,
           updated_at: new Date(),
         })
         .returningAll()

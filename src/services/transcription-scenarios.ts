@@ -168,3 +168,8 @@ export async function autoTranscriptionScenario(trx: Trx, workspaceId: string): 
   const row = await trx.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('auto', '=', true).executeTakeFirst();
   return row ? toScenario(row) : null;
 }
+
+export async function firstTranscriptionScenario(trx: Trx, workspaceId: string): Promise<TranscriptionScenario | null> {
+  const row = await trx.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').executeTakeFirst();
+  return row ? toScenario(row) : null;
+}

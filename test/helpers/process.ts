@@ -36,7 +36,7 @@ export async function spawnServer(config: Config, env: Record<string, string> = 
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`hark exited with ${child.exitCode}`);
     try {
