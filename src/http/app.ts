@@ -13,6 +13,7 @@ import { analysisRoutes } from './routes/analysis.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { openAiCompatRoutes } from './routes/openai-compat.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
 import { transcriptionScenarioRoutes } from './routes/transcription-scenarios.ts';
@@ -82,6 +83,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(analysisRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(fileRoutes(ctx));
+  await app.register(async (scope) => openAiCompatRoutes(scope, ctx));
 
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

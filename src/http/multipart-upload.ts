@@ -11,6 +11,8 @@ export interface ParsedUpload {
   filename: string | undefined;
   contentType: string | null;
   fields: Record<string, string>;
+  /** Every text part in order, repeated names included (`timestamp_granularities[]`). */
+  entries: [string, string][];
 }
 
 const MULTIPART_OVERHEAD = 1024 * 1024;
@@ -28,6 +30,7 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
   let filename: string | undefined;
   let contentType: string | null = null;
   const fields: Record<string, string> = {};
+  const entries: [string, string][] = [];
   try {
     for await (const part of request.parts({ limits: { fileSize: max + 1 } })) {
       if (part.type === 'file') {
@@ -44,10 +47,11 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
         contentType = part.mimetype || null;
       } else {
         fields[part.fieldname] = String(part.value);
+        entries.push([part.fieldname, String(part.value)]);
       }
     }
     if (!audio) throw invalid('file', 'is required');
-    return { audio, filename, contentType, fields };
+    return { audio, filename, contentType, fields, entries };
   } catch (error) {
     if (audio) await ctx.blobs.removeTemp(audio.tempPath);
     throw error;

@@ -1,0 +1,76 @@
+// POST /v1/audio/transcriptions, compatible with OpenAI's API (and its client libraries): answered
+// when the transcript is ready, with errors in OpenAI's error shape.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Context } from '../../context.ts';
+import { AppError, invalid } from '../../errors.ts';
+import type { Segment, Word } from '../../engines/transcription/types.ts';
+import { transcribeNow } from '../../services/sync-transcription.ts';
+import { exportTranscript } from '../../services/transcript-export.ts';
+import { workspaceOf } from '../auth.ts';
+import { readUpload } from '../multipart-upload.ts';
+
+const formats = ['json', 'text', 'srt', 'vtt', 'verbose_json'] as const;
+type Format = (typeof formats)[number];
+
+const languageNames: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', nl: 'dutch', pt: 'portuguese', ru: 'russian', ja: 'japanese', zh: 'chinese' };
+
+const openAiType = (status: number) => (status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error');
+
+export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = error instanceof AppError ? error : null;
+    const status = appError?.status ?? (error.validation ? 400 : (error.statusCode ?? 500));
+    if (status >= 500) request.log.error({ err: error }, 'transcription request failed');
+    if (appError?.headers) for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
+    const message = status >= 500 && !appError ? 'an unexpected error occurred' : (appError?.detail ?? error.message);
+    return reply.code(status).send({ error: { message, type: openAiType(status), param: appError?.fieldErrors?.[0]?.path ?? null, code: appError?.code ?? null } });
+  });
+
+  app.post(
+    '/v1/audio/transcriptions',
+    {
+      config: { scope: 'transcripts:write', createsWork: true },
+      schema: {
+        tags: ['openai-compatible'],
+        summary: 'OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[])',
+        description: '`model` is a transcription scenario id, an engine/model pair (e.g. `pocketsphinx/en-us`), or any other name for the workspace\'s scenario. The recording and run stay visible in the API. Errors use OpenAI\'s shape.',
+      },
+    },
+    async (request, reply) => {
+      const upload = await readUpload(ctx, request);
+      try {
+        const fields = upload.fields;
+        const format = (fields.response_format ?? 'json') as Format;
+        if (!formats.includes(format)) throw invalid('response_format', `must be one of ${formats.join(', ')}`);
+        if (!fields.model) throw invalid('model', 'is required');
+        const granularities = upload.entries
+          .filter(([name]) => name.startsWith('timestamp_granularities'))
+          .map(([, value]) => value);
+        const closed = new AbortController();
+        reply.raw.once('close', () => closed.abort());
+        const { transcript } = await transcribeNow(
+          ctx,
+          workspaceOf(request),
+          { audio: upload.audio, filename: upload.filename, contentType: upload.contentType, model: fields.model, language: fields.language, prompt: fields.prompt },
+          closed.signal,
+        );
+        const segments = transcript.segments as Segment[];
+        const words = transcript.words as Word[];
+        if (format === 'text') return reply.type('text/plain; charset=utf-8').send(`${transcript.text}\n`);
+        if (format === 'srt' || format === 'vtt') return reply.type(format === 'srt' ? 'application/x-subrip' : 'text/vtt').send(exportTranscript(format, segments));
+        if (format === 'json') return { text: transcript.text };
+        return {
+          task: 'transcribe',
+          language: languageNames[transcript.language] ?? transcript.language,
+          duration: transcript.duration_seconds ?? 0,
+          text: transcript.text,
+          segments: segments.map((s, id) => ({ id, seek: 0, start: s.start, end: s.end, text: s.text, tokens: [], temperature: 0, avg_logprob: 0, compression_ratio: 0, no_speech_prob: 0 })),
+          ...(granularities.includes('word') ? { words: words.map((w) => ({ word: w.word, start: w.start, end: w.end })) } : {}),
+        };
+      } catch (error) {
+        await ctx.blobs.removeTemp(upload.audio.tempPath);
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,79 @@
+// The alternative upload form (/v1/files) and the OpenAI-compatible endpoint, driven by the
+// official openai client.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { multipart, speech } from './helpers/audio.ts';
+import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+const CALL = 'Hello, thank you for calling. I would like to book an appointment for next Monday.';
+
+for (const backend of await backends()) {
+  describe(`compatibility routes on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let base: string;
+    const wav = speech(CALL);
+    before(async () => {
+      hark = await startHark({ backend });
+      account = await registerAccount(hark);
+      base = await hark.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(() => hark.destroy());
+
+    test('/v1/files round trip with metadata, transcript and analysis (long poll)', async () => {
+      const body = multipart({ agent: 'sam', queue: 'billing', priority: '2' }, { content: fs.readFileSync(wav), filename: 'call.wav', contentType: 'audio/wav' });
+      const created = await hark.request({ method: 'POST', url: '/v1/files', key: account.key, ...body });
+      assert.equal(created.statusCode, 202, created.body);
+      const file = created.json<{ file_id: string; status: string; metadata: Record<string, string> }>();
+      assert.match(file.file_id, /^fl-/);
+      assert.deepEqual(file.metadata, { agent: 'sam', queue: 'billing', priority: '2' });
+      const early = (await hark.request({ method: 'GET', url: `/v1/files/${file.file_id}`, key: account.key })).json<{ analysis: unknown }>();
+      assert.equal(early.analysis, null);
+
+      let view: { status: string; metadata: Record<string, string>; transcript: { text: string } | null; analysis: { summary: string; answers: { question: string; answer: unknown }[]; tokens_used: number } | null } | null = null;
+      for (let i = 0; i < 6 && view?.status !== 'completed'; i++) {
+        view = (await hark.request({ method: 'GET', url: `/v1/files/${file.file_id}?wait=60`, key: account.key })).json();
+      }
+      assert.equal(view?.status, 'completed');
+      assert.deepEqual(view?.metadata, file.metadata);
+      assert.ok(view?.transcript?.text);
+      assert.ok(view?.analysis);
+      assert.equal(typeof view?.analysis?.summary, 'string');
+      assert.equal(typeof view?.analysis?.answers[0]?.answer, 'boolean');
+      assert.equal(typeof view?.analysis?.answers[1]?.answer, 'string');
+      assert.equal(view?.analysis?.tokens_used, 0);
+      const card = await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${file.file_id}`, key: account.key });
+      assert.equal(card.json<{ metadata: Record<string, string> }>().metadata.agent, 'sam');
+      assertProblem(await hark.request({ method: 'GET', url: '/v1/files/fl-00000000-0000-0000-0000-000000000000', key: account.key }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'GET', url: `/v1/files/${file.file_id}` }), 401, 'unauthorized');
+    });
+
+    test('the openai client receives text, verbose_json with words, and srt', async () => {
+      const client = new OpenAI({ apiKey: account.key, baseURL: `${base}/v1`, maxRetries: 0, timeout: 300_000 });
+      const text = await client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1', response_format: 'text' });
+      assert.equal(typeof text, 'string');
+      assert.match(String(text).toLowerCase(), /thank|calling|appointment|monday/);
+
+      const verbose = await client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'pocketsphinx/en-us', response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] });
+      assert.equal(verbose.language, 'english');
+      assert.ok(verbose.words && verbose.words.length > 3);
+      assert.ok(verbose.words.every((w) => w.end >= w.start && w.start >= 0));
+      assert.ok(verbose.segments && verbose.segments.length >= 1);
+
+      const srt = await client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1', response_format: 'srt' });
+      assert.match(String(srt), /^1\n00:00:/);
+
+      const runs = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/transcription-runs`, key: account.key })).json<{ data: unknown[] }>().data;
+      assert.ok(runs.length >= 3, 'synchronous transcriptions are ordinary runs');
+
+      await assert.rejects(
+        client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'nonsense-engine/x' }),
+        (error: unknown) => error instanceof OpenAI.BadRequestError && /unknown engine/.test(error.message),
+      );
+      const stranger = new OpenAI({ apiKey: 'hark_wrong', baseURL: `${base}/v1`, maxRetries: 0 });
+      await assert.rejects(stranger.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1' }), (error: unknown) => error instanceof OpenAI.AuthenticationError);
+    });
+  });
+}
