@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ffmpeg flite sox libpocketsphinx3 pocketsphinx-en-us pocketsphinx-testdata)
+packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us flite sox pocketsphinx-testdata)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -25,6 +25,7 @@ export interface Config {
   expireIntervalSeconds: number;
   openai: { baseUrl: string | null; apiKey: string | null };
   llamaThreads: number;
+  whisperThreads: number;
   webhooks: { maxAttempts: number; backoffSeconds: number };
 }
 
@@ -110,6 +111,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     expireIntervalSeconds: int('HARK_EXPIRE_INTERVAL_SECONDS', 3600, 1, 86400),
     openai: { baseUrl: text('HARK_OPENAI_BASE_URL'), apiKey: text('HARK_OPENAI_API_KEY') },
     llamaThreads: int('HARK_LLAMA_THREADS', 1, 1, 64),
+    whisperThreads: int('HARK_WHISPER_THREADS', Math.max(1, os.availableParallelism()), 1, 64),
     webhooks: { maxAttempts: int('HARK_WEBHOOK_MAX_ATTEMPTS', 6, 1, 20), backoffSeconds: int('HARK_WEBHOOK_BACKOFF_SECONDS', 30, 1, 3600) },
     ...overrides,
   };

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { addModel } from '../src/services/models.ts';
 import { wer } from '../src/wer.ts';
 import { durationOf, speech } from './helpers/audio.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
@@ -99,6 +100,22 @@ for (const backend of await backends()) {
       assert.match(String(vtt.headers['content-type']), /text\/vtt/);
       const txt = await hark.request({ method: 'GET', url: `${P}/recordings/${recordingId}/transcript?format=txt`, key: account.key });
       assert.ok(txt.body.includes(transcript.segments[0]!.text));
+    });
+
+    test('the whisper.cpp engine runs a real-format ggml model (structure only: the weights are random)', async () => {
+      await addModel(hark.config, 'tiny-random', new URL('../../shared/fixtures/ggml-random-tiny.en.bin', import.meta.url).pathname);
+      const scenario = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'whisper', engine: 'whisper.cpp', model: 'tiny-random', language: 'auto' } });
+      assert.equal(scenario.statusCode, 201, scenario.body);
+      const short = (await upload(hark, account, speech('Please send me the invoice for last month.'))).json<{ id: string }>().id;
+      const seconds = (await waitForRecording(hark, account, short, ['completed'])).duration_seconds ?? 0;
+      const started = (await hark.request({ method: 'POST', url: `${P}/recordings/${short}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: scenario.json<{ id: string }>().id } })).json<Run>();
+      const run = await waitForRun(hark, account, started.id, undefined, 300_000);
+      assert.equal(run.status, 'completed', `${run.error_code}: ${run.error_message}`);
+      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<Transcript>();
+      assert.equal(transcript.language, 'en', 'an English-only model is decoded as English');
+      assert.ok(transcript.segments.length + transcript.words.length > 0);
+      for (const item of [...transcript.segments, ...transcript.words]) assert.ok(item.start >= 0 && item.start <= item.end && item.end <= seconds + 0.5, JSON.stringify(item));
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'x', engine: 'whisper.cpp', model: 'not-installed' } }), 400, 'validation_failed');
     });
 
     test('409 rules: recording downloading, run not completed, retry of a run that did not fail', async () => {

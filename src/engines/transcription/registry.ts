@@ -1,6 +1,7 @@
 // Transcription engines by name. Engines load lazily: a worker that never runs whisper.cpp never
 // loads its binding. Adding an engine touches its file and this list.
 import type { Config } from '../../config.ts';
+import { modelPath } from '../../services/models.ts';
 import type { TranscriptionEngine } from './types.ts';
 
 export const transcriptionEngineNames = ['pocketsphinx', 'whisper.cpp', 'openai'] as const;
@@ -25,7 +26,7 @@ export async function loadTranscriptionEngine(name: string, settings: EngineSett
     case 'openai':
       return (await import('./openai.ts')).openaiTranscriptionEngine(settings);
     case 'whisper.cpp':
-      return (await import('./whisper-cpp.ts')).whisperCppEngine(settings.config);
+      return (await import('./whisper-cpp.ts')).whisperCppEngine((model) => modelPath(settings.config, 'whisper.cpp', model), settings.config.whisperThreads);
     default:
       throw new Error(`unknown transcription engine ${name}`);
   }
