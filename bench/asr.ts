@@ -1,0 +1,111 @@
+// ASR bench: WER and real-time factor of Hark's pipeline through the HTTP API next to the raw
+// pocketsphinx engine on the same audio, in the same run, over Debian's pocketsphinx-testdata.
+// Also: two recordings at once against one, on the machine's cores.
+// Run: npx tsx bench/asr.ts
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
+import { startRuntime } from '../src/runtime.ts';
+import { wer, wordErrors } from '../src/wer.ts';
+
+const DATA = '/usr/share/pocketsphinx/test/data';
+
+function corpus(): { name: string; file: string; reference: string }[] {
+  const read = (dir: string, list: string) =>
+    fs.readFileSync(path.join(DATA, dir, list), 'utf8').trim().split('\n').map((line) => {
+      const match = /^(.*)\(([^)]+)\)\s*$/.exec(line);
+      if (!match?.[1] || !match[2]) throw new Error(`bad line ${line}`);
+      return { name: `${dir}/${match[2]}`, file: path.join(DATA, dir, `${match[2]}.wav`), reference: match[1].replace(/<\/?s>/g, '').trim() };
+    });
+  const items = [...read('librivox', 'transcription'), ...read('cards', 'cards.transcription')];
+  const goforward = path.join(os.tmpdir(), 'hark-goforward.wav');
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', path.join(DATA, 'goforward.raw'), goforward]);
+  items.push({ name: 'goforward', file: goforward, reference: 'go forward ten meters' });
+  return items;
+}
+
+function pcmOf(file: string): Buffer {
+  return execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-ac', '1', '-ar', '16000', '-f', 's16le', '-'], { maxBuffer: 1 << 30 });
+}
+
+const items = corpus();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-'));
+const config = loadConfig({ HARK_DATA_DIR: dataDir, HARK_LOG_LEVEL: 'warn', PORT: '0' });
+const runtime = await startRuntime(config, { http: true, workers: true });
+const app = runtime.app!;
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const account = (await (await fetch(`${base}/api/v1/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench bench bench', workspace_name: 'bench' }) })).json()) as { workspace_id: string; api_key: string };
+const P = `${base}/api/v1/workspaces/${account.workspace_id}`;
+const headers = { authorization: `Bearer ${account.api_key}` };
+
+async function pipeline(file: string): Promise<{ text: string; seconds: number; audio: number }> {
+  const started = performance.now();
+  const form = new FormData();
+  form.set('file', await fs.openAsBlob(file, { type: 'audio/wav' }), path.basename(file));
+  const recording = (await (await fetch(`${P}/recordings`, { method: 'POST', headers, body: form })).json()) as { id: string };
+  const run = (await (await fetch(`${P}/recordings/${recording.id}/transcription-runs`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string };
+  for (;;) {
+    const card = (await (await fetch(`${P}/transcription-runs/${run.id}`, { headers })).json()) as { status: string; error_message: string };
+    if (card.status === 'completed') break;
+    if (card.status === 'failed') throw new Error(card.error_message);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const transcript = (await (await fetch(`${P}/transcription-runs/${run.id}/transcript`, { headers })).json()) as { text: string; duration_seconds: number };
+  return { text: transcript.text, seconds: (performance.now() - started) / 1000, audio: transcript.duration_seconds };
+}
+
+const decoder = createPocketsphinx();
+await pipeline(items[0]!.file); // warm: the worker loads its model once
+const totals = { ours: { errors: 0, words: 0, seconds: 0 }, raw: { errors: 0, words: 0, seconds: 0 }, audio: 0 };
+console.log('file'.padEnd(52), 'words', ' WER ours', ' WER raw', ' RTF ours', ' RTF raw', ' ours/raw');
+for (const item of items) {
+  const ours = await pipeline(item.file);
+  const pcm = pcmOf(item.file);
+  const t = performance.now();
+  const raw = await decoder.decodeAsync(pcm);
+  const rawSeconds = (performance.now() - t) / 1000;
+  const audio = pcm.length / 32000;
+  const a = wordErrors(item.reference, ours.text);
+  const b = wordErrors(item.reference, raw.text);
+  totals.ours.errors += a.errors;
+  totals.ours.words += a.words;
+  totals.ours.seconds += ours.seconds;
+  totals.raw.errors += b.errors;
+  totals.raw.words += b.words;
+  totals.raw.seconds += rawSeconds;
+  totals.audio += audio;
+  console.log(
+    item.name.padEnd(52),
+    String(a.words).padStart(5),
+    `${(wer(item.reference, ours.text) * 100).toFixed(1)}%`.padStart(9),
+    `${(wer(item.reference, raw.text) * 100).toFixed(1)}%`.padStart(9),
+    (ours.seconds / audio).toFixed(3).padStart(9),
+    (rawSeconds / audio).toFixed(3).padStart(8),
+    (ours.seconds / rawSeconds).toFixed(2).padStart(9),
+  );
+}
+console.log(
+  'TOTAL'.padEnd(52),
+  String(totals.ours.words).padStart(5),
+  `${((totals.ours.errors / totals.ours.words) * 100).toFixed(1)}%`.padStart(9),
+  `${((totals.raw.errors / totals.raw.words) * 100).toFixed(1)}%`.padStart(9),
+  (totals.ours.seconds / totals.audio).toFixed(3).padStart(9),
+  (totals.raw.seconds / totals.audio).toFixed(3).padStart(8),
+  (totals.ours.seconds / totals.raw.seconds).toFixed(2).padStart(9),
+);
+console.log('(ours = upload + preparation + queue + decode through the HTTP API; raw = the same decoder on the same PCM; target ours/raw <= 1.1 on long files)');
+
+const longest = items.slice(0, 5).map((i) => i.file);
+const joined = path.join(dataDir, 'joined.wav');
+execFileSync('sox', [...longest, joined]);
+const one = await pipeline(joined);
+const t2 = performance.now();
+await Promise.all([pipeline(joined), pipeline(joined)]);
+const two = (performance.now() - t2) / 1000;
+console.log(`one ${one.audio.toFixed(1)} s recording: ${one.seconds.toFixed(2)} s; two at once: ${two.toFixed(2)} s (ratio ${(two / one.seconds).toFixed(2)}, ${os.availableParallelism()} cores, worker concurrency ${config.workerConcurrency})`);
+decoder.close();
+await runtime.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
