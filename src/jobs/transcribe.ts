@@ -16,7 +16,8 @@ export interface TranscribeJob {
 }
 
 const PROGRESS_INTERVAL_MS = 1000;
-const PREPARATION_POLL_SECONDS = 2;
+/** A safety net only: preparation's completion sends the job of every waiting run itself. */
+const PREPARATION_POLL_SECONDS = 30;
 
 export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
   const engines = new Map<string, Promise<TranscriptionEngine>>();

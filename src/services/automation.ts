@@ -10,6 +10,9 @@ import { createTranscriptionRun, type TranscriptionRun, type TranscriptRow } fro
 import { autoTranscriptionScenario, firstTranscriptionScenario } from './transcription-scenarios.ts';
 
 export async function onRecordingPrepared(ctx: Context, trx: Trx, recording: Recording): Promise<void> {
+  // Runs started while the audio was being prepared start now rather than at their next check.
+  const waiting = await trx.selectFrom('transcription_runs').select('id').where('recording_id', '=', recording.id).where('status', '=', 'queued').execute();
+  for (const run of waiting) await ctx.queue.send('transcribe', { runId: run.id }, { trx });
   const scenario = (await autoTranscriptionScenario(trx, recording.workspace_id)) ?? (recording.pipeline ? await firstTranscriptionScenario(trx, recording.workspace_id) : null);
   if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
 }
