@@ -15,6 +15,7 @@ import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { openAiCompatRoutes } from './routes/openai-compat.ts';
 import { recordingRoutes } from './routes/recordings.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
 import { transcriptionScenarioRoutes } from './routes/transcription-scenarios.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -82,6 +83,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(transcriptionRunRoutes(ctx));
   await app.register(analysisRoutes(ctx));
   await app.register(webhookRoutes(ctx));
+  await app.register(reportRoutes(ctx));
   await app.register(fileRoutes(ctx));
   await app.register(async (scope) => openAiCompatRoutes(scope, ctx));
 

@@ -1,0 +1,81 @@
+// P/reports: analysis results and recordings grouped by metadata and period; CSV on request.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../context.ts';
+import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv } from '../../services/reports.ts';
+import { DateTime, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { metadataFilters } from './recordings.ts';
+
+const filterFields = {
+  group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field> or created_at:day|week|month; repeat for several' })),
+  status: Type.Optional(Type.String()),
+  created_after: Type.Optional(DateTime),
+  created_before: Type.Optional(DateTime),
+};
+const Key = Type.Record(Type.String(), Nullable(Type.String()));
+const AnalysisReport = Type.Object({
+  analysis_scenario_id: Type.String(),
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(
+    Type.Object({
+      key: Key,
+      results: Type.Integer(),
+      questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String(), true: Type.Integer(), false: Type.Integer(), rate: Nullable(Type.Number()) })),
+    }),
+  ),
+});
+const RecordingsReport = Type.Object({
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(Type.Object({ key: Key, recordings: Type.Integer(), by_status: Type.Record(Type.String(), Type.Integer()), total_duration_seconds: Type.Number() })),
+});
+
+const wantsCsv = (request: FastifyRequest) => /text\/csv/.test(String(request.headers.accept ?? ''));
+const filtersOf = (query: Record<string, unknown>) => ({
+  status: query.status as string | undefined,
+  created_after: query.created_after as string | undefined,
+  created_before: query.created_before as string | undefined,
+  metadata: metadataFilters(query),
+});
+
+export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['reports'];
+  const config = { scope: 'reports:read' as const };
+  app.get(
+    '/api/v1/workspaces/:workspace_id/reports/analysis',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Analysis results per group: counts, and per boolean question the true/false counts and rate',
+        description: 'Recording filters as on the list (status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.',
+        params: WorkspaceParams,
+        querystring: Type.Object({ analysis_scenario_id: Type.String(), ...filterFields }, { additionalProperties: Type.String() }),
+        response: withProblems({ 200: AnalysisReport }, 404),
+      },
+    },
+    async (request, reply) => {
+      const report = await analysisReport(ctx, request.params.workspace_id, request.query.analysis_scenario_id, request.query.group_by ?? [], filtersOf(request.query));
+      if (wantsCsv(request)) return (reply as FastifyReply).type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(analysisReportCsv(report));
+      return report;
+    },
+  );
+  app.get(
+    '/api/v1/workspaces/:workspace_id/reports/recordings',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Recordings per group: counts by status and total duration',
+        params: WorkspaceParams,
+        querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
+        response: withProblems({ 200: RecordingsReport }),
+      },
+    },
+    async (request, reply) => {
+      const report = await recordingsReport(ctx, request.params.workspace_id, request.query.group_by ?? [], filtersOf(request.query));
+      if (wantsCsv(request)) return (reply as FastifyReply).type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(recordingsReportCsv(report));
+      return report;
+    },
+  );
+};

@@ -1,0 +1,69 @@
+// Reports over HTTP: analysis results and recordings grouped by metadata and by day, JSON and CSV.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { upload, waitForRecording } from './helpers/api.ts';
+import { speech } from './helpers/audio.ts';
+import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+const calls = [
+  { team: 'red', text: 'Hello, thank you for calling. I would like a refund please.' },
+  { team: 'red', text: 'Hello and welcome. I need to change my address.' },
+  { team: 'blue', text: 'Yes. I want to cancel my order.' },
+];
+
+for (const backend of await backends()) {
+  describe(`reports on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    let scenarioId: string;
+    before(async () => {
+      hark = await startHark({ backend });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+      const get = (url: string) => hark.request({ method: 'GET', url: `${P}${url}`, key: account.key });
+      const sct = (await get('/transcription-scenarios')).json<{ data: { id: string }[] }>().data[0]!.id;
+      scenarioId = (await get('/analysis-scenarios')).json<{ data: { id: string }[] }>().data[0]!.id;
+      await hark.request({ method: 'PATCH', url: `${P}/transcription-scenarios/${sct}`, key: account.key, payload: { auto: true } });
+      await hark.request({ method: 'PATCH', url: `${P}/analysis-scenarios/${scenarioId}`, key: account.key, payload: { auto: true } });
+      for (const call of calls) {
+        const id = (await upload(hark, account, speech(call.text), { fields: { metadata: JSON.stringify({ team: call.team }) } })).json<{ id: string }>().id;
+        await waitForRecording(hark, account, id, ['completed']);
+      }
+      await eventually(async () => ((await get(`/analysis-results?analysis_scenario_id=${scenarioId}`)).json<{ data: unknown[] }>().data.length === 3 ? true : null), 180_000, 'three results');
+    });
+    after(() => hark.destroy());
+
+    test('analysis report by metadata and day, in JSON and CSV', async () => {
+      const response = await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team&group_by=created_at:day`, key: account.key });
+      assert.equal(response.statusCode, 200, response.body);
+      const report = response.json<{ groups: { key: Record<string, string>; results: number; questions: { question_id: string; true: number; false: number; rate: number | null }[] }[] }>();
+      assert.equal(report.groups.length, 2);
+      const red = report.groups.find((g) => g.key['metadata.team'] === 'red')!;
+      assert.equal(red.results, 2);
+      assert.match(red.key['created_at:day']!, /^\d{4}-\d{2}-\d{2}$/);
+      const greeting = red.questions.find((q) => q.question_id === 'greeting')!;
+      assert.equal(greeting.true + greeting.false, 2);
+      assert.equal(greeting.rate, greeting.true / 2);
+      const filtered = (await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&metadata.team=blue`, key: account.key })).json<{ groups: { results: number }[] }>();
+      assert.deepEqual(filtered.groups.map((g) => g.results), [1]);
+
+      const csv = await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team`, key: account.key, headers: { accept: 'text/csv' } });
+      assert.match(String(csv.headers['content-type']), /text\/csv/);
+      const [header, ...lines] = csv.body.trim().split('\n');
+      assert.equal(header, 'metadata.team,results,greeting.true,greeting.false,greeting.rate');
+      assert.equal(lines.length, 2);
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=bogus`, key: account.key }), 400, 'validation_failed');
+    });
+
+    test('recordings report with counts by status and total duration', async () => {
+      const report = (await hark.request({ method: 'GET', url: `${P}/reports/recordings?group_by=metadata.team`, key: account.key })).json<{ groups: { key: Record<string, string>; recordings: number; by_status: Record<string, number>; total_duration_seconds: number }[] }>();
+      const blue = report.groups.find((g) => g.key['metadata.team'] === 'blue')!;
+      assert.equal(blue.recordings, 1);
+      assert.equal(blue.by_status.completed, 1);
+      assert.ok(blue.total_duration_seconds > 1);
+      const reader = (await hark.request({ method: 'POST', url: `${P}/api-keys`, key: account.key, payload: { name: 'r', scopes: ['recordings:read'] } })).json<{ key: string }>().key;
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/reports/recordings`, key: reader }), 403, 'insufficient_scope');
+    });
+  });
+}
