@@ -11,12 +11,10 @@ interface GroupKey {
   expression: RawBuilder<string | null>;
 }
 
-const periods = ['day', 'week', 'month'] as const;
-
 export function parseGroupBy(values: string[]): GroupKey[] {
   if (values.length > 5) throw invalid('group_by', 'at most 5 groupings');
   return values.map((value) => {
-    const period = /^created_at:(day|week|month)$/.exec(value)?.[1] as (typeof periods)[number] | undefined;
+    const period = /^created_at:(day|week|month)$/.exec(value)?.[1] as 'day' | 'week' | 'month' | undefined;
     if (period) return { name: value, expression: sql<string>`to_char(date_trunc(${period}, rec.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')` };
     const field = /^metadata\.([^.]+(\.[^.]+)*)$/.exec(value)?.[1];
     if (field && field.length <= 200) return { name: value, expression: sql<string | null>`rec.metadata #>> ${field.split('.')}::text[]` };
