@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
 import { analysisRunEvent } from './events.ts';
+import { decodeCursor, page } from './cursor.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, isUuid, newId } from '../ids.ts';
 import { getAnalysisScenario, type AnalysisScenario } from './analysis-scenarios.ts';
@@ -125,13 +126,6 @@ export async function listAnalysisResults(
   if (filters.recording_id !== undefined) query = query.where('recording_id', '=', filters.recording_id);
   if (filters.transcription_run_id !== undefined) query = query.where('transcription_run_id', '=', filters.transcription_run_id);
   if (filters.analysis_scenario_id !== undefined) query = query.where('analysis_scenario_id', '=', filters.analysis_scenario_id);
-  if (filters.cursor) {
-    const seq = Number(Buffer.from(filters.cursor, 'base64url').toString());
-    if (!Number.isInteger(seq) || seq <= 0) throw invalid('cursor', 'is not a cursor this API returned');
-    query = query.where('seq', '<', seq);
-  }
-  const rows = await query.orderBy('seq', 'desc').limit(filters.limit + 1).execute();
-  const data = rows.slice(0, filters.limit);
-  const last = data.at(-1);
-  return { data, next_cursor: rows.length > filters.limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null };
+  if (filters.cursor) query = query.where('seq', '<', decodeCursor(filters.cursor));
+  return page(await query.orderBy('seq', 'desc').limit(filters.limit + 1).execute(), filters.limit);
 }

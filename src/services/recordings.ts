@@ -9,6 +9,7 @@ import { isId, newId } from '../ids.ts';
 import { FetchError, validateOutboundUrl } from '../net/fetch-stream.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
+import { decodeCursor, page } from './cursor.ts';
 
 export type Recording = Selectable<RecordingsTable>;
 
@@ -219,20 +220,6 @@ export interface ListOptions extends RecordingFilters {
   cursor?: string | undefined;
 }
 
-export function encodeCursor(seq: number): string {
-  return Buffer.from(JSON.stringify({ s: seq })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  try {
-    const value = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { s?: unknown }).s;
-    if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  } catch {
-    // falls through to the error below
-  }
-  throw invalid('cursor', 'is not a cursor this API returned');
-}
-
 /** The JSON values a query-string value may stand for: "42" matches 42 and "42", "true" true. */
 function candidateValues(raw: string): unknown[] {
   const values: unknown[] = [raw];
@@ -270,8 +257,5 @@ export async function listRecordings(ctx: Context, workspaceId: string, options:
     query = query.where(({ or }) => or(alternatives));
   }
   if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
-  const rows = await query.orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute();
-  const data = rows.slice(0, options.limit);
-  const last = data.at(-1);
-  return { data, next_cursor: rows.length > options.limit && last ? encodeCursor(last.seq) : null };
+  return page(await query.orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute(), options.limit);
 }

@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
 import { transcriptionRunEvent } from './events.ts';
+import { decodeCursor, page } from './cursor.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, newId, newUuid } from '../ids.ts';
 import { assertTranscribable, getRecording, type Recording } from './recordings.ts';
@@ -96,15 +97,8 @@ export async function listTranscriptionRuns(ctx: Context, workspaceId: string, f
     if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}; one of ${runStatuses.join(', ')}`);
     query = query.where('status', 'in', statuses);
   }
-  if (filters.cursor) {
-    const seq = Number(Buffer.from(filters.cursor, 'base64url').toString());
-    if (!Number.isInteger(seq) || seq <= 0) throw invalid('cursor', 'is not a cursor this API returned');
-    query = query.where('seq', '<', seq);
-  }
-  const rows = await query.orderBy('seq', 'desc').limit(filters.limit + 1).execute();
-  const data = rows.slice(0, filters.limit);
-  const last = data.at(-1);
-  return { data, next_cursor: rows.length > filters.limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null };
+  if (filters.cursor) query = query.where('seq', '<', decodeCursor(filters.cursor));
+  return page(await query.orderBy('seq', 'desc').limit(filters.limit + 1).execute(), filters.limit);
 }
 
 export async function cancelTranscriptionRun(ctx: Context, workspaceId: string, id: string): Promise<TranscriptionRun> {

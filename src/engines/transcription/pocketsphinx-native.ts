@@ -11,13 +11,13 @@
  * decoders, e.g. one per worker_thread, can run in parallel.
  */
 import koffi from 'koffi';
-import type { KoffiFunc, LibraryHandle } from 'koffi';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadNative, type Native, type OutInt, type OutPtr, type Ptr } from './pocketsphinx-bindings.ts';
+import { CepHistogram } from './pocketsphinx-cmn.ts';
+import { runAsync, runSync, step, type Step } from './pocketsphinx-steps.ts';
 
-/** Raw C pointer as returned by koffi 3 (NULL comes back as `null`). */
-type Ptr = bigint;
 
 export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
@@ -105,113 +105,6 @@ export interface Pocketsphinx {
 }
 
 // ---------------------------------------------------------------------------
-// Native bindings (loaded once per JS realm, i.e. once per worker thread; the
-// dlopen() itself is shared process-wide).
-
-type OutPtr = [Ptr | null];
-type OutInt = [number];
-
-interface Native {
-  // sphinxbase
-  err_set_logfp: (fp: Ptr | null) => void;
-  err_set_logfile: (path: string) => number;
-  err_get_logfp: () => Ptr | null;
-  fclose: (fp: Ptr) => number;
-  cmd_ln_parse_r: (inout: Ptr | null, defn: Ptr, argc: number, argv: string[], strict: number) => Ptr | null;
-  cmd_ln_free_r: (cfg: Ptr) => number;
-  cmd_ln_str_r: (cfg: Ptr, name: string) => string | null;
-  cmd_ln_int_r: (cfg: Ptr, name: string) => number;
-  cmd_ln_float_r: (cfg: Ptr, name: string) => number;
-  logmath_exp: (lmath: Ptr, logp: number) => number;
-  cmn_live_get: (cmn: Ptr, vec: Float32Array) => void;
-  cmn_live_set: (cmn: Ptr, vec: Float32Array) => void;
-  fe_init_auto_r: (cfg: Ptr) => Ptr | null;
-  fe_free: (fe: Ptr) => number;
-  fe_start_stream: (fe: Ptr) => void;
-  fe_start_utt: (fe: Ptr) => number;
-  fe_process_utt: KoffiFunc<(fe: Ptr, spch: Buffer, nsamps: number, cep: OutPtr, nframes: OutInt) => number>;
-  fe_free_2d: (arr: Ptr) => void;
-  // pocketsphinx
-  ps_args: () => Ptr;
-  ps_init: (cfg: Ptr) => Ptr | null;
-  ps_free: (ps: Ptr) => number;
-  ps_get_logmath: (ps: Ptr) => Ptr | null;
-  ps_get_feat: (ps: Ptr) => Ptr | null;
-  ps_start_stream: (ps: Ptr) => number;
-  ps_start_utt: (ps: Ptr) => number;
-  ps_process_raw: KoffiFunc<(ps: Ptr, data: Buffer, nSamples: number, noSearch: number, fullUtt: number) => number>;
-  ps_end_utt: KoffiFunc<(ps: Ptr) => number>;
-  ps_seg_iter: (ps: Ptr) => Ptr | null;
-  ps_seg_next: (seg: Ptr) => Ptr | null;
-  ps_seg_word: (seg: Ptr) => string | null;
-  ps_seg_frames: (seg: Ptr, sf: OutInt, ef: OutInt) => void;
-  ps_seg_prob: (seg: Ptr, ascr: null, lscr: null, lback: null) => number;
-  ps_seg_free: (seg: Ptr) => void;
-}
-
-let native: Native | undefined;
-let nativeKey = '';
-
-function bind<T>(lib: LibraryHandle, decl: string): T {
-  return lib.func(decl) as T;
-}
-
-function loadNative(psPath: string, sbPath: string): Native {
-  const key = `${psPath} + ${sbPath}`;
-  if (native) {
-    if (key !== nativeKey) throw new Error(`pocketsphinx already loaded from ${nativeKey}`);
-    return native;
-  }
-  // libsphinxbase.so.3 is a DT_NEEDED of libpocketsphinx.so.3; loading it
-  // explicitly just gives us a handle on its symbols (same mapping).
-  const sb = koffi.load(sbPath);
-  const ps = koffi.load(psPath);
-  const n: Native = {
-    err_set_logfp: bind(sb, 'void err_set_logfp(void *fp)'),
-    err_set_logfile: bind(sb, 'int err_set_logfile(const char *path)'),
-    err_get_logfp: bind(sb, 'void *err_get_logfp(void)'),
-    fclose: bind(koffi.load('libc.so.6'), 'int fclose(void *fp)'),
-    cmd_ln_parse_r: bind(sb, 'void *cmd_ln_parse_r(void *inout, void *defn, int argc, const char **argv, int strict)'),
-    cmd_ln_free_r: bind(sb, 'int cmd_ln_free_r(void *cfg)'),
-    cmd_ln_str_r: bind(sb, 'const char *cmd_ln_str_r(void *cfg, const char *name)'),
-    cmd_ln_int_r: bind(sb, 'long cmd_ln_int_r(void *cfg, const char *name)'),
-    cmd_ln_float_r: bind(sb, 'double cmd_ln_float_r(void *cfg, const char *name)'),
-    logmath_exp: bind(sb, 'double logmath_exp(void *lmath, int logb_p)'),
-    cmn_live_get: bind(sb, 'void cmn_live_get(void *cmn, float *vec)'),
-    cmn_live_set: bind(sb, 'void cmn_live_set(void *cmn, const float *vec)'),
-    fe_init_auto_r: bind(sb, 'void *fe_init_auto_r(void *cfg)'),
-    fe_free: bind(sb, 'int fe_free(void *fe)'),
-    fe_start_stream: bind(sb, 'void fe_start_stream(void *fe)'),
-    fe_start_utt: bind(sb, 'int fe_start_utt(void *fe)'),
-    fe_process_utt: bind(sb, 'int fe_process_utt(void *fe, const void *spch, size_t nsamps, _Out_ void **cep_block, _Out_ int *nframes)'),
-    fe_free_2d: bind(sb, 'void fe_free_2d(void *arr)'),
-    ps_args: bind(ps, 'void *ps_args(void)'),
-    ps_init: bind(ps, 'void *ps_init(void *cfg)'),
-    ps_free: bind(ps, 'int ps_free(void *ps)'),
-    ps_get_logmath: bind(ps, 'void *ps_get_logmath(void *ps)'),
-    ps_get_feat: bind(ps, 'void *ps_get_feat(void *ps)'),
-    ps_start_stream: bind(ps, 'int ps_start_stream(void *ps)'),
-    ps_start_utt: bind(ps, 'int ps_start_utt(void *ps)'),
-    ps_process_raw: bind(ps, 'int ps_process_raw(void *ps, const void *data, size_t n_samples, int no_search, int full_utt)'),
-    ps_end_utt: bind(ps, 'int ps_end_utt(void *ps)'),
-    // 5prealpha: ps_seg_iter(ps) has no out_best_score argument (checked in the disassembly).
-    ps_seg_iter: bind(ps, 'void *ps_seg_iter(void *ps)'),
-    ps_seg_next: bind(ps, 'void *ps_seg_next(void *seg)'),
-    ps_seg_word: bind(ps, 'const char *ps_seg_word(void *seg)'),
-    ps_seg_frames: bind(ps, 'void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)'),
-    ps_seg_prob: bind(ps, 'int ps_seg_prob(void *seg, _Out_ int *ascr, _Out_ int *lscr, _Out_ int *lback)'),
-    ps_seg_free: bind(ps, 'void ps_seg_free(void *seg)'),
-  };
-  // Silence sphinxbase's logger process-wide: err_set_logfp(NULL) disables it
-  // completely, including cmd_ln parse errors that happen before ps_init.
-  // (It does not fclose() a previous log file; err_set_logfile() does.)
-  n.err_set_logfp(null);
-  native = n;
-  nativeKey = key;
-  return n;
-}
-
-// ---------------------------------------------------------------------------
 // ABI details of Debian 12's libsphinxbase3 (0.8+5prealpha+1-16, x86-64),
 // read from the disassembly of feat_update_stats(), cmn_init(), cmn_live_get():
 //   feat_t: +0x10 int32 cepsize, +0x44 cmn_type_t cmn, +0x58 cmn_t *cmn_struct
@@ -250,56 +143,6 @@ function readInt32(base: Ptr, offset: number): number {
   return koffi.decode(base, offset, 'int32_t') as number;
 }
 
-/**
- * Per-file cepstral statistics, bucketed by c0 (log energy) so that very
- * quiet frames can be left out of the mean afterwards without keeping every
- * frame in memory. Digital silence (exact zeros) gives c0 = -46, far below
- * any real signal (speech ~40-70, room noise ~15-25), and would otherwise
- * drag the mean down and wreck recognition.
- */
-class CepHistogram {
-  static readonly LO = -80;
-  static readonly STEP = 0.5;
-  static readonly BINS = 400; // c0 in [-80, 120)
-  private readonly count = new Float64Array(CepHistogram.BINS);
-  private readonly sum: Float64Array;
-  constructor(private readonly dim: number) {
-    this.sum = new Float64Array(CepHistogram.BINS * dim);
-  }
-  add(cep: Float32Array): void {
-    const d = this.dim;
-    for (let f = 0; f + d <= cep.length; f += d) {
-      const c0 = cep[f] ?? 0;
-      const b = Math.min(CepHistogram.BINS - 1, Math.max(0, Math.floor((c0 - CepHistogram.LO) / CepHistogram.STEP)));
-      this.count[b] = (this.count[b] ?? 0) + 1;
-      for (let k = 0; k < d; k++) this.sum[b * d + k] = (this.sum[b * d + k] ?? 0) + (cep[f + k] ?? 0);
-    }
-  }
-  /** Mean over frames with c0 >= (90th percentile of c0) - gate; null if no frames. */
-  mean(gate: number): Float32Array | null {
-    const total = this.count.reduce((a, b) => a + b, 0);
-    if (total === 0) return null;
-    let acc = 0;
-    let p90 = CepHistogram.BINS - 1;
-    for (let b = 0; b < CepHistogram.BINS; b++) {
-      acc += this.count[b] ?? 0;
-      if (acc >= 0.9 * total) {
-        p90 = b;
-        break;
-      }
-    }
-    const first = Math.max(0, p90 - Math.floor(gate / CepHistogram.STEP));
-    const d = this.dim;
-    const out = new Float64Array(d);
-    let n = 0;
-    for (let b = first; b < CepHistogram.BINS; b++) {
-      n += this.count[b] ?? 0;
-      for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) + (this.sum[b * d + k] ?? 0);
-    }
-    return Float32Array.from(out, (x) => x / n);
-  }
-}
-
 function isFiller(w: string): boolean {
   return (
     (w.startsWith('<') && w.endsWith('>')) || // <s> </s> <sil>
@@ -315,55 +158,6 @@ function cleanWord(w: string): string {
 
 function check(rv: number, what: string): void {
   if (rv < 0) throw new Error(`${what} failed (${rv})`);
-}
-
-/** A native call that can be run synchronously or on koffi's async pool. */
-interface Step {
-  sync(): number;
-  async(): Promise<number>;
-}
-
-function step<A extends unknown[]>(
-  f: ((...args: A) => number) & { async: (...args: [...A, (err: unknown, res: number) => void]) => void },
-  ...args: A
-): Step {
-  return {
-    sync: () => f(...args),
-    async: () =>
-      new Promise((resolve, reject) => {
-        f.async(...args, (err: unknown, res: number) => (err ? reject(err) : resolve(res)));
-      }),
-  };
-}
-
-function runSync<R>(g: Generator<Step, R, number>): R {
-  let it = g.next();
-  while (!it.done) {
-    let rv: number;
-    try {
-      rv = it.value.sync();
-    } catch (e) {
-      it = g.throw(e); // run the generator's cleanup
-      continue;
-    }
-    it = g.next(rv);
-  }
-  return it.value;
-}
-
-async function runAsync<R>(g: Generator<Step, R, number>): Promise<R> {
-  let it = g.next();
-  while (!it.done) {
-    let rv: number;
-    try {
-      rv = await it.value.async();
-    } catch (e) {
-      it = g.throw(e);
-      continue;
-    }
-    it = g.next(rv);
-  }
-  return it.value;
 }
 
 // ---------------------------------------------------------------------------

@@ -6,6 +6,8 @@ export interface SegmentOptions {
   pauseSeconds: number;
   /** No segment grows longer than this. */
   maxSeconds: number;
+  /** Also end a segment after a word that ends a sentence (engines that punctuate). */
+  sentenceEnds?: boolean;
 }
 
 const defaults: SegmentOptions = { pauseSeconds: 0.6, maxSeconds: 15 };
@@ -24,6 +26,7 @@ export function segmentWords(words: readonly Word[], options: SegmentOptions = d
     const last = current.at(-1);
     if (first && last && (word.start - last.end >= options.pauseSeconds || word.end - first.start > options.maxSeconds)) flush();
     current.push(word);
+    if (options.sentenceEnds && /[.?!]["')\]]?$/.test(word.word)) flush();
   }
   flush();
   return segments;

@@ -17,6 +17,7 @@
 //   (token_timestamps + max_len=1 makes every token a segment), and there is no word confidence.
 import { createRequire } from 'node:module';
 import { open, stat } from 'node:fs/promises';
+import { segmentWords } from './segments.ts';
 import { EngineError, type Segment, type TranscriptionEngine, type TranscriptionResult, type Word } from './types.ts';
 
 // ---- the native addon, typed by hand (only what is used) ----
@@ -212,25 +213,7 @@ export function repairWords(words: Word[], text: string): Word[] {
 }
 
 /** In word mode whisper's own segments are lost to the wrapping: group words at sentence ends, pauses and a maximum length. */
-export function wordsToSegments(words: Word[], pauseSeconds = 0.6, maxSeconds = 15): Segment[] {
-  const segments: Segment[] = [];
-  let current: Word[] = [];
-  const flush = () => {
-    const first = current[0];
-    const last = current.at(-1);
-    if (first && last) segments.push({ start: first.start, end: last.end, text: current.map((w) => w.word).join(' ') });
-    current = [];
-  };
-  for (const word of words) {
-    const first = current[0];
-    const last = current.at(-1);
-    if (first && last && (word.start - last.end >= pauseSeconds || word.end - first.start > maxSeconds)) flush();
-    current.push(word);
-    if (/[.?!]["')\]]?$/.test(word.word)) flush();
-  }
-  flush();
-  return segments;
-}
+export const wordsToSegments = (words: Word[]): Segment[] => segmentWords(words, { pauseSeconds: 0.6, maxSeconds: 15, sentenceEnds: true });
 
 // ---- the engine ----
 

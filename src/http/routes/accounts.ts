@@ -2,7 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import { register } from '../../services/accounts.ts';
+import { RateLimiter } from '../rate-limit.ts';
 import { DateTime, ProblemRef } from '../schemas/common.ts';
 
 const Body = Type.Object(
@@ -21,7 +23,11 @@ const Registration = Type.Object({
   trial_ends_at: DateTime,
 });
 
+/** Registration needs no key, so it is limited per client address instead. */
+const REGISTRATIONS_PER_MINUTE = 20;
+
 export const accountRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const limiter = new RateLimiter(REGISTRATIONS_PER_MINUTE);
   app.post(
     '/api/v1/accounts',
     {
@@ -30,9 +36,15 @@ export const accountRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
         tags: ['accounts'],
         summary: 'Register an account with a workspace on a 7-day trial',
         body: Body,
-        response: { 201: Registration, 400: ProblemRef, 403: ProblemRef, 409: ProblemRef },
+        response: { 201: Registration, 400: ProblemRef, 403: ProblemRef, 409: ProblemRef, 429: ProblemRef },
       },
     },
-    async (request, reply) => reply.code(201).send(await register(ctx, request.body)),
+    async (request, reply) => {
+      const decision = limiter.take(request.ip);
+      if (!decision.allowed) {
+        throw new AppError('rate_limited', `more than ${decision.limit} registrations a minute from this address`, undefined, { 'retry-after': String(decision.resetSeconds) });
+      }
+      return reply.code(201).send(await register(ctx, request.body));
+    },
   );
 };

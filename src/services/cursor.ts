@@ -1,0 +1,23 @@
+// Opaque keyset cursors over a table's insertion sequence (newest first).
+import { invalid } from '../errors.ts';
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(JSON.stringify({ s: seq })).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  try {
+    const value = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { s?: unknown }).s;
+    if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  } catch {
+    // falls through to the error below
+  }
+  throw invalid('cursor', 'is not a cursor this API returned');
+}
+
+/** The page of `rows` (fetched with limit + 1) and the cursor of the next one. */
+export function page<T extends { seq: number }>(rows: T[], limit: number): { data: T[]; next_cursor: string | null } {
+  const data = rows.slice(0, limit);
+  const last = data.at(-1);
+  return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+}
