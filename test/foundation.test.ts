@@ -75,6 +75,9 @@ for (const backend of await backends()) {
         payload: { name: 'reader', scopes: ['recordings:read'] },
       });
       const readerKey = limited.json<{ key: string }>().key;
+      const keysOnly = (await hark.request({ method: 'POST', url: `/api/v1/workspaces/${alice.workspaceId}/api-keys`, key: alice.key, payload: { name: 'k', scopes: ['keys:manage'] } })).json<{ key: string }>().key;
+      const escalation = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${alice.workspaceId}/api-keys`, key: keysOnly, payload: { name: 'more', scopes: ['keys:manage', 'recordings:write'] } });
+      assert.match(String(assertProblem(escalation, 403, 'insufficient_scope').detail), /recordings:write/);
       const refused = await hark.request({ method: 'GET', url: `/api/v1/workspaces/${alice.workspaceId}/api-keys`, key: readerKey });
       const problem = assertProblem(refused, 403, 'insufficient_scope');
       assert.match(String(problem.detail), /keys:manage/);
@@ -104,6 +107,10 @@ for (const backend of await backends()) {
     test('problem+json for malformed JSON, unknown routes and internal errors', async () => {
       const malformed = await hark.request({ method: 'POST', url: '/api/v1/accounts', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
       assertProblem(malformed, 400, 'invalid_json');
+      const text = await hark.request({ method: 'POST', url: '/api/v1/accounts', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+      assertProblem(text, 415, 'unsupported_media_type');
+      const wrongType = await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email: 'typed@example.com', password: 12345678, workspace_name: 'W' } });
+      assertProblem(wrongType, 400, 'validation_failed');
       const unknown = await hark.request({ method: 'GET', url: '/api/v1/nothing-here' });
       assertProblem(unknown, 404, 'not_found');
       assert.ok(unknown.headers['x-request-id']);

@@ -87,6 +87,21 @@ for (const backend of await backends()) {
       assertProblem(await hark.request({ method: 'POST', url: `/api/v1/workspaces/${other.workspaceId}/recordings`, key: other.key, ...noFile }), 400, 'validation_failed');
       const json = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${other.workspaceId}/recordings`, key: other.key, payload: { file: 'x' } });
       assertProblem(json, 415, 'unsupported_media_type');
+      const url = `/api/v1/workspaces/${other.workspaceId}/recordings`;
+      const noBoundary = await hark.request({ method: 'POST', url, key: other.key, headers: { 'content-type': 'multipart/form-data' }, payload: 'x' });
+      assertProblem(noBoundary, 400, 'validation_failed');
+      const whole = multipart({}, { content: wavBytes, filename: 'a.wav', contentType: 'audio/wav' });
+      const cut = whole.payload.subarray(0, whole.payload.length - 40);
+      assertProblem(await hark.request({ method: 'POST', url, key: other.key, headers: whole.headers, payload: cut }), 400, 'validation_failed');
+      const boundary = 'two-files';
+      const part = (name: string) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: audio/wav\r\n\r\n`), wavBytes, Buffer.from('\r\n')]);
+      const twoFiles = Buffer.concat([part('a.wav'), part('b.wav'), Buffer.from(`--${boundary}--\r\n`)]);
+      assertProblem(await hark.request({ method: 'POST', url, key: other.key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: twoFiles }), 400, 'validation_failed');
+      const deep = `${'{"a":'.repeat(5000)}"x"${'}'.repeat(5000)}`;
+      assertProblem(await upload(hark, other, sample, { fields: { metadata: deep } }), 400, 'validation_failed');
+      const deepImport = `{"url":"http://example.com/a.wav","metadata":${deep}}`;
+      assertProblem(await hark.request({ method: 'POST', url: `${url}/import`, key: other.key, headers: { 'content-type': 'application/json' }, payload: deepImport }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'GET', url: `${url}/fl-${'x'.repeat(300)}`, key: other.key }), 404, 'not_found');
       await storeIsEmpty(hark, other.workspaceId);
     });
 

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.ts';
 import { registerAuth } from './auth.ts';
 import { registerErrorHandling } from './error-handler.ts';
+import { validatorCompiler } from './validation.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -30,8 +31,12 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    // Ids longer than Fastify's default of 100 characters are answered 404 like any unknown id.
+    routerOptions: { maxParamLength: 1000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON endpoints take JSON: other bodies are 415, not a confusing schema error.
+  app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -17,9 +17,10 @@ function toAppError(error: FastifyError): AppError {
   if (error.validation) {
     const where = error.validationContext ?? 'body';
     const fieldErrors: FieldError[] = error.validation.map((v) => {
-      const missing = (v.params as { missingProperty?: string }).missingProperty;
-      const path = `${where}${v.instancePath}${missing ? `/${missing}` : ''}`;
-      return { path, message: v.message ?? 'is invalid' };
+      const params = v.params as { missingProperty?: string; allowedValues?: unknown[] };
+      const path = `${where}${v.instancePath}${params.missingProperty ? `/${params.missingProperty}` : ''}`;
+      const message = params.allowedValues ? `must be one of: ${params.allowedValues.join(', ')}` : (v.message ?? 'is invalid');
+      return { path, message };
     });
     return new AppError('validation_failed', fieldErrors.map((e) => `${e.path} ${e.message}`).join('; '), fieldErrors);
   }

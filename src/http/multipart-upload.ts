@@ -54,6 +54,19 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
     return { audio, filename, contentType, fields, entries };
   } catch (error) {
     if (audio) await ctx.blobs.removeTemp(audio.tempPath);
-    throw error;
+    throw asClientError(error);
   }
+}
+
+/** busboy's complaints about a malformed or cut-off body are the client's, not the server's. */
+function asClientError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_FILES_LIMIT') return invalid('file', 'only one file may be sent');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return invalid('form', 'too many form fields');
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('payload_too_large', 'the file is larger than the limit');
+  if (code === 'FST_PROTO_VIOLATION') return invalid('form', 'a form field name is not allowed');
+  const message = (error as Error).message ?? '';
+  if (/boundary|part terminated|unexpected end|malformed|multipart/i.test(message)) return invalid('body', `the multipart body is malformed: ${message}`);
+  return error;
 }

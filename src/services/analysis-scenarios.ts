@@ -8,6 +8,7 @@ import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } f
 import { invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
 import { checkModelAvailable } from './models.ts';
+import { checkSelection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 import type { RetrySettings, Selection } from './transcription-scenarios.ts';
 
@@ -106,7 +107,7 @@ async function resolve(ctx: Context, input: AnalysisScenarioInput, current?: Ana
     summary: input.summary ?? current?.summary ?? true,
     auto: input.auto ?? current?.auto ?? false,
     retry: { ...defaultRetry, ...current?.retry, ...input.retry },
-    selection: { ...emptySelection, ...current?.selection, ...input.selection },
+    selection: checkSelection(ctx, { ...emptySelection, ...current?.selection, ...input.selection }),
     options,
   };
 }

@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { transcriptionEngineNames, type TranscriptionEngineName } from '../engines/transcription/registry.ts';
 import { AppError, invalid } from '../errors.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
+import { checkModelAvailable } from './models.ts';
 import { checkRetention, createFromUpload, sanitizeFilename } from './recordings.ts';
 import { cancelTranscriptionRun, createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
 import { autoTranscriptionScenario, firstTranscriptionScenario, getTranscriptionScenario } from './transcription-scenarios.ts';
@@ -31,6 +32,7 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
       scenario = { ...scenario, engine: engine as TranscriptionEngineName, model: rest.join('/'), language: engine === 'pocketsphinx' ? 'en' : 'auto' };
     }
   }
+  if (scenario.engine === 'whisper.cpp') await checkModelAvailable(ctx, 'whisper.cpp', scenario.model);
   const language = request.language?.trim() || scenario.language;
   if (scenario.engine === 'pocketsphinx' && language !== 'en') throw invalid('language', 'pocketsphinx transcribes English only');
   return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}) } };

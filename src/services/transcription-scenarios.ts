@@ -8,6 +8,7 @@ import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName }
 import { invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
 import { checkModelAvailable } from './models.ts';
+import { checkSelection, type Selection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
@@ -17,10 +18,7 @@ export interface RetrySettings {
   backoff_seconds: number;
 }
 
-export interface Selection {
-  metadata: Record<string, unknown>;
-  statuses: string[];
-}
+export type { Selection };
 
 export interface TranscriptionOptions {
   word_timestamps: boolean;
@@ -101,7 +99,7 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
     options,
     auto: input.auto ?? current?.auto ?? false,
     retry: { ...defaultRetry, ...current?.retry, ...input.retry },
-    selection: { ...emptySelection, ...current?.selection, ...input.selection },
+    selection: checkSelection(ctx, { ...emptySelection, ...current?.selection, ...input.selection }),
   };
 }
 

@@ -4,7 +4,7 @@ import { analysisEngineNames } from '../../engines/analysis/registry.ts';
 import type { AnalysisAnswer } from '../../engines/analysis/types.ts';
 import type { AnalysisResultRow, AnalysisRun } from '../../services/analysis-runs.ts';
 import type { AnalysisScenario } from '../../services/analysis-scenarios.ts';
-import { DateTime, Nullable, NullableDateTime } from '../schemas/common.ts';
+import { StringEnum, DateTime, Nullable, NullableDateTime } from '../schemas/common.ts';
 import { RetrySettings, SelectionSchema } from './transcription.ts';
 
 export const QuestionSchema = Type.Object({
@@ -21,7 +21,7 @@ export const AnalysisScenarioCard = Type.Object(
   {
     id: Type.String({ description: 'sca-<uuid>' }),
     name: Type.String(),
-    engine: Type.Union(analysisEngineNames.map((e) => Type.Literal(e)), { description: '"basic" is the embedded engine without a language model' }),
+    engine: StringEnum(analysisEngineNames, { description: '"basic" is the embedded engine without a language model' }),
     model: Type.String(),
     instructions: Type.String(),
     questions: Type.Array(QuestionSchema),
@@ -41,7 +41,7 @@ export const presentAnalysisScenario = (scenario: AnalysisScenario) => scenario;
 export const AnalysisRunCard = Type.Object(
   {
     id: Type.String({ description: 'anl-<uuid>' }),
-    status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+    status: StringEnum(['queued', 'running', 'completed', 'failed', 'cancelled']),
     recording_id: Type.String(),
     analysis_scenario_id: Type.String(),
     transcript_id: Nullable(Type.String()),

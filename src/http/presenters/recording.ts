@@ -2,12 +2,12 @@
 import { Type } from '@sinclair/typebox';
 import type { Recording } from '../../services/recordings.ts';
 import { recordingStatuses } from '../../services/recordings.ts';
-import { DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
+import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
 
 export const RecordingCard = Type.Object(
   {
     id: Type.String({ description: 'fl-<uuid>' }),
-    status: Type.Union(recordingStatuses.map((s) => Type.Literal(s))),
+    status: StringEnum(recordingStatuses),
     filename: Type.String(),
     content_type: Nullable(Type.String()),
     size_bytes: Nullable(Type.Integer()),

@@ -5,7 +5,7 @@ import type { TranscriptionRun, TranscriptRow } from '../../services/transcripti
 import type { TranscriptionScenario } from '../../services/transcription-scenarios.ts';
 import { transcriptionEngineNames } from '../../engines/transcription/registry.ts';
 import type { Segment, Word } from '../../engines/transcription/types.ts';
-import { DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
+import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
 
 export const RetrySettings = Type.Object({
   max_attempts: Type.Integer({ minimum: 1, maximum: 10, description: 'Attempts of a retryable failure inside one run' }),
@@ -28,7 +28,7 @@ export const TranscriptionScenarioCard = Type.Object(
   {
     id: Type.String({ description: 'sct-<uuid>' }),
     name: Type.String(),
-    engine: Type.Union(transcriptionEngineNames.map((e) => Type.Literal(e))),
+    engine: StringEnum(transcriptionEngineNames),
     model: Type.String(),
     language: Type.String({ description: '"auto" or a language code' }),
     options: TranscriptionOptions,
@@ -46,7 +46,7 @@ export const presentTranscriptionScenario = (scenario: TranscriptionScenario) =>
 export const TranscriptionRunCard = Type.Object(
   {
     id: Type.String({ description: 'trn-<uuid>' }),
-    status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+    status: StringEnum(['queued', 'running', 'completed', 'failed', 'cancelled']),
     recording_id: Type.String(),
     transcription_scenario_id: Type.String(),
     execution_id: Nullable(Type.String()),
@@ -124,7 +124,7 @@ export const ExecutionCard = Type.Object(
     id: Type.String({ description: 'A UUID; also the jobId of its child runs' }),
     kind: Type.Union([Type.Literal('transcription'), Type.Literal('analysis')]),
     scenario_id: Type.String(),
-    status: Type.Union(['queued', 'running', 'completed', 'completed_with_errors'].map((s) => Type.Literal(s))),
+    status: StringEnum(['queued', 'running', 'completed', 'completed_with_errors']),
     recording_ids: Type.Array(Type.String()),
     counts: Type.Object({ queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), failed: Type.Integer(), cancelled: Type.Integer() }),
     idempotency_key: Type.String(),

@@ -33,14 +33,14 @@ import {
   QuestionSchema,
 } from '../presenters/analysis.ts';
 import { ExecutionBody, ExecutionCard, presentExecution, RetrySettings, SelectionSchema } from '../presenters/transcription.ts';
-import { Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { StringEnum, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  engine: Type.Union(analysisEngineNames.map((e) => Type.Literal(e))),
+  engine: StringEnum(analysisEngineNames),
   model: Type.String({ minLength: 1, maxLength: 200 }),
   instructions: Type.String({ maxLength: 10_000 }),
   questions: Type.Array(Type.Composite([Type.Partial(Type.Pick(QuestionSchema, ['id'])), Type.Pick(QuestionSchema, ['text', 'type'])], { additionalProperties: false }), { maxItems: 50 }),

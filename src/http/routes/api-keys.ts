@@ -2,11 +2,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import { scopes } from '../../scopes.ts';
 import { createApiKey, deleteApiKey, listApiKeys, type ApiKey } from '../../services/api-keys.ts';
-import { DateTime, NullableDateTime, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { StringEnum, DateTime, NullableDateTime, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
-const Scope = Type.Union(scopes.map((s) => Type.Literal(s)));
+const Scope = StringEnum(scopes);
 
 const KeyCard = Type.Object({
   id: Type.String(),
@@ -52,6 +53,9 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
+      // A key can hand out only the scopes it holds itself.
+      const beyond = request.body.scopes.filter((scope) => !request.apiKey?.scopes.includes(scope));
+      if (beyond.length > 0) throw new AppError('insufficient_scope', `this key cannot grant scopes it does not hold: ${beyond.join(', ')}`);
       const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body);
       return reply.code(201).send({ ...presentKey(key), key: secret });
     },

@@ -17,11 +17,11 @@ import {
   type TranscriptRow,
 } from '../../services/transcription-runs.ts';
 import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard } from '../presenters/transcription.ts';
-import { Page, withProblems } from '../schemas/common.ts';
+import { StringEnum, Page, withProblems } from '../schemas/common.ts';
 
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
-const FormatQuery = Type.Object({ format: Type.Optional(Type.Union(exportFormats.map((f) => Type.Literal(f)), { description: 'json (default), txt, srt or vtt' })) });
+const FormatQuery = Type.Object({ format: Type.Optional(StringEnum(exportFormats, { description: 'json (default), txt, srt or vtt' })) });
 const TranscriptResponse = { 200: TranscriptCard };
 
 function sendTranscript(reply: FastifyReply, transcript: TranscriptRow, format: ExportFormat | undefined) {
@@ -42,12 +42,12 @@ export const transcriptionRunRoutes = (ctx: Context): FastifyPluginAsyncTypebox 
         summary: 'Start a transcription run',
         description: 'Answers 202 with the run (status queued). A recording still downloading answers 409 recording_not_ready; one still being prepared is accepted and the run waits.',
         params: RecordingParams,
-        body: Type.Object({ transcription_scenario_id: Type.Optional(Type.String({ description: 'sct-…; default: the workspace\'s automatic or first scenario' })) }, { additionalProperties: false }),
+        body: Type.Optional(Type.Object({ transcription_scenario_id: Type.Optional(Type.String({ description: 'sct-…; default: the workspace\'s automatic or first scenario' })) }, { additionalProperties: false })),
         response: withProblems({ 202: TranscriptionRunCard }, 402, 404, 409),
       },
     },
     async (request, reply) =>
-      reply.code(202).send(presentTranscriptionRun(await startTranscription(ctx, request.params.workspace_id, request.params.recording_id, request.body.transcription_scenario_id))),
+      reply.code(202).send(presentTranscriptionRun(await startTranscription(ctx, request.params.workspace_id, request.params.recording_id, request.body?.transcription_scenario_id))),
   );
 
   app.get(`${P}/transcription-runs/:run_id`, { config: { scope: 'transcripts:read' }, schema: { tags, summary: 'A transcription run card', params: RunParams, response: withProblems({ 200: TranscriptionRunCard }, 404) } }, async (request) =>

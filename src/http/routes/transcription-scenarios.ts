@@ -23,13 +23,13 @@ import {
   TranscriptionOptions,
   TranscriptionScenarioCard,
 } from '../presenters/transcription.ts';
-import { withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  engine: Type.Union(transcriptionEngineNames.map((e) => Type.Literal(e))),
+  engine: StringEnum(transcriptionEngineNames),
   model: Type.String({ minLength: 1, maxLength: 200 }),
   language: Type.String({ pattern: '^(auto|[a-z]{2,3}(-[A-Za-z]{2,4})?)$' }),
   options: Type.Partial(TranscriptionOptions, { additionalProperties: false }),

@@ -4,9 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { eventTypes } from '../../services/events.ts';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, updateWebhook, type Webhook } from '../../services/webhooks.ts';
-import { DateTime, Nullable, NullableDateTime, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { StringEnum, DateTime, Nullable, NullableDateTime, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
-const EventName = Type.Union([Type.Literal('*'), ...eventTypes.map((e) => Type.Literal(e))]);
+const EventName = StringEnum(['*', ...eventTypes]);
 const WebhookCard = Type.Object(
   {
     id: Type.String({ description: 'wh-<uuid>' }),

@@ -22,6 +22,10 @@ export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'da
 export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** One of a fixed set of strings, as a JSON-schema enum (validation names the allowed values). */
+export const StringEnum = <T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
 export const WorkspaceParams = Type.Object({ workspace_id: Type.String() });
 
 /** Error responses every authenticated route can give, plus the route's own. */
