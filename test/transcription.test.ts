@@ -248,6 +248,11 @@ for (const backend of await backends()) {
       assert.equal(execution.counts.completed, 2);
       const listed = (await hark.request({ method: 'GET', url, key: account.key })).json<{ data: { id: string }[] }>().data;
       assert.ok(listed.some((e) => e.id === executionId));
+      await hark.request({ method: 'POST', url, key: account.key, payload: { recording_ids: [second], idempotency_key: `batch-2-${backend}` } });
+      const first = (await hark.request({ method: 'GET', url: `${url}?limit=1`, key: account.key })).json<{ data: { id: string }[]; next_cursor: string }>();
+      assert.equal(first.data.length, 1);
+      const rest = (await hark.request({ method: 'GET', url: `${url}?limit=1&cursor=${first.next_cursor}`, key: account.key })).json<{ data: { id: string }[] }>();
+      assert.notEqual(rest.data[0]?.id, first.data[0]?.id);
     });
   });
 }

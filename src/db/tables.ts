@@ -91,6 +91,7 @@ export interface RecordingsTable {
 
 export interface ExecutionsTable {
   id: string;
+  seq: Generated<number>;
   workspace_id: string;
   kind: string;
   scenario_id: string;

@@ -60,6 +60,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
       const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
       const scope = (route.config as { scope?: string | null } | undefined)?.scope;
       const transformed = { ...schema } as Record<string, unknown>;
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      transformed.operationId ??= `${String(methods[0]).toLowerCase()}${url.replace(/\/api\/v1\/workspaces\/:workspace_id/, '').replace(/[:{}]/g, '').split(/[/._-]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
       const docBody = (route.config as { docBody?: unknown } | undefined)?.docBody;
       if (docBody) {
         transformed.body = docBody;

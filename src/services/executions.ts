@@ -7,6 +7,7 @@ import type { Db, Trx } from '../db/database.ts';
 import type { ExecutionsTable } from '../db/tables.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isUuid, newUuid } from '../ids.ts';
+import { decodeCursor, page } from './cursor.ts';
 
 export type ExecutionRow = Selectable<ExecutionsTable>;
 export type ExecutionKind = 'transcription' | 'analysis';
@@ -133,9 +134,17 @@ export async function getExecution(ctx: Context, workspaceId: string, kind: Exec
   return withCounts(ctx, row);
 }
 
-export async function listExecutions(ctx: Context, workspaceId: string, kind: ExecutionKind, scenarioId: string, limit: number): Promise<Execution[]> {
-  const rows = await ctx.db.selectFrom('executions').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('scenario_id', '=', scenarioId).orderBy('created_at', 'desc').limit(limit).execute();
-  return Promise.all(rows.map((row) => withCounts(ctx, row)));
+export async function listExecutions(
+  ctx: Context,
+  workspaceId: string,
+  kind: ExecutionKind,
+  scenarioId: string,
+  options: { limit: number; cursor?: string | undefined },
+): Promise<{ data: Execution[]; next_cursor: string | null }> {
+  let query = ctx.db.selectFrom('executions').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('scenario_id', '=', scenarioId);
+  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
+  const { data, next_cursor } = page(await query.orderBy('seq', 'desc').limit(options.limit + 1).execute(), options.limit);
+  return { data: await Promise.all(data.map((row) => withCounts(ctx, row))), next_cursor };
 }
 
 export function checkIdempotencyKey(key: string): void {

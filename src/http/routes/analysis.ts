@@ -107,10 +107,11 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
   );
   app.get(
     `${base}/:scenario_id/executions`,
-    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'Executions of the scenario', params: ScenarioParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }), response: withProblems({ 200: Type.Object({ data: Type.Array(ExecutionCard) }) }, 404) } },
+    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'Executions of the scenario', params: ScenarioParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }), cursor: Type.Optional(Type.String({ maxLength: 100 })) }), response: withProblems({ 200: Page(ExecutionCard) }, 404) } },
     async (request) => {
       const scenario = await getAnalysisScenario(ctx.db, request.params.workspace_id, request.params.scenario_id);
-      return { data: (await listExecutions(ctx, request.params.workspace_id, 'analysis', scenario.id, request.query.limit)).map(presentExecution) };
+      const result = await listExecutions(ctx, request.params.workspace_id, 'analysis', scenario.id, request.query);
+      return { data: result.data.map(presentExecution), next_cursor: result.next_cursor };
     },
   );
   app.get(

@@ -23,7 +23,7 @@ import {
   TranscriptionOptions,
   TranscriptionScenarioCard,
 } from '../presenters/transcription.ts';
-import { StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { Page, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });
 
@@ -105,10 +105,11 @@ export const transcriptionScenarioRoutes = (ctx: Context): FastifyPluginAsyncTyp
   );
   app.get(
     `${base}/:scenario_id/executions`,
-    { config: { scope: 'transcripts:read' }, schema: { tags, summary: 'Executions of the scenario, newest first', params: ScenarioParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }), response: withProblems({ 200: Type.Object({ data: Type.Array(ExecutionCard) }) }, 404) } },
+    { config: { scope: 'transcripts:read' }, schema: { tags, summary: 'Executions of the scenario, newest first', params: ScenarioParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }), cursor: Type.Optional(Type.String({ maxLength: 100 })) }), response: withProblems({ 200: Page(ExecutionCard) }, 404) } },
     async (request) => {
       const scenario = await getTranscriptionScenario(ctx.db, request.params.workspace_id, request.params.scenario_id);
-      return { data: (await listExecutions(ctx, request.params.workspace_id, 'transcription', scenario.id, request.query.limit)).map(presentExecution) };
+      const result = await listExecutions(ctx, request.params.workspace_id, 'transcription', scenario.id, request.query);
+      return { data: result.data.map(presentExecution), next_cursor: result.next_cursor };
     },
   );
   app.get(
