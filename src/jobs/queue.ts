@@ -27,6 +27,7 @@ export interface SendOptions {
 export class Queue {
   private readonly boss: PgBoss;
   private started = false;
+  private readonly workers = new Map<string, string[]>();
 
   constructor(
     private readonly database: Database,
@@ -74,17 +75,37 @@ export class Queue {
     if (options.startAfterSeconds) sendOptions.startAfter = options.startAfterSeconds;
     if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
     await this.boss.send(name, data, sendOptions);
+    if (!options.startAfterSeconds) this.nudge(name, options.trx !== undefined);
+  }
+
+  /**
+   * Wakes this process's idle workers of `name` instead of leaving the job to their next poll. A
+   * job sent in a transaction is visible only after its commit, which the queue cannot see: the
+   * workers are woken twice, shortly after; a miss costs nothing but falls back to the poll.
+   */
+  private nudge(name: string, afterCommit: boolean): void {
+    const ids = this.workers.get(name);
+    if (!ids) return;
+    const wake = () => {
+      if (this.started) for (const id of ids) this.boss.notifyWorker(id);
+    };
+    if (!afterCommit) return wake();
+    setTimeout(wake, 25).unref();
+    setTimeout(wake, 250).unref();
   }
 
   async work<T>(handler: JobHandler<T>): Promise<void> {
+    const ids: string[] = [];
+    this.workers.set(handler.name, ids);
     for (let i = 0; i < handler.concurrency; i++) {
-      await this.boss.work<T>(
+      const id = await this.boss.work<T>(
         handler.name,
         { batchSize: 1, pollingIntervalSeconds: this.config.jobPollSeconds, includeMetadata: true },
         async (jobs) => {
           for (const job of jobs) await handler.handle(job.data, { id: job.id, retryCount: job.retryCount });
         },
       );
+      ids.push(id);
     }
   }
 
