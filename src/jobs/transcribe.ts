@@ -16,8 +16,9 @@ export interface TranscribeJob {
 }
 
 const PROGRESS_INTERVAL_MS = 1000;
-/** A safety net only: preparation's completion sends the job of every waiting run itself. */
-const PREPARATION_POLL_SECONDS = 30;
+/** A safety net: preparation's completion sends the job of every waiting run itself, except a run
+ * committed between that check and the preparation's own commit. */
+const PREPARATION_POLL_SECONDS = 3;
 
 export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
   const engines = new Map<string, Promise<TranscriptionEngine>>();
