@@ -11,7 +11,7 @@ import { createApiKey } from './services/api-keys.ts';
 import { createWorkspace, setPlan } from './services/workspaces.ts';
 
 const usage = `usage: hark <command>
-  serve [--no-workers]   API, web UI and workers (workers off with --no-workers)
+  serve [--no-workers]   API, docs and workers (workers off with --no-workers)
   worker                 workers only
   migrate                apply database migrations and exit
   admin create-workspace NAME

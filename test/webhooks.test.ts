@@ -94,6 +94,19 @@ for (const backend of await backends()) {
         assert.equal(last.headers['webhook-id'], receiver.received[0]!.headers['webhook-id']);
         assert.ok(standardSignatureValid(rotated.secret, last) && standardSignatureValid(hook.secret, last), 'old and new secrets both sign during rotation');
 
+        await hark.request({ method: 'PATCH', url: `${P}/webhooks/${hook.id}`, key: account.key, payload: { enabled: true } });
+        receiver.answers = [500];
+        await hark.runtime.ctx.db.updateTable('webhooks').set({ failing_since: new Date(Date.now() - 25 * 3600_000) }).where('id', '=', hook.id).execute();
+        await upload(hark, account, audio);
+        const dayLong = await eventually(async () => {
+          const card = (await hark.request({ method: 'GET', url: `${P}/webhooks/${hook.id}`, key: account.key })).json<{ enabled: boolean; disabled_reason: string }>();
+          return card.enabled ? null : card;
+        }, 30_000, 'the endpoint to be disabled after a day of failures');
+        assert.match(dayLong.disabled_reason, /day/);
+        const reenabled = (await hark.request({ method: 'PATCH', url: `${P}/webhooks/${hook.id}`, key: account.key, payload: { enabled: true } })).json<{ enabled: boolean; failing_since: string | null }>();
+        assert.equal(reenabled.enabled, true);
+        assert.equal(reenabled.failing_since, null);
+
         receiver.answers = [410];
         await upload(hark, account, audio);
         const disabled = await eventually(async () => {

@@ -8,7 +8,7 @@ import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } f
 import { invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
 import { checkModelAvailable } from './models.ts';
-import { checkSelection } from './selection.ts';
+import { checkBaseUrl, checkSelection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 import type { RetrySettings, Selection } from './transcription-scenarios.ts';
 
@@ -90,14 +90,7 @@ async function resolve(ctx: Context, input: AnalysisScenarioInput, current?: Ana
   if (engine === 'basic' && model !== defaultAnalysisModels.basic) throw invalid('model', `the basic engine has one model: "${defaultAnalysisModels.basic}"`);
   if (engine === 'llama.cpp') await checkModelAvailable(ctx, 'llama.cpp', model);
   const options = { ...current?.options, ...input.options };
-  if (options.base_url) {
-    try {
-      const url = new URL(options.base_url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    } catch {
-      throw invalid('options/base_url', 'must be an http or https URL');
-    }
-  }
+  if (options.base_url) checkBaseUrl(options.base_url);
   return {
     name: input.name ?? current?.name ?? 'Analysis',
     engine,

@@ -8,7 +8,7 @@ import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName }
 import { invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
 import { checkModelAvailable } from './models.ts';
-import { checkSelection, type Selection } from './selection.ts';
+import { checkBaseUrl, checkSelection, type Selection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
@@ -83,14 +83,7 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
     ...current?.options,
     ...input.options,
   };
-  if (options.base_url) {
-    try {
-      const url = new URL(options.base_url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    } catch {
-      throw invalid('options/base_url', 'must be an http or https URL');
-    }
-  }
+  if (options.base_url) checkBaseUrl(options.base_url);
   return {
     name: input.name ?? current?.name ?? `${engine} ${model}`,
     engine,
