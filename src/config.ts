@@ -23,6 +23,7 @@ export interface Config {
   jobTimeoutSeconds: number;
   queueMaintenanceSeconds: number;
   expireIntervalSeconds: number;
+  staleRunSeconds: number;
   openai: { baseUrl: string | null; apiKey: string | null };
   llamaThreads: number;
   whisperThreads: number;
@@ -109,6 +110,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     jobTimeoutSeconds: int('HARK_JOB_TIMEOUT_SECONDS', 3600, 5, 86400),
     queueMaintenanceSeconds: int('HARK_QUEUE_MAINTENANCE_SECONDS', 60, 1, 3600),
     expireIntervalSeconds: int('HARK_EXPIRE_INTERVAL_SECONDS', 3600, 1, 86400),
+    staleRunSeconds: int('HARK_STALE_RUN_SECONDS', 120, 5, 86400),
     openai: { baseUrl: text('HARK_OPENAI_BASE_URL'), apiKey: text('HARK_OPENAI_API_KEY') },
     llamaThreads: int('HARK_LLAMA_THREADS', 1, 1, 64),
     whisperThreads: int('HARK_WHISPER_THREADS', Math.max(1, os.availableParallelism()), 1, 64),

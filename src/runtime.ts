@@ -50,6 +50,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const sweep = () => queue.send('expire-audio', {}).catch((error: unknown) => log.error({ err: error }, 'could not queue expire-audio'));
     void sweep();
     timers.push(setInterval(sweep, config.expireIntervalSeconds * 1000).unref());
+    const recover = () => queue.send('recover-runs', {}).catch((error: unknown) => log.error({ err: error }, 'could not queue recover-runs'));
+    timers.push(setInterval(recover, Math.min(60, Math.ceil(config.staleRunSeconds / 2)) * 1000).unref());
   }
 
   let app: FastifyInstance | null = null;

@@ -104,7 +104,8 @@ for (const backend of await backends()) {
 
     test('a worker killed (SIGKILL) mid-run leaves no run stuck in running: it completes after restart', async () => {
       const config = await testConfig(backend);
-      const env = { HARK_WORKER_CONCURRENCY: '1', HARK_JOB_TIMEOUT_SECONDS: '20', HARK_QUEUE_MAINTENANCE_SECONDS: '1' };
+      // No job expiry here: on PostgreSQL the stale-run sweep must bring the run back.
+      const env = { HARK_WORKER_CONCURRENCY: '1', HARK_STALE_RUN_SECONDS: '10' };
       const corpus = librivoxJoined();
       let server = await spawnServer(config, env);
       try {

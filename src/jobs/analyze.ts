@@ -7,6 +7,7 @@ import type { AnalysisSnapshot } from '../services/analysis-runs.ts';
 import { analysisRunEvent } from '../services/events.ts';
 import type { Segment } from '../engines/transcription/types.ts';
 import type { JobHandler } from './queue.ts';
+import { startHeartbeat } from './recover-runs.ts';
 
 export interface AnalyzeJob {
   runId: string;
@@ -44,6 +45,7 @@ export function analyzeJob(ctx: Context): JobHandler<AnalyzeJob> {
         return;
       }
       const snapshot = started.scenario as AnalysisSnapshot;
+      const stopHeartbeat = startHeartbeat(ctx, 'analysis_runs', runId);
       try {
         const engine = await loadAnalysisEngine(snapshot.engine, { config: ctx.config, model: snapshot.model, baseUrl: snapshot.options?.base_url ?? null }).catch((error: unknown) => {
           throw error instanceof EngineError ? error : new EngineError('engine_unavailable', (error as Error).message, false);
@@ -98,6 +100,8 @@ export function analyzeJob(ctx: Context): JobHandler<AnalyzeJob> {
           return;
         }
         await fail(runId, failure);
+      } finally {
+        stopHeartbeat();
       }
     },
   };

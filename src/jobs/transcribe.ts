@@ -10,6 +10,7 @@ import { summarizeTranscript } from '../services/transcript-summary.ts';
 import { newTranscriptId, type ScenarioSnapshot } from '../services/transcription-runs.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
+import { startHeartbeat } from './recover-runs.ts';
 
 export interface TranscribeJob {
   runId: string;
@@ -94,6 +95,7 @@ export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
           .catch(() => {});
       };
 
+      const stopHeartbeat = startHeartbeat(ctx, 'transcription_runs', runId);
       try {
         const engine = await engineFor(snapshot);
         const result = await engine.transcribe(
@@ -155,6 +157,8 @@ export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
           return;
         }
         await fail(runId, failure);
+      } finally {
+        stopHeartbeat();
       }
     },
   };
