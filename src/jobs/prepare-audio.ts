@@ -5,6 +5,7 @@ import { recordingKeys } from '../storage/blobs.ts';
 import { onRecordingPrepared } from '../services/automation.ts';
 import { recordingEvent } from '../services/events.ts';
 import type { JobHandler } from './queue.ts';
+import { startHeartbeat } from './recover-runs.ts';
 
 export interface PrepareAudioJob {
   recordingId: string;
@@ -26,6 +27,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       if (!recording) return; // deleted, or already prepared by an earlier delivery of this job
       const keys = recordingKeys(recording.workspace_id, recording.id);
       const temp = ctx.blobs.tempPath();
+      const stopHeartbeat = startHeartbeat(ctx, 'recordings', recording.id);
       try {
         const info = await probe(ctx.blobs.pathOf(keys.original));
         const seconds = await prepare(ctx.blobs.pathOf(keys.original), temp, info.durationSeconds);
@@ -55,6 +57,8 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
             .executeTakeFirst();
           if (failed) await recordingEvent(ctx, trx, failed);
         });
+      } finally {
+        stopHeartbeat();
       }
     },
   };

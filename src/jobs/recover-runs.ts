@@ -1,4 +1,5 @@
-// recover-runs: a run whose worker died stays "running" with no heartbeat; after
+// recover-runs: a run (or a preparation) whose worker died stays "running" ("processing") with
+// no heartbeat; after
 // HARK_STALE_RUN_SECONDS it is queued again, so no run stays stuck (on a PostgreSQL server a dead
 // worker's queue job would otherwise wait for its expiry).
 import { sql } from 'kysely';
@@ -8,9 +9,10 @@ import type { JobHandler } from './queue.ts';
 /** How often a running handler says it is alive. */
 export const HEARTBEAT_MS = 10_000;
 
-export function startHeartbeat(ctx: Context, table: 'transcription_runs' | 'analysis_runs', runId: string): () => void {
+export function startHeartbeat(ctx: Context, table: 'transcription_runs' | 'analysis_runs' | 'recordings', id: string): () => void {
+  const busy = table === 'recordings' ? 'processing' : 'running';
   const timer = setInterval(() => {
-    ctx.db.updateTable(table).set({ updated_at: new Date() }).where('id', '=', runId).where('status', '=', 'running').execute().catch(() => {});
+    ctx.db.updateTable(table).set({ updated_at: new Date() }).where('id', '=', id).where('status', '=', busy).execute().catch(() => {});
   }, HEARTBEAT_MS);
   timer.unref();
   return () => clearInterval(timer);
@@ -26,6 +28,11 @@ export async function recoverStaleRuns(ctx: Context): Promise<number> {
       recovered += stale.length;
     });
   }
+  await ctx.db.transaction().execute(async (trx) => {
+    const stale = await trx.updateTable('recordings').set({ status: 'queued', updated_at: new Date() }).where('status', '=', 'processing').where('updated_at', '<', cutoff).returning('id').execute();
+    for (const recording of stale) await ctx.queue.send('prepare-audio', { recordingId: recording.id }, { trx });
+    recovered += stale.length;
+  });
   return recovered;
 }
 
