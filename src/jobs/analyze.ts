@@ -8,6 +8,7 @@ import { analysisRunEvent } from '../services/events.ts';
 import type { Segment } from '../engines/transcription/types.ts';
 import type { JobHandler } from './queue.ts';
 import { startHeartbeat } from './recover-runs.ts';
+import { engineFailure, retryLater } from './run-retry.ts';
 
 export interface AnalyzeJob {
   runId: string;
@@ -84,21 +85,8 @@ export function analyzeJob(ctx: Context): JobHandler<AnalyzeJob> {
           await analysisRunEvent(ctx, trx, done);
         });
       } catch (error) {
-        const failure = error instanceof EngineError ? error : new EngineError('engine_error', 'the analysis engine failed unexpectedly', true);
-        if (!(error instanceof EngineError)) ctx.log.error({ err: error, runId }, 'analysis engine error');
-        if (failure.retryable && started.attempts < snapshot.retry.max_attempts) {
-          await ctx.db.transaction().execute(async (trx) => {
-            const requeued = await trx
-              .updateTable('analysis_runs')
-              .set({ status: 'queued', error_code: failure.code, error_message: failure.message, retryable: true, updated_at: new Date() })
-              .where('id', '=', runId)
-              .where('status', '=', 'running')
-              .executeTakeFirst();
-            const wait = snapshot.retry.backoff_seconds * 2 ** (started.attempts - 1);
-            if (requeued.numUpdatedRows > 0n) await ctx.queue.send('analyze', { runId }, { trx, startAfterSeconds: Math.max(1, Math.round(wait)) });
-          });
-          return;
-        }
+        const failure = engineFailure(ctx, error, runId);
+        if (await retryLater(ctx, { table: 'analysis_runs', job: 'analyze' }, runId, failure, started.attempts, snapshot.retry)) return;
         await fail(runId, failure);
       } finally {
         stopHeartbeat();

@@ -11,6 +11,7 @@ import { newTranscriptId, type ScenarioSnapshot } from '../services/transcriptio
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
 import { startHeartbeat } from './recover-runs.ts';
+import { engineFailure, retryLater } from './run-retry.ts';
 
 export interface TranscribeJob {
   runId: string;
@@ -141,21 +142,8 @@ export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
         });
       } catch (error) {
         if (abort.signal.aborted) return; // cancelled: the card already says so
-        const failure = error instanceof EngineError ? error : new EngineError('engine_error', 'the engine failed unexpectedly', true);
-        if (!(error instanceof EngineError)) ctx.log.error({ err: error, runId }, 'transcription engine error');
-        if (failure.retryable && started.attempts < snapshot.retry.max_attempts) {
-          await ctx.db.transaction().execute(async (trx) => {
-            const requeued = await trx
-              .updateTable('transcription_runs')
-              .set({ status: 'queued', error_code: failure.code, error_message: failure.message, retryable: true, updated_at: new Date() })
-              .where('id', '=', runId)
-              .where('status', '=', 'running')
-              .executeTakeFirst();
-            const wait = snapshot.retry.backoff_seconds * 2 ** (started.attempts - 1);
-            if (requeued.numUpdatedRows > 0n) await ctx.queue.send('transcribe', { runId }, { trx, startAfterSeconds: Math.max(1, Math.round(wait)) });
-          });
-          return;
-        }
+        const failure = engineFailure(ctx, error, runId);
+        if (await retryLater(ctx, { table: 'transcription_runs', job: 'transcribe' }, runId, failure, started.attempts, snapshot.retry)) return;
         await fail(runId, failure);
       } finally {
         stopHeartbeat();
