@@ -218,6 +218,7 @@ for (const backend of await backends()) {
       assertProblem(await request('POST', url, { recording_ids: [], idempotency_key: 'analysis-batch-1' }), 422, 'idempotency_key_reused');
       const children = (await request('GET', `/analysis-runs?jobId=${executionId}`)).json<{ data: AnalysisRun[] }>().data;
       assert.equal(children.length, 1);
+      assertProblem(await request('GET', `/analysis-runs?status=bogus`), 400, 'validation_failed');
       await waitAnalysis(children[0]!.id);
       const execution = await eventually(async () => {
         const e = (await request('GET', `${url}/${executionId}`)).json<{ status: string; counts: { completed: number } }>();

@@ -109,9 +109,6 @@ export class Queue {
     }
   }
 
-  async schedule(name: string, cron: string): Promise<void> {
-    await this.boss.schedule(name, cron, {}, { singletonKey: name });
-  }
 
   /** Stops fetching, waits for running handlers (up to `timeoutMs`), then stops. */
   async stop(timeoutMs = 30_000): Promise<void> {

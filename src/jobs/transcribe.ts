@@ -7,7 +7,8 @@ import { EngineError, type TranscriptionEngine } from '../engines/transcription/
 import { onTranscriptCompleted } from '../services/automation.ts';
 import { transcriptionRunEvent } from '../services/events.ts';
 import { summarizeTranscript } from '../services/transcript-summary.ts';
-import { newTranscriptId, type ScenarioSnapshot } from '../services/transcription-runs.ts';
+import { newUuid } from '../ids.ts';
+import type { ScenarioSnapshot } from '../services/transcription-runs.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
 import { startHeartbeat } from './recover-runs.ts';
@@ -112,7 +113,7 @@ export function transcribeJob(ctx: Context): JobHandler<TranscribeJob> {
         );
         const summary = snapshot.options.summary ? await summarizeTranscript(result) : null;
         await ctx.db.transaction().execute(async (trx) => {
-          const transcriptId = newTranscriptId();
+          const transcriptId = newUuid();
           const done = await trx
             .updateTable('transcription_runs')
             .set({ status: 'completed', transcript_id: transcriptId, progress: 1, error_code: null, error_message: null, retryable: null, completed_at: new Date(), updated_at: new Date() })

@@ -4,12 +4,12 @@ import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
 import { analysisRunEvent } from './events.ts';
-import { decodeCursor, page } from './cursor.ts';
+import { decodeCursor, page, parseStatuses } from './cursor.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, isUuid, newId } from '../ids.ts';
 import { getAnalysisScenario, type AnalysisScenario } from './analysis-scenarios.ts';
 import { getRecording } from './recordings.ts';
-import { latestTranscript, type TranscriptRow } from './transcription-runs.ts';
+import { latestTranscript, runStatuses, type TranscriptRow } from './transcription-runs.ts';
 
 export type AnalysisRun = Selectable<AnalysisRunsTable>;
 export type AnalysisResultRow = Selectable<AnalysisResultsTable>;
@@ -79,7 +79,7 @@ export async function listAnalysisRuns(ctx: Context, workspaceId: string, filter
   let query = ctx.db.selectFrom('analysis_runs').selectAll().where('workspace_id', '=', workspaceId);
   if (filters.jobId !== undefined) query = query.where('execution_id', '=', filters.jobId);
   if (filters.recording_id !== undefined) query = query.where('recording_id', '=', filters.recording_id);
-  if (filters.status) query = query.where('status', 'in', filters.status.split(',').map((s) => s.trim()));
+  if (filters.status) query = query.where('status', 'in', parseStatuses(filters.status, runStatuses));
   return query.orderBy('seq', 'desc').limit(filters.limit).execute();
 }
 

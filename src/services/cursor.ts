@@ -1,4 +1,5 @@
-// Opaque keyset cursors over a table's insertion sequence (newest first).
+// What every list shares: opaque keyset cursors over a table's insertion sequence (newest
+// first) and the comma-separated `status` filter.
 import { invalid } from '../errors.ts';
 
 export function encodeCursor(seq: number): string {
@@ -20,4 +21,12 @@ export function page<T extends { seq: number }>(rows: T[], limit: number): { dat
   const data = rows.slice(0, limit);
   const last = data.at(-1);
   return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+}
+
+/** `status=a,b` checked against the statuses a resource can have. */
+export function parseStatuses(raw: string, allowed: readonly string[]): string[] {
+  const statuses = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = statuses.filter((s) => !allowed.includes(s));
+  if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
+  return statuses;
 }

@@ -9,7 +9,7 @@ import { isId, newId } from '../ids.ts';
 import { FetchError, validateOutboundUrl } from '../net/fetch-stream.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
-import { decodeCursor, page } from './cursor.ts';
+import { decodeCursor, page, parseStatuses } from './cursor.ts';
 
 export type Recording = Selectable<RecordingsTable>;
 
@@ -251,10 +251,7 @@ function containment(path: string, value: unknown): string {
 export async function listRecordings(ctx: Context, workspaceId: string, options: ListOptions): Promise<{ data: Recording[]; next_cursor: string | null }> {
   let query = ctx.db.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId);
   if (options.status) {
-    const statuses = options.status.split(',').map((s) => s.trim()).filter(Boolean);
-    const unknown = statuses.filter((s) => !(recordingStatuses as readonly string[]).includes(s));
-    if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}; one of ${recordingStatuses.join(', ')}`);
-    query = query.where('status', 'in', statuses);
+    query = query.where('status', 'in', parseStatuses(options.status, recordingStatuses));
   }
   for (const [name, bound] of [['created_after', options.created_after], ['created_before', options.created_before]] as const) {
     if (bound === undefined) continue;

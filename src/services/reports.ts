@@ -4,6 +4,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
+import { parseStatuses } from './cursor.ts';
 import { recordingStatuses, type RecordingFilters } from './recordings.ts';
 
 interface GroupKey {
@@ -24,12 +25,7 @@ export function parseGroupBy(values: string[]): GroupKey[] {
 
 function recordingConditions(filters: RecordingFilters): RawBuilder<boolean>[] {
   const conditions: RawBuilder<boolean>[] = [];
-  if (filters.status) {
-    const statuses = filters.status.split(',').map((s) => s.trim());
-    const unknown = statuses.filter((s) => !(recordingStatuses as readonly string[]).includes(s));
-    if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}`);
-    conditions.push(sql<boolean>`rec.status = ANY(${statuses}::text[])`);
-  }
+  if (filters.status) conditions.push(sql<boolean>`rec.status = ANY(${parseStatuses(filters.status, recordingStatuses)}::text[])`);
   for (const [name, bound, op] of [['created_after', filters.created_after, '>'], ['created_before', filters.created_before, '<']] as const) {
     if (bound === undefined) continue;
     const date = new Date(bound);

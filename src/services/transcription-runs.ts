@@ -4,9 +4,9 @@ import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
 import { transcriptionRunEvent } from './events.ts';
-import { decodeCursor, page } from './cursor.ts';
+import { decodeCursor, page, parseStatuses } from './cursor.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
-import { isId, newId, newUuid } from '../ids.ts';
+import { isId, newId } from '../ids.ts';
 import { assertTranscribable, getRecording, type Recording } from './recordings.ts';
 import { getTranscriptionScenario, type TranscriptionScenario } from './transcription-scenarios.ts';
 
@@ -91,12 +91,7 @@ export async function listTranscriptionRuns(ctx: Context, workspaceId: string, f
   let query = ctx.db.selectFrom('transcription_runs').selectAll().where('workspace_id', '=', workspaceId);
   if (filters.jobId !== undefined) query = query.where('execution_id', '=', filters.jobId);
   if (filters.recording_id !== undefined) query = query.where('recording_id', '=', filters.recording_id);
-  if (filters.status) {
-    const statuses = filters.status.split(',').map((s) => s.trim());
-    const unknown = statuses.filter((s) => !(runStatuses as readonly string[]).includes(s));
-    if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}; one of ${runStatuses.join(', ')}`);
-    query = query.where('status', 'in', statuses);
-  }
+  if (filters.status) query = query.where('status', 'in', parseStatuses(filters.status, runStatuses));
   if (filters.cursor) query = query.where('seq', '<', decodeCursor(filters.cursor));
   return page(await query.orderBy('seq', 'desc').limit(filters.limit + 1).execute(), filters.limit);
 }
@@ -159,4 +154,3 @@ export async function transcriptOfRecording(ctx: Context, workspaceId: string, r
   return transcript;
 }
 
-export const newTranscriptId = newUuid;

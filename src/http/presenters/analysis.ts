@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import { analysisEngineNames } from '../../engines/analysis/registry.ts';
 import type { AnalysisAnswer } from '../../engines/analysis/types.ts';
 import type { AnalysisResultRow, AnalysisRun } from '../../services/analysis-runs.ts';
-import type { AnalysisScenario } from '../../services/analysis-scenarios.ts';
 import { StringEnum, DateTime, Nullable, NullableDateTime } from '../schemas/common.ts';
 import { RetrySettings, SelectionSchema } from './transcription.ts';
 
@@ -36,7 +35,6 @@ export const AnalysisScenarioCard = Type.Object(
   { $id: 'AnalysisScenario' },
 );
 
-export const presentAnalysisScenario = (scenario: AnalysisScenario) => scenario;
 
 export const AnalysisRunCard = Type.Object(
   {

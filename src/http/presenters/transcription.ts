@@ -2,7 +2,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Execution } from '../../services/executions.ts';
 import type { TranscriptionRun, TranscriptRow } from '../../services/transcription-runs.ts';
-import type { TranscriptionScenario } from '../../services/transcription-scenarios.ts';
 import { transcriptionEngineNames } from '../../engines/transcription/registry.ts';
 import type { Segment, Word } from '../../engines/transcription/types.ts';
 import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
@@ -41,7 +40,6 @@ export const TranscriptionScenarioCard = Type.Object(
   { $id: 'TranscriptionScenario' },
 );
 
-export const presentTranscriptionScenario = (scenario: TranscriptionScenario) => scenario;
 
 export const TranscriptionRunCard = Type.Object(
   {
