@@ -121,7 +121,7 @@ for (const backend of await backends()) {
     });
 
     test('the llama.cpp engine on a GGUF file and the openai engine on a local OpenAI-compatible server', async () => {
-      const fixture = new URL('../../shared/fixtures/random-qwen2-micro.gguf', import.meta.url).pathname;
+      const fixture = new URL('./fixtures/random-qwen2-micro.gguf', import.meta.url).pathname;
       await addModel(hark.config, 'micro', fixture);
       const server = await startOpenAiServer({ modelPath: fixture });
       try {

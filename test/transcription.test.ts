@@ -103,7 +103,7 @@ for (const backend of await backends()) {
     });
 
     test('the whisper.cpp engine runs a real-format ggml model (structure only: the weights are random)', async () => {
-      await addModel(hark.config, 'tiny-random', new URL('../../shared/fixtures/ggml-random-tiny.en.bin', import.meta.url).pathname);
+      await addModel(hark.config, 'tiny-random', new URL('./fixtures/ggml-random-tiny.en.bin', import.meta.url).pathname);
       const scenario = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'whisper', engine: 'whisper.cpp', model: 'tiny-random', language: 'auto' } });
       assert.equal(scenario.statusCode, 201, scenario.body);
       const short = (await upload(hark, account, speech('Please send me the invoice for last month.'))).json<{ id: string }>().id;
