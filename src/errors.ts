@@ -2,12 +2,14 @@
 export const errors = {
   validation_failed: { status: 400, title: 'The request is not valid' },
   invalid_json: { status: 400, title: 'The request body is not valid JSON' },
+  bad_request: { status: 400, title: 'The request is not valid HTTP' },
   unauthorized: { status: 401, title: 'A valid API key is required' },
   trial_expired: { status: 402, title: 'The trial has ended' },
   insufficient_scope: { status: 403, title: 'The API key lacks a required scope' },
   forbidden: { status: 403, title: 'The API key does not belong to this workspace' },
   registration_closed: { status: 403, title: 'Registration is closed on this server' },
   not_found: { status: 404, title: 'Not found' },
+  request_timeout: { status: 408, title: 'The request was not received in time' },
   email_taken: { status: 409, title: 'An account with this email exists' },
   recording_not_ready: { status: 409, title: 'The recording is not ready' },
   recording_failed: { status: 409, title: 'The recording failed to prepare' },
@@ -22,7 +24,9 @@ export const errors = {
   unsupported_media_type: { status: 415, title: 'The media type is not supported' },
   idempotency_key_reused: { status: 422, title: 'The idempotency key was used with another request' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'The request headers are too large' },
   internal_error: { status: 500, title: 'Internal server error' },
+  engine_failed: { status: 502, title: 'The engine failed' },
   not_ready: { status: 503, title: 'The service is not ready' },
 } as const;
 
@@ -48,7 +52,7 @@ export class AppError extends Error {
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} was not found`);
 export const invalid = (path: string, message: string): AppError =>
-  new AppError('validation_failed', `${path}: ${message}`, [{ path, message }]);
+  new AppError('validation_failed', `${path}: ${message}`, [{ path: String(path), message }]);
 
 export interface Problem {
   type: string;

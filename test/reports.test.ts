@@ -65,5 +65,29 @@ for (const backend of await backends()) {
       const reader = (await hark.request({ method: 'POST', url: `${P}/api-keys`, key: account.key, payload: { name: 'r', scopes: ['recordings:read'] } })).json<{ key: string }>().key;
       assertProblem(await hark.request({ method: 'GET', url: `${P}/reports/recordings`, key: reader }), 403, 'insufficient_scope');
     });
+
+    test('the list and the reports read a metadata filter the same way, for every value type', async () => {
+      // A separate workspace, so the recordings above do not count.
+      const other = await registerAccount(hark);
+      const Q = `/api/v1/workspaces/${other.workspaceId}`;
+      const values: unknown[] = ['3', 3, 3.5, true, 'true', false, 'false', null, 'null', '', 'x', { deep: 'x' }, [1]];
+      const wav = speech('Hello.');
+      const ids = new Map<string, unknown>();
+      for (const value of values) {
+        const created = await upload(hark, other, wav, { fields: { metadata: JSON.stringify({ v: value, nested: { v: value } }) } });
+        ids.set(created.json<{ id: string }>().id, value);
+      }
+      for (const filter of ['3', '3.5', 'true', 'false', 'null', '', 'x', '03', 'TRUE']) {
+        for (const field of ['v', 'nested.v']) {
+          const query = `metadata.${field}=${encodeURIComponent(filter)}`;
+          const listed = (await hark.request({ method: 'GET', url: `${Q}/recordings?limit=200&${query}`, key: other.key })).json<{ data: { id: string }[] }>().data;
+          const report = (await hark.request({ method: 'GET', url: `${Q}/reports/recordings?${query}`, key: other.key })).json<{ groups: { recordings: number }[] }>();
+          const reported = report.groups.reduce((sum, g) => sum + g.recordings, 0);
+          assert.equal(reported, listed.length, `${query}: the report counts ${reported}, the list shows ${listed.length}`);
+          const expected = [...ids].filter(([, value]) => value === filter || (filter === 'true' && value === true) || (filter === 'false' && value === false) || (filter === 'null' && value === null) || (typeof value === 'number' && filter.trim() !== '' && Number(filter) === value)).length;
+          assert.equal(listed.length, expected, query);
+        }
+      }
+    });
   });
 }

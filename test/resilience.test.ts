@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { speech } from './helpers/audio.ts';
-import { backends, dropStore, eventually, registerAccount, startHark, testConfig } from './helpers/harness.ts';
+import { assertProblem, backends, dropStore, eventually, registerAccount, startHark, testConfig } from './helpers/harness.ts';
 import { serveBytes, startOrigin } from './helpers/origin.ts';
 import { spawnServer } from './helpers/process.ts';
 import { librivoxJoined } from './helpers/speech-corpus.ts';
@@ -51,7 +51,11 @@ for (const backend of await backends()) {
       try {
         const account = await registerAccount(hark);
         const base = `/api/v1/workspaces/${account.workspaceId}/recordings`;
+        // A literal private address is refused at once; a name is refused when it resolves to one.
         for (const url of [origin.url('/a.wav'), 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.wav']) {
+          assertProblem(await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url } }), 400, 'validation_failed');
+        }
+        for (const url of [origin.url('/a.wav').replace('127.0.0.1', 'localhost')]) {
           const id = (await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url } })).json<{ id: string }>().id;
           const card = await eventually(async () => {
             const c = (await hark.request({ method: 'GET', url: `${base}/${id}`, key: account.key })).json<{ status: string; error_code: string }>();

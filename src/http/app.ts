@@ -7,7 +7,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.ts';
 import { registerAuth } from './auth.ts';
-import { registerErrorHandling } from './error-handler.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts';
+import { registerTextGuard } from './text-guard.ts';
 import { validatorCompiler } from './validation.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { analysisRoutes } from './routes/analysis.ts';
@@ -33,6 +34,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     bodyLimit: 1024 * 1024,
     // Ids longer than Fastify's default of 100 characters are answered 404 like any unknown id.
     routerOptions: { maxParamLength: 1000 },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // JSON endpoints take JSON: other bodies are 415, not a confusing schema error.
@@ -42,6 +45,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerTextGuard(app);
   app.addSchema(Problem);
 
   await app.register(fastifySwagger, {
@@ -58,7 +62,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     },
     transform: ({ schema, url, route }) => {
       const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
-      const scope = (route.config as { scope?: string | null } | undefined)?.scope;
+      const scopeConfig = (route.config as { scope?: string | readonly string[] | null } | undefined)?.scope;
+      const scope = scopeConfig ? [scopeConfig].flat().map((s) => `\`${s}\``).join(', ') : null;
       const transformed = { ...schema } as Record<string, unknown>;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       transformed.operationId ??= `${String(methods[0]).toLowerCase()}${url.replace(/\/api\/v1\/workspaces\/:workspace_id/, '').replace(/[:{}]/g, '').split(/[/._-]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
@@ -69,7 +74,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
       }
       if (!isPublic) {
         transformed.security = [{ bearerAuth: [] }];
-        if (scope) transformed.description = `${(schema?.description as string | undefined) ?? ''}\n\nScope: \`${scope}\``.trim();
+        if (scope) transformed.description = `${(schema?.description as string | undefined) ?? ''}\n\nScope: ${scope}`.trim();
       }
       return { schema: transformed as typeof schema, url };
     },

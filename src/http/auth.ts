@@ -44,10 +44,9 @@ export function registerAuth(app: FastifyInstance, ctx: Context): void {
     if (workspaceId !== undefined && workspaceId !== key.workspace_id) {
       throw new AppError('forbidden', 'the API key belongs to another workspace');
     }
-    const scope = config.scope;
-    if (scope && !key.scopes.includes(scope)) {
-      throw new AppError('insufficient_scope', `the API key needs the "${scope}" scope`);
-    }
+    const needed: readonly string[] = config.scope ? (typeof config.scope === 'string' ? [config.scope] : config.scope) : [];
+    const missing = needed.find((scope) => !key.scopes.includes(scope));
+    if (missing) throw new AppError('insufficient_scope', `the API key needs the "${missing}" scope`);
     if (config.createsWork) assertCanCreateWork(await getWorkspace(ctx, key.workspace_id));
   });
 }

@@ -1,6 +1,9 @@
 // Turns every error into application/problem+json; a 500 says nothing about its cause.
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, problemOf, type ErrorCode, type FieldError } from '../errors.ts';
+import { AppError, invalid, problemOf, type ErrorCode, type FieldError } from '../errors.ts';
 
 const byStatus: Record<number, ErrorCode> = {
   400: 'validation_failed',
@@ -45,6 +48,45 @@ function toAppError(error: FastifyError): AppError {
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, error: AppError): FastifyReply {
   if (error.headers) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.status).type('application/problem+json').send(problemOf(error, request.id));
+}
+
+/**
+ * Fastify answers some requests before any route or hook sees them (a path that is not valid
+ * percent-encoding, an id longer than the router allows); these answer problem+json too. An id
+ * too long to exist is a 404 like any other unknown id.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('not_found', 'no resource has an id this long')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? invalid('path', 'is not valid percent-encoding')
+        : toAppError(error);
+  void sendProblem(reply, request, appError);
+}
+
+/**
+ * Errors Node's HTTP parser raises before a request exists (headers too large, a malformed
+ * request line, a client timeout): written straight to the socket, as problem+json.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('headers_too_large', 'the request headers are larger than the server accepts')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('request_timeout')
+        : new AppError('bad_request', 'the request could not be parsed as HTTP');
+  const requestId = randomUUID();
+  const body = JSON.stringify(problemOf(appError, requestId));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status] ?? ''}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

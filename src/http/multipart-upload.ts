@@ -5,6 +5,7 @@ import type { Context } from '../context.ts';
 import { AppError, invalid } from '../errors.ts';
 import { isAcceptedContentType } from '../media/sniff.ts';
 import { receiveAudio, type ReceivedAudio } from '../services/audio-intake.ts';
+import { assertNoNul } from './text-guard.ts';
 
 export interface ParsedUpload {
   audio: ReceivedAudio;
@@ -33,6 +34,10 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
   const entries: [string, string][] = [];
   try {
     for await (const part of request.parts({ limits: { fileSize: max + 1 } })) {
+      if (typeof part.fieldname !== 'string' || part.fieldname === '') {
+        if (part.type === 'file') part.file.resume();
+        throw invalid('form', 'every form part needs a name (Content-Disposition: form-data; name="…")');
+      }
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || audio) {
           part.file.resume();
@@ -42,10 +47,16 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
           part.file.resume();
           throw new AppError('unsupported_media_type', `"${part.mimetype}" is not an accepted audio type`);
         }
+        if (part.filename?.includes('\u0000')) {
+          part.file.resume();
+          throw invalid('file', 'the file name must not contain the NUL character');
+        }
         audio = await receiveAudio(ctx.blobs, part.file, max);
         filename = part.filename;
         contentType = part.mimetype || null;
       } else {
+        assertNoNul(String(part.value), part.fieldname);
+        assertNoNul(part.fieldname, 'form');
         fields[part.fieldname] = String(part.value);
         entries.push([part.fieldname, String(part.value)]);
       }

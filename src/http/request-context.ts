@@ -6,8 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No key needed (health, registration, docs). */
     public?: boolean;
-    /** The scope the route needs; null means any valid key of the workspace. */
-    scope?: Scope | null;
+    /** The scope (or every scope of a list) the route needs; null means any valid key of the workspace. */
+    scope?: Scope | readonly Scope[] | null;
     /** The route creates billable work: refused with 402 after the trial. */
     createsWork?: boolean;
     /** The multipart form a route reads itself, for the OpenAPI document only. */

@@ -4,7 +4,7 @@
 import type { Context } from '../context.ts';
 import { newUuid } from '../ids.ts';
 import { postWebhook } from '../webhooks/post.ts';
-import { sign } from '../webhooks/signature.ts';
+import { signatureHeader } from '../webhooks/signature.ts';
 import type { JobHandler } from './queue.ts';
 
 export interface DeliverWebhookJob {
@@ -40,7 +40,7 @@ export function deliverWebhookJob(ctx: Context): JobHandler<DeliverWebhookJob> {
       const headers = {
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': secrets.map((secret) => sign(secret, event.id, timestamp, event.payload)).join(' '),
+        'webhook-signature': signatureHeader(secrets, event.id, timestamp, event.payload),
       };
       const result = await postWebhook(hook.url, headers, event.payload, { allowPrivate: ctx.config.importAllowPrivate, timeoutMs: 10_000 });
       const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

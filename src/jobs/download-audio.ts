@@ -3,7 +3,7 @@
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { isAcceptedContentType } from '../media/sniff.ts';
-import { fetchStream, FetchError, classifyFetchError } from '../net/fetch-stream.ts';
+import { classifyOutboundError, outboundRequest, OutboundError } from '../net/outbound.ts';
 import { receiveAudio } from '../services/audio-intake.ts';
 import { recordingEvent } from '../services/events.ts';
 import { recordingKeys } from '../storage/blobs.ts';
@@ -13,8 +13,8 @@ export interface DownloadAudioJob {
   recordingId: string;
 }
 
-function permanent(code: string, message: string): FetchError {
-  return new FetchError(code, message, false);
+function permanent(code: string, message: string): OutboundError {
+  return new OutboundError(code, message, false);
 }
 
 export function downloadAudioJob(ctx: Context): JobHandler<DownloadAudioJob> {
@@ -22,19 +22,30 @@ export function downloadAudioJob(ctx: Context): JobHandler<DownloadAudioJob> {
 
   async function download(url: string, tempHolder: { path: string | null }) {
     const signal = AbortSignal.timeout(timeoutSeconds * 1000);
-    const response = await fetchStream(url, { allowPrivate: ctx.config.importAllowPrivate, maxRedirects, signal });
+    const response = await outboundRequest(url, {
+      policy: { allowPrivate: ctx.config.importAllowPrivate },
+      headers: { 'user-agent': 'Hark/1 (audio import)', accept: 'audio/*, application/octet-stream;q=0.9, */*;q=0.5' },
+      maxRedirects,
+      signal,
+    });
+    if (response.status < 200 || response.status >= 300) {
+      response.body.destroy();
+      const transient = response.status === 429 || response.status === 408 || response.status >= 500;
+      throw new OutboundError(`http_${response.status}`, `the origin answered HTTP ${response.status}`, transient);
+    }
     const declaredLength = Number(response.headers['content-length']);
     if (Number.isFinite(declaredLength) && declaredLength > ctx.config.maxUploadBytes) {
-      response.destroy();
+      response.body.destroy();
       throw permanent('too_large', `the file is ${declaredLength} bytes, over the limit of ${ctx.config.maxUploadBytes}`);
     }
-    const contentType = response.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? null;
+    const declaredType = response.headers['content-type'];
+    const contentType = typeof declaredType === 'string' ? (declaredType.split(';')[0]?.trim().toLowerCase() ?? null) : null;
     if (contentType && !isAcceptedContentType(contentType) && !contentType.startsWith('audio/') && contentType !== 'binary/octet-stream') {
-      response.destroy();
+      response.body.destroy();
       throw permanent('unsupported_media_type', `the origin served ${contentType}, not audio`);
     }
     try {
-      const audio = await receiveAudio(ctx.blobs, response, ctx.config.maxUploadBytes);
+      const audio = await receiveAudio(ctx.blobs, response.body, ctx.config.maxUploadBytes);
       tempHolder.path = audio.tempPath;
       return { audio, contentType };
     } catch (error) {
@@ -42,7 +53,7 @@ export function downloadAudioJob(ctx: Context): JobHandler<DownloadAudioJob> {
         const code = error.code === 'payload_too_large' ? 'too_large' : error.code === 'unsupported_media_type' ? 'unsupported_media_type' : 'empty_file';
         throw permanent(code, error.detail ?? error.message);
       }
-      throw classifyFetchError(error, signal);
+      throw classifyOutboundError(error, signal);
     }
   }
 
@@ -75,8 +86,8 @@ export function downloadAudioJob(ctx: Context): JobHandler<DownloadAudioJob> {
         });
       } catch (error) {
         if (temp.path) await ctx.blobs.removeTemp(temp.path);
-        const failure = error instanceof FetchError ? error : new FetchError('network_error', 'the download failed', true);
-        if (!(error instanceof FetchError)) ctx.log.warn({ err: error, recordingId }, 'download failed unexpectedly');
+        const failure = error instanceof OutboundError ? error : new OutboundError('network_error', 'the download failed', true);
+        if (!(error instanceof OutboundError)) ctx.log.warn({ err: error, recordingId }, 'download failed unexpectedly');
         const retry = failure.transient && recording.download_attempts < maxAttempts;
         await ctx.db.transaction().execute(async (trx) => {
           const updated = await trx

@@ -1,28 +1,21 @@
 // Recordings: creation from an upload or an import, reading, listing, deletion, and the rules
 // other services ask of a recording's state.
 import type { Selectable } from 'kysely';
-import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { RecordingsTable } from '../db/tables.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
-import { FetchError, validateOutboundUrl } from '../net/fetch-stream.ts';
+import { AddressNotAllowedError, assertLiteralAllowed } from '../net/address-policy.ts';
+import { checkOutboundUrl, OutboundError } from '../net/outbound.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
-import { decodeCursor, page, parseStatuses } from './cursor.ts';
+import { decodeCursor, page } from './cursor.ts';
+import { recordingConditions, recordingStatuses, type RecordingFilters } from './recording-filters.ts';
+
+export { recordingStatuses, type RecordingFilters };
 
 export type Recording = Selectable<RecordingsTable>;
 
-export const recordingStatuses = [
-  'download_pending',
-  'downloading',
-  'download_retry_wait',
-  'download_failed',
-  'queued',
-  'processing',
-  'completed',
-  'failed',
-] as const;
 export type RecordingStatus = (typeof recordingStatuses)[number];
 
 export interface Metadata {
@@ -121,11 +114,15 @@ export async function createFromUpload(
   }
 }
 
-function checkImportUrl(raw: string): string {
+/** A host written as a refused IP literal is refused at once (a name is checked when fetched). */
+function checkImportUrl(ctx: Context, raw: string): string {
   try {
-    return validateOutboundUrl(raw).toString();
+    const url = checkOutboundUrl(raw);
+    assertLiteralAllowed(url.hostname, { allowPrivate: ctx.config.importAllowPrivate });
+    return url.toString();
   } catch (error) {
-    throw invalid('url', error instanceof FetchError ? error.message : 'is not a valid URL');
+    if (error instanceof AddressNotAllowedError) throw invalid('url', `must reach a public address (${error.address} is not)`);
+    throw invalid('url', error instanceof OutboundError ? error.message : 'is not a valid URL');
   }
 }
 
@@ -134,7 +131,7 @@ export async function createImport(
   workspaceId: string,
   input: { url: string; filename?: string | undefined; metadata?: unknown; retention_days?: unknown },
 ): Promise<Recording> {
-  const url = checkImportUrl(input.url);
+  const url = checkImportUrl(ctx, input.url);
   const metadata = input.metadata === undefined ? { value: {}, json: '{}' } : checkMetadata(ctx, input.metadata);
   const retentionDays = checkRetention(ctx, input.retention_days);
   const fallbackName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'import';
@@ -163,7 +160,7 @@ export async function createImport(
 }
 
 export async function retryImport(ctx: Context, workspaceId: string, id: string, newUrl: string | undefined): Promise<Recording> {
-  const url = newUrl === undefined ? undefined : checkImportUrl(newUrl);
+  const url = newUrl === undefined ? undefined : checkImportUrl(ctx, newUrl);
   return ctx.db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('recordings')
@@ -218,52 +215,15 @@ export function assertTranscribable(recording: Recording): void {
   if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
 }
 
-export interface RecordingFilters {
-  status?: string | undefined;
-  created_after?: string | undefined;
-  created_before?: string | undefined;
-  metadata: Record<string, string>;
-}
-
 export interface ListOptions extends RecordingFilters {
   limit: number;
   offset: number;
   cursor?: string | undefined;
 }
 
-/** The JSON values a query-string value may stand for: "42" matches 42 and "42", "true" true. */
-function candidateValues(raw: string): unknown[] {
-  const values: unknown[] = [raw];
-  if (raw === 'true') values.push(true);
-  if (raw === 'false') values.push(false);
-  if (raw === 'null') values.push(null);
-  if (raw.trim() !== '' && Number.isFinite(Number(raw))) values.push(Number(raw));
-  return values;
-}
-
-function containment(path: string, value: unknown): string {
-  const parts = path.split('.');
-  let object: unknown = value;
-  for (const part of parts.reverse()) object = { [part]: object };
-  return JSON.stringify(object);
-}
-
 export async function listRecordings(ctx: Context, workspaceId: string, options: ListOptions): Promise<{ data: Recording[]; next_cursor: string | null }> {
   let query = ctx.db.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId);
-  if (options.status) {
-    query = query.where('status', 'in', parseStatuses(options.status, recordingStatuses));
-  }
-  for (const [name, bound] of [['created_after', options.created_after], ['created_before', options.created_before]] as const) {
-    if (bound === undefined) continue;
-    const date = new Date(bound);
-    if (Number.isNaN(date.getTime())) throw invalid(name, 'must be an ISO 8601 date-time');
-    query = query.where('created_at', name === 'created_after' ? '>' : '<', date);
-  }
-  for (const [path, raw] of Object.entries(options.metadata)) {
-    if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
-    const alternatives = candidateValues(raw).map((value) => sql<boolean>`metadata @> ${containment(path, value)}::jsonb`);
-    query = query.where(({ or }) => or(alternatives));
-  }
+  for (const condition of recordingConditions(options, 'recordings')) query = query.where(condition);
   if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
   return page(await query.orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute(), options.limit);
 }

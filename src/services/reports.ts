@@ -4,8 +4,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
-import { parseStatuses } from './cursor.ts';
-import { recordingStatuses, type RecordingFilters } from './recordings.ts';
+import { recordingConditions, type RecordingFilters } from './recording-filters.ts';
 
 interface GroupKey {
   name: string;
@@ -21,29 +20,6 @@ export function parseGroupBy(values: string[]): GroupKey[] {
     if (field && field.length <= 200) return { name: value, expression: sql<string | null>`rec.metadata #>> ${field.split('.')}::text[]` };
     throw invalid('group_by', `"${value}" is not metadata.<field> or created_at:day|week|month`);
   });
-}
-
-function recordingConditions(filters: RecordingFilters): RawBuilder<boolean>[] {
-  const conditions: RawBuilder<boolean>[] = [];
-  if (filters.status) conditions.push(sql<boolean>`rec.status = ANY(${parseStatuses(filters.status, recordingStatuses)}::text[])`);
-  for (const [name, bound, op] of [['created_after', filters.created_after, '>'], ['created_before', filters.created_before, '<']] as const) {
-    if (bound === undefined) continue;
-    const date = new Date(bound);
-    if (Number.isNaN(date.getTime())) throw invalid(name, 'must be an ISO 8601 date-time');
-    conditions.push(op === '>' ? sql<boolean>`rec.created_at > ${date}` : sql<boolean>`rec.created_at < ${date}`);
-  }
-  for (const [path, raw] of Object.entries(filters.metadata)) {
-    const object: Record<string, unknown> = {};
-    let cursor = object;
-    const parts = path.split('.');
-    parts.forEach((part, i) => {
-      if (i === parts.length - 1) cursor[part] = raw;
-      else cursor = cursor[part] = {} as Record<string, unknown>;
-    });
-    const numeric = raw.trim() !== '' && Number.isFinite(Number(raw)) ? JSON.stringify(object).replace(JSON.stringify(raw), raw) : null;
-    conditions.push(numeric ? sql<boolean>`(rec.metadata @> ${JSON.stringify(object)}::jsonb OR rec.metadata @> ${numeric}::jsonb)` : sql<boolean>`rec.metadata @> ${JSON.stringify(object)}::jsonb`);
-  }
-  return conditions;
 }
 
 const where = (conditions: RawBuilder<boolean>[]) => (conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``);
@@ -62,7 +38,7 @@ export interface AnalysisReport {
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
   const keys = parseGroupBy(groupBy);
-  const conditions = where(recordingConditions(filters));
+  const conditions = where(recordingConditions(filters, 'rec'));
   const base = sql`FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id WHERE res.workspace_id = ${workspaceId} AND res.analysis_scenario_id = ${scenario.id} ${conditions}`;
   const totals = await sql<Record<string, unknown> & { n: number }>`SELECT ${keyColumns(keys)} count(*)::int AS n ${base} ${groupClause(keys)}`.execute(ctx.db);
   const booleans = await sql<Record<string, unknown> & { question_id: string; t: number; f: number }>`
@@ -94,7 +70,7 @@ export async function recordingsReport(ctx: Context, workspaceId: string, groupB
   const keys = parseGroupBy(groupBy);
   const rows = await sql<Record<string, unknown> & { status: string; n: number; seconds: number }>`
     SELECT ${keyColumns(keys)} rec.status AS status, count(*)::int AS n, coalesce(sum(rec.duration_seconds), 0)::float8 AS seconds
-    FROM recordings rec WHERE rec.workspace_id = ${workspaceId} ${where(recordingConditions(filters))}
+    FROM recordings rec WHERE rec.workspace_id = ${workspaceId} ${where(recordingConditions(filters, 'rec'))}
     GROUP BY ${sql.join([...keyRefs(keys), sql.ref('status')])}`.execute(ctx.db);
   const groups = new Map<string, RecordingsReport['groups'][number]>();
   for (const row of rows.rows) {

@@ -61,7 +61,7 @@ export async function transcribeNow(ctx: Context, workspaceId: string, request: 
       return { run, transcript };
     }
     if (run.status === 'failed' || run.status === 'cancelled') {
-      throw new AppError('internal_error', `transcription ${run.status}: ${run.error_message ?? run.error_code ?? 'unknown error'}`);
+      throw new AppError('engine_failed', `transcription ${run.status}: ${run.error_code ?? 'engine_error'}: ${run.error_message ?? 'unknown error'}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -1,12 +1,12 @@
 // Webhook endpoints: create (secret shown once), list, update, delete, rotate the secret (the old
 // one keeps signing for 24 h), the delivery log and redelivery.
-import dns from 'node:dns/promises';
 import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { WebhooksTable } from '../db/tables.ts';
 import { invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
-import { isPublicAddress } from '../net/address-guard.ts';
+import { AddressNotAllowedError, assertLiteralAllowed, isPublicAddress } from '../net/address-policy.ts';
+import dns from 'node:dns/promises';
 import { newWebhookSecret } from '../webhooks/signature.ts';
 import { eventTypes } from './events.ts';
 
@@ -29,6 +29,12 @@ async function checkUrl(ctx: Context, raw: string): Promise<string> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('url', 'must be http or https');
   if (url.username || url.password) throw invalid('url', 'must not contain credentials');
   if (!ctx.config.importAllowPrivate) {
+    try {
+      assertLiteralAllowed(url.hostname, { allowPrivate: false });
+    } catch (error) {
+      if (error instanceof AddressNotAllowedError) throw invalid('url', `must reach a public address (${error.address} is not)`);
+      throw error;
+    }
     const addresses = await dns.lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
     if (addresses.some((a) => !isPublicAddress(a.address))) throw invalid('url', 'must reach a public address');
   }

@@ -1,8 +1,6 @@
-// One webhook POST: the address guard on the address connected to, no redirects, a time limit,
-// and at most 1 KiB of the answer kept for the delivery log.
-import http from 'node:http';
-import https from 'node:https';
-import { assertAddressAllowed, guardedLookup } from '../net/address-guard.ts';
+// One webhook POST through the outbound seam: the address guard on the address connected to, no
+// redirects, a time limit, and at most 1 KiB of the answer kept for the delivery log.
+import { outboundRequest } from '../net/outbound.ts';
 
 export interface PostResult {
   statusCode: number | null;
@@ -11,38 +9,33 @@ export interface PostResult {
   durationMs: number;
 }
 
-export function postWebhook(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<PostResult> {
+const KEPT_BYTES = 1024;
+
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<PostResult> {
   const started = Date.now();
   const done = (result: Omit<PostResult, 'durationMs'>): PostResult => ({ ...result, durationMs: Date.now() - started });
-  return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-      assertAddressAllowed(target.hostname, options.allowPrivate);
-    } catch (error) {
-      resolve(done({ statusCode: null, body: null, error: (error as Error).message }));
-      return;
-    }
-    const client = target.protocol === 'https:' ? https : http;
-    const request = client.request(target, {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  try {
+    const response = await outboundRequest(url, {
+      policy: { allowPrivate: options.allowPrivate },
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Hark-Webhooks/1' },
-      lookup: guardedLookup(options.allowPrivate),
-      signal: AbortSignal.timeout(options.timeoutMs),
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Hark-Webhooks/1' },
+      body,
+      maxRedirects: 0,
+      signal,
     });
-    request.on('response', (response) => {
-      let kept = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        if (kept.length < 1024) kept += chunk.slice(0, 1024 - kept.length);
-      });
-      response.on('end', () => resolve(done({ statusCode: response.statusCode ?? null, body: kept, error: null })));
-      response.on('error', (error) => resolve(done({ statusCode: response.statusCode ?? null, body: kept, error: error.message })));
-    });
-    request.on('error', (error) => {
-      const reason = error.name === 'AbortError' || error.name === 'TimeoutError' ? 'timed out after 10 s' : error.message;
-      resolve(done({ statusCode: null, body: null, error: reason }));
-    });
-    request.end(body);
-  });
+    let kept = '';
+    try {
+      for await (const chunk of response.body) {
+        if (kept.length < KEPT_BYTES) kept += String(chunk).slice(0, KEPT_BYTES - kept.length);
+        else break;
+      }
+    } finally {
+      response.body.destroy();
+    }
+    return done({ statusCode: response.status, body: kept, error: null });
+  } catch (error) {
+    const reason = signal.aborted ? `timed out after ${Math.round(options.timeoutMs / 1000)} s` : (error as Error).message;
+    return done({ statusCode: null, body: null, error: reason });
+  }
 }

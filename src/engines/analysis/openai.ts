@@ -1,4 +1,5 @@
-// The OpenAI-compatible analysis engine: POST {baseUrl}/chat/completions with the answer's JSON
+// The OpenAI-compatible analysis engine, through the official SDK on the outbound seam's fetch:
+// POST {baseUrl}/chat/completions with the answer's JSON
 // schema as response_format (strict). Servers that refuse it are stepped down once per engine:
 // a strict schema without string bounds when the server names maxLength (OpenAI's strict subset
 // lacks it), then { type: 'json_object' } with the shape described in the prompt, and a server
@@ -8,6 +9,10 @@
 //
 // Errors: unreachable server, timeout, 429 and 5xx are retryable; other 4xx are not; a reply that is
 // not the expected JSON is engine_bad_response (retryable). An aborted signal rejects with its reason.
+import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { AddressPolicy } from '../../net/address-policy.ts';
+import { classifyOutboundError, guardedFetch } from '../../net/outbound.ts';
 import {
   answerSchema,
   buildMessages,
@@ -29,6 +34,8 @@ export interface OpenAiAnalysisEngineOptions {
   baseUrl: string;
   apiKey: string | null;
   model: string;
+  /** Which addresses the base URL may reach (a scenario's URL gets the import guard). */
+  policy: AddressPolicy;
   /** Transcript characters per request; halved while the server says the prompt is too long. */
   maxChunkChars?: number;
   /** Per request. */
@@ -61,20 +68,18 @@ function withoutBounds(value: unknown): unknown {
   return out;
 }
 
-function errorMessage(text: string): string {
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (isRecord(body)) {
-      const error = body['error'];
-      if (isRecord(error) && typeof error['message'] === 'string') return error['message'];
-      if (typeof error === 'string') return error;
-      if (typeof body['message'] === 'string') return body['message'];
-      if (typeof body['detail'] === 'string') return body['detail'];
-    }
-  } catch {
-    // not JSON: use the text
+/** The server's own words: OpenAI's `error.message`, or what other servers put in its place. */
+function apiErrorMessage(error: InstanceType<typeof APIError>): string {
+  const body: unknown = error.error;
+  if (isRecord(body)) {
+    if (typeof body['message'] === 'string') return body['message'];
+    const inner = body['error'];
+    if (isRecord(inner) && typeof inner['message'] === 'string') return inner['message'];
+    if (typeof inner === 'string') return inner;
+    if (typeof body['detail'] === 'string') return body['detail'];
   }
-  return text.slice(0, 500);
+  if (typeof body === 'string') return body.slice(0, 500);
+  return error.message.replace(/^\d{3}\s*/, '');
 }
 
 export function openaiAnalysisEngine(opts: OpenAiAnalysisEngineOptions): AnalysisEngine {
@@ -84,19 +89,29 @@ export function openaiAnalysisEngine(opts: OpenAiAnalysisEngineOptions): Analysi
   let mode: FormatMode = 'json_schema';
   let tokenParam: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
-  async function post(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<{ status: number; text: string }> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
-    const timeout = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const client = new OpenAI({
+    baseURL: baseUrl,
+    apiKey: opts.apiKey ?? 'none',
+    maxRetries: 0,
+    timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    fetch: guardedFetch(opts.policy),
+  });
+
+  /** One request through the SDK; its errors become the engine's status and message. */
+  async function post(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<{ status: number; reply: unknown; message: string }> {
     try {
-      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: combined, redirect: 'error' });
-      return { status: response.status, text: await response.text() };
+      const reply: unknown = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsNonStreaming, signal ? { signal } : {});
+      return { status: 200, reply, message: '' };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) throw new EngineError('engine_timeout', `the engine at ${host} did not answer within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, true);
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new EngineError('engine_unreachable', `the engine at ${host} could not be reached (${cause ?? (error as Error).name})`, true);
+      if (error instanceof APIConnectionTimeoutError) {
+        throw new EngineError('engine_timeout', `the engine at ${host} did not answer within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, true);
+      }
+      if (error instanceof APIError && typeof error.status === 'number') return { status: error.status, reply: null, message: apiErrorMessage(error) };
+      if (error instanceof SyntaxError) throw new EngineError('engine_bad_response', 'the engine answered with something other than JSON', true);
+      const failure = classifyOutboundError((error as { cause?: unknown }).cause ?? error, AbortSignal.abort());
+      if (failure.code === 'address_not_allowed') throw new EngineError('address_not_allowed', `the engine address ${host} is not public`, false);
+      throw new EngineError('engine_unreachable', `the engine at ${host} could not be reached (${failure.code})`, true);
     }
   }
 
@@ -120,9 +135,8 @@ export function openaiAnalysisEngine(opts: OpenAiAnalysisEngineOptions): Analysi
         [tokenParam]: 2 * maxAnswerChars(input) + 64,
         response_format: responseFormat,
       };
-      const { status, text } = await post(body, signal);
-      if (status >= 200 && status < 300) return parseReply(text);
-      const message = errorMessage(text);
+      const { status, reply, message } = await post(body, signal);
+      if (status >= 200 && status < 300) return parseReply(reply);
       if (status === 400 || status === 422) {
         if (/context.length|context.size|maximum context|context window|too long|too many tokens|exceeds/i.test(message)) throw new ContextTooLong(message);
         if (/response_format|json_schema|json schema|structured output/i.test(message) && mode !== 'json_object') {
@@ -139,13 +153,8 @@ export function openaiAnalysisEngine(opts: OpenAiAnalysisEngineOptions): Analysi
     }
   }
 
-  function parseReply(text: string): ChatReply {
-    let body: unknown;
-    try {
-      body = JSON.parse(text) as unknown;
-    } catch {
-      throw new EngineError('engine_bad_response', 'the engine answered with something other than JSON', true);
-    }
+  function parseReply(body: unknown): ChatReply {
+    if (!isRecord(body)) throw new EngineError('engine_bad_response', 'the engine answered with something other than JSON', true);
     const choice = isRecord(body) && Array.isArray(body['choices']) ? (body['choices'][0] as unknown) : undefined;
     const message = isRecord(choice) ? choice['message'] : undefined;
     if (!isRecord(choice) || !isRecord(message)) throw new EngineError('engine_bad_response', 'the engine\'s answer has no choices[0].message', true);

@@ -1,7 +1,7 @@
 // Analysis engines by name, loaded lazily. Adding an engine touches its file and this list.
 import type { Config } from '../../config.ts';
 import { modelPath as modelPath_ } from '../../services/models.ts';
-import { baseUrlOf, checkAddress } from '../openai-endpoint.ts';
+import { baseUrlOf, engineAddressPolicy } from '../openai-endpoint.ts';
 import { EngineError, type AnalysisEngine } from './types.ts';
 
 export const analysisEngineNames = ['basic', 'llama.cpp', 'openai'] as const;
@@ -37,8 +37,8 @@ export async function loadAnalysisEngine(name: string, settings: AnalysisEngineS
     }
     case 'openai': {
       const baseUrl = baseUrlOf(settings.config, settings.baseUrl);
-      await checkAddress(settings.config, new URL(baseUrl), settings.baseUrl !== null);
-      return (await import('./openai.ts')).openaiAnalysisEngine({ baseUrl, apiKey: settings.config.openai.apiKey, model: settings.model });
+      const policy = engineAddressPolicy(settings.config, settings.baseUrl !== null);
+      return (await import('./openai.ts')).openaiAnalysisEngine({ baseUrl, apiKey: settings.config.openai.apiKey, model: settings.model, policy });
     }
     default:
       throw new Error(`unknown analysis engine ${name}`);

@@ -35,7 +35,8 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
   app.post(
     '/v1/files',
     {
-      config: { scope: 'recordings:write', createsWork: true, docBody: Type.Object({ file: Type.String({ format: 'binary' }) }, { additionalProperties: Type.String() }) },
+      // The upload starts the transcription and analysis runs of the pipeline too.
+      config: { scope: ['recordings:write', 'transcripts:write', 'analysis:write'], createsWork: true, docBody: Type.Object({ file: Type.String({ format: 'binary' }) }, { additionalProperties: Type.String() }) },
       schema: {
         tags,
         summary: 'Upload a file into the key\'s workspace; every other form field becomes string metadata',
@@ -65,7 +66,8 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
   app.get(
     '/v1/files/:file_id',
     {
-      config: { scope: 'recordings:read' },
+      // The view carries the transcript and the analysis: it needs the scopes that read them.
+      config: { scope: ['recordings:read', 'transcripts:read', 'analysis:read'] },
       schema: {
         tags,
         summary: 'The file with its transcript and analysis (analysis null until a result exists)',

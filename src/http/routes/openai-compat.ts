@@ -29,7 +29,7 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
   app.post(
     '/v1/audio/transcriptions',
     {
-      config: { scope: 'transcripts:write', createsWork: true },
+      config: { scope: ['recordings:write', 'transcripts:write'], createsWork: true },
       schema: {
         tags: ['openai-compatible'],
         summary: 'OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[])',
@@ -46,6 +46,13 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
         const granularities = upload.entries
           .filter(([name]) => name.startsWith('timestamp_granularities'))
           .map(([, value]) => value);
+        const unknown = granularities.find((g) => g !== 'word' && g !== 'segment');
+        if (unknown !== undefined) throw invalid('timestamp_granularities[]', `"${unknown}" is not one of word, segment`);
+        if (granularities.length > 0 && format !== 'verbose_json') throw invalid('timestamp_granularities[]', 'needs response_format verbose_json');
+        if (fields.temperature !== undefined) {
+          const temperature = Number(fields.temperature);
+          if (fields.temperature.trim() === '' || !Number.isFinite(temperature) || temperature < 0 || temperature > 1) throw invalid('temperature', 'must be a number from 0 to 1');
+        }
         const closed = new AbortController();
         reply.raw.once('close', () => closed.abort());
         const { transcript } = await transcribeNow(

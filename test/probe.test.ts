@@ -1,0 +1,132 @@
+// What a black-box probe found, each with the test that shows it fixed: NUL characters, framework
+// errors that were not problem+json, a scope bypass through /v1/files, unnamed multipart parts,
+// OpenAI parameters ignored, an engine answering non-JSON, and private import addresses accepted.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { multipart, speech } from './helpers/audio.ts';
+import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { startOrigin, type Origin } from './helpers/origin.ts';
+
+/** Sends raw bytes and returns the raw answer (for what app.inject cannot send). */
+function rawRequest(base: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.end(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+for (const backend of await backends()) {
+  describe(`probe findings on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    let base: string;
+    let origin: Origin;
+    const wav = speech('Hello, thank you for calling.');
+    before(async () => {
+      hark = await startHark({ backend, env: { HARK_IMPORT_ALLOW_PRIVATE: '0' } });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+      base = await hark.app.listen({ port: 0, host: '127.0.0.1' });
+      origin = await startOrigin({ '/v1/audio/transcriptions': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops</html>') });
+    });
+    after(async () => {
+      await origin.close();
+      await hark.destroy();
+    });
+
+    test('a NUL character anywhere is a 400 naming where, never a 500', async () => {
+      const key = account.key;
+      const checks = [
+        await hark.request({ method: 'GET', url: `${P}/recordings?metadata.agent=a%00b`, key }),
+        await hark.request({ method: 'GET', url: `${P}/recordings/fl-%00`, key }),
+        await hark.request({ method: 'GET', url: `${P}/reports/recordings?group_by=metadata.a%00`, key }),
+        await hark.request({ method: 'POST', url: `${P}/webhooks`, key, payload: { url: 'https://example.com/\u0000', events: ['*'] } }),
+        await hark.request({ method: 'POST', url: `${P}/analysis-scenarios`, key, payload: { name: 'x', questions: [{ text: 'Did \u0000 happen?', type: 'boolean' }] } }),
+        await hark.request({ method: 'POST', url: `${P}/api-keys`, key, payload: { name: 'k', scopes: ['recordings:read'], ['a\u0000']: 1 } }),
+        await hark.request({ method: 'POST', url: `${P}/recordings`, key, ...multipart({ metadata: '{"agent":"a\\u0000"}' }, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) }),
+        await hark.request({ method: 'POST', url: `${P}/recordings`, key, ...multipart({ note: 'a\u0000b' }, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) }),
+      ];
+      for (const response of checks) {
+        const problem = assertProblem(response, 400, 'validation_failed');
+        assert.match(String(problem.detail), /NUL|U\+0000|\\u0000/, String(problem.detail));
+      }
+      const list = await hark.request({ method: 'GET', url: `${P}/recordings`, key });
+      assert.equal(list.json<{ data: unknown[] }>().data.length, 0, 'no recording was left behind');
+    });
+
+    test('framework errors are problem+json: long ids 404, bad percent-encoding 400, huge headers 431', async () => {
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/fl-${'x'.repeat(1200)}`, key: account.key }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/%ff`, key: account.key }), 400, 'validation_failed');
+      const answer = await rawRequest(base, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1\.1 431 /);
+      assert.match(answer, /content-type: application\/problem\+json/i);
+      assert.match(answer, /"code":"headers_too_large"/);
+    });
+
+    test('a multipart part without a name is a 400, not a 500 or a field called "undefined"', async () => {
+      const unnamedFile = '--XX\r\nContent-Disposition: form-data; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFFxxxxWAVE\r\n--XX--\r\n';
+      const unnamedField = `--XX\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n${fs.readFileSync(wav, 'latin1')}\r\n--XX\r\nContent-Disposition: form-data\r\n\r\nv\r\n--XX--\r\n`;
+      for (const url of [`${P}/recordings`, '/v1/files']) {
+        for (const payload of [unnamedFile, unnamedField]) {
+          const response = await hark.request({ method: 'POST', url, key: account.key, headers: { 'content-type': 'multipart/form-data; boundary=XX' }, payload: Buffer.from(payload, 'latin1') });
+          assertProblem(response, 400, 'validation_failed');
+        }
+      }
+    });
+
+    test('/v1/files/{id} needs the scopes that read transcripts and analyses', async () => {
+      const created = await hark.request({ method: 'POST', url: `${P}/api-keys`, key: account.key, payload: { name: 'recordings only', scopes: ['recordings:read', 'recordings:write'] } });
+      const narrow = created.json<{ key: string }>().key;
+      const upload = await hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, ...multipart({}, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+      const id = upload.json<{ id: string }>().id;
+      const problem = assertProblem(await hark.request({ method: 'GET', url: `/v1/files/${id}`, key: narrow }), 403, 'insufficient_scope');
+      assert.match(String(problem.detail), /transcripts:read/);
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/transcript`, key: narrow }), 403, 'insufficient_scope');
+      assert.equal((await hark.request({ method: 'GET', url: `/v1/files/${id}`, key: account.key })).statusCode, 200);
+      const upload2 = await hark.request({ method: 'POST', url: '/v1/files', key: narrow, ...multipart({}, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+      assertProblem(upload2, 403, 'insufficient_scope');
+    });
+
+    test('/v1/audio/transcriptions refuses invalid timestamp_granularities[] and temperature like OpenAI', async () => {
+      const cases: Record<string, string>[] = [
+        { model: 'pocketsphinx/en-us', response_format: 'verbose_json', 'timestamp_granularities[]': 'sentence' },
+        { model: 'pocketsphinx/en-us', response_format: 'json', 'timestamp_granularities[]': 'word' },
+        { model: 'pocketsphinx/en-us', temperature: 'hot' },
+        { model: 'pocketsphinx/en-us', temperature: '3' },
+      ];
+      for (const fields of cases) {
+        const response = await hark.request({ method: 'POST', url: '/v1/audio/transcriptions', key: account.key, ...multipart(fields, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+        assert.equal(response.statusCode, 400, `${JSON.stringify(fields)}: ${response.body}`);
+        assert.equal(response.json<{ error: { type: string } }>().error.type, 'invalid_request_error');
+      }
+    });
+
+    test('an engine that answers non-JSON is a 502 engine failure, not a 500', async () => {
+      // The operator's own engine address is trusted; a scenario's address gets the guard.
+      await hark.restart({ config: { openai: { ...hark.config.openai, baseUrl: origin.url('/v1') } } }).then((next) => (hark = next));
+      const scenario = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'remote', engine: 'openai', model: 'whisper-1', retry: { max_attempts: 1 } } });
+      assert.equal(scenario.statusCode, 201, scenario.body);
+      const id = scenario.json<{ id: string }>().id;
+      const response = await hark.request({ method: 'POST', url: '/v1/audio/transcriptions', key: account.key, ...multipart({ model: id }, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+      assert.equal(response.statusCode, 502, response.body);
+      assert.match(response.json<{ error: { message: string } }>().error.message, /engine_bad_response/);
+    });
+
+    test('imports and webhooks to a literal private address are refused at once, in every IPv6 spelling', async () => {
+      for (const url of ['http://127.0.0.1/a.wav', 'http://[::1]/a.wav', 'http://[::7f00:1]/a.wav', 'http://[::ffff:0:7f00:1]/a.wav', 'http://[::ffff:127.0.0.1]/a.wav', 'http://[2002:a00:1::1]/a.wav', 'http://169.254.169.254/']) {
+        const imported = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: { url } });
+        assertProblem(imported, 400, 'validation_failed');
+        const hook = await hark.request({ method: 'POST', url: `${P}/webhooks`, key: account.key, payload: { url, events: ['*'] } });
+        assertProblem(hook, 400, 'validation_failed');
+      }
+    });
+  });
+}
