@@ -6,7 +6,8 @@ import type { Context } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
-import { jobHandlers } from './jobs/handlers.ts';
+import { jobHandlers, runKinds } from './jobs/handlers.ts';
+import { recoverStaleRuns } from './runs/recover.ts';
 import { Queue } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
 import { BlobStore } from './storage/blobs.ts';
@@ -45,7 +46,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   await queue.start(handlers);
   if (options.workers) {
     const recovered = await queue.recoverOrphans();
-    if (recovered > 0) log.info({ recovered }, 'requeued jobs left active by a stopped process');
+    // One process owns the embedded store: whatever it finds running belonged to one that died.
+    const orphanedRuns = database.kind === 'pglite' ? await recoverStaleRuns(ctx, runKinds, 0) : 0;
+    if (recovered + orphanedRuns > 0) log.info({ recovered, orphanedRuns }, 'requeued work left active by a stopped process');
     for (const handler of handlers) await queue.work(handler);
     const sweep = () => queue.send('expire-audio', {}).catch((error: unknown) => log.error({ err: error }, 'could not queue expire-audio'));
     void sweep();

@@ -61,6 +61,7 @@ export interface AnalysisScenariosTable {
   auto: boolean;
   retry: Json;
   selection: Json;
+  options: Json;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -153,6 +154,7 @@ export interface AnalysisRunsTable {
   retry_of: string | null;
   status: string;
   attempts: Generated<number>;
+  progress: Generated<number>;
   engine: string;
   model: string;
   scenario: Json;

@@ -46,6 +46,11 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   });
   registerErrorHandling(app);
   registerTextGuard(app);
+  // A POST sent without any body (no content type) is an empty JSON object, so optional bodies
+  // (a run on the default scenario) can be left out as with any JSON API.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.method === 'POST' && !request.headers['content-type']) request.body = {};
+  });
   app.addSchema(Problem);
 
   await app.register(fastifySwagger, {

@@ -1,14 +1,24 @@
 // Every job kind this build runs, with its queue settings.
+import { analysisKind } from '../analysis/analysis-kind.ts';
 import type { Context } from '../context.ts';
-import { analyzeJob } from './analyze.ts';
+import { recoverRunsJob } from '../runs/recover.ts';
+import { runJob } from '../runs/run-job.ts';
+import { transcriptionKind } from '../transcription/transcription-kind.ts';
 import { deliverWebhookJob } from './deliver-webhook.ts';
 import { downloadAudioJob } from './download-audio.ts';
 import { expireAudioJob } from './expire-audio.ts';
 import { prepareAudioJob } from './prepare-audio.ts';
-import { recoverRunsJob } from './recover-runs.ts';
 import type { JobHandler } from './queue.ts';
-import { transcribeJob } from './transcribe.ts';
+
+export const runKinds = [transcriptionKind, analysisKind] as const;
 
 export function jobHandlers(ctx: Context): JobHandler<never>[] {
-  return [prepareAudioJob(ctx), downloadAudioJob(ctx), expireAudioJob(ctx), transcribeJob(ctx), analyzeJob(ctx), deliverWebhookJob(ctx), recoverRunsJob(ctx)] as JobHandler<never>[];
+  return [
+    prepareAudioJob(ctx),
+    downloadAudioJob(ctx),
+    expireAudioJob(ctx),
+    ...runKinds.map((kind) => runJob(ctx, kind)),
+    deliverWebhookJob(ctx),
+    recoverRunsJob(ctx, runKinds),
+  ] as JobHandler<never>[];
 }

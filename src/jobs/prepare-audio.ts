@@ -5,7 +5,7 @@ import { recordingKeys } from '../storage/blobs.ts';
 import { onRecordingPrepared } from '../services/automation.ts';
 import { recordingEvent } from '../services/events.ts';
 import type { JobHandler } from './queue.ts';
-import { startHeartbeat } from './recover-runs.ts';
+import { startPreparationHeartbeat } from './heartbeat.ts';
 
 export interface PrepareAudioJob {
   recordingId: string;
@@ -27,7 +27,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       if (!recording) return; // deleted, or already prepared by an earlier delivery of this job
       const keys = recordingKeys(recording.workspace_id, recording.id);
       const temp = ctx.blobs.tempPath();
-      const stopHeartbeat = startHeartbeat(ctx, 'recordings', recording.id);
+      const stopHeartbeat = startPreparationHeartbeat(ctx, recording.id);
       try {
         const info = await probe(ctx.blobs.pathOf(keys.original));
         const seconds = await prepare(ctx.blobs.pathOf(keys.original), temp, info.durationSeconds);

@@ -54,7 +54,6 @@ export interface AnalysisScenarioInput {
 type Row = Selectable<AnalysisScenariosTable>;
 
 export function toAnalysisScenario(row: Row): AnalysisScenario {
-  const selection = row.selection as Selection & { options?: AnalysisOptions };
   return {
     id: row.id,
     name: row.name,
@@ -65,8 +64,8 @@ export function toAnalysisScenario(row: Row): AnalysisScenario {
     summary: row.summary,
     auto: row.auto,
     retry: row.retry as RetrySettings,
-    selection: { metadata: selection.metadata, statuses: selection.statuses },
-    options: selection.options ?? {},
+    selection: row.selection as Selection,
+    options: row.options as AnalysisOptions,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -105,14 +104,13 @@ async function resolve(ctx: Context, input: AnalysisScenarioInput, current?: Ana
   };
 }
 
-/** Options live beside the selection in one JSON column. */
 function columns(values: Awaited<ReturnType<typeof resolve>>) {
-  const { options, ...rest } = values;
   return {
-    ...rest,
-    questions: JSON.stringify(rest.questions),
-    retry: JSON.stringify(rest.retry),
-    selection: JSON.stringify({ ...rest.selection, options }),
+    ...values,
+    questions: JSON.stringify(values.questions),
+    retry: JSON.stringify(values.retry),
+    selection: JSON.stringify(values.selection),
+    options: JSON.stringify(values.options),
     updated_at: new Date(),
   };
 }

@@ -6,7 +6,7 @@ import type { Trx } from '../db/database.ts';
 import { createAnalysisRun } from './analysis-runs.ts';
 import { autoAnalysisScenario, firstAnalysisScenario } from './analysis-scenarios.ts';
 import type { Recording } from './recordings.ts';
-import { createTranscriptionRun, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
+import { createTranscriptionRun, type TranscriptionRun } from './transcription-runs.ts';
 import { autoTranscriptionScenario, firstTranscriptionScenario } from './transcription-scenarios.ts';
 
 export async function onRecordingPrepared(ctx: Context, trx: Trx, recording: Recording): Promise<void> {
@@ -17,7 +17,9 @@ export async function onRecordingPrepared(ctx: Context, trx: Trx, recording: Rec
   if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
 }
 
-export async function onTranscriptCompleted(ctx: Context, trx: Trx, run: TranscriptionRun, transcript: TranscriptRow): Promise<void> {
+export async function onTranscriptCompleted(ctx: Context, trx: Trx, run: TranscriptionRun): Promise<void> {
+  const transcript = run.transcript_id ? await trx.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
+  if (!transcript) return;
   const pipeline = await trx.selectFrom('recordings').select('pipeline').where('id', '=', run.recording_id).executeTakeFirst();
   const scenario = (await autoAnalysisScenario(trx, run.workspace_id)) ?? (pipeline?.pipeline ? await firstAnalysisScenario(trx, run.workspace_id) : null);
   if (scenario) await createAnalysisRun(ctx, trx, { workspaceId: run.workspace_id, transcript, scenario });

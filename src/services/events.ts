@@ -3,13 +3,11 @@
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { newUuid } from '../ids.ts';
-import { presentAnalysisRun } from '../http/presenters/analysis.ts';
-import { presentRecording } from '../http/presenters/recording.ts';
-import { presentExecution, presentTranscriptionRun } from '../http/presenters/transcription.ts';
-import type { AnalysisRun } from './analysis-runs.ts';
+import { presentRecording } from '../cards/recording.ts';
+import { presentExecution } from '../cards/transcription.ts';
+import { hasActiveRun } from '../runs/run-store.ts';
 import { withCounts, type ExecutionKind } from './executions.ts';
 import type { Recording } from './recordings.ts';
-import type { TranscriptionRun } from './transcription-runs.ts';
 
 export const eventTypes = [
   'recording.completed',
@@ -39,25 +37,9 @@ export const recordingEvent = (ctx: Context, trx: Trx, recording: Recording) => 
   return emitEvent(ctx, trx, recording.workspace_id, type, presentRecording(recording));
 };
 
-export async function transcriptionRunEvent(ctx: Context, trx: Trx, run: TranscriptionRun): Promise<void> {
-  if (run.status === 'completed' || run.status === 'failed') {
-    await emitEvent(ctx, trx, run.workspace_id, `transcription_run.${run.status}`, presentTranscriptionRun(run));
-  }
-  if (run.execution_id) await executionProgress(ctx, trx, 'transcription', run.workspace_id, run.execution_id);
-}
-
-export async function analysisRunEvent(ctx: Context, trx: Trx, run: AnalysisRun): Promise<void> {
-  if (run.status === 'completed' || run.status === 'failed') {
-    await emitEvent(ctx, trx, run.workspace_id, `analysis_run.${run.status}`, presentAnalysisRun(run));
-  }
-  if (run.execution_id) await executionProgress(ctx, trx, 'analysis', run.workspace_id, run.execution_id);
-}
-
 /** Marks an execution finished, once, when its last run ends. */
-async function executionProgress(ctx: Context, trx: Trx, kind: ExecutionKind, workspaceId: string, executionId: string): Promise<void> {
-  const table = kind === 'transcription' ? 'transcription_runs' : 'analysis_runs';
-  const active = await trx.selectFrom(table).select('id').where('execution_id', '=', executionId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-  if (active) return;
+export async function executionProgress(ctx: Context, trx: Trx, kind: ExecutionKind, workspaceId: string, executionId: string): Promise<void> {
+  if (await hasActiveRun(trx, kind === 'transcription' ? 'transcription_runs' : 'analysis_runs', { executionId })) return;
   const finished = await trx.updateTable('executions').set({ finished_at: new Date() }).where('id', '=', executionId).where('finished_at', 'is', null).returningAll().executeTakeFirst();
   if (finished) await emitEvent(ctx, trx, workspaceId, 'execution.completed', presentExecution(await withCounts({ db: trx }, finished)));
 }

@@ -2,7 +2,7 @@
 // status for the whole pipeline.
 import type { Context } from '../context.ts';
 import type { AnalysisAnswer } from '../engines/analysis/types.ts';
-import { presentTranscript } from '../http/presenters/transcription.ts';
+import { presentTranscript } from '../cards/transcription.ts';
 import { getRecording } from './recordings.ts';
 import { latestTranscript } from './transcription-runs.ts';
 

@@ -36,6 +36,7 @@ export function defaultAnalysisScenario(workspaceId: string): Insertable<Analysi
     ]),
     summary: true,
     auto: false,
+    options: JSON.stringify({}),
     retry: JSON.stringify(defaultRetry),
     selection: JSON.stringify(emptySelection),
     updated_at: new Date(),

@@ -6,7 +6,9 @@ import { AppError, invalid } from '../errors.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
 import { checkModelAvailable } from './models.ts';
 import { checkRetention, createFromUpload, sanitizeFilename } from './recordings.ts';
-import { cancelTranscriptionRun, createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
+import { cancelRun } from '../runs/runs.ts';
+import { transcriptionKind } from '../transcription/transcription-kind.ts';
+import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
 import { autoTranscriptionScenario, firstTranscriptionScenario, getTranscriptionScenario } from './transcription-scenarios.ts';
 
 export interface SyncRequest {
@@ -50,7 +52,7 @@ export async function transcribeNow(ctx: Context, workspaceId: string, request: 
   const started = await ctx.db.transaction().execute((trx) => createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario }));
   for (;;) {
     if (signal.aborted) {
-      await cancelTranscriptionRun(ctx, workspaceId, started.id).catch(() => {});
+      await cancelRun(ctx, transcriptionKind, workspaceId, started.id).catch(() => {});
       throw new AppError('validation_failed', 'the client went away');
     }
     const run = await ctx.db.selectFrom('transcription_runs').selectAll().where('id', '=', started.id).executeTakeFirstOrThrow();

@@ -4,16 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { analysisEngineNames } from '../../engines/analysis/registry.ts';
 import { AppError } from '../../errors.ts';
-import {
-  cancelAnalysisRun,
-  createAnalysisRun,
-  getAnalysisResult,
-  getAnalysisRun,
-  listAnalysisResults,
-  listAnalysisRuns,
-  retryAnalysisRun,
-  startAnalysis,
-} from '../../services/analysis-runs.ts';
+import { analysisKind } from '../../analysis/analysis-kind.ts';
+import { createAnalysisRun, getAnalysisResult, listAnalysisResults, retryAnalysisRun, startAnalysis } from '../../services/analysis-runs.ts';
 import {
   createAnalysisScenario,
   deleteAnalysisScenario,
@@ -31,12 +23,12 @@ import {
   presentAnalysisResult,
   presentAnalysisRun,
   QuestionSchema,
-} from '../presenters/analysis.ts';
-import { ExecutionBody, ExecutionCard, presentExecution, RetrySettings, SelectionSchema } from '../presenters/transcription.ts';
+} from '../../cards/analysis.ts';
+import { ExecutionBody, ExecutionCard, presentExecution, RetrySettings, SelectionSchema } from '../../cards/transcription.ts';
 import { StringEnum, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { runRoutes } from './run-routes.ts';
 
 const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });
-const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -135,30 +127,8 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
     },
     async (request, reply) => reply.code(202).send(presentAnalysisRun(await startAnalysis(ctx, request.params.workspace_id, request.params.recording_id, request.body))),
   );
-  app.get(`${P}/analysis-runs/:run_id`, { config: { scope: 'analysis:read' }, schema: { tags, summary: 'An analysis run card', params: RunParams, response: withProblems({ 200: AnalysisRunCard }, 404) } }, async (request) =>
-    presentAnalysisRun(await getAnalysisRun(ctx.db, request.params.workspace_id, request.params.run_id)),
-  );
-  app.get(
-    `${P}/analysis-runs`,
-    {
-      config: { scope: 'analysis:read' },
-      schema: {
-        tags,
-        summary: 'List analysis runs, newest first',
-        params: WorkspaceParams,
-        querystring: Type.Object({ jobId: Type.Optional(Type.String()), recording_id: Type.Optional(Type.String()), status: Type.Optional(Type.String()), limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }),
-        response: withProblems({ 200: Type.Object({ data: Type.Array(AnalysisRunCard) }) }),
-      },
-    },
-    async (request) => ({ data: (await listAnalysisRuns(ctx, request.params.workspace_id, request.query)).map(presentAnalysisRun) }),
-  );
-  app.post(`${P}/analysis-runs/:run_id/cancel`, { config: { scope: 'analysis:write' }, schema: { tags, summary: 'Cancel a queued or running analysis run', params: RunParams, response: withProblems({ 200: AnalysisRunCard }, 404, 409) } }, async (request) =>
-    presentAnalysisRun(await cancelAnalysisRun(ctx, request.params.workspace_id, request.params.run_id)),
-  );
-  app.post(
-    `${P}/analysis-runs/:run_id/retry`,
-    { config: { scope: 'analysis:write', createsWork: true }, schema: { tags, summary: 'Retry a failed analysis run: a new run with retry_of', params: RunParams, response: withProblems({ 202: AnalysisRunCard }, 402, 404, 409) } },
-    async (request, reply) => reply.code(202).send(presentAnalysisRun(await retryAnalysisRun(ctx, request.params.workspace_id, request.params.run_id))),
+  await app.register(
+    runRoutes(ctx, { kind: analysisKind, path: 'analysis-runs', card: AnalysisRunCard, scopes: { read: 'analysis:read', write: 'analysis:write' }, tags, retry: retryAnalysisRun }),
   );
   app.get(
     `${P}/recordings/:recording_id/analysis-results/:run_id`,

@@ -7,7 +7,7 @@ import { fileView, waitForFile } from '../../services/file-view.ts';
 import { checkMetadata, checkRetention, createFromUpload, sanitizeFilename } from '../../services/recordings.ts';
 import { workspaceOf } from '../auth.ts';
 import { readUpload } from '../multipart-upload.ts';
-import { TranscriptCard } from '../presenters/transcription.ts';
+import { TranscriptCard } from '../../cards/transcription.ts';
 import { JsonObject, Nullable, withProblems } from '../schemas/common.ts';
 
 const FileCard = Type.Object({

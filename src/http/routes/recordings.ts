@@ -14,7 +14,7 @@ import {
   sanitizeFilename,
 } from '../../services/recordings.ts';
 import { readUpload } from '../multipart-upload.ts';
-import { presentRecording, RecordingCard } from '../presenters/recording.ts';
+import { presentRecording, RecordingCard } from '../../cards/recording.ts';
 import { DateTime, JsonObject, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });

@@ -6,18 +6,17 @@ import type { FastifyReply } from 'fastify';
 import type { Context } from '../../context.ts';
 import type { Segment } from '../../engines/transcription/types.ts';
 import { exportContentTypes, exportFormats, exportTranscript, type ExportFormat } from '../../services/transcript-export.ts';
+import { transcriptionKind } from '../../transcription/transcription-kind.ts';
 import {
-  cancelTranscriptionRun,
-  getTranscriptionRun,
-  listTranscriptionRuns,
   retryTranscriptionRun,
   startTranscription,
   transcriptOfRecording,
   transcriptOfRun,
   type TranscriptRow,
 } from '../../services/transcription-runs.ts';
-import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard } from '../presenters/transcription.ts';
-import { StringEnum, Page, withProblems } from '../schemas/common.ts';
+import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard } from '../../cards/transcription.ts';
+import { StringEnum, withProblems } from '../schemas/common.ts';
+import { runRoutes } from './run-routes.ts';
 
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
@@ -50,42 +49,8 @@ export const transcriptionRunRoutes = (ctx: Context): FastifyPluginAsyncTypebox 
       reply.code(202).send(presentTranscriptionRun(await startTranscription(ctx, request.params.workspace_id, request.params.recording_id, request.body?.transcription_scenario_id))),
   );
 
-  app.get(`${P}/transcription-runs/:run_id`, { config: { scope: 'transcripts:read' }, schema: { tags, summary: 'A transcription run card', params: RunParams, response: withProblems({ 200: TranscriptionRunCard }, 404) } }, async (request) =>
-    presentTranscriptionRun(await getTranscriptionRun(ctx.db, request.params.workspace_id, request.params.run_id)),
-  );
-
-  app.get(
-    `${P}/transcription-runs`,
-    {
-      config: { scope: 'transcripts:read' },
-      schema: {
-        tags,
-        summary: 'List transcription runs, newest first',
-        params: Type.Object({ workspace_id: Type.String() }),
-        querystring: Type.Object({
-          jobId: Type.Optional(Type.String({ description: 'An execution id: its child runs' })),
-          recording_id: Type.Optional(Type.String()),
-          status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
-          limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-          cursor: Type.Optional(Type.String({ maxLength: 100 })),
-        }),
-        response: withProblems({ 200: Page(TranscriptionRunCard) }),
-      },
-    },
-    async (request) => {
-      const page = await listTranscriptionRuns(ctx, request.params.workspace_id, request.query);
-      return { data: page.data.map(presentTranscriptionRun), next_cursor: page.next_cursor };
-    },
-  );
-
-  app.post(`${P}/transcription-runs/:run_id/cancel`, { config: { scope: 'transcripts:write' }, schema: { tags, summary: 'Cancel a queued or running run', params: RunParams, response: withProblems({ 200: TranscriptionRunCard }, 404, 409) } }, async (request) =>
-    presentTranscriptionRun(await cancelTranscriptionRun(ctx, request.params.workspace_id, request.params.run_id)),
-  );
-
-  app.post(
-    `${P}/transcription-runs/:run_id/retry`,
-    { config: { scope: 'transcripts:write', createsWork: true }, schema: { tags, summary: 'Retry a failed run: a new run with retry_of; the original stays', params: RunParams, response: withProblems({ 202: TranscriptionRunCard }, 402, 404, 409) } },
-    async (request, reply) => reply.code(202).send(presentTranscriptionRun(await retryTranscriptionRun(ctx, request.params.workspace_id, request.params.run_id))),
+  await app.register(
+    runRoutes(ctx, { kind: transcriptionKind, path: 'transcription-runs', card: TranscriptionRunCard, scopes: { read: 'transcripts:read', write: 'transcripts:write' }, tags, retry: retryTranscriptionRun }),
   );
 
   app.get(

@@ -22,7 +22,7 @@ import {
   SelectionSchema,
   TranscriptionOptions,
   TranscriptionScenarioCard,
-} from '../presenters/transcription.ts';
+} from '../../cards/transcription.ts';
 import { Page, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });

@@ -1,4 +1,5 @@
-// Schemas shared by every route: problem+json, list pages, and timestamps.
+// Schemas shared by every route: problem+json, list pages, path parameters (and, re-exported,
+// the card building blocks).
 import { Type, type TSchema } from '@sinclair/typebox';
 import { errors } from '../../errors.ts';
 
@@ -17,14 +18,7 @@ export const Problem = Type.Object(
 
 export const ProblemRef = Type.Ref('Problem');
 
-/** Dates leave as ISO 8601 strings; handlers may hand the serialiser a Date. */
-export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
-export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** One of a fixed set of strings, as a JSON-schema enum (validation names the allowed values). */
-export const StringEnum = <T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+export { DateTime, JsonObject, Nullable, NullableDateTime, StringEnum } from '../../cards/schema-types.ts';
 
 export const WorkspaceParams = Type.Object({ workspace_id: Type.String() });
 
@@ -41,4 +35,3 @@ export const Page = <T extends TSchema>(item: T) =>
     next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Opaque cursor of the next page; null on the last page' }),
   });
 
-export const JsonObject = Type.Object({}, { additionalProperties: true, description: 'Any JSON object, returned unchanged' });

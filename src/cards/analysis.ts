@@ -1,9 +1,9 @@
 // JSON cards of analysis scenarios, runs and results, with their schemas.
 import { Type } from '@sinclair/typebox';
-import { analysisEngineNames } from '../../engines/analysis/registry.ts';
-import type { AnalysisAnswer } from '../../engines/analysis/types.ts';
-import type { AnalysisResultRow, AnalysisRun } from '../../services/analysis-runs.ts';
-import { StringEnum, DateTime, Nullable, NullableDateTime } from '../schemas/common.ts';
+import { analysisEngineNames } from '../engines/analysis/registry.ts';
+import type { AnalysisAnswer } from '../engines/analysis/types.ts';
+import type { AnalysisResultRow, AnalysisRun } from '../services/analysis-runs.ts';
+import { StringEnum, DateTime, Nullable, NullableDateTime } from './schema-types.ts';
 import { RetrySettings, SelectionSchema } from './transcription.ts';
 
 export const QuestionSchema = Type.Object({

@@ -1,8 +1,8 @@
 // The recording card (CONTRACT.md "Recordings") and its schema.
 import { Type } from '@sinclair/typebox';
-import type { Recording } from '../../services/recordings.ts';
-import { recordingStatuses } from '../../services/recordings.ts';
-import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
+import type { Recording } from '../services/recordings.ts';
+import { recordingStatuses } from '../services/recordings.ts';
+import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from './schema-types.ts';
 
 export const RecordingCard = Type.Object(
   {

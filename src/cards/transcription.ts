@@ -1,10 +1,10 @@
 // JSON cards of transcription scenarios, runs, transcripts and executions, with their schemas.
 import { Type } from '@sinclair/typebox';
-import type { Execution } from '../../services/executions.ts';
-import type { TranscriptionRun, TranscriptRow } from '../../services/transcription-runs.ts';
-import { transcriptionEngineNames } from '../../engines/transcription/registry.ts';
-import type { Segment, Word } from '../../engines/transcription/types.ts';
-import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from '../schemas/common.ts';
+import type { Execution } from '../services/executions.ts';
+import type { TranscriptionRun, TranscriptRow } from '../services/transcription-runs.ts';
+import { transcriptionEngineNames } from '../engines/transcription/registry.ts';
+import type { Segment, Word } from '../engines/transcription/types.ts';
+import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from './schema-types.ts';
 
 export const RetrySettings = Type.Object({
   max_attempts: Type.Integer({ minimum: 1, maximum: 10, description: 'Attempts of a retryable failure inside one run' }),

@@ -1,0 +1,75 @@
+// The analysis kind of run: reads the transcript the run is bound to, runs the scenario's analysis
+// engine (cancellable), and stores the result with the completion.
+import { Type, type Static } from '@sinclair/typebox';
+import { AnalysisOptions, presentAnalysisRun, QuestionSchema } from '../cards/analysis.ts';
+import { RetrySettings } from '../cards/transcription.ts';
+import { EngineError } from '../engines/engine-error.ts';
+import { loadAnalysisEngine } from '../engines/analysis/registry.ts';
+import type { AnalysisOutput } from '../engines/analysis/types.ts';
+import type { Segment } from '../engines/transcription/types.ts';
+import type { RunKind } from '../runs/run-kind.ts';
+import { readStored } from '../runs/snapshot.ts';
+import type { AnalysisRun } from '../services/analysis-runs.ts';
+import type { TranscriptRow } from '../services/transcription-runs.ts';
+
+export const AnalysisSnapshot = Type.Object({
+  id: Type.String(),
+  engine: Type.String(),
+  model: Type.String(),
+  instructions: Type.String(),
+  questions: Type.Array(QuestionSchema),
+  summary: Type.Boolean(),
+  retry: RetrySettings,
+  options: Type.Optional(AnalysisOptions),
+});
+export type AnalysisSnapshot = Static<typeof AnalysisSnapshot>;
+
+const StoredSegments = Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String() }, { additionalProperties: true }));
+
+export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow, AnalysisOutput> = {
+  name: 'analysis',
+  table: 'analysis_runs',
+  job: 'analyze',
+  idKind: 'analysisRun',
+  event: 'analysis_run',
+  snapshotSchema: AnalysisSnapshot,
+
+  async gate(ctx, run) {
+    const transcript = run.transcript_id ? await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
+    if (!transcript) return { fail: new EngineError('transcript_not_available', 'the transcript was deleted', false) };
+    return { input: transcript };
+  },
+
+  async execute(ctx, _run, snapshot, transcript, control) {
+    const engine = await loadAnalysisEngine(snapshot.engine, { config: ctx.config, model: snapshot.model, baseUrl: snapshot.options?.base_url ?? null }).catch((error: unknown) => {
+      throw error instanceof EngineError ? error : new EngineError('engine_unavailable', (error as Error).message, false);
+    });
+    const segments: Segment[] = readStored(StoredSegments, transcript.segments, `transcript ${transcript.id} segments`);
+    return engine.analyze(
+      { transcript: { text: transcript.text, segments }, instructions: snapshot.instructions, questions: snapshot.questions, summary: snapshot.summary },
+      control.signal,
+    );
+  },
+
+  async persist(_ctx, trx, run, _snapshot, transcript, output) {
+    await trx
+      .insertInto('analysis_results')
+      .values({
+        analysis_run_id: run.id,
+        workspace_id: run.workspace_id,
+        recording_id: run.recording_id,
+        transcript_id: transcript.id,
+        transcription_run_id: transcript.transcription_run_id,
+        analysis_scenario_id: run.analysis_scenario_id,
+        engine: output.engine,
+        model: output.model,
+        summary: output.summary,
+        answers: JSON.stringify(output.answers),
+        tokens_used: output.tokens_used,
+      })
+      .execute();
+    return {};
+  },
+
+  present: presentAnalysisRun,
+};

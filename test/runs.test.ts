@@ -1,0 +1,119 @@
+// The run core, shown on analysis runs against a slow local OpenAI-compatible server: cancel
+// aborts the engine's request within seconds, a second delivery of a running run's job starts
+// nothing, and one workspace cannot hold every worker slot while another's run waits.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { upload, waitForRecording } from './helpers/api.ts';
+import { speech } from './helpers/audio.ts';
+import { backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+interface SlowServer {
+  url: string;
+  /** Requests received, and when each one's connection closed (null while open). */
+  requests: { at: number; closedAt: number | null }[];
+  close(): Promise<void>;
+}
+
+/** Accepts chat completions and never answers: an engine thinking for a long time. */
+async function startSlowServer(): Promise<SlowServer> {
+  const requests: SlowServer['requests'] = [];
+  const server = http.createServer((request, response) => {
+    const entry = { at: Date.now(), closedAt: null as number | null };
+    requests.push(entry);
+    request.resume();
+    response.on('close', () => (entry.closedAt = Date.now()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+for (const backend of await backends()) {
+  describe(`run core on ${backend}`, () => {
+    let hark: Hark;
+    let slow: SlowServer;
+    const wav = speech('Hello, thank you for calling. I would like a refund please.');
+    before(async () => {
+      hark = await startHark({ backend });
+      slow = await startSlowServer();
+    });
+    after(async () => {
+      await slow.close();
+      await hark.destroy();
+    });
+
+    /** A workspace with one transcribed recording and a scenario on the slow server. */
+    async function workspace(): Promise<{ account: Account; P: string; recordingId: string; scenarioId: string }> {
+      const account = await registerAccount(hark);
+      const P = `/api/v1/workspaces/${account.workspaceId}`;
+      const recordingId = (await upload(hark, account, wav)).json<{ id: string }>().id;
+      await waitForRecording(hark, account, recordingId, ['completed']);
+      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key })).json<{ id: string }>();
+      await eventually(async () => {
+        const card = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}`, key: account.key })).json<{ status: string }>();
+        if (card.status === 'failed') throw new Error(`transcription failed: ${JSON.stringify(card)}`);
+        return card.status === 'completed';
+      }, 120_000, 'transcript');
+      const scenario = await hark.request({
+        method: 'POST',
+        url: `${P}/analysis-scenarios`,
+        key: account.key,
+        payload: { name: 'slow', engine: 'openai', model: 'slow', options: { base_url: slow.url }, questions: [{ id: 'q', text: 'Was a refund asked for?', type: 'boolean' }] },
+      });
+      assert.equal(scenario.statusCode, 201, scenario.body);
+      return { account, P, recordingId, scenarioId: scenario.json<{ id: string }>().id };
+    }
+
+    const startAnalysis = async (w: Awaited<ReturnType<typeof workspace>>) =>
+      (await hark.request({ method: 'POST', url: `${w.P}/recordings/${w.recordingId}/analysis-runs`, key: w.account.key, payload: { analysis_scenario_id: w.scenarioId } })).json<{ id: string }>().id;
+    const card = async (w: Awaited<ReturnType<typeof workspace>>, id: string) =>
+      (await hark.request({ method: 'GET', url: `${w.P}/analysis-runs/${id}`, key: w.account.key })).json<{ status: string; attempts: number }>();
+
+    test('cancel aborts the analysis engine mid-run, within seconds', async () => {
+      const w = await workspace();
+      const before = slow.requests.length;
+      const id = await startAnalysis(w);
+      await eventually(async () => slow.requests.length > before, 30_000, 'the engine request');
+      const cancelled = await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
+      assert.equal(cancelled.json<{ status: string }>().status, 'cancelled');
+      const request = slow.requests[before]!;
+      await eventually(async () => request.closedAt !== null, 5_000, 'the engine request to be aborted');
+      assert.equal((await card(w, id)).status, 'cancelled');
+    });
+
+    test('a second delivery of a running run\'s job starts nothing', async () => {
+      const w = await workspace();
+      const before = slow.requests.length;
+      const id = await startAnalysis(w);
+      await eventually(async () => (await card(w, id)).status === 'running' && slow.requests.length > before, 30_000, 'the run to be running');
+      await hark.runtime.ctx.queue.send('analyze', { runId: id });
+      await hark.runtime.ctx.queue.send('analyze', { runId: id });
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      assert.equal(slow.requests.length, before + 1, 'one engine request');
+      assert.equal((await card(w, id)).attempts, 1);
+      await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
+    });
+
+    test('one workspace cannot hold every worker slot while another\'s run waits', async () => {
+      // Two worker slots: a workspace already running one run leaves the other to someone else.
+      const busy = await workspace();
+      const other = await workspace();
+      const first = await startAnalysis(busy);
+      await eventually(async () => (await card(busy, first)).status === 'running', 30_000, 'the first run');
+      const theirs = await startAnalysis(other);
+      const second = await startAnalysis(busy);
+      await eventually(async () => (await card(other, theirs)).status === 'running', 30_000, 'the other workspace\'s run to start');
+      assert.equal((await card(busy, second)).status, 'queued', 'the busy workspace\'s second run waits');
+      for (const [w, id] of [[busy, first], [busy, second], [other, theirs]] as const) await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
+    });
+  });
+}
