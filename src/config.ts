@@ -16,6 +16,8 @@ export interface Config {
   workerConcurrency: number;
   trialDays: number;
   maxUploadBytes: number;
+  /** Longest audio prepared; longer recordings fail with audio_too_long. */
+  maxAudioSeconds: number;
   maxMetadataBytes: number;
   retention: { minDays: number; maxDays: number; defaultDays: number };
   import: { maxAttempts: number; backoffSeconds: number; timeoutSeconds: number; maxRedirects: number };
@@ -98,6 +100,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     workerConcurrency: int('HARK_WORKER_CONCURRENCY', Math.max(1, os.availableParallelism()), 1, 256),
     trialDays: int('HARK_TRIAL_DAYS', 7, 0, 3650),
     maxUploadBytes: int('HARK_MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    maxAudioSeconds: int('HARK_MAX_AUDIO_SECONDS', 4 * 3600, 1, 7 * 24 * 3600),
     maxMetadataBytes: int('HARK_MAX_METADATA_BYTES', 64 * 1024, 2, 16 * 1024 * 1024),
     retention: { minDays, maxDays, defaultDays },
     import: {

@@ -2,9 +2,13 @@
 // errors that were not problem+json, a scope bypass through /v1/files, unnamed multipart parts,
 // OpenAI parameters ignored, an engine answering non-JSON, and private import addresses accepted.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { waitForRecording } from './helpers/api.ts';
 import { multipart, speech } from './helpers/audio.ts';
 import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 import { startOrigin, type Origin } from './helpers/origin.ts';
@@ -31,7 +35,7 @@ for (const backend of await backends()) {
     let origin: Origin;
     const wav = speech('Hello, thank you for calling.');
     before(async () => {
-      hark = await startHark({ backend, env: { HARK_IMPORT_ALLOW_PRIVATE: '0' } });
+      hark = await startHark({ backend, env: { HARK_IMPORT_ALLOW_PRIVATE: '0', HARK_MAX_AUDIO_SECONDS: '60' } });
       account = await registerAccount(hark);
       P = `/api/v1/workspaces/${account.workspaceId}`;
       base = await hark.app.listen({ port: 0, host: '127.0.0.1' });
@@ -118,6 +122,19 @@ for (const backend of await backends()) {
       const response = await hark.request({ method: 'POST', url: '/v1/audio/transcriptions', key: account.key, ...multipart({ model: id }, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
       assert.equal(response.statusCode, 502, response.body);
       assert.match(response.json<{ error: { message: string } }>().error.message, /engine_bad_response/);
+    });
+
+    test('an audio bomb (a small FLAC of long silence) fails audio_too_long without writing a large WAV', async () => {
+      const bomb = path.join(os.tmpdir(), `hark-bomb-${process.pid}.flac`);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=stereo', '-t', '600', '-c:a', 'flac', bomb]);
+      const created = await hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, ...multipart({}, { content: fs.readFileSync(bomb), filename: 'bomb.flac', contentType: 'audio/flac' }) });
+      fs.rmSync(bomb, { force: true });
+      assert.equal(created.statusCode, 202, created.body);
+      const card = await waitForRecording(hark, account, created.json<{ id: string }>().id, ['completed', 'failed']);
+      assert.equal(card.status, 'failed');
+      assert.equal(card.error_code, 'audio_too_long');
+      const sizes = fs.readdirSync(hark.config.dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.parentPath.includes('blobs')).map((e) => fs.statSync(path.join(e.parentPath, e.name)).size);
+      assert.ok(Math.max(0, ...sizes) < 5 * 1024 * 1024, `no large file is left: ${Math.max(...sizes)} bytes`);
     });
 
     test('imports and webhooks to a literal private address are refused at once, in every IPv6 spelling', async () => {

@@ -1,6 +1,6 @@
 // prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it, fill the duration.
 import type { Context } from '../context.ts';
-import { MediaError, prepare, probe } from '../media/ffmpeg.ts';
+import { MediaError, prepare, probe, tooLong } from '../media/ffmpeg.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import { onRecordingPrepared } from '../services/automation.ts';
 import { recordingEvent } from '../services/events.ts';
@@ -30,7 +30,10 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       const stopHeartbeat = startPreparationHeartbeat(ctx, recording.id);
       try {
         const info = await probe(ctx.blobs.pathOf(keys.original));
-        const seconds = await prepare(ctx.blobs.pathOf(keys.original), temp, info.durationSeconds);
+        // Refused from the probe before any WAV is written; a header that lies is caught by the
+        // decoder's own bound.
+        if (info.durationSeconds !== null && info.durationSeconds > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
+        const seconds = await prepare(ctx.blobs.pathOf(keys.original), temp, info.durationSeconds, ctx.config.maxAudioSeconds);
         await ctx.blobs.commit(temp, keys.prepared);
         await ctx.db.transaction().execute(async (trx) => {
           const done = await trx

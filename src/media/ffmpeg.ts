@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 
 export class MediaError extends Error {
   constructor(
-    readonly code: 'invalid_audio' | 'no_audio_stream' | 'empty_audio' | 'truncated_audio' | 'unsupported_format',
+    readonly code: 'invalid_audio' | 'no_audio_stream' | 'empty_audio' | 'truncated_audio' | 'unsupported_format' | 'audio_too_long',
     message: string,
   ) {
     super(message);
@@ -97,11 +97,19 @@ export async function wavShortfall(file: string): Promise<number> {
 
 export const PREPARED_SAMPLE_RATE = 16_000;
 
-/** Decodes `input` to 16 kHz mono s16le WAV at `output`; returns the decoded duration. */
-export async function prepare(input: string, output: string, declaredSeconds: number | null): Promise<number> {
+export function tooLong(maxSeconds: number): MediaError {
+  return new MediaError('audio_too_long', `the audio is longer than the limit of ${maxSeconds} seconds (HARK_MAX_AUDIO_SECONDS)`);
+}
+
+/**
+ * Decodes `input` to 16 kHz mono s16le WAV at `output`; returns the decoded duration. The output
+ * stops just past `maxSeconds` whatever the file's header claims (a small file of hours of
+ * silence), so an over-long file costs at most that much disk before it is refused.
+ */
+export async function prepare(input: string, output: string, declaredSeconds: number | null, maxSeconds: number): Promise<number> {
   const result = await run(
     'ffmpeg',
-    ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', String(PREPARED_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-flags', '+bitexact', '-fflags', '+bitexact', '-f', 'wav', output],
+    ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', String(PREPARED_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-t', String(maxSeconds + 1), '-flags', '+bitexact', '-fflags', '+bitexact', '-f', 'wav', output],
     6 * 3600_000,
   );
   if (result.code !== 0) throw new MediaError('invalid_audio', 'the audio could not be decoded');
@@ -110,6 +118,7 @@ export async function prepare(input: string, output: string, declaredSeconds: nu
   const size = (await fs.stat(output)).size;
   const seconds = Math.max(0, size - 44) / (2 * PREPARED_SAMPLE_RATE);
   if (seconds < 0.01) throw new MediaError('empty_audio', 'the file contains no audio samples');
+  if (seconds > maxSeconds) throw tooLong(maxSeconds);
   if (declaredSeconds !== null && seconds < declaredSeconds * 0.9 - 0.5) {
     throw new MediaError('truncated_audio', `the file ends early: ${seconds.toFixed(1)} s of a declared ${declaredSeconds.toFixed(1)} s decoded`);
   }
