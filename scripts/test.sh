@@ -10,6 +10,7 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432 && c
 fi
 
 echo "== lint"; npx eslint .
+echo "== layers"; npx depcruise src --config .dependency-cruiser.cjs
 echo "== typecheck"; npx tsc --noEmit
 echo "== openapi drift"
 HARK_DATA_DIR="$(mktemp -d)" HARK_LOG_LEVEL=silent node bin/hark.js openapi > /tmp/hark-openapi.json

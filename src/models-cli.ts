@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from './config.ts';
-import { addModel, listModels } from './services/models.ts';
+import { addModel, listModels } from './engines/models.ts';
 
 const WHISPER_HOST = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
 

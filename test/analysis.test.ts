@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { addModel } from '../src/services/models.ts';
+import { addModel } from '../src/engines/models.ts';
 import { speech } from './helpers/audio.ts';
 import { startOpenAiServer } from './helpers/openai-server.ts';
 import { upload, waitForRecording } from './helpers/api.ts';

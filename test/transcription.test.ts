@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { addModel } from '../src/services/models.ts';
+import { addModel } from '../src/engines/models.ts';
 import { wer } from '../src/wer.ts';
 import { durationOf, speech } from './helpers/audio.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';

@@ -1,16 +1,19 @@
 // The analysis kind of run: reads the transcript the run is bound to, runs the scenario's analysis
 // engine (cancellable), and stores the result with the completion.
 import { Type, type Static } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
 import { AnalysisOptions, presentAnalysisRun, QuestionSchema } from '../cards/analysis.ts';
 import { RetrySettings } from '../cards/transcription.ts';
+import type { AnalysisRunsTable } from '../db/tables.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import { loadAnalysisEngine } from '../engines/analysis/registry.ts';
 import type { AnalysisOutput } from '../engines/analysis/types.ts';
 import type { Segment } from '../engines/transcription/types.ts';
 import type { RunKind } from '../runs/run-kind.ts';
 import { readStored } from '../runs/snapshot.ts';
-import type { AnalysisRun } from '../services/analysis-runs.ts';
 import type { TranscriptRow } from '../services/transcription-runs.ts';
+
+export type AnalysisRun = Selectable<AnalysisRunsTable>;
 
 export const AnalysisSnapshot = Type.Object({
   id: Type.String(),

@@ -2,7 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { analysisEngineNames } from '../engines/analysis/registry.ts';
 import type { AnalysisAnswer } from '../engines/analysis/types.ts';
-import type { AnalysisResultRow, AnalysisRun } from '../services/analysis-runs.ts';
+import type { Selectable } from 'kysely';
+import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
+
+type AnalysisRun = Selectable<AnalysisRunsTable>;
+type AnalysisResultRow = Selectable<AnalysisResultsTable>;
 import { StringEnum, DateTime, Nullable, NullableDateTime } from './schema-types.ts';
 import { RetrySettings, SelectionSchema } from './transcription.ts';
 

@@ -1,7 +1,10 @@
 // The recording card (CONTRACT.md "Recordings") and its schema.
 import { Type } from '@sinclair/typebox';
-import type { Recording } from '../services/recordings.ts';
-import { recordingStatuses } from '../services/recordings.ts';
+import type { Selectable } from 'kysely';
+import type { RecordingsTable } from '../db/tables.ts';
+import { recordingStatuses } from '../services/recording-filters.ts';
+
+type Recording = Selectable<RecordingsTable>;
 import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from './schema-types.ts';
 
 export const RecordingCard = Type.Object(

@@ -1,7 +1,12 @@
 // JSON cards of transcription scenarios, runs, transcripts and executions, with their schemas.
 import { Type } from '@sinclair/typebox';
-import type { Execution } from '../services/executions.ts';
-import type { TranscriptionRun, TranscriptRow } from '../services/transcription-runs.ts';
+import type { Selectable } from 'kysely';
+import type { ExecutionsTable, TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
+
+type TranscriptionRun = Selectable<TranscriptionRunsTable>;
+type TranscriptRow = Selectable<TranscriptsTable>;
+/** An execution row with the status and counts computed from its runs. */
+export type ExecutionView = Selectable<ExecutionsTable> & { status: 'queued' | 'running' | 'completed' | 'completed_with_errors'; counts: Record<'queued' | 'running' | 'completed' | 'failed' | 'cancelled', number> };
 import { transcriptionEngineNames } from '../engines/transcription/registry.ts';
 import type { Segment, Word } from '../engines/transcription/types.ts';
 import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from './schema-types.ts';
@@ -131,7 +136,7 @@ export const ExecutionCard = Type.Object(
   { $id: 'Execution' },
 );
 
-export function presentExecution(execution: Execution) {
+export function presentExecution(execution: ExecutionView) {
   return {
     id: execution.id,
     kind: execution.kind as 'transcription' | 'analysis',

@@ -3,6 +3,8 @@ import { analysisKind } from '../analysis/analysis-kind.ts';
 import type { Context } from '../context.ts';
 import { recoverRunsJob } from '../runs/recover.ts';
 import { runJob } from '../runs/run-job.ts';
+import { onTranscriptCompleted } from '../services/automation.ts';
+import type { TranscriptionRun } from '../services/transcription-runs.ts';
 import { transcriptionKind } from '../transcription/transcription-kind.ts';
 import { deliverWebhookJob } from './deliver-webhook.ts';
 import { downloadAudioJob } from './download-audio.ts';
@@ -17,7 +19,8 @@ export function jobHandlers(ctx: Context): JobHandler<never>[] {
     prepareAudioJob(ctx),
     downloadAudioJob(ctx),
     expireAudioJob(ctx),
-    ...runKinds.map((kind) => runJob(ctx, kind)),
+    runJob(ctx, transcriptionKind, { afterComplete: (c, trx, run) => onTranscriptCompleted(c, trx, run as TranscriptionRun) }),
+    runJob(ctx, analysisKind),
     deliverWebhookJob(ctx),
     recoverRunsJob(ctx, runKinds),
   ] as JobHandler<never>[];

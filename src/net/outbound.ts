@@ -46,8 +46,10 @@ export function dispatcherFor(policy: AddressPolicy): Dispatcher {
   if (cached) return cached;
   const connect = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: guardedLookup(policy) } as buildConnector.BuildOptions);
   const agent = new Agent({
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
+    // Each caller bounds its whole request with its own signal (an engine may think for minutes
+    // before its headers); undici's own inactivity limits would cut it short.
+    headersTimeout: 0,
+    bodyTimeout: 0,
     connect: (options, callback) =>
       connect(options, (error, socket) => {
         if (error || !socket) return callback(error ?? new Error('no socket'), null);

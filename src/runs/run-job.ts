@@ -2,6 +2,7 @@
 // → execute → complete, or fail, or queue again after a backoff. Idempotent: a job delivered twice
 // finds the run claimed (its heartbeat alive) or finished, and does nothing.
 import type { Context } from '../context.ts';
+import type { Trx } from '../db/database.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import { registerActive } from './active-runs.ts';
@@ -23,7 +24,12 @@ export function engineFailure(ctx: Context, error: unknown, runId: string): Engi
   return new EngineError('engine_error', 'the engine failed unexpectedly', true);
 }
 
-export function runJob(ctx: Context, kind: AnyRunKind): JobHandler<{ runId: string }> {
+export interface RunJobHooks {
+  /** What follows a completion in its transaction (the pipeline's automatic scenarios). */
+  afterComplete?: (ctx: Context, trx: Trx, run: RunRow) => Promise<void>;
+}
+
+export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}): JobHandler<{ runId: string }> {
   const fail = (runId: string, failure: EngineError) =>
     ctx.db.transaction().execute(async (trx) => {
       const failed = await markFailed(trx, kind.table, runId, failure);
@@ -96,7 +102,7 @@ export function runJob(ctx: Context, kind: AnyRunKind): JobHandler<{ runId: stri
           if (!done) return; // cancelled meanwhile
           const columns = await kind.persist(ctx, trx, done, snapshot, gate.input, output);
           const final = Object.keys(columns).length > 0 ? await updateRun(trx, kind.table, runId, columns) : done;
-          await kind.afterComplete?.(ctx, trx, final);
+          await hooks.afterComplete?.(ctx, trx, final);
           await runEvent(ctx, trx, kind, final);
         });
       } catch (error) {

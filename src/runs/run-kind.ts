@@ -62,8 +62,6 @@ export interface RunKind<Row extends RunRow, Snapshot extends { retry: RetrySett
   execute(ctx: Context, run: Row, snapshot: Snapshot, input: Input, control: ExecuteControl): Promise<Output>;
   /** Stores the output in the transaction that completes the run; returns columns to set on it. */
   persist(ctx: Context, trx: Trx, run: Row, snapshot: Snapshot, input: Input, output: Output): Promise<Partial<Row>>;
-  /** What follows a completion in the same transaction (automatic scenarios). */
-  afterComplete?(ctx: Context, trx: Trx, run: Row): Promise<void>;
   /** The public card of a run, for the API and for webhooks. */
   present(run: Row): object;
 }

@@ -2,17 +2,18 @@
 import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
-import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
-import { analysisKind, type AnalysisSnapshot } from '../analysis/analysis-kind.ts';
+import type { AnalysisResultsTable } from '../db/tables.ts';
+import { analysisKind, type AnalysisRun, type AnalysisSnapshot } from '../analysis/analysis-kind.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { createRun, getRun, retryRun } from '../runs/runs.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { decodeCursor, page } from './cursor.ts';
+import { checkIdempotencyKey, createExecution } from './executions.ts';
 import { getRecording } from './recordings.ts';
 import { latestTranscript, type TranscriptRow } from './transcription-runs.ts';
 
-export type AnalysisRun = Selectable<AnalysisRunsTable>;
+export type { AnalysisRun };
 export type AnalysisResultRow = Selectable<AnalysisResultsTable>;
 
 export type { AnalysisSnapshot };
@@ -83,4 +84,28 @@ export async function listAnalysisResults(
   if (filters.analysis_scenario_id !== undefined) query = query.where('analysis_scenario_id', '=', filters.analysis_scenario_id);
   if (filters.cursor) query = query.where('seq', '<', decodeCursor(filters.cursor));
   return page(await query.orderBy('seq', 'desc').limit(filters.limit + 1).execute(), filters.limit);
+}
+
+/** An execution of an analysis scenario over the latest transcripts of the given recordings (or
+ * of its selection's recordings that have one). */
+export async function startAnalysisExecution(ctx: Context, workspaceId: string, scenarioId: string, body: { recording_ids?: string[] | undefined; idempotency_key: string }) {
+  checkIdempotencyKey(body.idempotency_key);
+  const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
+  return createExecution(ctx, {
+    kind: 'analysis',
+    workspaceId,
+    scenarioId: scenario.id,
+    selection: scenario.selection,
+    recordingIds: body.recording_ids,
+    idempotencyKey: body.idempotency_key,
+    startRuns: async (trx, executionId, recordingIds) => {
+      const transcripts = [];
+      for (const recordingId of recordingIds) {
+        const transcript = await latestTranscript(trx, workspaceId, recordingId);
+        if (transcript) transcripts.push(transcript);
+        else if (body.recording_ids) throw new AppError('transcript_not_available', `recording ${recordingId} has no completed transcript`);
+      }
+      for (const transcript of transcripts) await createAnalysisRun(ctx, trx, { workspaceId, transcript, scenario, executionId });
+    },
+  });
 }

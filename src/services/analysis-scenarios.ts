@@ -7,7 +7,7 @@ import type { AnalysisScenariosTable } from '../db/tables.ts';
 import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } from '../engines/analysis/registry.ts';
 import { invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
-import { checkModelAvailable } from './models.ts';
+import { checkModelAvailable } from '../engines/models.ts';
 import { checkBaseUrl, checkSelection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 import type { RetrySettings, Selection } from './transcription-scenarios.ts';

@@ -4,7 +4,7 @@ import type { Context } from '../context.ts';
 import { transcriptionEngineNames, type TranscriptionEngineName } from '../engines/transcription/registry.ts';
 import { AppError, invalid } from '../errors.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
-import { checkModelAvailable } from './models.ts';
+import { checkModelAvailable } from '../engines/models.ts';
 import { checkRetention, createFromUpload, sanitizeFilename } from './recordings.ts';
 import { cancelRun } from '../runs/runs.ts';
 import { transcriptionKind } from '../transcription/transcription-kind.ts';

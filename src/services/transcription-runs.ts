@@ -3,16 +3,17 @@
 import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
-import type { TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
+import type { TranscriptsTable } from '../db/tables.ts';
 import { AppError, invalid } from '../errors.ts';
 import { createRun, getRun, retryRun } from '../runs/runs.ts';
-import { transcriptionKind, type TranscriptionSnapshot } from '../transcription/transcription-kind.ts';
+import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from '../transcription/transcription-kind.ts';
+import { checkIdempotencyKey, createExecution } from './executions.ts';
 import { assertTranscribable, getRecording } from './recordings.ts';
 import { getTranscriptionScenario } from './transcription-scenarios.ts';
 
-export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 export type TranscriptRow = Selectable<TranscriptsTable>;
 export type ScenarioSnapshot = TranscriptionSnapshot;
+export type { TranscriptionRun };
 
 export async function createTranscriptionRun(
   ctx: Context,
@@ -70,4 +71,30 @@ export async function transcriptOfRecording(ctx: Context, workspaceId: string, r
   const transcript = await latestTranscript(ctx.db, workspaceId, recording.id);
   if (!transcript) throw new AppError('transcript_not_available', 'the recording has no completed transcript yet');
   return transcript;
+}
+
+/** An execution of a transcription scenario over the given recordings (or its selection). */
+export async function startTranscriptionExecution(ctx: Context, workspaceId: string, scenarioId: string, body: { recording_ids?: string[] | undefined; idempotency_key: string }) {
+  checkIdempotencyKey(body.idempotency_key);
+  const scenario = await getTranscriptionScenario(ctx.db, workspaceId, scenarioId);
+  return createExecution(ctx, {
+    kind: 'transcription',
+    workspaceId,
+    scenarioId: scenario.id,
+    selection: scenario.selection,
+    recordingIds: body.recording_ids,
+    idempotencyKey: body.idempotency_key,
+    startRuns: async (trx, executionId, recordingIds) => {
+      const recordings = recordingIds.length ? await trx.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', recordingIds).execute() : [];
+      for (const recording of recordings) {
+        try {
+          assertTranscribable(recording);
+        } catch (error) {
+          if (error instanceof AppError) throw new AppError(error.code, `${recording.id}: ${error.detail ?? error.message}`);
+          throw error;
+        }
+      }
+      for (const recording of recordings) await createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario, executionId });
+    },
+  });
 }

@@ -7,7 +7,7 @@ import type { TranscriptionScenariosTable } from '../db/tables.ts';
 import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName } from '../engines/transcription/registry.ts';
 import { invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
-import { checkModelAvailable } from './models.ts';
+import { checkModelAvailable } from '../engines/models.ts';
 import { checkBaseUrl, checkSelection, type Selection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 

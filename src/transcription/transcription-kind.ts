@@ -1,18 +1,20 @@
 // The transcription kind of run: waits for the recording's preparation, runs the scenario's
 // transcription engine on the prepared audio, and stores the transcript with the completion.
 import { Type, type Static } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
 import { presentTranscriptionRun, RetrySettings, TranscriptionOptions } from '../cards/transcription.ts';
 import type { Context } from '../context.ts';
+import type { TranscriptionRunsTable } from '../db/tables.ts';
 import type { Recording } from '../services/recordings.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import { loadTranscriptionEngine } from '../engines/transcription/registry.ts';
 import type { TranscriptionEngine, TranscriptionResult } from '../engines/transcription/types.ts';
 import { newUuid } from '../ids.ts';
 import type { RunKind } from '../runs/run-kind.ts';
-import type { TranscriptionRun } from '../services/transcription-runs.ts';
-import { onTranscriptCompleted } from '../services/automation.ts';
 import { summarizeTranscript } from '../services/transcript-summary.ts';
 import { recordingKeys } from '../storage/blobs.ts';
+
+export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 
 export const TranscriptionSnapshot = Type.Object({
   id: Type.String(),
@@ -95,10 +97,6 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
       })
       .execute();
     return { transcript_id: transcriptId };
-  },
-
-  async afterComplete(ctx, trx, run) {
-    await onTranscriptCompleted(ctx, trx, run);
   },
 
   present: presentTranscriptionRun,

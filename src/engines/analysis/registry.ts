@@ -1,6 +1,6 @@
 // Analysis engines by name, loaded lazily. Adding an engine touches its file and this list.
 import type { Config } from '../../config.ts';
-import { modelPath as modelPath_ } from '../../services/models.ts';
+import { modelPath as modelPath_ } from '../models.ts';
 import { baseUrlOf, engineAddressPolicy } from '../openai-endpoint.ts';
 import { EngineError, type AnalysisEngine } from './types.ts';
 

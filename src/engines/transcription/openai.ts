@@ -2,9 +2,8 @@
 // and segment timestamps.
 import fs from 'node:fs';
 import { postToEngine } from '../openai-endpoint.ts';
-import type { EngineSettings } from './registry.ts';
 import { segmentWords } from './segments.ts';
-import { EngineError, type Segment, type TranscriptionEngine, type Word } from './types.ts';
+import { EngineError, type EngineSettings, type Segment, type TranscriptionEngine, type Word } from './types.ts';
 
 interface VerboseJson {
   language?: string;

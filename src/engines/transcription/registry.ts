@@ -1,8 +1,7 @@
 // Transcription engines by name. Engines load lazily: a worker that never runs whisper.cpp never
 // loads its binding. Adding an engine touches its file and this list.
-import type { Config } from '../../config.ts';
-import { modelPath } from '../../services/models.ts';
-import type { TranscriptionEngine } from './types.ts';
+import { modelPath } from '../models.ts';
+import type { EngineSettings, TranscriptionEngine } from './types.ts';
 
 export const transcriptionEngineNames = ['pocketsphinx', 'whisper.cpp', 'openai'] as const;
 export type TranscriptionEngineName = (typeof transcriptionEngineNames)[number];
@@ -13,11 +12,7 @@ export const defaultModels: Record<TranscriptionEngineName, string> = {
   openai: 'whisper-1',
 };
 
-export interface EngineSettings {
-  config: Config;
-  /** Scenario options that reach the engine (endpoint of an openai engine). */
-  baseUrl: string | null;
-}
+export type { EngineSettings };
 
 export async function loadTranscriptionEngine(name: string, settings: EngineSettings): Promise<TranscriptionEngine> {
   switch (name) {

@@ -1,4 +1,6 @@
 // The interface every transcription engine implements.
+import type { Config } from '../../config.ts';
+
 export interface Word {
   start: number;
   end: number;
@@ -42,3 +44,9 @@ export interface TranscriptionEngine {
 }
 
 export { EngineError } from '../engine-error.ts';
+
+export interface EngineSettings {
+  config: Config;
+  /** Scenario options that reach the engine (endpoint of an openai engine). */
+  baseUrl: string | null;
+}

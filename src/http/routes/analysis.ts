@@ -3,9 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { analysisEngineNames } from '../../engines/analysis/registry.ts';
-import { AppError } from '../../errors.ts';
 import { analysisKind } from '../../analysis/analysis-kind.ts';
-import { createAnalysisRun, getAnalysisResult, listAnalysisResults, retryAnalysisRun, startAnalysis } from '../../services/analysis-runs.ts';
+import { getAnalysisResult, listAnalysisResults, retryAnalysisRun, startAnalysis, startAnalysisExecution } from '../../services/analysis-runs.ts';
 import {
   createAnalysisScenario,
   deleteAnalysisScenario,
@@ -13,8 +12,7 @@ import {
   listAnalysisScenarios,
   updateAnalysisScenario,
 } from '../../services/analysis-scenarios.ts';
-import { checkIdempotencyKey, createExecution, getExecution, listExecutions } from '../../services/executions.ts';
-import { latestTranscript } from '../../services/transcription-runs.ts';
+import { getExecution, listExecutions } from '../../services/executions.ts';
 import {
   AnalysisOptions,
   AnalysisResultCard,
@@ -26,7 +24,7 @@ import {
 } from '../../cards/analysis.ts';
 import { ExecutionBody, ExecutionCard, presentExecution, RetrySettings, SelectionSchema } from '../../cards/transcription.ts';
 import { StringEnum, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
-import { runRoutes } from './run-routes.ts';
+import { runRoutes } from '../run-routes.ts';
 
 const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });
 
@@ -74,26 +72,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       schema: { tags, summary: 'Analyse many recordings\' latest transcripts (idempotent by key)', params: ScenarioParams, body: ExecutionBody, response: withProblems({ 200: ExecutionCard, 202: ExecutionCard }, 402, 404, 409, 422) },
     },
     async (request, reply) => {
-      const { workspace_id: workspaceId, scenario_id: scenarioId } = request.params;
-      checkIdempotencyKey(request.body.idempotency_key);
-      const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
-      const { execution, created } = await createExecution(ctx, {
-        kind: 'analysis',
-        workspaceId,
-        scenarioId: scenario.id,
-        selection: scenario.selection,
-        recordingIds: request.body.recording_ids,
-        idempotencyKey: request.body.idempotency_key,
-        startRuns: async (trx, executionId, recordingIds) => {
-          const transcripts = [];
-          for (const recordingId of recordingIds) {
-            const transcript = await latestTranscript(trx, workspaceId, recordingId);
-            if (transcript) transcripts.push(transcript);
-            else if (request.body.recording_ids) throw new AppError('transcript_not_available', `recording ${recordingId} has no completed transcript`);
-          }
-          for (const transcript of transcripts) await createAnalysisRun(ctx, trx, { workspaceId, transcript, scenario, executionId });
-        },
-      });
+      const { execution, created } = await startAnalysisExecution(ctx, request.params.workspace_id, request.params.scenario_id, request.body);
       return reply.code(created ? 202 : 200).send(presentExecution(execution));
     },
   );

@@ -14,6 +14,7 @@ import {
   sanitizeFilename,
 } from '../../services/recordings.ts';
 import { readUpload } from '../multipart-upload.ts';
+import { metadataFilters } from '../query.ts';
 import { presentRecording, RecordingCard } from '../../cards/recording.ts';
 import { DateTime, JsonObject, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
@@ -51,14 +52,6 @@ const ListQuery = Type.Object(
     description: 'Also `metadata.<field>=<value>` (exact match; nested fields with dots; several are AND-ed)',
   },
 );
-
-export function metadataFilters(query: Record<string, unknown>): Record<string, string> {
-  const filters: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) {
-    if (name.startsWith('metadata.')) filters[name.slice('metadata.'.length)] = String(value);
-  }
-  return filters;
-}
 
 export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const base = '/api/v1/workspaces/:workspace_id/recordings';

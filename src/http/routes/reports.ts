@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv } from '../../services/reports.ts';
 import { DateTime, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
-import { metadataFilters } from './recordings.ts';
+import { metadataFilters } from '../query.ts';
 
 const filterFields = {
   group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field> or created_at:day|week|month; repeat for several' })),

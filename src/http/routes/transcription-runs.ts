@@ -16,7 +16,7 @@ import {
 } from '../../services/transcription-runs.ts';
 import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard } from '../../cards/transcription.ts';
 import { StringEnum, withProblems } from '../schemas/common.ts';
-import { runRoutes } from './run-routes.ts';
+import { runRoutes } from '../run-routes.ts';
 
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });

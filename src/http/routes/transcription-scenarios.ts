@@ -3,9 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { transcriptionEngineNames } from '../../engines/transcription/registry.ts';
-import { checkIdempotencyKey, createExecution, getExecution, listExecutions } from '../../services/executions.ts';
-import { assertTranscribable } from '../../services/recordings.ts';
-import { createTranscriptionRun } from '../../services/transcription-runs.ts';
+import { getExecution, listExecutions } from '../../services/executions.ts';
+import { startTranscriptionExecution } from '../../services/transcription-runs.ts';
 import {
   createTranscriptionScenario,
   deleteTranscriptionScenario,
@@ -13,7 +12,6 @@ import {
   listTranscriptionScenarios,
   updateTranscriptionScenario,
 } from '../../services/transcription-scenarios.ts';
-import { AppError } from '../../errors.ts';
 import {
   ExecutionBody,
   ExecutionCard,
@@ -75,31 +73,7 @@ export const transcriptionScenarioRoutes = (ctx: Context): FastifyPluginAsyncTyp
       },
     },
     async (request, reply) => {
-      const { workspace_id: workspaceId, scenario_id: scenarioId } = request.params;
-      checkIdempotencyKey(request.body.idempotency_key);
-      const scenario = await getTranscriptionScenario(ctx.db, workspaceId, scenarioId);
-      const { execution, created } = await createExecution(ctx, {
-        kind: 'transcription',
-        workspaceId,
-        scenarioId: scenario.id,
-        selection: scenario.selection,
-        recordingIds: request.body.recording_ids,
-        idempotencyKey: request.body.idempotency_key,
-        startRuns: async (trx, executionId, recordingIds) => {
-          const recordings = recordingIds.length
-            ? await trx.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', recordingIds).execute()
-            : [];
-          for (const recording of recordings) {
-            try {
-              assertTranscribable(recording);
-            } catch (error) {
-              if (error instanceof AppError) throw new AppError(error.code, `${recording.id}: ${error.detail ?? error.message}`);
-              throw error;
-            }
-          }
-          for (const recording of recordings) await createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario, executionId });
-        },
-      });
+      const { execution, created } = await startTranscriptionExecution(ctx, request.params.workspace_id, request.params.scenario_id, request.body);
       return reply.code(created ? 202 : 200).send(presentExecution(execution));
     },
   );

@@ -2,11 +2,11 @@
 // retry. Each kind's route file adds what is its own (starting runs, transcripts, results).
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Context } from '../../context.ts';
-import type { AnyRunKind, RunRow } from '../../runs/run-kind.ts';
-import { cancelRun, getRun, listRuns } from '../../runs/runs.ts';
-import type { Scope } from '../../scopes.ts';
-import { Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import type { Context } from '../context.ts';
+import type { AnyRunKind, RunRow } from '../runs/run-kind.ts';
+import { cancelRun, getRun, listRuns } from '../runs/runs.ts';
+import type { Scope } from '../scopes.ts';
+import { Page, withProblems, WorkspaceParams } from './schemas/common.ts';
 
 export interface RunRouteSpec {
   kind: AnyRunKind;
