@@ -48,6 +48,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const recovered = await queue.recoverOrphans();
     // One process owns the embedded store: whatever it finds running belonged to one that died.
     const orphanedRuns = database.kind === 'pglite' ? await recoverStaleRuns(ctx, runKinds, 0) : 0;
+    if (database.kind === 'pglite') await blobs.removeStaleTemps(0);
     if (recovered + orphanedRuns > 0) log.info({ recovered, orphanedRuns }, 'requeued work left active by a stopped process');
     for (const handler of handlers) await queue.work(handler);
     const sweep = () => queue.send('expire-audio', {}).catch((error: unknown) => log.error({ err: error }, 'could not queue expire-audio'));

@@ -7,7 +7,8 @@ import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
 
 type AnalysisRun = Selectable<AnalysisRunsTable>;
 type AnalysisResultRow = Selectable<AnalysisResultsTable>;
-import { StringEnum, DateTime, Nullable, NullableDateTime } from './schema-types.ts';
+import { presentRunFields, runCardFields } from './run.ts';
+import { StringEnum, DateTime, Nullable } from './schema-types.ts';
 import { RetrySettings, SelectionSchema } from './transcription.ts';
 
 export const QuestionSchema = Type.Object({
@@ -43,46 +44,16 @@ export const AnalysisScenarioCard = Type.Object(
 export const AnalysisRunCard = Type.Object(
   {
     id: Type.String({ description: 'anl-<uuid>' }),
-    status: StringEnum(['queued', 'running', 'completed', 'failed', 'cancelled']),
-    recording_id: Type.String(),
     analysis_scenario_id: Type.String(),
-    transcript_id: Nullable(Type.String()),
+    transcript_id: Nullable(Type.String({ description: 'The transcript version the run analyses' })),
     transcription_run_id: Nullable(Type.String()),
-    execution_id: Nullable(Type.String()),
-    retry_of: Nullable(Type.String()),
-    attempts: Type.Integer(),
-    engine: Type.String(),
-    model: Type.String(),
-    error_code: Nullable(Type.String()),
-    error_message: Nullable(Type.String()),
-    retryable: Nullable(Type.Boolean()),
-    created_at: DateTime,
-    started_at: NullableDateTime,
-    completed_at: NullableDateTime,
+    ...runCardFields,
   },
   { $id: 'AnalysisRun' },
 );
 
 export function presentAnalysisRun(run: AnalysisRun) {
-  return {
-    id: run.id,
-    status: run.status,
-    recording_id: run.recording_id,
-    analysis_scenario_id: run.analysis_scenario_id,
-    transcript_id: run.transcript_id,
-    transcription_run_id: run.transcription_run_id,
-    execution_id: run.execution_id,
-    retry_of: run.retry_of,
-    attempts: run.attempts,
-    engine: run.engine,
-    model: run.model,
-    error_code: run.error_code,
-    error_message: run.error_message,
-    retryable: run.retryable,
-    created_at: run.created_at,
-    started_at: run.started_at,
-    completed_at: run.completed_at,
-  };
+  return { id: run.id, analysis_scenario_id: run.analysis_scenario_id, transcript_id: run.transcript_id, transcription_run_id: run.transcription_run_id, ...presentRunFields(run) };
 }
 
 const Answer = Type.Object({

@@ -9,7 +9,8 @@ type TranscriptRow = Selectable<TranscriptsTable>;
 export type ExecutionView = Selectable<ExecutionsTable> & { status: 'queued' | 'running' | 'completed' | 'completed_with_errors'; counts: Record<'queued' | 'running' | 'completed' | 'failed' | 'cancelled', number> };
 import { transcriptionEngineNames } from '../engines/transcription/registry.ts';
 import type { Segment, Word } from '../engines/transcription/types.ts';
-import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from './schema-types.ts';
+import { presentRunFields, runCardFields } from './run.ts';
+import { StringEnum, DateTime, JsonObject, Nullable } from './schema-types.ts';
 
 export const RetrySettings = Type.Object({
   max_attempts: Type.Integer({ minimum: 1, maximum: 10, description: 'Attempts of a retryable failure inside one run' }),
@@ -49,46 +50,15 @@ export const TranscriptionScenarioCard = Type.Object(
 export const TranscriptionRunCard = Type.Object(
   {
     id: Type.String({ description: 'trn-<uuid>' }),
-    status: StringEnum(['queued', 'running', 'completed', 'failed', 'cancelled']),
-    recording_id: Type.String(),
     transcription_scenario_id: Type.String(),
-    execution_id: Nullable(Type.String()),
-    transcript_id: Nullable(Type.String()),
-    retry_of: Nullable(Type.String()),
-    attempts: Type.Integer(),
-    progress: Type.Number({ description: '0..1 while running' }),
-    engine: Type.String(),
-    model: Type.String(),
-    error_code: Nullable(Type.String()),
-    error_message: Nullable(Type.String()),
-    retryable: Nullable(Type.Boolean()),
-    created_at: DateTime,
-    started_at: NullableDateTime,
-    completed_at: NullableDateTime,
+    transcript_id: Nullable(Type.String({ description: 'The transcript, once completed' })),
+    ...runCardFields,
   },
   { $id: 'TranscriptionRun' },
 );
 
 export function presentTranscriptionRun(run: TranscriptionRun) {
-  return {
-    id: run.id,
-    status: run.status,
-    recording_id: run.recording_id,
-    transcription_scenario_id: run.transcription_scenario_id,
-    execution_id: run.execution_id,
-    transcript_id: run.transcript_id,
-    retry_of: run.retry_of,
-    attempts: run.attempts,
-    progress: run.progress,
-    engine: run.engine,
-    model: run.model,
-    error_code: run.error_code,
-    error_message: run.error_message,
-    retryable: run.retryable,
-    created_at: run.created_at,
-    started_at: run.started_at,
-    completed_at: run.completed_at,
-  };
+  return { id: run.id, transcription_scenario_id: run.transcription_scenario_id, transcript_id: run.transcript_id, ...presentRunFields(run) };
 }
 
 export const TranscriptCard = Type.Object(

@@ -9,7 +9,7 @@ import { isUuid } from '../ids.ts';
 import { createRun, getRun, retryRun } from '../runs/runs.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { decodeCursor, page } from './cursor.ts';
-import { checkIdempotencyKey, createExecution } from './executions.ts';
+import { startExecution, type ExecutionBody } from './executions.ts';
 import { getRecording } from './recordings.ts';
 import { latestTranscript, type TranscriptRow } from './transcription-runs.ts';
 
@@ -88,24 +88,15 @@ export async function listAnalysisResults(
 
 /** An execution of an analysis scenario over the latest transcripts of the given recordings (or
  * of its selection's recordings that have one). */
-export async function startAnalysisExecution(ctx: Context, workspaceId: string, scenarioId: string, body: { recording_ids?: string[] | undefined; idempotency_key: string }) {
-  checkIdempotencyKey(body.idempotency_key);
+export async function startAnalysisExecution(ctx: Context, workspaceId: string, scenarioId: string, body: ExecutionBody) {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
-  return createExecution(ctx, {
-    kind: 'analysis',
-    workspaceId,
-    scenarioId: scenario.id,
-    selection: scenario.selection,
-    recordingIds: body.recording_ids,
-    idempotencyKey: body.idempotency_key,
-    startRuns: async (trx, executionId, recordingIds) => {
-      const transcripts = [];
-      for (const recordingId of recordingIds) {
-        const transcript = await latestTranscript(trx, workspaceId, recordingId);
-        if (transcript) transcripts.push(transcript);
-        else if (body.recording_ids) throw new AppError('transcript_not_available', `recording ${recordingId} has no completed transcript`);
-      }
-      for (const transcript of transcripts) await createAnalysisRun(ctx, trx, { workspaceId, transcript, scenario, executionId });
-    },
+  return startExecution(ctx, 'analysis', workspaceId, scenario, body, async (trx, executionId, recordingIds) => {
+    const transcripts = [];
+    for (const recordingId of recordingIds) {
+      const transcript = await latestTranscript(trx, workspaceId, recordingId);
+      if (transcript) transcripts.push(transcript);
+      else if (body.recording_ids) throw new AppError('transcript_not_available', `recording ${recordingId} has no completed transcript`);
+    }
+    for (const transcript of transcripts) await createAnalysisRun(ctx, trx, { workspaceId, transcript, scenario, executionId });
   });
 }

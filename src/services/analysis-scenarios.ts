@@ -5,11 +5,11 @@ import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { AnalysisScenariosTable } from '../db/tables.ts';
 import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } from '../engines/analysis/registry.ts';
-import { invalid, notFound } from '../errors.ts';
-import { isId, newId } from '../ids.ts';
+import { invalid } from '../errors.ts';
 import { checkModelAvailable } from '../engines/models.ts';
 import { checkBaseUrl, checkSelection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
+import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from './scenario-store.ts';
 import type { RetrySettings, Selection } from './transcription-scenarios.ts';
 
 export interface Question {
@@ -111,57 +111,27 @@ function columns(values: Awaited<ReturnType<typeof resolve>>) {
     retry: JSON.stringify(values.retry),
     selection: JSON.stringify(values.selection),
     options: JSON.stringify(values.options),
-    updated_at: new Date(),
   };
 }
 
-async function clearOtherAuto(trx: Trx, workspaceId: string, keep: string): Promise<void> {
-  await trx.updateTable('analysis_scenarios').set({ auto: false, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('auto', '=', true).where('id', '!=', keep).execute();
-}
+export const analysisScenarios: ScenarioKind<AnalysisScenario> = {
+  table: 'analysis_scenarios',
+  idKind: 'analysisScenario',
+  noun: 'analysis scenario',
+  fromRow: toAnalysisScenario,
+};
 
 export async function createAnalysisScenario(ctx: Context, workspaceId: string, input: AnalysisScenarioInput): Promise<AnalysisScenario> {
-  const values = await resolve(ctx, input);
-  const id = newId('analysisScenario');
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
-    return trx.insertInto('analysis_scenarios').values({ id, workspace_id: workspaceId, ...columns(values) }).returningAll().executeTakeFirstOrThrow();
-  });
-  return toAnalysisScenario(row);
+  return saveScenario(ctx, analysisScenarios, workspaceId, columns(await resolve(ctx, input)));
 }
 
-export async function getAnalysisScenario(db: Db | Trx, workspaceId: string, id: string): Promise<AnalysisScenario> {
-  const row = isId('analysisScenario', id)
-    ? await db.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
-    : undefined;
-  if (!row) throw notFound(`analysis scenario ${id}`);
-  return toAnalysisScenario(row);
-}
+export const getAnalysisScenario = (db: Db | Trx, workspaceId: string, id: string): Promise<AnalysisScenario> => getScenario(db, analysisScenarios, workspaceId, id);
 
-export async function listAnalysisScenarios(ctx: Context, workspaceId: string): Promise<AnalysisScenario[]> {
-  return (await ctx.db.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute()).map(toAnalysisScenario);
-}
+export const listAnalysisScenarios = (ctx: Context, workspaceId: string): Promise<AnalysisScenario[]> => listScenarios(ctx.db, analysisScenarios, workspaceId);
 
 export async function updateAnalysisScenario(ctx: Context, workspaceId: string, id: string, input: AnalysisScenarioInput): Promise<AnalysisScenario> {
   const current = await getAnalysisScenario(ctx.db, workspaceId, id);
-  const values = await resolve(ctx, input, current);
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
-    return trx.updateTable('analysis_scenarios').set(columns(values)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-  });
-  return toAnalysisScenario(row);
+  return saveScenario(ctx, analysisScenarios, workspaceId, columns(await resolve(ctx, input, current)), id);
 }
 
-export async function deleteAnalysisScenario(ctx: Context, workspaceId: string, id: string): Promise<void> {
-  await getAnalysisScenario(ctx.db, workspaceId, id);
-  await ctx.db.deleteFrom('analysis_scenarios').where('id', '=', id).execute();
-}
-
-export async function autoAnalysisScenario(trx: Trx, workspaceId: string): Promise<AnalysisScenario | null> {
-  const row = await trx.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('auto', '=', true).executeTakeFirst();
-  return row ? toAnalysisScenario(row) : null;
-}
-
-export async function firstAnalysisScenario(trx: Trx, workspaceId: string): Promise<AnalysisScenario | null> {
-  const row = await trx.selectFrom('analysis_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').executeTakeFirst();
-  return row ? toAnalysisScenario(row) : null;
-}
+export const deleteAnalysisScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, analysisScenarios, workspaceId, id);

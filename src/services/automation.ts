@@ -4,16 +4,17 @@
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { createAnalysisRun } from './analysis-runs.ts';
-import { autoAnalysisScenario, firstAnalysisScenario } from './analysis-scenarios.ts';
+import { analysisScenarios } from './analysis-scenarios.ts';
 import type { Recording } from './recordings.ts';
 import { createTranscriptionRun, type TranscriptionRun } from './transcription-runs.ts';
-import { autoTranscriptionScenario, firstTranscriptionScenario } from './transcription-scenarios.ts';
+import { pipelineScenario } from './scenario-store.ts';
+import { transcriptionScenarios } from './transcription-scenarios.ts';
 
 export async function onRecordingPrepared(ctx: Context, trx: Trx, recording: Recording): Promise<void> {
   // Runs started while the audio was being prepared start now rather than at their next check.
   const waiting = await trx.selectFrom('transcription_runs').select('id').where('recording_id', '=', recording.id).where('status', '=', 'queued').execute();
   for (const run of waiting) await ctx.queue.send('transcribe', { runId: run.id }, { trx });
-  const scenario = (await autoTranscriptionScenario(trx, recording.workspace_id)) ?? (recording.pipeline ? await firstTranscriptionScenario(trx, recording.workspace_id) : null);
+  const scenario = await pipelineScenario(trx, transcriptionScenarios, recording.workspace_id, recording.pipeline);
   if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
 }
 
@@ -21,6 +22,6 @@ export async function onTranscriptCompleted(ctx: Context, trx: Trx, run: Transcr
   const transcript = run.transcript_id ? await trx.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
   if (!transcript) return;
   const pipeline = await trx.selectFrom('recordings').select('pipeline').where('id', '=', run.recording_id).executeTakeFirst();
-  const scenario = (await autoAnalysisScenario(trx, run.workspace_id)) ?? (pipeline?.pipeline ? await firstAnalysisScenario(trx, run.workspace_id) : null);
+  const scenario = await pipelineScenario(trx, analysisScenarios, run.workspace_id, pipeline?.pipeline ?? false);
   if (scenario) await createAnalysisRun(ctx, trx, { workspaceId: run.workspace_id, transcript, scenario });
 }

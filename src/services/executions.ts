@@ -37,7 +37,7 @@ function requestHash(recordingIds: string[] | undefined): string {
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
-export interface ExecutionRequest {
+interface ExecutionRequest {
   kind: ExecutionKind;
   workspaceId: string;
   scenarioId: string;
@@ -48,8 +48,26 @@ export interface ExecutionRequest {
   startRuns: (trx: Trx, executionId: string, recordingIds: string[]) => Promise<void>;
 }
 
+export interface ExecutionBody {
+  recording_ids?: string[] | undefined;
+  idempotency_key: string;
+}
+
+/** An execution of `scenario` as the request body asks; `startRuns` makes its child runs. */
+export function startExecution(
+  ctx: Context,
+  kind: ExecutionKind,
+  workspaceId: string,
+  scenario: { id: string; selection: Selection },
+  body: ExecutionBody,
+  startRuns: ExecutionRequest['startRuns'],
+): Promise<{ execution: Execution; created: boolean }> {
+  checkIdempotencyKey(body.idempotency_key);
+  return createExecution(ctx, { kind, workspaceId, scenarioId: scenario.id, selection: scenario.selection, recordingIds: body.recording_ids, idempotencyKey: body.idempotency_key, startRuns });
+}
+
 /** Returns the execution and whether it was created by this call. */
-export async function createExecution(ctx: Context, request: ExecutionRequest): Promise<{ execution: Execution; created: boolean }> {
+async function createExecution(ctx: Context, request: ExecutionRequest): Promise<{ execution: Execution; created: boolean }> {
   const hash = requestHash(request.recordingIds);
   const existing = await findByKey(ctx, request);
   if (existing) return { execution: await withCounts(ctx, checkSameRequest(existing, hash)), created: false };

@@ -9,7 +9,8 @@ import { checkRetention, createFromUpload, sanitizeFilename } from './recordings
 import { cancelRun } from '../runs/runs.ts';
 import { transcriptionKind } from '../transcription/transcription-kind.ts';
 import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
-import { autoTranscriptionScenario, firstTranscriptionScenario, getTranscriptionScenario } from './transcription-scenarios.ts';
+import { pipelineScenario } from './scenario-store.ts';
+import { getTranscriptionScenario, transcriptionScenarios } from './transcription-scenarios.ts';
 
 export interface SyncRequest {
   audio: ReceivedAudio;
@@ -26,7 +27,7 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
   if (request.model.startsWith('sct-')) {
     scenario = await getTranscriptionScenario(ctx.db, workspaceId, request.model);
   } else {
-    scenario = await ctx.db.transaction().execute(async (trx) => (await autoTranscriptionScenario(trx, workspaceId)) ?? firstTranscriptionScenario(trx, workspaceId));
+    scenario = await ctx.db.transaction().execute((trx) => pipelineScenario(trx, transcriptionScenarios, workspaceId, true));
     if (!scenario) throw invalid('model', 'the workspace has no transcription scenario');
     const [engine, ...rest] = request.model.split('/');
     if (rest.length > 0 && engine) {

@@ -7,7 +7,7 @@ import type { TranscriptsTable } from '../db/tables.ts';
 import { AppError, invalid } from '../errors.ts';
 import { createRun, getRun, retryRun } from '../runs/runs.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from '../transcription/transcription-kind.ts';
-import { checkIdempotencyKey, createExecution } from './executions.ts';
+import { startExecution, type ExecutionBody } from './executions.ts';
 import { assertTranscribable, getRecording } from './recordings.ts';
 import { getTranscriptionScenario } from './transcription-scenarios.ts';
 
@@ -74,27 +74,18 @@ export async function transcriptOfRecording(ctx: Context, workspaceId: string, r
 }
 
 /** An execution of a transcription scenario over the given recordings (or its selection). */
-export async function startTranscriptionExecution(ctx: Context, workspaceId: string, scenarioId: string, body: { recording_ids?: string[] | undefined; idempotency_key: string }) {
-  checkIdempotencyKey(body.idempotency_key);
+export async function startTranscriptionExecution(ctx: Context, workspaceId: string, scenarioId: string, body: ExecutionBody) {
   const scenario = await getTranscriptionScenario(ctx.db, workspaceId, scenarioId);
-  return createExecution(ctx, {
-    kind: 'transcription',
-    workspaceId,
-    scenarioId: scenario.id,
-    selection: scenario.selection,
-    recordingIds: body.recording_ids,
-    idempotencyKey: body.idempotency_key,
-    startRuns: async (trx, executionId, recordingIds) => {
-      const recordings = recordingIds.length ? await trx.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', recordingIds).execute() : [];
-      for (const recording of recordings) {
-        try {
-          assertTranscribable(recording);
-        } catch (error) {
-          if (error instanceof AppError) throw new AppError(error.code, `${recording.id}: ${error.detail ?? error.message}`);
-          throw error;
-        }
+  return startExecution(ctx, 'transcription', workspaceId, scenario, body, async (trx, executionId, recordingIds) => {
+    const recordings = recordingIds.length ? await trx.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', recordingIds).execute() : [];
+    for (const recording of recordings) {
+      try {
+        assertTranscribable(recording);
+      } catch (error) {
+        if (error instanceof AppError) throw new AppError(error.code, `${recording.id}: ${error.detail ?? error.message}`);
+        throw error;
       }
-      for (const recording of recordings) await createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario, executionId });
-    },
+    }
+    for (const recording of recordings) await createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario, executionId });
   });
 }

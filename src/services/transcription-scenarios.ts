@@ -5,11 +5,11 @@ import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { TranscriptionScenariosTable } from '../db/tables.ts';
 import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName } from '../engines/transcription/registry.ts';
-import { invalid, notFound } from '../errors.ts';
-import { isId, newId } from '../ids.ts';
+import { invalid } from '../errors.ts';
 import { checkModelAvailable } from '../engines/models.ts';
 import { checkBaseUrl, checkSelection, type Selection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
+import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from './scenario-store.ts';
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
 
@@ -96,71 +96,28 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
   };
 }
 
-async function clearOtherAuto(trx: Trx, workspaceId: string, keep: string): Promise<void> {
-  await trx.updateTable('transcription_scenarios').set({ auto: false, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('auto', '=', true).where('id', '!=', keep).execute();
+export const transcriptionScenarios: ScenarioKind<TranscriptionScenario> = {
+  table: 'transcription_scenarios',
+  idKind: 'transcriptionScenario',
+  noun: 'transcription scenario',
+  fromRow: toScenario,
+};
+
+function columns(values: Awaited<ReturnType<typeof resolve>>) {
+  return { ...values, options: JSON.stringify(values.options), retry: JSON.stringify(values.retry), selection: JSON.stringify(values.selection) };
 }
 
 export async function createTranscriptionScenario(ctx: Context, workspaceId: string, input: TranscriptionScenarioInput): Promise<TranscriptionScenario> {
-  const values = await resolve(ctx, input);
-  const id = newId('transcriptionScenario');
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
-    return trx
-      .insertInto('transcription_scenarios')
-      .values({
-        id,
-        workspace_id: workspaceId,
-        ...values,
-        options: JSON.stringify(values.options),
-        retry: JSON.stringify(values.retry),
-        selection: JSON.stringify(values.selection),
-        updated_at: new Date(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
-  return toScenario(row);
+  return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, input)));
 }
 
-export async function getTranscriptionScenario(db: Db | Trx, workspaceId: string, id: string): Promise<TranscriptionScenario> {
-  const row = isId('transcriptionScenario', id)
-    ? await db.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
-    : undefined;
-  if (!row) throw notFound(`transcription scenario ${id}`);
-  return toScenario(row);
-}
+export const getTranscriptionScenario = (db: Db | Trx, workspaceId: string, id: string): Promise<TranscriptionScenario> => getScenario(db, transcriptionScenarios, workspaceId, id);
 
-export async function listTranscriptionScenarios(ctx: Context, workspaceId: string): Promise<TranscriptionScenario[]> {
-  const rows = await ctx.db.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
-  return rows.map(toScenario);
-}
+export const listTranscriptionScenarios = (ctx: Context, workspaceId: string): Promise<TranscriptionScenario[]> => listScenarios(ctx.db, transcriptionScenarios, workspaceId);
 
 export async function updateTranscriptionScenario(ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput): Promise<TranscriptionScenario> {
   const current = await getTranscriptionScenario(ctx.db, workspaceId, id);
-  const values = await resolve(ctx, input, current);
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    if (values.auto) await clearOtherAuto(trx, workspaceId, id);
-    return trx
-      .updateTable('transcription_scenarios')
-      .set({ ...values, options: JSON.stringify(values.options), retry: JSON.stringify(values.retry), selection: JSON.stringify(values.selection), updated_at: new Date() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
-  return toScenario(row);
+  return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, input, current)), id);
 }
 
-export async function deleteTranscriptionScenario(ctx: Context, workspaceId: string, id: string): Promise<void> {
-  await getTranscriptionScenario(ctx.db, workspaceId, id);
-  await ctx.db.deleteFrom('transcription_scenarios').where('id', '=', id).execute();
-}
-
-export async function autoTranscriptionScenario(trx: Trx, workspaceId: string): Promise<TranscriptionScenario | null> {
-  const row = await trx.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).where('auto', '=', true).executeTakeFirst();
-  return row ? toScenario(row) : null;
-}
-
-export async function firstTranscriptionScenario(trx: Trx, workspaceId: string): Promise<TranscriptionScenario | null> {
-  const row = await trx.selectFrom('transcription_scenarios').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').executeTakeFirst();
-  return row ? toScenario(row) : null;
-}
+export const deleteTranscriptionScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, transcriptionScenarios, workspaceId, id);

@@ -49,6 +49,23 @@ export class BlobStore {
     await fs.rm(tempPath, { force: true });
   }
 
+  /**
+   * Removes temp files nobody has written for `idleMs`: what a process killed mid-upload or
+   * mid-preparation left behind (a live writer keeps its file's mtime fresh). Returns the count.
+   */
+  async removeStaleTemps(idleMs: number, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const name of await fs.readdir(this.tmp).catch(() => [] as string[])) {
+      const file = path.join(this.tmp, name);
+      const stat = await fs.stat(file).catch(() => null);
+      if (stat && now - stat.mtimeMs >= idleMs) {
+        await fs.rm(file, { force: true, recursive: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   async ping(): Promise<void> {
     await fs.access(this.tmp, fs.constants.W_OK);
   }

@@ -87,6 +87,18 @@ export interface PocketsphinxInfo {
   cmn: CmnMode;
 }
 
+/**
+ * 16-bit mono samples read a chunk at a time, so a long file is never held whole in memory: a
+ * Buffer, or a file read on demand (pocketsphinx-pcm.ts).
+ */
+export interface PcmSource {
+  readonly samples: number;
+  /** `length` samples from sample `offset`, as s16le bytes. */
+  read(offset: number, length: number): Buffer;
+}
+
+export const bufferSource = (pcm: Buffer): PcmSource => ({ samples: pcm.length / 2, read: (off, len) => pcm.subarray(off * 2, (off + len) * 2) });
+
 export interface Pocketsphinx {
   readonly info: PocketsphinxInfo;
   /**
@@ -94,12 +106,12 @@ export interface Pocketsphinx {
    * onProgress gets monotonically increasing fractions: up to 0.85 while the
    * audio is fed (once per chunk), then 1 when the final search is done.
    */
-  decode(pcm: Buffer, onProgress?: (fraction: number) => void): PocketsphinxResult;
+  decode(pcm: Buffer | PcmSource, onProgress?: (fraction: number) => void): PocketsphinxResult;
   /**
    * Same result as decode(), but the heavy native calls run on koffi's async
    * thread pool so the calling thread's event loop stays responsive.
    */
-  decodeAsync(pcm: Buffer, onProgress?: (fraction: number) => void): Promise<PocketsphinxResult>;
+  decodeAsync(pcm: Buffer | PcmSource, onProgress?: (fraction: number) => void): Promise<PocketsphinxResult>;
   /** Free the decoder. Idempotent; later decode calls throw. */
   close(): void;
 }
@@ -243,12 +255,12 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
   const sf: OutInt = [0];
   const ef: OutInt = [0];
 
-  const enter = (pcm: Buffer): void => {
-    if (!Buffer.isBuffer(pcm)) throw new TypeError('pcm must be a Buffer');
-    if (pcm.length % 2 !== 0) throw new RangeError('pcm length must be even (s16le samples)');
+  const enter = (pcm: Buffer | PcmSource): PcmSource => {
+    if (Buffer.isBuffer(pcm) && pcm.length % 2 !== 0) throw new RangeError('pcm length must be even (s16le samples)');
     if (closed) throw new Error('pocketsphinx decoder is closed');
     if (busy) throw new Error('pocketsphinx decoder is busy (one decode at a time)');
     busy = true;
+    return Buffer.isBuffer(pcm) ? bufferSource(pcm) : pcm;
   };
 
   /** Add the frames of one fe_process_utt() block to the c0 histogram, then free the block. */
@@ -288,15 +300,14 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
     return { text: words.map((w) => w.word).join(' '), words };
   };
 
-  const slice = (pcm: Buffer, off: number, len: number): Buffer => pcm.subarray(off * 2, (off + len) * 2);
 
   /**
    * The decode algorithm, written once. Each potentially long native call is
    * yielded as a Step, which the driver runs synchronously (decode) or on
    * koffi's thread pool (decodeAsync); its return value is sent back in.
    */
-  const steps = function* (pcm: Buffer, onProgress?: (fraction: number) => void): Generator<Step, PocketsphinxResult, number> {
-    const total = pcm.length / 2;
+  const steps = function* (pcm: PcmSource, onProgress?: (fraction: number) => void): Generator<Step, PocketsphinxResult, number> {
+    const total = pcm.samples;
 
     // 1. Per-file CMN estimate: MFCCs only (no search), mean over non-silent frames.
     let fileMean: Float32Array | null = null;
@@ -308,7 +319,7 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
         const len = Math.min(PREPASS_SAMPLES, total - off);
         const cep: OutPtr = [null];
         const nfr: OutInt = [0];
-        const rv = yield step(n.fe_process_utt, fe, slice(pcm, off, len), len, cep, nfr);
+        const rv = yield step(n.fe_process_utt, fe, pcm.read(off, len), len, cep, nfr);
         accumulate(cep[0], nfr[0], hist); // frees the block
         check(rv, 'fe_process_utt');
       }
@@ -328,8 +339,8 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
     try {
       for (let off = 0; off < total; off += chunkSamples) {
         const len = Math.min(chunkSamples, total - off);
-        // The chunk (a view on `pcm`) stays referenced until the call returns.
-        check(yield step(n.ps_process_raw, ps, slice(pcm, off, len), len, 0, 0), 'ps_process_raw');
+        // The chunk stays referenced (by the step) until the call returns.
+        check(yield step(n.ps_process_raw, ps, pcm.read(off, len), len, 0, 0), 'ps_process_raw');
         onProgress?.((FEED_SHARE * (off + len)) / total);
       }
       ended = true;
@@ -347,18 +358,18 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
     info: Object.freeze({ initMs, frameRate, sampleRate, cmn: mode }),
 
     decode(pcm, onProgress) {
-      enter(pcm);
+      const source = enter(pcm);
       try {
-        return runSync(steps(pcm, onProgress));
+        return runSync(steps(source, onProgress));
       } finally {
         busy = false;
       }
     },
 
     async decodeAsync(pcm, onProgress) {
-      enter(pcm);
+      const source = enter(pcm);
       try {
-        return await runAsync(steps(pcm, onProgress));
+        return await runAsync(steps(source, onProgress));
       } finally {
         busy = false;
       }

@@ -1,24 +1,12 @@
 // pocketsphinx: Debian's libpocketsphinx3 with the en-us model, called in-process through koffi
 // (binding in ./pocketsphinx-native.ts). Decoders are loaded once and reused: one per concurrent
-// run, each decoding a whole file as one utterance on koffi's thread pool.
-import fs from 'node:fs/promises';
+// run, each decoding a whole file as one utterance on koffi's thread pool, read from disk a chunk
+// at a time.
 import type { Config } from '../../config.ts';
 import { createPocketsphinx, type Pocketsphinx } from './pocketsphinx-native.ts';
+import { openPcmFile } from './pocketsphinx-pcm.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type TranscriptionEngine } from './types.ts';
-
-/** The PCM samples of a WAV file: the bytes of its data chunk. */
-export async function readPcm(file: string): Promise<Buffer> {
-  const wav = await fs.readFile(file);
-  let offset = 12;
-  while (offset + 8 <= wav.length) {
-    const id = wav.toString('latin1', offset, offset + 4);
-    const length = wav.readUInt32LE(offset + 4);
-    if (id === 'data') return wav.subarray(offset + 8, Math.min(wav.length, offset + 8 + length));
-    offset += 8 + length + (length % 2);
-  }
-  throw new EngineError('invalid_audio', 'the prepared audio has no data chunk', false);
-}
 
 export function pocketsphinxEngine(_config: Config): TranscriptionEngine {
   const idle: Pocketsphinx[] = [];
@@ -34,7 +22,7 @@ export function pocketsphinxEngine(_config: Config): TranscriptionEngine {
   return {
     name: 'pocketsphinx',
     async transcribe(request, control) {
-      const pcm = await readPcm(request.audioPath);
+      const pcm = openPcmFile(request.audioPath);
       const decoder = take();
       try {
         const result = await decoder.decodeAsync(pcm, (fraction) => {
@@ -44,6 +32,7 @@ export function pocketsphinxEngine(_config: Config): TranscriptionEngine {
         const words = result.words.map((w) => ({ ...w, start: round(w.start), end: round(w.end), confidence: round(w.confidence) }));
         return { language: 'en', text: result.text, segments: segmentWords(words), words };
       } finally {
+        pcm.close();
         idle.push(decoder);
       }
     },

@@ -12,7 +12,6 @@ import {
   listAnalysisScenarios,
   updateAnalysisScenario,
 } from '../../services/analysis-scenarios.ts';
-import { getExecution, listExecutions } from '../../services/executions.ts';
 import {
   AnalysisOptions,
   AnalysisResultCard,
@@ -22,11 +21,11 @@ import {
   presentAnalysisRun,
   QuestionSchema,
 } from '../../cards/analysis.ts';
-import { ExecutionBody, ExecutionCard, presentExecution, RetrySettings, SelectionSchema } from '../../cards/transcription.ts';
+import { RetrySettings, SelectionSchema } from '../../cards/transcription.ts';
 import { StringEnum, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
 import { runRoutes } from '../run-routes.ts';
+import { scenarioRoutes } from '../scenario-routes.ts';
 
-const ScenarioParams = Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() });
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -45,50 +44,28 @@ const UpdateBody = Type.Partial(Type.Object(fields), { additionalProperties: fal
 
 export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const P = '/api/v1/workspaces/:workspace_id';
-  const base = `${P}/analysis-scenarios`;
   const tags = ['analysis'];
 
-  app.get(base, { config: { scope: 'analysis:read' }, schema: { tags, summary: 'List analysis scenarios', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(AnalysisScenarioCard) }) }) } }, async (request) => ({
-    data: await listAnalysisScenarios(ctx, request.params.workspace_id),
-  }));
-  app.get(`${base}/:scenario_id`, { config: { scope: 'analysis:read' }, schema: { tags, summary: 'An analysis scenario', params: ScenarioParams, response: withProblems({ 200: AnalysisScenarioCard }, 404) } }, async (request) =>
-    getAnalysisScenario(ctx.db, request.params.workspace_id, request.params.scenario_id),
-  );
-  app.post(base, { config: { scope: 'scenarios:write' }, schema: { tags, summary: 'Create an analysis scenario', params: WorkspaceParams, body: CreateBody, response: withProblems({ 201: AnalysisScenarioCard }) } }, async (request, reply) =>
-    reply.code(201).send(await createAnalysisScenario(ctx, request.params.workspace_id, request.body)),
-  );
-  app.patch(`${base}/:scenario_id`, { config: { scope: 'scenarios:write' }, schema: { tags, summary: 'Update an analysis scenario', params: ScenarioParams, body: UpdateBody, response: withProblems({ 200: AnalysisScenarioCard }, 404) } }, async (request) =>
-    updateAnalysisScenario(ctx, request.params.workspace_id, request.params.scenario_id, request.body),
-  );
-  app.delete(`${base}/:scenario_id`, { config: { scope: 'scenarios:write' }, schema: { tags, summary: 'Delete an analysis scenario (runs and results stay)', params: ScenarioParams, response: withProblems({ 204: Type.Null() }, 404) } }, async (request, reply) => {
-    await deleteAnalysisScenario(ctx, request.params.workspace_id, request.params.scenario_id);
-    return reply.code(204).send(null);
-  });
-
-  app.post(
-    `${base}/:scenario_id/executions`,
-    {
-      config: { scope: 'analysis:write', createsWork: true },
-      schema: { tags, summary: 'Analyse many recordings\' latest transcripts (idempotent by key)', params: ScenarioParams, body: ExecutionBody, response: withProblems({ 200: ExecutionCard, 202: ExecutionCard }, 402, 404, 409, 422) },
-    },
-    async (request, reply) => {
-      const { execution, created } = await startAnalysisExecution(ctx, request.params.workspace_id, request.params.scenario_id, request.body);
-      return reply.code(created ? 202 : 200).send(presentExecution(execution));
-    },
-  );
-  app.get(
-    `${base}/:scenario_id/executions`,
-    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'Executions of the scenario', params: ScenarioParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }), cursor: Type.Optional(Type.String({ maxLength: 100 })) }), response: withProblems({ 200: Page(ExecutionCard) }, 404) } },
-    async (request) => {
-      const scenario = await getAnalysisScenario(ctx.db, request.params.workspace_id, request.params.scenario_id);
-      const result = await listExecutions(ctx, request.params.workspace_id, 'analysis', scenario.id, request.query);
-      return { data: result.data.map(presentExecution), next_cursor: result.next_cursor };
-    },
-  );
-  app.get(
-    `${base}/:scenario_id/executions/:execution_id`,
-    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'An execution with its current counts', params: Type.Object({ workspace_id: Type.String(), scenario_id: Type.String(), execution_id: Type.String() }), response: withProblems({ 200: ExecutionCard }, 404) } },
-    async (request) => presentExecution(await getExecution(ctx, request.params.workspace_id, 'analysis', request.params.scenario_id, request.params.execution_id)),
+  await app.register(
+    scenarioRoutes(ctx, {
+      kind: 'analysis',
+      path: 'analysis-scenarios',
+      noun: 'analysis scenario',
+      card: AnalysisScenarioCard,
+      createBody: CreateBody,
+      updateBody: UpdateBody,
+      tags,
+      scopes: { read: 'analysis:read', run: 'analysis:write' },
+      executionSummary: 'Analyse many recordings\' latest transcripts (idempotent by key)',
+      service: {
+        list: listAnalysisScenarios,
+        get: (c, workspaceId, id) => getAnalysisScenario(c.db, workspaceId, id),
+        create: createAnalysisScenario,
+        update: updateAnalysisScenario,
+        remove: deleteAnalysisScenario,
+        startExecution: startAnalysisExecution,
+      },
+    }),
   );
 
   app.post(
