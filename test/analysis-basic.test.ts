@@ -38,7 +38,7 @@ const billingCall: TranscriptSegment[] = [
   seg(4.1, 9.0, "hi yeah i'm calling about my bill i think i was charged twice this month"),
   seg(9.4, 12.2, "i'm sorry to hear that can i have your account number please"),
   seg(12.6, 16.1, "sure it's three one eight eight four two"),
-  seg(16.5, 22.9, 'thank you i can see a payment of forty nine dollars and ninety nine cents on march third'),
+  seg(16.5, 22.9, 'thank you i can see a payment of thirty six dollars and ninety nine cents on march third'),
   seg(23.2, 27.5, 'and a second payment of the same amount on march fifth that looks like a duplicate'),
   seg(27.9, 30.0, "i didn't ask for a refund i just want it fixed"),
   seg(30.4, 35.8, "no problem i'll reverse the second payment and you'll see it on your next statement"),
@@ -49,7 +49,7 @@ const billingCall: TranscriptSegment[] = [
 // Whisper-style call: punctuated, several sentences per segment.
 const punctuatedCall: TranscriptSegment[] = [
   seg(0.0, 6.0, 'Good morning, Acme Support, this is Lee. How can I help you?'),
-  seg(6.5, 14.5, 'Hi. I bought the premium plan last week. I paid $49.99 on March 3rd, 2024, but it still says basic.'),
+  seg(6.5, 14.5, 'Hi. I bought the premium plan last week. I paid $36.99 on March 3rd, 2024, but it still says basic.'),
   seg(15.0, 21.0, "I'm sorry about that. I've upgraded your account now. You'll get a confirmation email within 24 hours."),
   seg(21.5, 24.0, 'Great, thank you. Bye.'),
 ];
@@ -227,14 +227,52 @@ describe('basic engine: boolean questions', () => {
   });
 });
 
+// One short call per row: its segments, a boolean question, the expected answer.
+const booleanCases: [string[], string, boolean][] = [
+  // Negative verbs negate what follows them; a passive one negates its subject.
+  [['the courier refused to leave the parcel at the door'], 'Did the courier leave the parcel at the door?', false],
+  [['the technician was unable to fix the boiler'], 'Did the technician fix the boiler?', false],
+  [['the technician was unable to fix the boiler'], 'Did the technician fail to fix the boiler?', true],
+  [['my card was declined at the till'], 'Was the card declined?', true],
+  [['i stopped the direct debit last week'], 'Did the customer stop the direct debit?', true],
+  // A negated negative verb cancels out.
+  [["please don't forget to bring your passport on the day"], 'Was the customer asked to bring a passport?', true],
+  [['i never refused to pay the invoice'], 'Did the customer refuse to pay the invoice?', false],
+  // Declining presupposes an offer: a call that never makes one answers false.
+  [['would you like the extended warranty', 'no thanks i will decline'], 'Did the customer decline the extended warranty?', true],
+  [['i can add the extended warranty for thirty dollars', 'sure add it please'], 'Did the customer decline the extended warranty?', false],
+  [['your order ships tomorrow'], 'Did the customer decline the extended warranty?', false],
+  // Replies: "not a problem" agrees, an opening "yeah" beats a later "not"; "won't be any" asks nothing.
+  [['can you move my delivery to saturday', 'not a problem i have moved it'], 'Was the delivery moved?', true],
+  [['did you get the confirmation text', 'yeah but it did not have the date'], 'Did the customer get the confirmation text?', true],
+  [['there will not be any extra charges on your account', 'great thanks'], 'Will there be extra charges?', false],
+  // Accepting is settled by the reply to the proposal.
+  [['we could replace the screen for ninety dollars', 'okay go ahead with the screen replacement'], 'Did the customer accept the screen replacement?', true],
+  [['we could replace the screen for ninety dollars', "nah i'd rather keep it as it is"], 'Did the customer agree to replace the screen?', false],
+  [['i can offer you a free month of service', 'yes please go ahead'], 'Did the customer accept the free month?', true],
+  // Near-equal affirmation and denial: the later one is where the call ended up.
+  [['i have removed the late fee for you', 'sorry i made a mistake i cannot remove the late fee after all'], 'Did the agent remove the late fee?', false],
+  // Derived words match ("inspector" / "inspect").
+  [['we will send an inspector to the property next week'], 'Will someone inspect the property?', true],
+];
+
+describe('basic engine: boolean phrasing', () => {
+  test('negative verbs, replies, acceptance, later corrections, derived words', async () => {
+    for (const [texts, question, expected] of booleanCases) {
+      const out = await engine.analyze(input(texts.map((t, i) => seg(3 * i, 3 * i + 2.5, t)), [bool('q', question)]));
+      assert.equal(answer(out, 'q').answer, expected, `${question} | ${texts.join(' / ')}`);
+    }
+  });
+});
+
 describe('basic engine: text questions', () => {
   test('amounts: spoken and written money', async () => {
     const spoken = await engine.analyze(input(billingCall, [txt('paid', 'How much did the customer pay?')]));
-    assert.equal(answer(spoken, 'paid').answer, '$49.99');
-    assert.ok(answer(spoken, 'paid').evidence[0]?.text.includes('forty nine dollars'));
+    assert.equal(answer(spoken, 'paid').answer, '$36.99');
+    assert.ok(answer(spoken, 'paid').evidence[0]?.text.includes('thirty six dollars'));
 
     const written = await engine.analyze(input(punctuatedCall, [txt('paid', 'How much did the customer pay?')]));
-    assert.equal(answer(written, 'paid').answer, '$49.99');
+    assert.equal(answer(written, 'paid').answer, '$36.99');
     assert.ok(answer(written, 'paid').confidence >= 0.6);
   });
 
@@ -265,14 +303,20 @@ describe('basic engine: text questions', () => {
   });
 
   test('spoken e-mail address', async () => {
-    const call = [seg(0, 3, 'can i have an email for the receipt'), seg(3, 7, "it's anna dot ruiz at mailbox dot com")];
-    const out = await engine.analyze(input(call, [txt('e', "What is the customer's email address?")]));
-    assert.equal(answer(out, 'e').answer, 'anna.ruiz@mailbox.com');
+    const call = [seg(0, 3, 'where should we send the invoice'), seg(3, 7, 'to marco underscore lind at fastpost dot net')];
+    const out = await engine.analyze(input(call, [txt('e', 'Which e-mail address will the invoice go to?')]));
+    assert.equal(answer(out, 'e').answer, 'marco_lind@fastpost.net');
   });
 
   test('name from a self-introduction', async () => {
     const out = await engine.analyze(input(billingCall, [txt('n', "What is the agent's name?")]));
     assert.equal(answer(out, 'n').answer, 'Paula');
+
+    // The agent speaks first; the caller may answer "and your name?" with the bare name.
+    const cab = [seg(0, 3, 'thanks for calling bluebird cabs you are through to marcus'), seg(3, 6, 'hi i left my umbrella in one of your taxis'), seg(6, 8, 'and your name please'), seg(8, 10, 'helen brooks')];
+    const both = await engine.analyze(input(cab, [txt('a', "What is the agent's name?"), txt('c', "What is the caller's name?")]));
+    assert.equal(answer(both, 'a').answer, 'Marcus');
+    assert.equal(answer(both, 'c').answer, 'Helen Brooks');
   });
 
   test('open question answers with the best sentence (bounded)', async () => {
@@ -282,7 +326,7 @@ describe('basic engine: text questions', () => {
     assert.ok(String(a.answer).includes('reverse the second payment'), String(a.answer));
     assert.ok(String(a.answer).length <= 300);
 
-    const nothing = await engine.analyze(input(billingCall, [txt('x', 'Which colour was the sofa?')]));
+    const nothing = await engine.analyze(input(billingCall, [txt('x', 'Which colour was the bicycle?')]));
     assert.equal(answer(nothing, 'x').answer, '');
     assert.equal(answer(nothing, 'x').confidence, 0);
   });
@@ -312,31 +356,26 @@ describe('basic engine: summary', () => {
   });
 });
 
+// Dev calls only: the held-out splits are for measuring (bench/analysis-basic.ts), not a target.
 describe('basic engine: dataset regression floor', () => {
-  test('accuracy on the bench dataset stays above the recorded floor', async () => {
+  test('accuracy on the dev split of the bench dataset stays above the recorded floor', async () => {
     interface DQ { id: string; text: string; type: 'boolean' | 'text'; expected: boolean | string[] }
-    interface DC { id: string; segments: TranscriptSegment[]; questions: DQ[] }
+    interface DC { split?: string; segments: TranscriptSegment[]; questions: DQ[] }
     const data = JSON.parse(readFileSync(new URL('../bench/analysis-dataset.json', import.meta.url), 'utf8')) as { calls: DC[] };
-    let bOk = 0;
-    let bN = 0;
-    let tOk = 0;
-    let tN = 0;
-    for (const call of data.calls) {
+    const squash = (x: string): string => x.toLowerCase().replace(/\s+/g, '');
+    const tally = { boolean: { ok: 0, n: 0 }, text: { ok: 0, n: 0 } };
+    for (const call of data.calls.filter((c) => c.split === 'dev')) {
       const out = await engine.analyze(input(call.segments, call.questions.map((q) => ({ id: q.id, text: q.text, type: q.type })), true));
       for (const q of call.questions) {
-        const a = answer(out, q.id);
-        if (q.type === 'boolean') {
-          bN++;
-          if (a.answer === q.expected) bOk++;
-        } else {
-          tN++;
-          const ans = String(a.answer).toLowerCase().replace(/\s+/g, '');
-          if (Array.isArray(q.expected) && q.expected.some((e) => ans.includes(e.toLowerCase().replace(/\s+/g, '')))) tOk++;
-        }
+        const a = answer(out, q.id).answer;
+        const ok = Array.isArray(q.expected) ? q.expected.some((e) => squash(String(a)).includes(squash(e))) : a === q.expected;
+        tally[q.type].ok += ok ? 1 : 0;
+        tally[q.type].n += 1;
       }
     }
-    assert.ok(bN >= 20 && tN >= 10);
-    assert.ok(bOk / bN >= 0.8, `boolean ${bOk}/${bN}`);
-    assert.ok(tOk / tN >= 0.9, `text ${tOk}/${tN}`);
+    const { boolean: b, text: t } = tally;
+    assert.ok(b.n >= 20 && t.n >= 10);
+    assert.ok(b.ok / b.n >= 0.85, `boolean ${b.ok}/${b.n}`);
+    assert.ok(t.ok / t.n >= 0.9, `text ${t.ok}/${t.n}`);
   });
 });

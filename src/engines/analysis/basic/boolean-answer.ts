@@ -3,27 +3,34 @@
 import type { Evidence } from '../types.ts';
 import { type AnswerBody, uniqueEvidence } from './evidence.ts';
 import { clamp, round2 } from './format.ts';
-import { NEGATORS } from './lexicon.ts';
-import { isInterrogativeMatch, isNegatedMatch, type Match, matchUnit, unionCoverage } from './matching.ts';
+import { isNegativeVerb, NEGATORS } from './lexicon.ts';
+import { coverageWithout, isInterrogativeMatch, isNegatedMatch, type Match, matchUnit, unionCoverage } from './matching.ts';
 import type { Query } from './query.ts';
 import type { Unit } from './tokens.ts';
 
-const YES_WORDS = new Set(['yes', 'yep', 'yup', 'sure', 'correct', 'absolutely', 'definitely', 'certainly', 'exactly', 'indeed']);
+const YES_WORDS = new Set(['yes', 'yeah', 'yep', 'yup', 'sure', 'correct', 'absolutely', 'definitely', 'certainly', 'exactly', 'indeed']);
 const NO_WORDS = new Set(['no', 'nope', 'nah', 'negative']);
 const HESITATIONS = new Set(['uh', 'um', 'well', 'oh', 'so', 'erm', 'hmm']);
 
 /** Coverage a unit needs before it counts for or against. */
 const BOOLEAN_THRESHOLD = 0.6;
+/** Strengths this close count as a tie between affirmation and denial. */
+const CLOSE = 0.1;
 
-/** How a reply opens: "yes", "no problem", "of course" agree; "no", "nope" or an early negator disagree. */
+/**
+ * How a reply opens: "yes", "no problem", "of course" agree; "no", "nope", or an early negator or
+ * negative verb ("i'm afraid not", "i'll decline") disagree.
+ */
 function polarity(u: Unit): 'yes' | 'no' | 'neutral' {
-  const words = u.toks.filter((t) => t.type !== 'punctuation' && !HESITATIONS.has(t.normal)).map((t) => t.normal);
+  const toks = u.toks.filter((t) => t.type !== 'punctuation' && !HESITATIONS.has(t.normal));
+  const words = toks.map((t) => t.normal);
   const [w0, w1] = words;
   if (w0 === undefined) return 'neutral';
   if (w0 === 'no' && (w1 === 'problem' || w1 === 'worries' || w1 === 'worry')) return 'yes';
+  if (w0 === 'not' && w1 === 'a' && words[2] === 'problem') return 'yes';
   if (NO_WORDS.has(w0)) return 'no';
   if (YES_WORDS.has(w0) || (w0 === 'of' && w1 === 'course') || (w0 === 'that' && w1 === 'is' && words[2] === 'right')) return 'yes';
-  if (words.slice(0, 5).some((x) => NEGATORS.has(x))) return 'no';
+  if (toks.slice(0, 5).some((t) => (NEGATORS.has(t.normal) && !t.inq) || isNegativeVerb(t.lemma, t.pos))) return 'no';
   return 'neutral';
 }
 
@@ -33,26 +40,41 @@ interface Verdict {
   units: Unit[];
 }
 
+/** The reply `resp` to `u` settles the matter: "no" or a negated match denies, "yes" affirms. */
+function replyVerdict(q: Query, u: Unit, resp: Unit, rm: Match, cov: number): Verdict | null {
+  const pol = polarity(resp);
+  const respNeg = rm.hits.size > 0 && isNegatedMatch(q, rm);
+  if (pol === 'no' || respNeg) return { kind: 'deny', strength: cov, units: [u, resp] };
+  if (pol === 'yes') return { kind: 'affirm', strength: cov, units: [u, resp] };
+  // A reply that carries on without yes or no, and does not ask back, accepts the premise.
+  return resp.hasInq ? null : { kind: 'affirm', strength: cov * 0.8, units: [u, resp] };
+}
+
 function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
   const verdicts: Verdict[] = [];
   for (const m of matches) {
     if (m.hits.size === 0) continue;
     const u = m.unit;
+    const resp = units[u.idx + 1];
     // A question in the call ("was anyone injured") is answered by the next unit, unless the
     // question being analysed is whether someone asked.
     if (isInterrogativeMatch(q, m) && !q.askQuestion) {
-      const resp = units[u.idx + 1];
       if (resp === undefined) continue;
       const rm = matchUnit(q, resp);
       const cov = unionCoverage(q, m, rm);
-      if (cov < BOOLEAN_THRESHOLD) continue;
-      const pol = polarity(resp);
-      const respNeg = rm.hits.size > 0 && isNegatedMatch(q, rm);
-      if (pol === 'no' || respNeg) verdicts.push({ kind: 'deny', strength: cov, units: [u, resp] });
-      else if (pol === 'yes') verdicts.push({ kind: 'affirm', strength: cov, units: [u, resp] });
-      // A reply that carries on without yes or no, and does not ask back, accepts the premise.
-      else if (!resp.hasInq) verdicts.push({ kind: 'affirm', strength: cov * 0.8, units: [u, resp] });
+      const v = cov < BOOLEAN_THRESHOLD ? null : replyVerdict(q, u, resp, rm, cov);
+      if (v !== null) verdicts.push(v);
       continue;
+    }
+    // "did the customer accept the tuesday slot": a unit that puts the slot forward without the
+    // accepting itself is settled by the reply to it.
+    if (q.acceptTerms.length > 0 && resp !== undefined && !q.acceptTerms.some((ti) => m.hits.has(ti))) {
+      const cov = coverageWithout(q, m, q.acceptTerms);
+      const v = cov < BOOLEAN_THRESHOLD ? null : replyVerdict(q, u, resp, matchUnit(q, resp), cov);
+      if (v !== null) {
+        verdicts.push(v);
+        continue;
+      }
     }
     if (m.coverage < BOOLEAN_THRESHOLD) continue;
     verdicts.push({ kind: isNegatedMatch(q, m) ? 'deny' : 'affirm', strength: m.coverage, units: [u] });
@@ -72,7 +94,11 @@ export function answerBoolean(q: Query, units: Unit[], matches: Match[]): Answer
   let found: boolean;
   let confidence: number;
   let evidence: Evidence[];
-  if (maxA > 0 && maxA >= maxD) {
+  // Near-equal affirmation and denial: the later one is where the call ended up ("i can't do that
+  // today" ... "okay, done").
+  const lastIdx = (vs: Verdict[]): number => Math.max(-1, ...vs.filter((v) => v.strength >= Math.max(maxA, maxD) - CLOSE).map((v) => v.units[v.units.length - 1]?.idx ?? -1));
+  const affirmWins = maxA > 0 && (maxA - maxD >= CLOSE || (maxD - maxA < CLOSE && lastIdx(affirms) >= lastIdx(denies)));
+  if (affirmWins) {
     found = true;
     confidence = clamp(0.5 + 0.45 * maxA - 0.15 * maxD, 0.5, 0.95);
     evidence = uniqueEvidence(affirms.flatMap((v) => v.units));
@@ -81,7 +107,9 @@ export function answerBoolean(q: Query, units: Unit[], matches: Match[]): Answer
     confidence = clamp(0.5 + 0.4 * maxD - 0.1 * maxA, 0.5, 0.9);
     evidence = uniqueEvidence(denies.flatMap((v) => v.units));
   } else {
-    found = false;
+    // Nothing said either way. A question negated by a verb ("did the customer decline the
+    // upgrade") presupposes an offer that was never made: false, not the flip of false.
+    found = q.negVerb;
     const ranked = [...matches].filter((m) => m.hits.size > 0).sort((a, b) => b.rarity - a.rarity || a.unit.idx - b.unit.idx);
     const best = ranked[0]?.coverage ?? 0;
     confidence = clamp(0.55 - 0.25 * best, 0.3, 0.55);

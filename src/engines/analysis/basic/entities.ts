@@ -1,5 +1,5 @@
 // Entity rules for recogniser output: wink's lite NER knows "$49.99" and "March 3rd" but not
-// "forty nine dollars and ninety nine cents", "march third" or "four four seven nine two one".
+// "thirty six dollars and ninety nine cents", "march third" or "four four seven nine two one".
 import { CURRENCY_WORDS, digitOf, isNumberToken, isOrdinalToken, numberGroups, numberRunEnd, TENS } from './spoken-numbers.ts';
 import type { Entity, Token } from './tokens.ts';
 

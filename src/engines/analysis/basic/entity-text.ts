@@ -10,7 +10,7 @@ function formatAmount(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 
-/** "fifty nine dollars and ninety nine cents" -> "$59.99"; written amounts ("$49.99") stay as they are. */
+/** "fifty nine dollars and ninety nine cents" -> "$59.99"; written amounts ("$36.99") stay as they are. */
 function normalizeMoney(toks: Token[], raw: string): string {
   if (toks.some((t) => t.type === 'currency')) return raw;
   let symbol: string | null = null;
@@ -72,7 +72,7 @@ function normalizeId(toks: Token[]): string {
     .join('');
 }
 
-/** "anna dot ruiz at mailbox dot com" -> "anna.ruiz@mailbox.com". */
+/** "marco underscore lind at fastpost dot net" -> "marco_lind@fastpost.net". */
 function spokenEmail(toks: Token[]): string {
   return toks
     .map((t) => (t.normal === 'at' ? '@' : t.normal === 'dot' ? '.' : t.normal === 'underscore' ? '_' : t.normal))

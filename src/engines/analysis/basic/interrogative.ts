@@ -25,7 +25,9 @@ export function markInterrogative(toks: Token[]): void {
     if (t === undefined || next === undefined) continue;
     const prev = toks[i - 1];
     let trigger = false;
-    if (QUESTION_AUX.has(t.lemma) && (t.pos === 'AUX' || t.pos === 'VERB') && !NEGATORS.has(next.normal)) {
+    // An auxiliary after a negator or another auxiliary ("there won't be any") is not inverted.
+    const afterAux = prev !== undefined && (NEGATORS.has(prev.normal) || (prev.pos === 'AUX' && QUESTION_AUX.has(prev.lemma)));
+    if (QUESTION_AUX.has(t.lemma) && (t.pos === 'AUX' || t.pos === 'VERB') && !NEGATORS.has(next.normal) && !afterAux) {
       if (SUBJECT_PRONOUNS.has(next.normal)) {
         trigger = prev === undefined || !SUBJECT_PRONOUNS.has(prev.normal);
       } else if (INVERSION_SUBJECTS.has(next.normal)) {

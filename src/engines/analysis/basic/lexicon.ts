@@ -11,6 +11,16 @@ export const NEGATORS = new Set([
   'not', 'never', 'no', 'nobody', 'nothing', 'none', 'neither', 'nor', 'without', 'cannot', 'noone', 'nowhere',
 ]);
 
+/**
+ * Verbs (and "unable") that negate what follows them: "i declined the warranty", "the courier
+ * refused to leave it", "it stopped working". "stop" only counts as a verb ("the bus stop").
+ */
+export const NEGATIVE_VERBS = new Set(['decline', 'refuse', 'reject', 'deny', 'fail', 'neglect', 'forget', 'stop', 'cease', 'unable']);
+
+export function isNegativeVerb(lemma: string, pos: string): boolean {
+  return NEGATIVE_VERBS.has(lemma) && (lemma !== 'stop' || pos === 'VERB');
+}
+
 export const SUBJECT_PRONOUNS = new Set(['i', 'you', 'we', 'they', 'he', 'she']);
 
 export const WH_WORDS = new Set(['what', 'where', 'when', 'why', 'how', 'which', 'who', 'whom', 'whose']);

@@ -6,15 +6,29 @@ import type { Token, Unit } from './tokens.ts';
 
 const EXACT_HIT = 1;
 const STEM_HIT = 0.9;
+const DERIVED_HIT = 0.85;
 const SYNONYM_HIT = 0.8;
 const CONCEPT_HIT = 0.9;
 
-/** Strength of a question term matching a token: exact lemma > stem > synonym / entity concept. */
+/** Derivational endings: "deliver" / "delivery", "adjust" / "adjuster", "approve" / "approval". */
+const DERIVATIONS = ['al', 'ation', 'ion', 'ment', 'er', 'or', 'y', 'ery', 'ance', 'ence', 'age', 'able', 'ible', 'ing'];
+const MIN_BASE = 5;
+
+/** One lemma is the other plus a derivational ending (a final "e" of the base may drop). */
+function derived(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length < MIN_BASE || short === long) return false;
+  const base = short.endsWith('e') ? short.slice(0, -1) : short;
+  return long.startsWith(base) && DERIVATIONS.includes(long.slice(base.length));
+}
+
+/** Strength of a question term matching a token: exact lemma > stem > derivation, synonym, entity concept. */
 function termMatch(q: Term, t: Token): number {
   if (t.type === 'punctuation') return 0;
   const functionWord = FUNCTION_POS.has(t.pos) && t.groups.length === 0;
   if (!functionWord && (q.lemma === t.lemma || q.lemma === t.normal || q.normal === t.normal)) return EXACT_HIT;
   if (!functionWord && q.stem.length >= 4 && q.stem === t.stem) return STEM_HIT;
+  if (!functionWord && t.content && derived(q.lemma, t.lemma)) return DERIVED_HIT;
   for (const g of q.groups) if (t.groups.includes(g)) return SYNONYM_HIT;
   return q.concept !== null && t.ent === q.concept ? CONCEPT_HIT : 0;
 }
@@ -51,7 +65,7 @@ export function matchUnit(q: Query, u: Unit): Match {
   });
   let w = 0;
   for (const [ti, s] of strength) w += (q.terms[ti]?.weight ?? 0) * s;
-  return { unit: u, hits, strength, coverage: q.totalWeight > 0 ? w / q.totalWeight : 0, rarity: 0 };
+  return { unit: u, hits, strength, coverage: q.totalWeight > 0 ? Math.min(1, w / q.totalWeight) : 0, rarity: 0 };
 }
 
 /** Coverage of a question and its reply taken together. */
@@ -59,7 +73,19 @@ export function unionCoverage(q: Query, a: Match, b: Match): number {
   const keys = new Set([...a.hits.keys(), ...b.hits.keys()]);
   let w = 0;
   for (const ti of keys) w += (q.terms[ti]?.weight ?? 0) * Math.max(a.strength.get(ti) ?? 0, b.strength.get(ti) ?? 0);
-  return q.totalWeight > 0 ? w / q.totalWeight : 0;
+  return q.totalWeight > 0 ? Math.min(1, w / q.totalWeight) : 0;
+}
+
+/** Coverage of the question without some of its terms (by index). */
+export function coverageWithout(q: Query, m: Match, skip: number[]): number {
+  let w = 0;
+  let total = 0;
+  q.terms.forEach((t, ti) => {
+    if (skip.includes(ti)) return;
+    total += t.weight;
+    w += t.weight * (m.strength.get(ti) ?? 0);
+  });
+  return total > 0 ? Math.min(1, w / total) : 0;
 }
 
 /** Sets `rarity`: a term found in few units says more about where the answer is. */
@@ -82,11 +108,19 @@ function strongTermIndices(q: Query, m: Match): number[] {
   return strong.length > 0 ? strong : all;
 }
 
-/** Some heavy term occurs only inside negation scopes (and not in a question). */
+/**
+ * Some heavy term occurs only inside negation scopes (and not in a question). A scope whose
+ * negator the question itself names ("did the customer stop the payment") does not count.
+ */
 export function isNegatedMatch(q: Query, m: Match): boolean {
+  const named = new Set([...m.hits.values()].flat());
+  const negated = (k: number): boolean => {
+    const t = m.unit.toks[k];
+    return t !== undefined && t.neg && !t.inq && !named.has(t.negBy);
+  };
   for (const ti of strongTermIndices(q, m)) {
     const idx = m.hits.get(ti) ?? [];
-    if (idx.length > 0 && idx.every((k) => m.unit.toks[k]?.neg === true && m.unit.toks[k]?.inq !== true)) return true;
+    if (idx.length > 0 && idx.every(negated)) return true;
   }
   return false;
 }

@@ -1,6 +1,6 @@
 // An analysis question read into weighted terms, the kind of answer it wants (intent), its
 // wh-phrase, and whether it is itself negated ("did the customer not ask...").
-import { NEGATORS, WH_FOLLOWERS, WH_WORDS } from './lexicon.ts';
+import { isNegativeVerb, NEGATORS, WH_FOLLOWERS, WH_WORDS } from './lexicon.ts';
 import { assignGroups } from './synonyms.ts';
 import { isContent, readSpan } from './tokens.ts';
 import type { Wink } from './wink.ts';
@@ -10,6 +10,8 @@ const ROLE_WORDS = new Set([
   'agent', 'customer', 'caller', 'client', 'representative', 'rep', 'operator', 'user', 'speaker', 'consumer',
   'advisor', 'adviser', 'associate', 'staff', 'party',
 ]);
+const AGENT_ROLES = new Set(['agent', 'representative', 'rep', 'operator', 'advisor', 'adviser', 'associate', 'staff']);
+const CUSTOMER_ROLES = new Set(['customer', 'caller', 'client', 'consumer', 'user']);
 /** Reporting / framing verbs of analysis questions ("did the agent mention..."). */
 const META_WORDS = new Set([
   'ask', 'mention', 'say', 'tell', 'state', 'discuss', 'request', 'inquire', 'enquire', 'bring', 'provide', 'give',
@@ -17,7 +19,8 @@ const META_WORDS = new Set([
 ]);
 /** A question about asking ("did the customer ask...") is answered by the asking itself, not a reply. */
 const ASK_WORDS = new Set(['ask', 'request', 'inquire', 'enquire', 'question']);
-const QUESTION_NEGATORS = new Set([...NEGATORS, 'fail', 'refuse']);
+/** A question about accepting ("did the customer accept / agree to...") is settled by a reply. */
+const ACCEPT_WORDS = new Set(['accept', 'agree', 'consent']);
 
 /** Question concept words that a sentence can satisfy with an entity of a type. */
 const CONCEPT_ENTITY: ReadonlyMap<string, string> = new Map([
@@ -57,7 +60,16 @@ export interface Query {
   totalWeight: number;
   /** The question is negated: a boolean answer is flipped. */
   negated: boolean;
+  /**
+   * Negated by a negative verb ("did the customer decline the warranty"): that presupposes the
+   * thing was on offer, so a call that never mentions it answers false, not true.
+   */
+  negVerb: boolean;
   askQuestion: boolean;
+  /** The party the question is about, when it names one. */
+  role: 'agent' | 'customer' | null;
+  /** Indices of accepting terms ("accept", "agree to"). */
+  acceptTerms: number[];
   /** "what", "how long"...: the first wh-phrase. */
   wh: string | null;
   intent: Intent;
@@ -99,19 +111,18 @@ export function buildQuery(w: Wink, question: string): Query {
     wh = next !== undefined && WH_FOLLOWERS.has(next.normal) ? `${t.normal} ${next.normal}` : t.normal;
     break;
   }
-  let negated = false;
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    if (t === undefined) continue;
-    if (NEGATORS.has(t.normal) || ((t.lemma === 'fail' || t.lemma === 'refuse') && toks[i + 1]?.normal === 'to')) negated = true;
-  }
+  // "did the customer decline the offer" asks "did the customer not take the offer"; a negator
+  // and a negative verb together ("did they not refuse") cancel out.
+  const negWord = toks.some((t) => NEGATORS.has(t.normal));
+  const negVerb = toks.some((t) => isNegativeVerb(t.lemma, t.pos));
+  const negated = negWord !== negVerb;
   const askQuestion = toks.some((t) => ASK_WORDS.has(t.lemma));
   const seen = new Set<string>();
   const terms: Term[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (t === undefined || !t.content) continue;
-    if (QUESTION_NEGATORS.has(t.lemma)) continue;
+    if (NEGATORS.has(t.lemma) || isNegativeVerb(t.lemma, t.pos)) continue;
     const prev = toks[i - 1];
     // "how long", "how much": the wh-phrase is the intent, not a content word.
     if (prev !== undefined && WH_WORDS.has(prev.normal) && WH_FOLLOWERS.has(t.normal)) continue;
@@ -124,6 +135,11 @@ export function buildQuery(w: Wink, question: string): Query {
     else if (t.pos === 'ADV') weight = 0.6;
     terms.push({ lemma: t.lemma, normal: t.normal, stem: t.stem, groups: t.groups, weight, concept: CONCEPT_ENTITY.get(t.lemma) ?? null });
   }
-  const totalWeight = terms.reduce((s, t) => s + t.weight, 0);
-  return { terms, totalWeight, negated, askQuestion, wh, intent };
+  // Role words are rarely spoken ("the agent", "the customer"), so a unit is not marked down for
+  // lacking them; they still count when they do occur.
+  const spoken = terms.filter((t) => !ROLE_WORDS.has(t.lemma));
+  const totalWeight = (spoken.length > 0 ? spoken : terms).reduce((s, t) => s + t.weight, 0);
+  const acceptTerms = terms.flatMap((t, ti) => (ACCEPT_WORDS.has(t.lemma) ? [ti] : []));
+  const role = terms.some((t) => AGENT_ROLES.has(t.lemma)) ? 'agent' : terms.some((t) => CUSTOMER_ROLES.has(t.lemma)) ? 'customer' : null;
+  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent };
 }

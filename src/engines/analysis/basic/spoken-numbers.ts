@@ -33,8 +33,8 @@ export function isOrdinalToken(t: Token): boolean {
 }
 
 /**
- * Spoken number words as groups: "fifty nine ninety nine" -> [59, 99], "one hundred and twenty" ->
- * [120], "four four seven" -> [4, 4, 7]; null when a word is not part of a number.
+ * Spoken number words as groups: "fifty nine ninety nine" -> [59, 99], "two hundred and six" ->
+ * [206], "four four seven" -> [4, 4, 7]; null when a word is not part of a number.
  */
 export function numberGroups(words: string[]): number[] | null {
   const groups: number[] = [];

@@ -8,7 +8,6 @@ import { nameAnswer } from './names.ts';
 import { type Intent, INTENT_TYPES, type Query } from './query.ts';
 import type { Entity, Unit } from './tokens.ts';
 
-const CAUSAL = new Set(['because', 'cause', 'due', 'reason', 'since', 'result', 'owing']);
 const ANSWER_MAX_CHARS = 300;
 
 function noAnswer(): AnswerBody<string> {
@@ -61,8 +60,6 @@ function rankCandidates(q: Query, units: Unit[], matches: Match[], types: string
     let score = m.rarity;
     const whMatch = q.wh !== null && hasWh(m.unit, q.wh);
     if (whMatch && (m.hits.size > 0 || (q.wh?.includes(' ') ?? false))) score += 0.3;
-    // "why" questions: prefer units that state a cause.
-    if (q.wh === 'why' && m.hits.size > 0 && m.unit.toks.some((t) => CAUSAL.has(t.lemma) || CAUSAL.has(t.normal))) score += 0.2;
     if (types.length > 0 && (m.hits.size > 0 || whMatch)) {
       if (entitiesOfTypes(m.unit, types) || (inq && resp !== undefined && entitiesOfTypes(resp, types))) score += 0.25;
     }
@@ -101,6 +98,23 @@ function entityAnswer(q: Query, ranked: Candidate[], types: string[]): AnswerBod
   return null;
 }
 
+/**
+ * A name near the best unit, or in the reply to it ("and your name please" / "helen brooks").
+ * The agent speaks first in a call, so the agent's name is in the opening introduction and the
+ * customer's is not.
+ */
+function nameOf(q: Query, units: Unit[], best: Candidate, answerUnit: Unit): AnswerBody<string> | null {
+  const confidence = 0.4 + 0.5 * best.m.coverage;
+  if (q.role === 'agent') {
+    const intro = nameAnswer(units.slice(0, 2), confidence);
+    if (intro !== null) return intro;
+  }
+  const near = [answerUnit, best.m.unit].filter((u) => q.role !== 'customer' || u.idx > 0);
+  const name = nameAnswer(near, confidence);
+  if (name !== null || best.resp === undefined || best.resp.hasInq) return name;
+  return nameAnswer([best.resp], confidence - 0.1, true);
+}
+
 export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBody<string> {
   if (units.length === 0) return noAnswer();
   const types = q.intent !== null && q.intent !== 'name' ? INTENT_TYPES[q.intent] : [];
@@ -109,7 +123,7 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
   if (best === undefined) {
     // Names are rarely asked with words that occur in the call ("what is the agent's
     // name?" vs "this is paula"): fall back to the first self-introduction.
-    if (q.intent === 'name') return nameAnswer(units, 0.3) ?? noAnswer();
+    if (q.intent === 'name') return nameAnswer(q.role === 'customer' ? units.slice(1) : units, 0.3) ?? noAnswer();
     return noAnswer();
   }
 
@@ -120,7 +134,7 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
 
   const answerUnit = best.inq && best.resp !== undefined && !best.resp.hasInq ? best.resp : best.m.unit;
   if (q.intent === 'name') {
-    const name = nameAnswer([answerUnit, best.m.unit], 0.4 + 0.5 * best.m.coverage);
+    const name = nameOf(q, units, best, answerUnit);
     if (name !== null) return name;
   }
   return {

@@ -20,6 +20,8 @@ export interface Token {
   groups: number[];
   /** Inside a negation scope. */
   neg: boolean;
+  /** Index of the negator whose scope the token is in, -1 when none. */
+  negBy: number;
   /** Inside an interrogative clause. */
   inq: boolean;
   /** Type of the entity covering the token. */
@@ -125,6 +127,7 @@ export function readSpan(w: Wink, text: string): DocSpan {
       content: false,
       groups: [],
       neg: false,
+      negBy: -1,
       inq: false,
       ent: null,
     });
