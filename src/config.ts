@@ -1,6 +1,9 @@
-// The one place that reads the environment: every setting, its default and its bounds.
+// The one place that reads the environment: one TypeBox schema gives every setting, its default
+// and its bounds; a bad value stops the process at start with the list of what is wrong.
 import os from 'node:os';
 import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 
 export interface Config {
   host: string;
@@ -40,86 +43,104 @@ export class ConfigError extends Error {
   }
 }
 
+const integer = (fallback: number, minimum: number, maximum: number, description: string) => Type.Integer({ default: fallback, minimum, maximum, description });
+const text = (description: string, options: { pattern?: string } = {}) => Type.Optional(Type.String({ description, minLength: 1, ...options }));
+const choice = <T extends string>(values: readonly T[], fallback: T, description: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)), { default: fallback, description });
+const cores = Math.max(1, os.availableParallelism());
+
+/** Every environment variable Hark reads, with its default and bounds (.env.example documents them). */
+export const EnvSchema = Type.Object({
+  HARK_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'Address to listen on' }),
+  PORT: integer(8080, 0, 65535, 'HTTP port'),
+  HARK_DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'Embedded database and audio' }),
+  DATABASE_URL: text('A PostgreSQL server instead of embedded PGlite', { pattern: '^postgres(ql)?://' }),
+  HARK_DB_SCHEMA: Type.String({ default: 'public', pattern: '^[a-z_][a-z0-9_]{0,40}$', description: 'PostgreSQL schema (lower-case SQL identifier)' }),
+  HARK_BLOB_URL: text('Audio storage; only file:// in this build', { pattern: '^file://' }),
+  HARK_IMPORT_ALLOW_PRIVATE: choice(['0', '1', 'true', 'false'], '0', 'Let imports, webhooks and engines reach private addresses'),
+  HARK_REGISTRATION: choice(['open', 'closed'], 'open', 'Whether anyone may register'),
+  HARK_LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'Log level'),
+  HARK_RATE_LIMIT_PER_MINUTE: integer(600, 1, 1_000_000, 'Requests a minute per key'),
+  HARK_WORKER_CONCURRENCY: integer(cores, 1, 256, 'Runs and preparations at once per process'),
+  HARK_TRIAL_DAYS: integer(7, 0, 3650, 'Length of the trial'),
+  HARK_MAX_UPLOAD_BYTES: integer(2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER, 'Largest upload or import'),
+  HARK_MAX_AUDIO_SECONDS: integer(4 * 3600, 1, 7 * 24 * 3600, 'Longest audio prepared'),
+  HARK_MAX_METADATA_BYTES: integer(64 * 1024, 2, 16 * 1024 * 1024, 'Largest metadata JSON'),
+  HARK_RETENTION_MIN_DAYS: integer(1, 1, 36500, 'Shortest retention'),
+  HARK_RETENTION_MAX_DAYS: integer(30, 1, 36500, 'Longest retention'),
+  HARK_RETENTION_DEFAULT_DAYS: integer(7, 1, 36500, 'Retention when none is given'),
+  HARK_IMPORT_MAX_ATTEMPTS: integer(3, 1, 20, 'Download attempts of an import'),
+  HARK_IMPORT_BACKOFF_SECONDS: integer(10, 0, 3600, 'First wait between download attempts'),
+  HARK_IMPORT_TIMEOUT_SECONDS: integer(120, 1, 86400, 'Time limit of one download'),
+  HARK_JOB_POLL_SECONDS: integer(1, 1, 60, 'Queue polling interval'),
+  HARK_JOB_TIMEOUT_SECONDS: integer(3600, 5, 86400, 'Queue expiry of a job'),
+  HARK_QUEUE_MAINTENANCE_SECONDS: integer(60, 1, 3600, 'Queue maintenance interval'),
+  HARK_EXPIRE_INTERVAL_SECONDS: integer(3600, 1, 86400, 'How often expired audio is deleted'),
+  HARK_STALE_RUN_SECONDS: integer(120, 5, 86400, 'A run without a heartbeat this long is queued again'),
+  HARK_OPENAI_BASE_URL: text('Default server of the openai engines'),
+  HARK_OPENAI_API_KEY: text('Key of the openai engines'),
+  HARK_LLAMA_THREADS: integer(1, 1, 64, 'llama.cpp threads'),
+  HARK_WHISPER_THREADS: integer(cores, 1, 64, 'whisper.cpp threads'),
+  HARK_WEBHOOK_MAX_ATTEMPTS: integer(6, 1, 20, 'Delivery attempts of a webhook event'),
+  HARK_WEBHOOK_BACKOFF_SECONDS: integer(30, 1, 3600, 'First wait between delivery attempts'),
+});
+type Settings = Static<typeof EnvSchema>;
+
+/** Reads the settings of `env` against EnvSchema: every problem at once, in readable words. */
+function readSettings(env: Env): Settings {
+  const given: Record<string, string> = {};
+  for (const name of Object.keys(EnvSchema.properties)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') given[name] = raw;
+  }
+  const value: unknown = Value.Default(EnvSchema, Value.Convert(EnvSchema, { ...given }));
+  if (Value.Check(EnvSchema, value)) return value;
+  const problems = [...Value.Errors(EnvSchema, value)].map((error) => {
+    const name = error.path.replace(/^\//, '').split('/')[0] ?? '';
+    const schema = EnvSchema.properties[name as keyof Settings] as { minimum?: number; maximum?: number; anyOf?: { const: string }[] } | undefined;
+    const rule = schema?.anyOf
+      ? `must be one of ${schema.anyOf.map((s) => s.const).join(', ')}`
+      : schema?.minimum !== undefined
+        ? `must be an integer between ${schema.minimum} and ${schema.maximum}`
+        : error.message.toLowerCase();
+    return `${name} ${rule} (got "${given[name] ?? ''}")`;
+  });
+  throw new ConfigError([...new Set(problems)]);
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
-  const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!(allowed as readonly string[]).includes(raw)) {
-      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
-      return fallback;
-    }
-    return raw as T;
-  };
-  const flag = (name: string): boolean => oneOf(name, '0', ['0', '1', 'true', 'false']) === '1' || env[name] === 'true';
-  const text = (name: string): string | null => {
-    const raw = env[name];
-    return raw === undefined || raw === '' ? null : raw;
-  };
-
-  const databaseUrl = text('DATABASE_URL');
-  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  const s = readSettings(env);
+  const retention = { minDays: s.HARK_RETENTION_MIN_DAYS, maxDays: s.HARK_RETENTION_MAX_DAYS, defaultDays: s.HARK_RETENTION_DEFAULT_DAYS };
+  if (retention.minDays > retention.maxDays || retention.defaultDays < retention.minDays || retention.defaultDays > retention.maxDays) {
+    throw new ConfigError(['retention days must satisfy HARK_RETENTION_MIN_DAYS <= HARK_RETENTION_DEFAULT_DAYS <= HARK_RETENTION_MAX_DAYS']);
   }
-  const databaseSchema = env.HARK_DB_SCHEMA || 'public';
-  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(databaseSchema)) {
-    problems.push('HARK_DB_SCHEMA must be a lower-case SQL identifier');
-  }
-  const blobUrl = text('HARK_BLOB_URL');
-  if (blobUrl !== null && !blobUrl.startsWith('file://')) {
-    problems.push('HARK_BLOB_URL: only file:// storage is available in this build (s3:// is planned)');
-  }
-  const minDays = int('HARK_RETENTION_MIN_DAYS', 1, 1, 36500);
-  const maxDays = int('HARK_RETENTION_MAX_DAYS', 30, 1, 36500);
-  const defaultDays = int('HARK_RETENTION_DEFAULT_DAYS', 7, 1, 36500);
-  if (minDays > maxDays || defaultDays < minDays || defaultDays > maxDays) {
-    problems.push('retention days must satisfy HARK_RETENTION_MIN_DAYS <= HARK_RETENTION_DEFAULT_DAYS <= HARK_RETENTION_MAX_DAYS');
-  }
-
-  const config: Config = {
-    host: env.HARK_HOST || '127.0.0.1',
-    port: int('PORT', 8080, 0, 65535),
-    dataDir: path.resolve(env.HARK_DATA_DIR || './data'),
-    databaseUrl,
-    databaseSchema,
-    blobUrl,
-    importAllowPrivate: flag('HARK_IMPORT_ALLOW_PRIVATE'),
-    registration: oneOf('HARK_REGISTRATION', 'open', ['open', 'closed'] as const),
-    logLevel: oneOf('HARK_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
-    rateLimitPerMinute: int('HARK_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
-    workerConcurrency: int('HARK_WORKER_CONCURRENCY', Math.max(1, os.availableParallelism()), 1, 256),
-    trialDays: int('HARK_TRIAL_DAYS', 7, 0, 3650),
-    maxUploadBytes: int('HARK_MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
-    maxAudioSeconds: int('HARK_MAX_AUDIO_SECONDS', 4 * 3600, 1, 7 * 24 * 3600),
-    maxMetadataBytes: int('HARK_MAX_METADATA_BYTES', 64 * 1024, 2, 16 * 1024 * 1024),
-    retention: { minDays, maxDays, defaultDays },
-    import: {
-      maxAttempts: int('HARK_IMPORT_MAX_ATTEMPTS', 3, 1, 20),
-      backoffSeconds: int('HARK_IMPORT_BACKOFF_SECONDS', 10, 0, 3600),
-      timeoutSeconds: int('HARK_IMPORT_TIMEOUT_SECONDS', 120, 1, 86400),
-      maxRedirects: 5,
-    },
-    jobPollSeconds: int('HARK_JOB_POLL_SECONDS', 1, 1, 60),
-    jobTimeoutSeconds: int('HARK_JOB_TIMEOUT_SECONDS', 3600, 5, 86400),
-    queueMaintenanceSeconds: int('HARK_QUEUE_MAINTENANCE_SECONDS', 60, 1, 3600),
-    expireIntervalSeconds: int('HARK_EXPIRE_INTERVAL_SECONDS', 3600, 1, 86400),
-    staleRunSeconds: int('HARK_STALE_RUN_SECONDS', 120, 5, 86400),
-    openai: { baseUrl: text('HARK_OPENAI_BASE_URL'), apiKey: text('HARK_OPENAI_API_KEY') },
-    llamaThreads: int('HARK_LLAMA_THREADS', 1, 1, 64),
-    whisperThreads: int('HARK_WHISPER_THREADS', Math.max(1, os.availableParallelism()), 1, 64),
-    webhooks: { maxAttempts: int('HARK_WEBHOOK_MAX_ATTEMPTS', 6, 1, 20), backoffSeconds: int('HARK_WEBHOOK_BACKOFF_SECONDS', 30, 1, 3600) },
+  return {
+    host: s.HARK_HOST,
+    port: s.PORT,
+    dataDir: path.resolve(s.HARK_DATA_DIR),
+    databaseUrl: s.DATABASE_URL ?? null,
+    databaseSchema: s.HARK_DB_SCHEMA,
+    blobUrl: s.HARK_BLOB_URL ?? null,
+    importAllowPrivate: s.HARK_IMPORT_ALLOW_PRIVATE === '1' || s.HARK_IMPORT_ALLOW_PRIVATE === 'true',
+    registration: s.HARK_REGISTRATION as Config['registration'],
+    logLevel: s.HARK_LOG_LEVEL,
+    rateLimitPerMinute: s.HARK_RATE_LIMIT_PER_MINUTE,
+    workerConcurrency: s.HARK_WORKER_CONCURRENCY,
+    trialDays: s.HARK_TRIAL_DAYS,
+    maxUploadBytes: s.HARK_MAX_UPLOAD_BYTES,
+    maxAudioSeconds: s.HARK_MAX_AUDIO_SECONDS,
+    maxMetadataBytes: s.HARK_MAX_METADATA_BYTES,
+    retention,
+    import: { maxAttempts: s.HARK_IMPORT_MAX_ATTEMPTS, backoffSeconds: s.HARK_IMPORT_BACKOFF_SECONDS, timeoutSeconds: s.HARK_IMPORT_TIMEOUT_SECONDS, maxRedirects: 5 },
+    jobPollSeconds: s.HARK_JOB_POLL_SECONDS,
+    jobTimeoutSeconds: s.HARK_JOB_TIMEOUT_SECONDS,
+    queueMaintenanceSeconds: s.HARK_QUEUE_MAINTENANCE_SECONDS,
+    expireIntervalSeconds: s.HARK_EXPIRE_INTERVAL_SECONDS,
+    staleRunSeconds: s.HARK_STALE_RUN_SECONDS,
+    openai: { baseUrl: s.HARK_OPENAI_BASE_URL ?? null, apiKey: s.HARK_OPENAI_API_KEY ?? null },
+    llamaThreads: s.HARK_LLAMA_THREADS,
+    whisperThreads: s.HARK_WHISPER_THREADS,
+    webhooks: { maxAttempts: s.HARK_WEBHOOK_MAX_ATTEMPTS, backoffSeconds: s.HARK_WEBHOOK_BACKOFF_SECONDS },
     ...overrides,
   };
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
 }

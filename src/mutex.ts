@@ -1,21 +1,34 @@
-// A FIFO async mutex: PGlite is one connection, so a transaction must own it from BEGIN to COMMIT.
-export class Mutex {
-  private tail: Promise<void> = Promise.resolve();
+// The one mutex of the codebase (async-mutex): PGlite's single connection is held from BEGIN to
+// COMMIT, and a llama.cpp model runs one generation at a time. A waiter whose signal aborts
+// leaves the queue without ever holding the lock.
+import { Mutex } from 'async-mutex';
 
-  lock(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
-    const previous = this.tail;
-    this.tail = previous.then(() => next);
-    return previous.then(() => release);
-  }
+export { Mutex };
 
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.lock();
+export async function runExclusive<T>(mutex: Mutex, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  signal?.throwIfAborted();
+  const acquiring = mutex.acquire();
+  let release: () => void;
+  if (!signal) release = await acquiring;
+  else {
     try {
-      return await fn();
-    } finally {
-      release();
+      release = await new Promise<() => void>((resolve, reject) => {
+        const onAbort = (): void => reject(signal.reason as Error);
+        signal.addEventListener('abort', onAbort, { once: true });
+        void acquiring.then((r) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(r);
+        });
+      });
+    } catch (error) {
+      // Our turn will still come: give it straight back.
+      void acquiring.then((r) => r());
+      throw error;
     }
+  }
+  try {
+    return await task();
+  } finally {
+    release();
   }
 }

@@ -42,7 +42,6 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   await blobs.init();
   const ctx: Context = { config, database, db: database.db, queue, log, blobs };
   const handlers = jobHandlers(ctx);
-  const timers: NodeJS.Timeout[] = [];
   await queue.start(handlers);
   if (options.workers) {
     const recovered = await queue.recoverOrphans();
@@ -51,11 +50,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     if (database.kind === 'pglite') await blobs.removeStaleTemps(0);
     if (recovered + orphanedRuns > 0) log.info({ recovered, orphanedRuns }, 'requeued work left active by a stopped process');
     for (const handler of handlers) await queue.work(handler);
-    const sweep = () => queue.send('expire-audio', {}).catch((error: unknown) => log.error({ err: error }, 'could not queue expire-audio'));
-    void sweep();
-    timers.push(setInterval(sweep, config.expireIntervalSeconds * 1000).unref());
-    const recover = () => queue.send('recover-runs', {}).catch((error: unknown) => log.error({ err: error }, 'could not queue recover-runs'));
-    timers.push(setInterval(recover, Math.min(60, Math.ceil(config.staleRunSeconds / 2)) * 1000).unref());
+    // Sweeps run once per cluster on pg-boss schedules; an expiry sweep also runs at start.
+    await queue.schedule('expire-audio', everyMinutes(Math.ceil(config.expireIntervalSeconds / 60)));
+    await queue.schedule('recover-runs', '* * * * *');
+    await queue.send('expire-audio', {});
   }
 
   let app: FastifyInstance | null = null;
@@ -79,10 +77,16 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      for (const timer of timers) clearInterval(timer);
       if (app) await app.close();
       await queue.stop();
       await database.close();
     })());
   return { ctx, app, close };
+}
+
+/** A cron expression for "every n minutes" (hourly and daily beyond an hour). */
+export function everyMinutes(n: number): string {
+  if (n <= 1) return '* * * * *';
+  if (n < 60) return `*/${n} * * * *`;
+  return n < 1440 ? `0 */${Math.min(23, Math.round(n / 60))} * * *` : '0 0 * * *';
 }

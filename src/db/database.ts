@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { Mutex } from './mutex.ts';
+import { Mutex } from '../mutex.ts';
 import { pgliteDialect } from './pglite-dialect.ts';
 import type { Tables } from './tables.ts';
 
@@ -52,7 +52,7 @@ async function openPglite(config: Config): Promise<Database> {
     schema,
     sql: {
       executeSql: (text, values) =>
-        mutex.run(async () => {
+        mutex.runExclusive(async () => {
           try {
             if (values && values.length > 0) return await pglite.query(text, values);
             const results = await pglite.exec(text);
@@ -65,11 +65,11 @@ async function openPglite(config: Config): Promise<Database> {
         }),
     },
     ping: async () => {
-      await mutex.run(() => pglite.query('SELECT 1'));
+      await mutex.runExclusive(() => pglite.query('SELECT 1'));
     },
     close: async () => {
       await db.destroy();
-      await mutex.run(() => pglite.close());
+      await mutex.runExclusive(() => pglite.close());
       await unlock();
     },
   };

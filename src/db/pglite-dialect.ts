@@ -11,7 +11,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import type { Mutex } from './mutex.ts';
+import type { Mutex } from '../mutex.ts';
 
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly db: PGlite) {}
@@ -43,7 +43,7 @@ class PGliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.mutex.lock();
+    const release = await this.mutex.acquire();
     this.releases.set(this.connection, release);
     return this.connection;
   }

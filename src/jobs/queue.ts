@@ -110,6 +110,14 @@ export class Queue {
   }
 
 
+  /**
+   * Periodic work, once per cluster whatever the number of processes: pg-boss keeps the schedule
+   * in the database and one process's cron tick sends each job (minute resolution).
+   */
+  async schedule(name: string, cron: string): Promise<void> {
+    await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
+  }
+
   /** Stops fetching, waits for running handlers (up to `timeoutMs`), then stops. */
   async stop(timeoutMs = 30_000): Promise<void> {
     if (!this.started) return;

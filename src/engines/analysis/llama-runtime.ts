@@ -5,6 +5,7 @@
 // The binding is the prebuilt CPU one from @node-llama-cpp/linux-x64: `gpu: false` never looks for
 // the CUDA/Vulkan packages (which package.json replaces with an empty stub), and `build: 'never'`
 // with `skipDownload: true` means a missing binary is an error, never a download or a cmake build.
+import { Mutex, runExclusive } from '../../mutex.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -47,41 +48,13 @@ export function getCpuLlama(): Promise<Llama> {
   return llamaPromise;
 }
 
-/** Runs one task at a time, in order; a waiter whose signal aborts leaves the queue. */
+/** One generation at a time per model, in order; a waiter whose signal aborts leaves the queue. */
 export class Lock {
-  #tail: Promise<void> = Promise.resolve();
+  readonly #mutex = new Mutex();
 
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    let release!: () => void;
-    const previous = this.#tail;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    this.#tail = previous.then(() => mine);
-    try {
-      await waitOrAbort(previous, signal);
-      return await task();
-    } finally {
-      release();
-    }
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return runExclusive(this.#mutex, task, signal);
   }
-}
-
-function waitOrAbort(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
-  });
 }
 
 export interface LoadedModel {
