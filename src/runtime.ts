@@ -32,7 +32,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   const log = options.log ?? createLogger(config.logLevel);
   const database = await openDatabase(config);
   try {
-    await migrate(database.sql);
+    await migrate(database.db);
   } catch (error) {
     await database.close();
     throw error;

@@ -1,33 +1,56 @@
-// Applies the numbered SQL files of db/migrations once each, in order. Each file runs inside one
-// DO block holding an advisory lock, so concurrent processes on one PostgreSQL apply it once.
+// Applies the numbered SQL files of db/migrations once each, in order, with Kysely's Migrator:
+// it records them in `kysely_migration` and, on PostgreSQL, runs them in one transaction under an
+// advisory lock, so concurrent processes on one server apply each file once.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SqlExecutor } from './database.ts';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-const LOCK_ID = 7_413_001;
 
-export async function migrate(sql: SqlExecutor): Promise<string[]> {
-  await sql.executeSql(
-    'CREATE TABLE IF NOT EXISTS hark_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
-  const files = (await fs.readdir(dir)).filter((f) => /^\d+-[a-z0-9-]+\.sql$/.test(f)).sort();
-  const done = new Set((await sql.executeSql('SELECT name FROM hark_migrations', [])).rows.map((r) => (r as { name: string }).name));
-  const applied: string[] = [];
-  for (const file of files) {
-    if (done.has(file)) continue;
-    const text = await fs.readFile(path.join(dir, file), 'utf8');
-    if (text.includes('$hark_sql$')) throw new Error(`${file} must not contain $hark_sql$`);
-    await sql.executeSql(`
-      DO $hark$ BEGIN
-        PERFORM pg_advisory_xact_lock(${LOCK_ID});
-        IF NOT EXISTS (SELECT 1 FROM hark_migrations WHERE name = '${file}') THEN
-          EXECUTE $hark_sql$${text}$hark_sql$;
-          INSERT INTO hark_migrations (name) VALUES ('${file}');
-        END IF;
-      END $hark$`);
-    applied.push(file);
+/** Each `NNN-name.sql` file is one migration named `NNN-name`, run as one multi-statement script. */
+class SqlFileProvider implements MigrationProvider {
+  /** Files an older ledger had applied: recorded now, not run again. */
+  readonly adopted = new Set<string>();
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await fs.readdir(dir)).filter((f) => /^\d+-[a-z0-9-]+\.sql$/.test(f));
+    const migrations: Record<string, Migration> = {};
+    for (const file of files) {
+      const text = await fs.readFile(path.join(dir, file), 'utf8');
+      const name = file.slice(0, -'.sql'.length);
+      migrations[name] = {
+        up: async (db) => {
+          if (await appliedByLegacyLedger(db, file)) {
+            this.adopted.add(name);
+            return;
+          }
+          await sql.raw(text).execute(db);
+        },
+      };
+    }
+    return migrations;
   }
-  return applied;
+}
+
+/**
+ * Databases migrated before Kysely's Migrator recorded their files in `hark_migrations`; such a
+ * file is taken as applied. A later migration drops that table once every file is recorded anew.
+ */
+async function appliedByLegacyLedger(db: Kysely<unknown>, file: string): Promise<boolean> {
+  const ledger = await sql<{ exists: boolean }>`SELECT to_regclass('hark_migrations') IS NOT NULL AS exists`.execute(db);
+  if (!ledger.rows[0]?.exists) return false;
+  const row = await sql`SELECT 1 FROM hark_migrations WHERE name = ${file}`.execute(db);
+  return row.rows.length > 0;
+}
+
+/** Migrates to the latest version and returns the names of the files run now. */
+export async function migrate(db: Db): Promise<string[]> {
+  const provider = new SqlFileProvider();
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? [])
+    .filter((r) => r.status === 'Success' && !provider.adopted.has(r.migrationName))
+    .map((r) => r.migrationName);
 }

@@ -17,9 +17,14 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly db: PGlite) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.db.query<R>(query.sql, query.parameters as unknown[]);
+    // A statement without parameters may be a script of several (a migration): PGlite's simple
+    // protocol runs those, and reports the last statement's result.
+    const result =
+      query.parameters.length === 0
+        ? ((await this.db.exec(query.sql)).at(-1) ?? { rows: [], affectedRows: undefined })
+        : await this.db.query<R>(query.sql, query.parameters as unknown[]);
     return {
-      rows: result.rows,
+      rows: result.rows as R[],
       numAffectedRows: result.affectedRows === undefined ? undefined : BigInt(result.affectedRows),
     };
   }
