@@ -145,6 +145,7 @@ for (const backend of await backends()) {
           assert.ok(result.tokens_used > 0, `${body.engine} counts tokens`);
         }
         assertProblem(await request('POST', '/analysis-scenarios', { name: 'missing', engine: 'llama.cpp', model: 'not-installed' }), 400, 'validation_failed');
+        assertProblem(await request('POST', '/analysis-scenarios', { name: 'blank', questions: [{ text: '   ', type: 'boolean' }] }), 400, 'validation_failed');
       } finally {
         await server.close();
       }

@@ -3,14 +3,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { AnalysisOptions, presentAnalysisRun, QuestionSchema } from '../cards/analysis.ts';
-import { RetrySettings } from '../cards/transcription.ts';
+import { RetrySettings } from '../cards/scenario.ts';
+import { transcriptParts } from '../cards/transcription.ts';
 import type { AnalysisRunsTable } from '../db/tables.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import { loadAnalysisEngine } from '../engines/analysis/registry.ts';
 import type { AnalysisOutput } from '../engines/analysis/types.ts';
-import type { Segment } from '../engines/transcription/types.ts';
 import type { RunKind } from '../runs/run-kind.ts';
-import { readStored } from '../runs/snapshot.ts';
 import type { TranscriptRow } from '../services/transcription-runs.ts';
 
 export type AnalysisRun = Selectable<AnalysisRunsTable>;
@@ -26,8 +25,6 @@ export const AnalysisSnapshot = Type.Object({
   options: Type.Optional(AnalysisOptions),
 });
 export type AnalysisSnapshot = Static<typeof AnalysisSnapshot>;
-
-const StoredSegments = Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String() }, { additionalProperties: true }));
 
 export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow, AnalysisOutput> = {
   name: 'analysis',
@@ -47,7 +44,7 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
     const engine = await loadAnalysisEngine(snapshot.engine, { config: ctx.config, model: snapshot.model, baseUrl: snapshot.options?.base_url ?? null }).catch((error: unknown) => {
       throw error instanceof EngineError ? error : new EngineError('engine_unavailable', (error as Error).message, false);
     });
-    const segments: Segment[] = readStored(StoredSegments, transcript.segments, `transcript ${transcript.id} segments`);
+    const { segments } = transcriptParts(transcript);
     return engine.analyze(
       { transcript: { text: transcript.text, segments }, instructions: snapshot.instructions, questions: snapshot.questions, summary: snapshot.summary },
       control.signal,

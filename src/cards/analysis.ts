@@ -1,15 +1,16 @@
 // JSON cards of analysis scenarios, runs and results, with their schemas.
 import { Type } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
+import { readStored } from '../db/stored-json.ts';
+import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
 import { analysisEngineNames } from '../engines/analysis/registry.ts';
 import type { AnalysisAnswer } from '../engines/analysis/types.ts';
-import type { Selectable } from 'kysely';
-import type { AnalysisResultsTable, AnalysisRunsTable } from '../db/tables.ts';
+import { presentRunFields, runCardFields } from './run.ts';
+import { RetrySettings, SelectionSchema } from './scenario.ts';
+import { StringEnum, DateTime, Nullable } from './schema-types.ts';
 
 type AnalysisRun = Selectable<AnalysisRunsTable>;
 type AnalysisResultRow = Selectable<AnalysisResultsTable>;
-import { presentRunFields, runCardFields } from './run.ts';
-import { StringEnum, DateTime, Nullable } from './schema-types.ts';
-import { RetrySettings, SelectionSchema } from './transcription.ts';
 
 export const QuestionSchema = Type.Object({
   id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
@@ -40,7 +41,6 @@ export const AnalysisScenarioCard = Type.Object(
   { $id: 'AnalysisScenario' },
 );
 
-
 export const AnalysisRunCard = Type.Object(
   {
     id: Type.String({ description: 'anl-<uuid>' }),
@@ -64,6 +64,8 @@ const Answer = Type.Object({
   confidence: Type.Number(),
   evidence: Type.Array(Type.Object({ text: Type.String(), start: Type.Number(), end: Type.Number() }), { description: 'Transcript passages behind the answer, with their times' }),
 });
+
+const StoredAnswers = Type.Array(Answer);
 
 export const AnalysisResultCard = Type.Object(
   {
@@ -92,7 +94,7 @@ export function presentAnalysisResult(result: AnalysisResultRow) {
     engine: result.engine,
     model: result.model,
     summary: result.summary,
-    answers: result.answers as AnalysisAnswer[],
+    answers: readStored(StoredAnswers, result.answers, `analysis result ${result.analysis_run_id} answers`) as AnalysisAnswer[],
     tokens_used: result.tokens_used,
     created_at: result.created_at,
   };

@@ -1,6 +1,8 @@
 // What every run card shows, whatever its kind: state, attempts, progress, engine, failure, times.
 // Each kind's card adds its own ids (scenario, transcript) around these.
 import { Type } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
+import type { RunColumns } from '../db/tables.ts';
 import { DateTime, Nullable, NullableDateTime, StringEnum } from './schema-types.ts';
 
 export const runCardFields = {
@@ -20,22 +22,7 @@ export const runCardFields = {
   completed_at: NullableDateTime,
 };
 
-interface RunFields {
-  status: string;
-  recording_id: string;
-  execution_id: string | null;
-  retry_of: string | null;
-  attempts: number;
-  progress: number;
-  engine: string;
-  model: string;
-  error_code: string | null;
-  error_message: string | null;
-  retryable: boolean | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-}
+type RunFields = Omit<Selectable<RunColumns>, 'scenario'>;
 
 export function presentRunFields(run: RunFields) {
   return {

@@ -1,26 +1,16 @@
-// JSON cards of transcription scenarios, runs, transcripts and executions, with their schemas.
+// JSON cards of transcription scenarios, runs and transcripts, with their schemas.
 import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import type { ExecutionsTable, TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
-
-type TranscriptionRun = Selectable<TranscriptionRunsTable>;
-type TranscriptRow = Selectable<TranscriptsTable>;
-/** An execution row with the status and counts computed from its runs. */
-export type ExecutionView = Selectable<ExecutionsTable> & { status: 'queued' | 'running' | 'completed' | 'completed_with_errors'; counts: Record<'queued' | 'running' | 'completed' | 'failed' | 'cancelled', number> };
+import { readStored } from '../db/stored-json.ts';
+import type { TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
 import { transcriptionEngineNames } from '../engines/transcription/registry.ts';
 import type { Segment, Word } from '../engines/transcription/types.ts';
 import { presentRunFields, runCardFields } from './run.ts';
-import { StringEnum, DateTime, JsonObject, Nullable } from './schema-types.ts';
+import { RetrySettings, SelectionSchema } from './scenario.ts';
+import { StringEnum, DateTime, Nullable } from './schema-types.ts';
 
-export const RetrySettings = Type.Object({
-  max_attempts: Type.Integer({ minimum: 1, maximum: 10, description: 'Attempts of a retryable failure inside one run' }),
-  backoff_seconds: Type.Number({ minimum: 0, maximum: 3600, description: 'First wait; doubles each attempt' }),
-});
-
-export const SelectionSchema = Type.Object({
-  metadata: JsonObject,
-  statuses: Type.Array(Type.String(), { description: 'Recording statuses an execution without recording_ids takes (default completed)' }),
-});
+type TranscriptionRun = Selectable<TranscriptionRunsTable>;
+type TranscriptRow = Selectable<TranscriptsTable>;
 
 export const TranscriptionOptions = Type.Object({
   word_timestamps: Type.Boolean(),
@@ -46,7 +36,6 @@ export const TranscriptionScenarioCard = Type.Object(
   { $id: 'TranscriptionScenario' },
 );
 
-
 export const TranscriptionRunCard = Type.Object(
   {
     id: Type.String({ description: 'trn-<uuid>' }),
@@ -61,6 +50,19 @@ export function presentTranscriptionRun(run: TranscriptionRun) {
   return { id: run.id, transcription_scenario_id: run.transcription_scenario_id, transcript_id: run.transcript_id, ...presentRunFields(run) };
 }
 
+export const SegmentSchema = Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String() });
+export const WordSchema = Type.Object({ start: Type.Number(), end: Type.Number(), word: Type.String(), confidence: Type.Number() });
+const StoredSegments = Type.Array(SegmentSchema);
+const StoredWords = Type.Array(WordSchema);
+
+/** A stored transcript's segments and words, checked against their schemas. */
+export function transcriptParts(transcript: Pick<TranscriptRow, 'id' | 'segments' | 'words'>): { segments: Segment[]; words: Word[] } {
+  return {
+    segments: readStored(StoredSegments, transcript.segments, `transcript ${transcript.id} segments`),
+    words: readStored(StoredWords, transcript.words, `transcript ${transcript.id} words`),
+  };
+}
+
 export const TranscriptCard = Type.Object(
   {
     id: Type.String({ description: 'A UUID' }),
@@ -69,8 +71,8 @@ export const TranscriptCard = Type.Object(
     language: Type.String(),
     duration_seconds: Nullable(Type.Number()),
     text: Type.String(),
-    segments: Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String() })),
-    words: Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), word: Type.String(), confidence: Type.Number() })),
+    segments: Type.Array(SegmentSchema),
+    words: Type.Array(WordSchema),
     summary: Type.Optional(Type.String({ description: 'Present only when the scenario enables summary' })),
     created_at: DateTime,
   },
@@ -85,44 +87,8 @@ export function presentTranscript(transcript: TranscriptRow) {
     language: transcript.language,
     duration_seconds: transcript.duration_seconds,
     text: transcript.text,
-    segments: transcript.segments as Segment[],
-    words: transcript.words as Word[],
+    ...transcriptParts(transcript),
     ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
     created_at: transcript.created_at,
   };
 }
-
-export const ExecutionCard = Type.Object(
-  {
-    id: Type.String({ description: 'A UUID; also the jobId of its child runs' }),
-    kind: Type.Union([Type.Literal('transcription'), Type.Literal('analysis')]),
-    scenario_id: Type.String(),
-    status: StringEnum(['queued', 'running', 'completed', 'completed_with_errors']),
-    recording_ids: Type.Array(Type.String()),
-    counts: Type.Object({ queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), failed: Type.Integer(), cancelled: Type.Integer() }),
-    idempotency_key: Type.String(),
-    created_at: DateTime,
-  },
-  { $id: 'Execution' },
-);
-
-export function presentExecution(execution: ExecutionView) {
-  return {
-    id: execution.id,
-    kind: execution.kind as 'transcription' | 'analysis',
-    scenario_id: execution.scenario_id,
-    status: execution.status,
-    recording_ids: execution.recording_ids,
-    counts: execution.counts,
-    idempotency_key: execution.idempotency_key,
-    created_at: execution.created_at,
-  };
-}
-
-export const ExecutionBody = Type.Object(
-  {
-    recording_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'Omit to use the scenario\'s selection' })),
-    idempotency_key: Type.String({ minLength: 1, maxLength: 255 }),
-  },
-  { additionalProperties: false },
-);

@@ -103,21 +103,20 @@ export interface ExecutionsTable {
   created_at: CreatedAt;
 }
 
-export interface TranscriptionRunsTable {
+/** The columns every run table has; each kind adds its scenario and output ids. */
+export interface RunColumns {
   id: string;
   seq: Generated<number>;
   workspace_id: string;
   recording_id: string;
-  transcription_scenario_id: string;
   execution_id: string | null;
-  transcript_id: string | null;
   retry_of: string | null;
   status: string;
   attempts: Generated<number>;
+  progress: Generated<number>;
   engine: string;
   model: string;
   scenario: Json;
-  progress: Generated<number>;
   error_code: string | null;
   error_message: string | null;
   retryable: boolean | null;
@@ -125,6 +124,11 @@ export interface TranscriptionRunsTable {
   started_at: NullableTimestamp;
   completed_at: NullableTimestamp;
   updated_at: Timestamp;
+}
+
+export interface TranscriptionRunsTable extends RunColumns {
+  transcription_scenario_id: string;
+  transcript_id: string | null;
 }
 
 export interface TranscriptsTable {
@@ -142,29 +146,10 @@ export interface TranscriptsTable {
   created_at: CreatedAt;
 }
 
-export interface AnalysisRunsTable {
-  id: string;
-  seq: Generated<number>;
-  workspace_id: string;
-  recording_id: string;
+export interface AnalysisRunsTable extends RunColumns {
   analysis_scenario_id: string;
   transcript_id: string | null;
   transcription_run_id: string | null;
-  execution_id: string | null;
-  retry_of: string | null;
-  status: string;
-  attempts: Generated<number>;
-  progress: Generated<number>;
-  engine: string;
-  model: string;
-  scenario: Json;
-  error_code: string | null;
-  error_message: string | null;
-  retryable: boolean | null;
-  created_at: CreatedAt;
-  started_at: NullableTimestamp;
-  completed_at: NullableTimestamp;
-  updated_at: Timestamp;
 }
 
 export interface AnalysisResultsTable {

@@ -1,12 +1,29 @@
 // The routes every kind of scenario has, written once: list, read, create, update, delete, and
 // executions over many recordings (start, idempotent by key; list; read with counts).
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ExecutionBody, ExecutionCard, presentExecution, type ExecutionView } from '../cards/transcription.ts';
+import { ExecutionBody, ExecutionCard, presentExecution, type ExecutionView } from '../cards/execution.ts';
+import { RetrySettings, SelectionSchema } from '../cards/scenario.ts';
 import type { Context } from '../context.ts';
 import type { Scope } from '../scopes.ts';
 import { getExecution, listExecutions, type ExecutionKind } from '../services/executions.ts';
-import { Page, withProblems, WorkspaceParams } from './schemas/common.ts';
+import { Page, StringEnum, withProblems, WorkspaceParams } from './schemas/common.ts';
+
+/** The body fields every kind of scenario accepts; each kind adds its own. */
+export const scenarioFields = <E extends readonly string[]>(engineNames: E) => ({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  engine: StringEnum(engineNames),
+  model: Type.String({ minLength: 1, maxLength: 200 }),
+  auto: Type.Boolean(),
+  retry: Type.Partial(RetrySettings, { additionalProperties: false }),
+  selection: Type.Partial(SelectionSchema),
+});
+
+/** A create body needs the name and takes any other field; an update body takes any subset. */
+export const scenarioBodies = <F extends TProperties & { name: TString }>(fields: F) => ({
+  create: Type.Composite([Type.Object({ name: fields.name }), Type.Partial(Type.Object(fields))], { additionalProperties: false }),
+  update: Type.Partial(Type.Object(fields), { additionalProperties: false }),
+});
 
 export interface ScenarioService<Scenario, Create, Update> {
   list(ctx: Context, workspaceId: string): Promise<Scenario[]>;

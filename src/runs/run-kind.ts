@@ -3,7 +3,9 @@
 // retry later, recovery — is written once, in this folder.
 import type { TSchema } from '@sinclair/typebox';
 import type { Context } from '../context.ts';
+import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.ts';
+import type { RunColumns } from '../db/tables.ts';
 import type { EngineError } from '../engines/engine-error.ts';
 import type { IdKind } from '../ids.ts';
 
@@ -16,28 +18,8 @@ export interface RetrySettings {
   backoff_seconds: number;
 }
 
-/** The columns every run table has (the scenario column's name differs per kind). */
-export interface RunRow {
-  id: string;
-  seq: number;
-  workspace_id: string;
-  recording_id: string;
-  execution_id: string | null;
-  retry_of: string | null;
-  status: string;
-  attempts: number;
-  progress: number;
-  engine: string;
-  model: string;
-  scenario: unknown;
-  error_code: string | null;
-  error_message: string | null;
-  retryable: boolean | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-  updated_at: Date;
-}
+/** The columns every run table has, as read (the scenario id column's name differs per kind). */
+export type RunRow = Selectable<RunColumns>;
 
 export interface ExecuteControl {
   signal: AbortSignal;

@@ -9,7 +9,7 @@ import { emitEvent, executionProgress } from '../services/events.ts';
 import { abortActive } from './active-runs.ts';
 import { findRun, insertRun, markCancelled, selectRuns } from './run-store.ts';
 import { runStatuses, type AnyRunKind, type RunRow } from './run-kind.ts';
-import { readStored } from './snapshot.ts';
+import { readStored } from '../db/stored-json.ts';
 
 export interface NewRun {
   workspaceId: string;

@@ -1,8 +1,12 @@
 // Analysis scenarios: the questions (typed boolean or text), instructions, engine and model a
 // workspace analyses transcripts with, and whether it runs by itself on new transcripts.
+import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
+import { AnalysisOptions as OptionsSchema, QuestionSchema } from '../cards/analysis.ts';
+import { RetrySettings as RetrySchema, SelectionSchema } from '../cards/scenario.ts';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
+import { readStored } from '../db/stored-json.ts';
 import type { AnalysisScenariosTable } from '../db/tables.ts';
 import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } from '../engines/analysis/registry.ts';
 import { invalid } from '../errors.ts';
@@ -12,15 +16,9 @@ import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from './scenario-store.ts';
 import type { RetrySettings, Selection } from './transcription-scenarios.ts';
 
-export interface Question {
-  id: string;
-  text: string;
-  type: 'boolean' | 'text';
-}
-
-export interface AnalysisOptions {
-  base_url?: string | null;
-}
+export type Question = Static<typeof QuestionSchema>;
+export type AnalysisOptions = Static<typeof OptionsSchema>;
+const StoredQuestions = Type.Array(QuestionSchema);
 
 export interface AnalysisScenario {
   id: string;
@@ -60,12 +58,12 @@ export function toAnalysisScenario(row: Row): AnalysisScenario {
     engine: row.engine as AnalysisEngineName,
     model: row.model,
     instructions: row.instructions,
-    questions: row.questions as Question[],
+    questions: readStored(StoredQuestions, row.questions, `analysis scenario ${row.id} questions`),
     summary: row.summary,
     auto: row.auto,
-    retry: row.retry as RetrySettings,
-    selection: row.selection as Selection,
-    options: row.options as AnalysisOptions,
+    retry: readStored(RetrySchema, row.retry, `analysis scenario ${row.id} retry`),
+    selection: readStored(SelectionSchema, row.selection, `analysis scenario ${row.id} selection`) as Selection,
+    options: readStored(OptionsSchema, row.options, `analysis scenario ${row.id} options`),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -77,7 +75,9 @@ function checkQuestions(input: NonNullable<AnalysisScenarioInput['questions']>):
     const id = question.id ?? `q${index + 1}`;
     if (seen.has(id)) throw invalid(`questions/${index}/id`, `duplicates the id "${id}"`);
     seen.add(id);
-    return { id, text: question.text.trim(), type: question.type };
+    const text = question.text.trim();
+    if (!text) throw invalid(`questions/${index}/text`, 'must not be blank');
+    return { id, text, type: question.type };
   });
 }
 

@@ -4,7 +4,7 @@ import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { newUuid } from '../ids.ts';
 import { presentRecording } from '../cards/recording.ts';
-import { presentExecution } from '../cards/transcription.ts';
+import { presentExecution } from '../cards/execution.ts';
 import { hasActiveRun } from '../runs/run-store.ts';
 import { withCounts, type ExecutionKind } from './executions.ts';
 import type { Recording } from './recordings.ts';

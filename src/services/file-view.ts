@@ -1,7 +1,7 @@
 // The combined view of /v1/files: a recording with its latest transcript and analysis, and one
 // status for the whole pipeline.
 import type { Context } from '../context.ts';
-import type { AnalysisAnswer } from '../engines/analysis/types.ts';
+import { presentAnalysisResult } from '../cards/analysis.ts';
 import { presentTranscript } from '../cards/transcription.ts';
 import { getRecording } from './recordings.ts';
 import { latestTranscript } from './transcription-runs.ts';
@@ -33,7 +33,7 @@ export async function fileView(ctx: Context, workspaceId: string, id: string) {
     analysis: result
       ? {
           summary: result.summary ?? '',
-          answers: (result.answers as AnalysisAnswer[]).map((a) => ({ question: a.question, answer: a.answer })),
+          answers: presentAnalysisResult(result).answers.map((a) => ({ question: a.question, answer: a.answer })),
           tokens_used: result.tokens_used,
         }
       : null,

@@ -1,8 +1,12 @@
 // Transcription scenarios: which engine, model and language a workspace transcribes with, and
 // whether the scenario runs by itself after preparation.
+import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
+import { RetrySettings as RetrySchema, SelectionSchema } from '../cards/scenario.ts';
+import { TranscriptionOptions as OptionsSchema } from '../cards/transcription.ts';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
+import { readStored } from '../db/stored-json.ts';
 import type { TranscriptionScenariosTable } from '../db/tables.ts';
 import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName } from '../engines/transcription/registry.ts';
 import { invalid } from '../errors.ts';
@@ -13,19 +17,9 @@ import { deleteScenario, getScenario, listScenarios, saveScenario, type Scenario
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
 
-export interface RetrySettings {
-  max_attempts: number;
-  backoff_seconds: number;
-}
-
+export type RetrySettings = Static<typeof RetrySchema>;
+export type TranscriptionOptions = Static<typeof OptionsSchema>;
 export type { Selection };
-
-export interface TranscriptionOptions {
-  word_timestamps: boolean;
-  summary: boolean;
-  base_url?: string | null;
-  prompt?: string | null;
-}
 
 export interface TranscriptionScenario {
   id: string;
@@ -59,10 +53,10 @@ export function toScenario(row: TranscriptionScenarioRow): TranscriptionScenario
     engine: row.engine as TranscriptionEngineName,
     model: row.model,
     language: row.language,
-    options: row.options as TranscriptionOptions,
+    options: readStored(OptionsSchema, row.options, `transcription scenario ${row.id} options`),
     auto: row.auto,
-    retry: row.retry as RetrySettings,
-    selection: row.selection as Selection,
+    retry: readStored(RetrySchema, row.retry, `transcription scenario ${row.id} retry`),
+    selection: readStored(SelectionSchema, row.selection, `transcription scenario ${row.id} selection`) as Selection,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -2,7 +2,8 @@
 // transcription engine on the prepared audio, and stores the transcript with the completion.
 import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import { presentTranscriptionRun, RetrySettings, TranscriptionOptions } from '../cards/transcription.ts';
+import { RetrySettings } from '../cards/scenario.ts';
+import { presentTranscriptionRun, TranscriptionOptions } from '../cards/transcription.ts';
 import type { Context } from '../context.ts';
 import type { TranscriptionRunsTable } from '../db/tables.ts';
 import type { Recording } from '../services/recordings.ts';

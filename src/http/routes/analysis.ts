@@ -21,26 +21,18 @@ import {
   presentAnalysisRun,
   QuestionSchema,
 } from '../../cards/analysis.ts';
-import { RetrySettings, SelectionSchema } from '../../cards/transcription.ts';
-import { StringEnum, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
 import { runRoutes } from '../run-routes.ts';
-import { scenarioRoutes } from '../scenario-routes.ts';
-
+import { scenarioBodies, scenarioFields, scenarioRoutes } from '../scenario-routes.ts';
 
 const fields = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  engine: StringEnum(analysisEngineNames),
-  model: Type.String({ minLength: 1, maxLength: 200 }),
+  ...scenarioFields(analysisEngineNames),
   instructions: Type.String({ maxLength: 10_000 }),
   questions: Type.Array(Type.Composite([Type.Partial(Type.Pick(QuestionSchema, ['id'])), Type.Pick(QuestionSchema, ['text', 'type'])], { additionalProperties: false }), { maxItems: 50 }),
   summary: Type.Boolean(),
-  auto: Type.Boolean(),
-  retry: Type.Partial(RetrySettings, { additionalProperties: false }),
-  selection: Type.Partial(SelectionSchema),
   options: AnalysisOptions,
 };
-const CreateBody = Type.Composite([Type.Object({ name: fields.name }), Type.Partial(Type.Object(fields))], { additionalProperties: false });
-const UpdateBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
+const bodies = scenarioBodies(fields);
 
 export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const P = '/api/v1/workspaces/:workspace_id';
@@ -52,8 +44,8 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       path: 'analysis-scenarios',
       noun: 'analysis scenario',
       card: AnalysisScenarioCard,
-      createBody: CreateBody,
-      updateBody: UpdateBody,
+      createBody: bodies.create,
+      updateBody: bodies.update,
       tags,
       scopes: { read: 'analysis:read', run: 'analysis:write' },
       executionSummary: 'Analyse many recordings\' latest transcripts (idempotent by key)',

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { AppError, invalid } from '../../errors.ts';
-import type { Segment, Word } from '../../engines/transcription/types.ts';
+import { transcriptParts } from '../../cards/transcription.ts';
 import { transcribeNow } from '../../services/sync-transcription.ts';
 import { exportTranscript } from '../../services/transcript-export.ts';
 import { workspaceOf } from '../auth.ts';
@@ -61,8 +61,7 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
           { audio: upload.audio, filename: upload.filename, contentType: upload.contentType, model: fields.model, language: fields.language, prompt: fields.prompt },
           closed.signal,
         );
-        const segments = transcript.segments as Segment[];
-        const words = transcript.words as Word[];
+        const { segments, words } = transcriptParts(transcript);
         if (format === 'text') return reply.type('text/plain; charset=utf-8').send(`${transcript.text}\n`);
         if (format === 'srt' || format === 'vtt') return reply.type(format === 'srt' ? 'application/x-subrip' : 'text/vtt').send(exportTranscript(format, segments));
         if (format === 'json') return { text: transcript.text };

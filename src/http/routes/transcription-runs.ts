@@ -4,7 +4,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Context } from '../../context.ts';
-import type { Segment } from '../../engines/transcription/types.ts';
 import { exportContentTypes, exportFormats, exportTranscript, type ExportFormat } from '../../services/transcript-export.ts';
 import { transcriptionKind } from '../../transcription/transcription-kind.ts';
 import {
@@ -14,7 +13,7 @@ import {
   transcriptOfRun,
   type TranscriptRow,
 } from '../../services/transcription-runs.ts';
-import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard } from '../../cards/transcription.ts';
+import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard, transcriptParts } from '../../cards/transcription.ts';
 import { StringEnum, withProblems } from '../schemas/common.ts';
 import { runRoutes } from '../run-routes.ts';
 
@@ -25,7 +24,7 @@ const TranscriptResponse = { 200: TranscriptCard };
 
 function sendTranscript(reply: FastifyReply, transcript: TranscriptRow, format: ExportFormat | undefined) {
   if (!format || format === 'json') return reply.send(presentTranscript(transcript));
-  return reply.type(exportContentTypes[format]).serializer((body: unknown) => String(body)).send(exportTranscript(format, transcript.segments as Segment[]));
+  return reply.type(exportContentTypes[format]).serializer((body: unknown) => String(body)).send(exportTranscript(format, transcriptParts(transcript).segments));
 }
 
 export const transcriptionRunRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
