@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNative, type Native, type OutInt, type OutPtr, type Ptr } from './pocketsphinx-bindings.ts';
+import { bufferSource, type PcmSource } from './pcm-file.ts';
 import { CepHistogram } from './pocketsphinx-cmn.ts';
 import { runAsync, runSync, step, type Step } from './pocketsphinx-steps.ts';
 
@@ -87,17 +88,6 @@ export interface PocketsphinxInfo {
   cmn: CmnMode;
 }
 
-/**
- * 16-bit mono samples read a chunk at a time, so a long file is never held whole in memory: a
- * Buffer, or a file read on demand (pocketsphinx-pcm.ts).
- */
-export interface PcmSource {
-  readonly samples: number;
-  /** `length` samples from sample `offset`, as s16le bytes. */
-  read(offset: number, length: number): Buffer;
-}
-
-export const bufferSource = (pcm: Buffer): PcmSource => ({ samples: pcm.length / 2, read: (off, len) => pcm.subarray(off * 2, (off + len) * 2) });
 
 export interface Pocketsphinx {
   readonly info: PocketsphinxInfo;

@@ -4,7 +4,7 @@
 // at a time.
 import type { Config } from '../../config.ts';
 import { createPocketsphinx, type Pocketsphinx } from './pocketsphinx-native.ts';
-import { openPcmFile } from './pocketsphinx-pcm.ts';
+import { openPcmFile } from './pcm-file.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type TranscriptionEngine } from './types.ts';
 

@@ -17,6 +17,7 @@
 //   (token_timestamps + max_len=1 makes every token a segment), and there is no word confidence.
 import { createRequire } from 'node:module';
 import { open, stat } from 'node:fs/promises';
+import { openPcmFile, quietWindows, SAMPLE_RATE, type PcmFile, type PcmWindow } from './pcm-file.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type Segment, type TranscriptionEngine, type TranscriptionResult, type Word } from './types.ts';
 
@@ -44,7 +45,13 @@ interface NativeModule {
 /** Word confidence is not exposed by the addon; 1 matches what the OpenAI engine reports when a word has none. */
 export const UNKNOWN_CONFIDENCE = 1;
 
-const SAMPLE_RATE = 16_000;
+/**
+ * The addon takes the whole audio as one buffer (and converts it to float): a long recording is
+ * given in windows of at most this long, cut at a quiet moment, so memory stays bounded whatever
+ * the length (10 min: 19 MB of samples, 38 MB as float).
+ */
+export const WINDOW_SECONDS = 600;
+const CUT_SEARCH_SECONDS = 20;
 /** whisper.cpp: a vocabulary of at least 51865 entries is a multilingual model; .en models have 51864. */
 const MULTILINGUAL_MIN_VOCAB = 51_865;
 const GGML_MAGIC = 0x67676d6c;
@@ -114,61 +121,6 @@ async function readModelHeader(path: string): Promise<{ multilingual: boolean }>
   }
 }
 
-// ---- audio ----
-
-/** Reads the PCM of a 16 kHz mono s16le WAV into its own ArrayBuffer (the addon reads the whole buffer, ignoring offsets). */
-async function readPcm(path: string): Promise<ArrayBuffer> {
-  const file = await open(path, 'r').catch((error: Error) => {
-    throw new EngineError('audio_unreadable', `cannot open ${path}: ${error.message}`, false);
-  });
-  try {
-    const { size } = await file.stat();
-    const head = Buffer.alloc(12);
-    await file.read(head, 0, 12, 0);
-    if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') {
-      throw new EngineError('audio_invalid', `${path} is not a WAV file`, false);
-    }
-    let offset = 12;
-    let formatOk = false;
-    const chunk = Buffer.alloc(24);
-    while (offset + 8 <= size) {
-      await file.read(chunk, 0, 8, offset);
-      const id = chunk.toString('latin1', 0, 4);
-      const length = chunk.readUInt32LE(4);
-      const body = offset + 8;
-      if (id === 'fmt ') {
-        await file.read(chunk, 0, 16, body);
-        const tag = chunk.readUInt16LE(0);
-        const channels = chunk.readUInt16LE(2);
-        const rate = chunk.readUInt32LE(4);
-        const bits = chunk.readUInt16LE(14);
-        if ((tag !== 1 && tag !== 0xfffe) || channels !== 1 || rate !== SAMPLE_RATE || bits !== 16) {
-          throw new EngineError('audio_invalid', `${path} is not 16 kHz mono s16le (format ${tag}, ${channels} ch, ${rate} Hz, ${bits} bit)`, false);
-        }
-        formatOk = true;
-      } else if (id === 'data') {
-        if (!formatOk) throw new EngineError('audio_invalid', `${path} has no fmt chunk before its data`, false);
-        // A streamed WAV may carry 0 or 0xFFFFFFFF as its data length: take what the file holds.
-        let bytes = length === 0 || body + length > size ? size - body : length;
-        bytes -= bytes % 2;
-        const pcm = new ArrayBuffer(bytes);
-        const view = new Uint8Array(pcm);
-        let done = 0;
-        while (done < bytes) {
-          const { bytesRead } = await file.read(view, done, Math.min(bytes - done, 1 << 24), body + done);
-          if (bytesRead === 0) break;
-          done += bytesRead;
-        }
-        return done === bytes ? pcm : pcm.slice(0, done - (done % 2));
-      }
-      offset = body + length + (length % 2);
-    }
-    throw new EngineError('audio_invalid', `${path} has no data chunk`, false);
-  } finally {
-    await file.close();
-  }
-}
-
 // ---- results ----
 
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
@@ -217,7 +169,38 @@ export const wordsToSegments = (words: Word[]): Segment[] => segmentWords(words,
 
 // ---- the engine ----
 
-export function whisperCppEngine(resolveModel: (name: string) => Promise<string | null>, threads: number): TranscriptionEngine {
+/** One window's samples, in an ArrayBuffer of their own (the addon reads the whole buffer, ignoring offsets). */
+function windowSamples(audio: PcmFile, window: PcmWindow): ArrayBuffer {
+  const bytes = audio.read(window.start, window.length);
+  const whole = bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength;
+  return (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)) as ArrayBuffer;
+}
+
+/** Waits for a native job; a cancel rejects at once (and stops the decode where the addon can). */
+async function settle(job: NativeJob, signal: AbortSignal, cancelled: () => EngineError): Promise<NativeResult> {
+  const { stopInterrupts } = loadNative();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      if (stopInterrupts) void job.stop();
+      reject(cancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const result = await Promise.race([job.promise, aborted]);
+    if (result.isAborted) throw cancelled();
+    return result;
+  } catch (error) {
+    if (error instanceof EngineError) throw error;
+    if (signal.aborted) throw cancelled();
+    throw new EngineError('transcription_failed', `whisper.cpp: ${(error as Error).message}`, false);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export function whisperCppEngine(resolveModel: (name: string) => Promise<string | null>, threads: number, windowSeconds = WINDOW_SECONDS): TranscriptionEngine {
   const models = new Map<string, Promise<LoadedModel>>();
 
   const loadModel = (path: string): Promise<LoadedModel> => {
@@ -264,82 +247,67 @@ export function whisperCppEngine(resolveModel: (name: string) => Promise<string 
         language = 'en';
       }
 
-      const pcm = await readPcm(request.audioPath);
-      const duration = request.durationSeconds > 0 ? request.durationSeconds : pcm.byteLength / 2 / SAMPLE_RATE;
-      if (signal.aborted) throw cancelled();
-
-      // One native job per context at a time: a second job would hold a libuv pool thread while it waits
-      // on the context's mutex, and a stopped job (1.1.3) keeps running until its decode ends.
+      const audio = openPcmFile(request.audioPath);
+      // One recording at a time per context: a second native job would hold a libuv pool thread while
+      // it waits on the context's mutex, and a stopped job (1.1.3) keeps running until its decode ends.
       const previous = model.idle;
       let release = () => {};
-      let started = false;
+      let lastNative: Promise<unknown> = Promise.resolve();
       model.idle = new Promise<void>((resolve) => (release = resolve));
       try {
+        const duration = request.durationSeconds > 0 ? request.durationSeconds : audio.samples / SAMPLE_RATE;
+        const windows = quietWindows(audio, windowSeconds, CUT_SEARCH_SECONDS);
         await previous;
-        if (signal.aborted) throw cancelled();
-
         let progress = 0;
-        const job = model.context.transcribeData(pcm, {
-          language,
-          maxThreads: Math.max(1, Math.floor(threads)),
-          tokenTimestamps: request.wordTimestamps,
-          ...(request.wordTimestamps ? { maxLen: 1 } : {}),
-          ...(request.prompt ? { prompt: request.prompt } : {}),
-          onProgress: (value) => {
-            const fraction = Math.min(1, Math.max(0, value / 100));
-            if (fraction > progress && !signal.aborted) {
-              progress = fraction;
-              // Called from the addon's thread-safe function: a throw here would be an uncaught exception.
-              try {
-                control.onProgress(fraction);
-              } catch {
-                // progress is advisory
-              }
-            }
-          },
-        });
-        started = true;
-        // The next job starts only when the native one has really finished, even after a cancel.
-        job.promise.then(release, release);
+        const report = (fraction: number) => {
+          if (fraction <= progress || signal.aborted) return;
+          progress = fraction;
+          // Called from the addon's thread-safe function: a throw here would be an uncaught exception.
+          try {
+            control.onProgress(fraction);
+          } catch {
+            // progress is advisory
+          }
+        };
 
-        const { stopInterrupts } = loadNative();
-        let onAbort = () => {};
-        const aborted = new Promise<never>((_, reject) => {
-          onAbort = () => {
-            if (stopInterrupts) void job.stop();
-            reject(cancelled());
-          };
-          signal.addEventListener('abort', onAbort, { once: true });
-        });
-        let result: NativeResult;
-        try {
-          result = await Promise.race([job.promise, aborted]);
-        } catch (error) {
-          if (error instanceof EngineError) throw error;
+        const texts: string[] = [];
+        const pieces: NativeSegment[] = [];
+        let detected: string | undefined;
+        for (const [index, window] of windows.entries()) {
           if (signal.aborted) throw cancelled();
-          throw new EngineError('transcription_failed', `whisper.cpp: ${(error as Error).message}`, false);
-        } finally {
-          signal.removeEventListener('abort', onAbort);
+          const job = model.context.transcribeData(windowSamples(audio, window), {
+            // An "auto" recording keeps the language its first window was heard in.
+            language: detected ?? language,
+            maxThreads: Math.max(1, Math.floor(threads)),
+            tokenTimestamps: request.wordTimestamps,
+            ...(request.wordTimestamps ? { maxLen: 1 } : {}),
+            ...(request.prompt ? { prompt: request.prompt } : {}),
+            onProgress: (value) => report((index + Math.min(1, Math.max(0, value / 100))) / windows.length),
+          });
+          // The next job starts only when this native one has really finished, even after a cancel.
+          lastNative = job.promise.catch(() => {});
+          const result = await settle(job, signal, cancelled);
+          const text = result.result.trim();
+          if (text) texts.push(text);
+          const offset = (window.start / SAMPLE_RATE) * 1000;
+          for (const piece of result.segments) pieces.push({ text: piece.text, t0: piece.t0 + offset, t1: piece.t1 + offset });
+          if (language === 'auto') detected ??= result.language;
         }
-        if (result.isAborted) throw cancelled();
 
-        const text = result.result.trim();
-        const detected = result.language ?? (language === 'auto' ? 'en' : language);
+        const text = texts.join(' ');
+        const heard = detected ?? (language === 'auto' ? 'en' : language);
         if (request.wordTimestamps) {
-          const words = repairWords(timed(tokensToWords(result.segments), duration), text);
-          return { language: detected, text, segments: wordsToSegments(words), words };
+          const words = repairWords(timed(tokensToWords(pieces), duration), text);
+          return { language: heard, text, segments: wordsToSegments(words), words };
         }
         const segments = timed(
-          result.segments
-            .map((s) => ({ start: s.t0 / 1000, end: s.t1 / 1000, text: s.text.trim() }))
-            .filter((s) => s.text.length > 0),
+          pieces.map((p) => ({ start: p.t0 / 1000, end: p.t1 / 1000, text: p.text.trim() })).filter((p) => p.text.length > 0),
           duration,
         );
-        return { language: detected, text, segments, words: [] };
-      } catch (error) {
-        // Nothing native was started (aborted while queued, or transcribeData threw): free the queue.
-        if (!started) release();
-        throw error;
+        return { language: heard, text, segments, words: [] };
+      } finally {
+        audio.close();
+        void Promise.all([previous, lastNative]).then(release);
       }
     },
   };

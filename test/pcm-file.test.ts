@@ -1,0 +1,106 @@
+// Decoding reads the prepared WAV a piece at a time: the file source gives exactly the samples of
+// the data chunk, pocketsphinx decodes it to the same words as the whole file in memory, and
+// whisper.cpp gets windows cut at quiet moments.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
+import { bufferSource, openPcmFile, quietestOffset, quietWindows, SAMPLE_RATE } from '../src/engines/transcription/pcm-file.ts';
+import { whisperCppEngine } from '../src/engines/transcription/whisper-cpp.ts';
+import { speech } from './helpers/audio.ts';
+
+function prepared(): string {
+  const out = path.join(os.tmpdir(), `hark-pcm-${process.pid}.wav`);
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', speech('Please call me back tomorrow morning.'), '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', out]);
+  return out;
+}
+
+test('the file source reads the data chunk\'s samples, chunk by chunk', () => {
+  const file = prepared();
+  const pcm = openPcmFile(file);
+  try {
+    const whole = fs.readFileSync(file);
+    const dataAt = whole.indexOf('data') + 8;
+    assert.equal(pcm.samples, (whole.length - dataAt) / 2);
+    const pieces: Buffer[] = [];
+    for (let off = 0; off < pcm.samples; off += 1000) pieces.push(pcm.read(off, Math.min(1000, pcm.samples - off)));
+    assert.ok(Buffer.concat(pieces).equals(whole.subarray(dataAt)));
+  } finally {
+    pcm.close();
+    fs.rmSync(file, { force: true });
+  }
+});
+
+test('pocketsphinx decodes the file source to the same words as the buffer', async () => {
+  const file = prepared();
+  const decoder = createPocketsphinx();
+  const pcm = openPcmFile(file);
+  try {
+    const fromFile = await decoder.decodeAsync(pcm);
+    const fromBuffer = await decoder.decodeAsync(pcm.read(0, pcm.samples));
+    assert.equal(fromFile.text, fromBuffer.text);
+    assert.ok(fromFile.text.length > 0);
+  } finally {
+    pcm.close();
+    decoder.close();
+    fs.rmSync(file, { force: true });
+  }
+});
+
+/** Loud noise with silent gaps (start and length in seconds). */
+function noiseWithGaps(seconds: number, gaps: { at: number; length: number }[]): Buffer {
+  const pcm = Buffer.alloc(seconds * SAMPLE_RATE * 2);
+  let seed = 7;
+  for (let i = 0; i < pcm.length / 2; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const t = i / SAMPLE_RATE;
+    const quiet = gaps.some((gap) => t >= gap.at && t < gap.at + gap.length);
+    pcm.writeInt16LE(quiet ? 0 : (seed % 20000) - 10000, i * 2);
+  }
+  return pcm;
+}
+
+test('the quietest 100 ms of a piece is found', () => {
+  const pcm = noiseWithGaps(4, [{ at: 2.5, length: 0.2 }]);
+  const at = quietestOffset(pcm) / SAMPLE_RATE;
+  assert.ok(at >= 2.5 && at <= 2.7, `cut at ${at}s`);
+});
+
+test('windows cover every sample once, stay under the maximum and cut in the silences', () => {
+  const source = bufferSource(noiseWithGaps(30, [{ at: 8.3, length: 0.3 }, { at: 17.6, length: 0.3 }, { at: 27, length: 0.3 }]));
+  const windows = quietWindows(source, 10, 3);
+  assert.equal(windows[0]!.start, 0);
+  for (let i = 1; i < windows.length; i++) assert.equal(windows[i]!.start, windows[i - 1]!.start + windows[i - 1]!.length, 'contiguous');
+  assert.equal(windows.at(-1)!.start + windows.at(-1)!.length, source.samples, 'to the end');
+  for (const window of windows) assert.ok(window.length <= 10 * SAMPLE_RATE);
+  const cuts = windows.slice(1).map((w) => w.start / SAMPLE_RATE);
+  assert.equal(cuts.length, 3);
+  for (const [cut, gap] of cuts.map((c, i) => [c, [8.3, 17.6, 27][i]!] as const)) assert.ok(cut >= gap && cut <= gap + 0.3, `cut ${cut} in the gap at ${gap}`);
+  assert.deepEqual(quietWindows(source, 60, 3), [{ start: 0, length: source.samples }], 'a short file is one window');
+});
+
+test('whisper.cpp decodes a file in windows: progress runs across them, times stay in order and inside the audio', async () => {
+  const file = prepared();
+  try {
+    const seconds = openPcmFile(file).samples / SAMPLE_RATE;
+    const model = new URL('./fixtures/ggml-random-tiny.en.bin', import.meta.url).pathname;
+    const engine = whisperCppEngine(async () => model, 2, 1);
+    const progress: number[] = [];
+    const result = await engine.transcribe(
+      { audioPath: file, durationSeconds: seconds, model: 'tiny-random', language: 'auto', wordTimestamps: true },
+      { signal: new AbortController().signal, onProgress: (fraction) => progress.push(fraction) },
+    );
+    assert.equal(result.language, 'en');
+    assert.ok(progress.some((p) => p < 0.5) && progress.some((p) => p > 0.5), `progress ${progress.join(' ')}`);
+    let last = 0;
+    for (const word of result.words) {
+      assert.ok(word.start >= last && word.start <= word.end && word.end <= seconds, JSON.stringify(word));
+      last = word.start;
+    }
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+});
