@@ -104,3 +104,31 @@ test('whisper.cpp decodes a file in windows: progress runs across them, times st
     fs.rmSync(file, { force: true });
   }
 });
+
+test('pocketsphinx decodes a long input as utterances cut at pauses, with times from the start of the file', async () => {
+  const first = speech('Please call me back tomorrow morning.');
+  const second = speech('The invoice for last month is wrong.');
+  const file = path.join(os.tmpdir(), `hark-utterances-${process.pid}.wav`);
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', first, '-i', second, '-filter_complex', '[0:a]aresample=16000,apad=pad_dur=1[a];[1:a]aresample=16000[b];[a][b]concat=n=2:v=0:a=1', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', file]);
+  const whole = createPocketsphinx();
+  const split = createPocketsphinx({ utteranceSeconds: 3.5 });
+  const pcm = openPcmFile(file);
+  try {
+    const seconds = pcm.samples / SAMPLE_RATE;
+    assert.ok(seconds > 3.5, `the file (${seconds}s) needs more than one utterance`);
+    const progress: number[] = [];
+    const a = await whole.decodeAsync(pcm);
+    const b = await split.decodeAsync(pcm, (f) => progress.push(f));
+    assert.ok(b.words.some((w) => w.word === 'invoice'), b.text);
+    const invoiceA = a.words.find((w) => w.word === 'invoice');
+    const invoiceB = b.words.find((w) => w.word === 'invoice');
+    assert.ok(invoiceA && invoiceB && Math.abs(invoiceA.start - invoiceB.start) < 0.3, `same time in both: ${invoiceA?.start} ${invoiceB?.start}`);
+    for (let i = 1; i < b.words.length; i++) assert.ok(b.words[i]!.start >= b.words[i - 1]!.end - 0.01, 'words in order');
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i]! >= progress[i - 1]!, 'progress never goes back');
+  } finally {
+    pcm.close();
+    whole.close();
+    split.close();
+    fs.rmSync(file, { force: true });
+  }
+});

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNative, type Native, type OutInt, type OutPtr, type Ptr } from './pocketsphinx-bindings.ts';
-import { bufferSource, type PcmSource } from './pcm-file.ts';
+import { bufferSource, quietWindows, type PcmSource } from './pcm-file.ts';
 import { CepHistogram } from './pocketsphinx-cmn.ts';
 import { runAsync, runSync, step, type Step } from './pocketsphinx-steps.ts';
 
@@ -33,6 +33,11 @@ export interface PocketsphinxOptions {
   dict?: string;
   /** Seconds of audio per ps_process_raw() call (progress granularity). Default 1. */
   chunkSeconds?: number;
+  /**
+   * Longest utterance in seconds (default 120): a longer input is decoded as several utterances,
+   * each cut at a quiet moment, so the search's memory stays bounded whatever the length.
+   */
+  utteranceSeconds?: number;
   /**
    * Cepstral mean normalisation. When audio is fed in chunks this build only
    * does *live* CMN, whose running mean normally carries over from one
@@ -124,6 +129,9 @@ const CMN_VECLEN_OFFSET = 0x1c;
  * utterance, which measured at ~15-20 % of total decode time.
  */
 const FEED_SHARE = 0.85;
+const UTTERANCE_SECONDS = 120;
+/** An utterance is cut at the quietest 100 ms of its last this many seconds. */
+const CUT_SEARCH_SECONDS = 15;
 
 /**
  * Frames whose c0 is more than this below the file's 90th percentile of c0
@@ -166,6 +174,7 @@ function check(rv: number, what: string): void {
 
 export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx {
   const chunkSeconds = opts.chunkSeconds ?? 1;
+  const utteranceSeconds = opts.utteranceSeconds ?? UTTERANCE_SECONDS;
   if (!(chunkSeconds > 0 && Number.isFinite(chunkSeconds))) throw new RangeError('chunkSeconds must be a positive number');
   const n = loadNative(opts.libPocketsphinx ?? 'libpocketsphinx.so.3', opts.libSphinxbase ?? 'libsphinxbase.so.3');
 
@@ -323,25 +332,31 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
     const cmnStart = fileMean ?? cmnInit;
     if (cmn !== null && cmnStart !== null) n.cmn_live_set(cmn, cmnStart);
 
-    // 3. One utterance, fed in chunks.
-    check(n.ps_start_utt(ps), 'ps_start_utt');
-    let ended = false;
-    try {
-      for (let off = 0; off < total; off += chunkSamples) {
-        const len = Math.min(chunkSamples, total - off);
-        // The chunk stays referenced (by the step) until the call returns.
-        check(yield step(n.ps_process_raw, ps, pcm.read(off, len), len, 0, 0), 'ps_process_raw');
-        onProgress?.((FEED_SHARE * (off + len)) / total);
+    // 3. Utterances of bounded length, cut at quiet moments, each fed in chunks. Segment frames
+    // count from the start of the stream, so times need no offset.
+    const words: PocketsphinxWord[] = [];
+    for (const window of quietWindows(pcm, utteranceSeconds, CUT_SEARCH_SECONDS)) {
+      check(n.ps_start_utt(ps), 'ps_start_utt');
+      const end = window.start + window.length;
+      let ended = false;
+      try {
+        for (let off = window.start; off < end; off += chunkSamples) {
+          const len = Math.min(chunkSamples, end - off);
+          // The chunk stays referenced (by the step) until the call returns.
+          check(yield step(n.ps_process_raw, ps, pcm.read(off, len), len, 0, 0), 'ps_process_raw');
+          onProgress?.((window.start + FEED_SHARE * (off + len - window.start)) / total);
+        }
+        ended = true;
+        // Rest of the fwdflat pass + bestpath lattice search over the utterance.
+        check(yield step(n.ps_end_utt, ps), 'ps_end_utt');
+      } finally {
+        if (!ended) n.ps_end_utt(ps); // leave the decoder reusable after an error
       }
-      ended = true;
-      // Rest of the fwdflat pass + bestpath lattice search over the whole utterance.
-      check(yield step(n.ps_end_utt, ps), 'ps_end_utt');
-    } finally {
-      if (!ended) n.ps_end_utt(ps); // leave the decoder reusable after an error
+      words.push(...collect().words);
+      onProgress?.(end / total);
     }
-    const result = collect();
     onProgress?.(1);
-    return result;
+    return { text: words.map((w) => w.word).join(' '), words };
   };
 
   return {

@@ -1,7 +1,7 @@
 // pocketsphinx: Debian's libpocketsphinx3 with the en-us model, called in-process through koffi
 // (binding in ./pocketsphinx-native.ts). Decoders are loaded once and reused: one per concurrent
-// run, each decoding a whole file as one utterance on koffi's thread pool, read from disk a chunk
-// at a time.
+// run, each decoding a file on koffi's thread pool as utterances of at most 2 minutes cut at quiet
+// moments, read from disk a chunk at a time.
 import type { Config } from '../../config.ts';
 import { createPocketsphinx, type Pocketsphinx } from './pocketsphinx-native.ts';
 import { openPcmFile } from './pcm-file.ts';
