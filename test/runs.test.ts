@@ -104,16 +104,21 @@ for (const backend of await backends()) {
     });
 
     test('one workspace cannot hold every worker slot while another\'s run waits', async () => {
-      // Two worker slots: a workspace already running one run leaves the other to someone else.
+      // Two worker slots, both held by one workspace. Its third run is queued before the other
+      // workspace's run; when a slot frees, first-in-first-out would give it to the third run.
       const busy = await workspace();
       const other = await workspace();
       const first = await startAnalysis(busy);
-      await eventually(async () => (await card(busy, first)).status === 'running', 30_000, 'the first run');
-      const theirs = await startAnalysis(other);
       const second = await startAnalysis(busy);
-      await eventually(async () => (await card(other, theirs)).status === 'running', 30_000, 'the other workspace\'s run to start');
-      assert.equal((await card(busy, second)).status, 'queued', 'the busy workspace\'s second run waits');
-      for (const [w, id] of [[busy, first], [busy, second], [other, theirs]] as const) await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
+      await eventually(async () => (await card(busy, first)).status === 'running' && (await card(busy, second)).status === 'running', 30_000, 'both slots busy');
+      const third = await startAnalysis(busy);
+      const theirs = await startAnalysis(other);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal((await card(busy, third)).status, 'queued', 'no free slot yet');
+      await hark.request({ method: 'POST', url: `${busy.P}/analysis-runs/${second}/cancel`, key: busy.account.key });
+      await eventually(async () => (await card(other, theirs)).status === 'running', 30_000, 'the other workspace\'s run to take the freed slot');
+      assert.equal((await card(busy, third)).status, 'queued', 'the busy workspace\'s third run waits its turn');
+      for (const [w, id] of [[busy, first], [busy, third], [other, theirs]] as const) await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
     });
   });
 }
