@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<void> {
     case 'migrate': {
       const database = await openDatabase(config);
       try {
-        const applied = await migrate(database.db);
+        const applied = await migrate(database);
         createLogger(config.logLevel).info({ applied }, 'migrations applied');
       } finally {
         await database.close();

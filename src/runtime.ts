@@ -32,7 +32,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   const log = options.log ?? createLogger(config.logLevel);
   const database = await openDatabase(config);
   try {
-    await migrate(database.db);
+    await migrate(database);
   } catch (error) {
     await database.close();
     throw error;

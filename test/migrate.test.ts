@@ -36,8 +36,8 @@ for (const backend of await backends()) {
       const { database, cleanup } = await freshStore(backend);
       try {
         const files = (await fs.readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
-        assert.deepEqual(await migrate(database.db), files.map((f) => f.replace(/\.sql$/, '')));
-        assert.deepEqual(await migrate(database.db), []);
+        assert.deepEqual(await migrate(database), files.map((f) => f.replace(/\.sql$/, '')));
+        assert.deepEqual(await migrate(database), []);
         assert.equal(await tableExists(database, 'recordings'), true);
         assert.equal(await tableExists(database, 'hark_migrations'), false);
       } finally {
@@ -57,7 +57,9 @@ for (const backend of await backends()) {
         await sql`INSERT INTO workspaces (id, name, created_at, trial_ends_at) VALUES ('ws_old', 'Old', now(), now())`.execute(database.db);
 
         // Running 001-accounts again would fail (its tables exist): adoption must skip it.
-        assert.deepEqual(await migrate(database.db), ['010-migration-ledger']);
+        const later = (await fs.readdir(migrationsDir)).filter((f) => f.endsWith('.sql') && !files.includes(f)).sort();
+        assert.deepEqual(await migrate(database), later.map((f) => f.replace(/\.sql$/, '')));
+        assert.equal(later[0], '010-migration-ledger.sql');
         assert.equal(await tableExists(database, 'hark_migrations'), false);
         const kept = await sql<{ name: string }>`SELECT name FROM workspaces WHERE id = 'ws_old'`.execute(database.db);
         assert.equal(kept.rows[0]?.name, 'Old');
@@ -67,12 +69,25 @@ for (const backend of await backends()) {
     });
 
     if (backend === 'postgres') {
+      test('each schema on one server keeps its own ledger', async () => {
+        const one = await freshStore(backend);
+        const two = await freshStore(backend);
+        try {
+          const all = (await fs.readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).length;
+          assert.equal((await migrate(one.database)).length, all);
+          assert.equal((await migrate(two.database)).length, all, 'the other schema\'s ledger is not this one\'s');
+        } finally {
+          await one.cleanup();
+          await two.cleanup();
+        }
+      });
+
       test('processes starting together apply each file once', async () => {
         const first = await freshStore(backend);
         const config = await testConfig(backend, { HARK_DB_SCHEMA: first.database.schema });
         const second = await openDatabase(config);
         try {
-          const [a, b] = await Promise.all([migrate(first.database.db), migrate(second.db)]);
+          const [a, b] = await Promise.all([migrate(first.database), migrate(second)]);
           const all = [...a, ...b].sort();
           assert.equal(new Set(all).size, all.length, 'no file applied twice');
           assert.equal(all.length, (await fs.readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).length);

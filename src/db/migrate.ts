@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { Db } from './database.ts';
+import type { Database } from './database.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -45,10 +45,14 @@ async function appliedByLegacyLedger(db: Kysely<unknown>, file: string): Promise
   return row.rows.length > 0;
 }
 
-/** Migrates to the latest version and returns the names of the files run now. */
-export async function migrate(db: Db): Promise<string[]> {
+/**
+ * Migrates to the latest version and returns the names of the files run now. The ledger lives in
+ * the database's own schema (Kysely would otherwise take a ledger in any schema for its own).
+ */
+export async function migrate(database: Pick<Database, 'db' | 'schema'>): Promise<string[]> {
   const provider = new SqlFileProvider();
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: database.schema });
+  const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? [])
     .filter((r) => r.status === 'Success' && !provider.adopted.has(r.migrationName))

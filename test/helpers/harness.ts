@@ -73,7 +73,7 @@ function templateDir(): Promise<string> {
     process.on('exit', () => fsSync.rmSync(dir, { recursive: true, force: true }));
     const config = loadConfig({ HARK_DATA_DIR: dir });
     const database = await openDatabase(config);
-    await migrate(database.db);
+    await migrate(database);
     const queue = new Queue(database, config, () => {});
     await queue.start(jobHandlers({ config } as Context));
     await queue.stop();
