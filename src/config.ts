@@ -2,6 +2,7 @@
 // and its bounds; a bad value stops the process at start with the list of what is wrong.
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -33,6 +34,11 @@ export interface Config {
   llamaThreads: number;
   whisperThreads: number;
   webhooks: { maxAttempts: number; backoffSeconds: number };
+  /** Browser sessions: idle and absolute lifetimes. */
+  sessions: { idleMinutes: number; maxDays: number };
+  trustProxy: boolean;
+  /** The built web interface, served at `/` when it exists. */
+  webDir: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -48,6 +54,8 @@ const text = (description: string, options: { pattern?: string } = {}) => Type.O
 const choice = <T extends string>(values: readonly T[], fallback: T, description: string) =>
   Type.Union(values.map((v) => Type.Literal(v)), { default: fallback, description });
 const cores = Math.max(1, os.availableParallelism());
+/** Relative paths of the project's own files (the web build) are taken from the project, not the working directory. */
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Every environment variable Hark reads, with its default and bounds (.env.example documents them). */
 export const EnvSchema = Type.Object({
@@ -83,6 +91,10 @@ export const EnvSchema = Type.Object({
   HARK_WHISPER_THREADS: integer(cores, 1, 64, 'whisper.cpp threads'),
   HARK_WEBHOOK_MAX_ATTEMPTS: integer(6, 1, 20, 'Delivery attempts of a webhook event'),
   HARK_WEBHOOK_BACKOFF_SECONDS: integer(30, 1, 3600, 'First wait between delivery attempts'),
+  HARK_SESSION_IDLE_MINUTES: integer(7 * 24 * 60, 1, 365 * 24 * 60, 'A browser session unused this long ends'),
+  HARK_SESSION_MAX_DAYS: integer(30, 1, 365, 'A browser session ends this long after sign-in whatever its use'),
+  HARK_TRUST_PROXY: choice(['0', '1', 'true', 'false'], '0', 'Take the client address and scheme from X-Forwarded-* (behind a TLS proxy)'),
+  HARK_WEB_DIR: Type.String({ default: 'web/dist', minLength: 1, description: 'The built web interface (served at / when it exists)' }),
 });
 type Settings = Static<typeof EnvSchema>;
 
@@ -138,6 +150,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     expireIntervalSeconds: s.HARK_EXPIRE_INTERVAL_SECONDS,
     staleRunSeconds: s.HARK_STALE_RUN_SECONDS,
     openai: { baseUrl: s.HARK_OPENAI_BASE_URL ?? null, apiKey: s.HARK_OPENAI_API_KEY ?? null },
+    sessions: { idleMinutes: s.HARK_SESSION_IDLE_MINUTES, maxDays: s.HARK_SESSION_MAX_DAYS },
+    trustProxy: s.HARK_TRUST_PROXY === '1' || s.HARK_TRUST_PROXY === 'true',
+    webDir: path.resolve(projectRoot, s.HARK_WEB_DIR),
     llamaThreads: s.HARK_LLAMA_THREADS,
     whisperThreads: s.HARK_WHISPER_THREADS,
     webhooks: { maxAttempts: s.HARK_WEBHOOK_MAX_ATTEMPTS, backoffSeconds: s.HARK_WEBHOOK_BACKOFF_SECONDS },

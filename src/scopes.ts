@@ -1,4 +1,6 @@
-// Every scope an API key can hold (the specification's five plus CONTRACT.md's).
+// Every scope an API key can hold (the specification's five plus CONTRACT.md's), and what each role
+// in a workspace holds. Managing the workspace itself (settings, members) goes with `keys:manage`:
+// whoever can mint keys already administers the workspace.
 export const scopes = [
   'recordings:read',
   'recordings:write',
@@ -13,3 +15,13 @@ export const scopes = [
 ] as const;
 
 export type Scope = (typeof scopes)[number];
+
+export const roles = ['owner', 'member', 'viewer'] as const;
+export type Role = (typeof roles)[number];
+
+/** Roles map onto scopes: owner everything, member all but keys, webhooks and people, viewer reads. */
+export const roleScopes: Record<Role, readonly Scope[]> = {
+  owner: scopes,
+  member: scopes.filter((s) => s !== 'keys:manage' && s !== 'webhooks:manage'),
+  viewer: ['recordings:read', 'transcripts:read', 'analysis:read', 'reports:read'],
+};

@@ -11,6 +11,7 @@ export interface WorkspacesTable {
   name: string;
   plan: string | null;
   trial_ends_at: Timestamp;
+  default_retention_days: number | null;
   created_at: CreatedAt;
 }
 
@@ -208,7 +209,25 @@ export interface WebhookDeliveriesTable {
   created_at: CreatedAt;
 }
 
+export interface MembershipsTable {
+  workspace_id: string;
+  account_id: string;
+  role: 'owner' | 'member' | 'viewer';
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  account_id: string;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Tables {
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -1,4 +1,5 @@
 // The HTTP application: plugins, auth, error handling, OpenAPI and every route.
+import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -18,9 +19,11 @@ import { healthRoutes } from './routes/health.ts';
 import { openAiCompatRoutes } from './routes/openai-compat.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
 import { transcriptionScenarioRoutes } from './routes/transcription-scenarios.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { workspaceRoutes } from './routes/workspaces.ts';
 import { Problem } from './schemas/common.ts';
 
 export interface AppOptions {
@@ -36,6 +39,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     routerOptions: { maxParamLength: 1000 },
     frameworkErrors,
     clientErrorHandler,
+    // Behind a TLS proxy, its X-Forwarded-* headers give the client's address and scheme.
+    trustProxy: ctx.config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // JSON endpoints take JSON: other bodies are 415, not a confusing schema error.
@@ -61,9 +66,15 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
         version: '1.0.0',
         description:
           'Self-hosted audio transcription and analysis. Every error is application/problem+json with a stable `code`. ' +
-          'Authenticate with `Authorization: Bearer <API key>`.',
+          'Authenticate with `Authorization: Bearer <API key>`, or, in a browser, with the session cookie set by `POST /api/v1/sessions` ' +
+          '(writes then carry the session\'s `X-CSRF-Token`).',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'hark_session' },
+        },
+      },
     },
     transform: ({ schema, url, route }) => {
       const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
@@ -78,7 +89,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
         transformed.consumes = ['multipart/form-data'];
       }
       if (!isPublic) {
-        transformed.security = [{ bearerAuth: [] }];
+        transformed.security = [{ bearerAuth: [] }, { sessionCookie: [] }];
         if (scope) transformed.description = `${(schema?.description as string | undefined) ?? ''}\n\nScope: ${scope}`.trim();
       }
       return { schema: transformed as typeof schema, url };
@@ -90,10 +101,13 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(fastifySwaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { docExpansion: 'list' } });
   await app.register(fastifyMultipart, { limits: { files: 1, fields: 100, fieldSize: ctx.config.maxMetadataBytes + 1, parts: 102 } });
 
+  await app.register(fastifyCookie);
   registerAuth(app, ctx);
 
   await app.register(healthRoutes({ ...ctx, readiness: options.readiness }));
   await app.register(accountRoutes(ctx));
+  await app.register(sessionRoutes(ctx));
+  await app.register(workspaceRoutes(ctx));
   await app.register(apiKeyRoutes(ctx));
   await app.register(recordingRoutes(ctx));
   await app.register(transcriptionScenarioRoutes(ctx));

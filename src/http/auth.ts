@@ -1,13 +1,24 @@
-// Authentication, workspace isolation, scopes, rate limits and the trial rule, in one hook.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Authentication, workspace isolation, scopes, rate limits and the trial rule, in one hook. A
+// request carries an API key (bearer) or a browser session (cookie); a session's writes also carry
+// its CSRF token and, when the browser sends one, an Origin of this server.
+import { timingSafeEqual } from 'node:crypto';
+import type {} from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { roleScopes } from '../scopes.ts';
 import { findKeyBySecret } from '../services/api-keys.ts';
+import { roleIn } from '../services/memberships.ts';
+import { csrfTokenFor, findSession } from '../services/sessions.ts';
 import { assertCanCreateWork, getWorkspace } from '../services/workspaces.ts';
 import { RateLimiter } from './rate-limit.ts';
-import './request-context.ts';
+import type { Principal } from './request-context.ts';
+
+export const SESSION_COOKIE = 'hark_session';
+export const CSRF_HEADER = 'x-csrf-token';
 
 const unauthorized = (detail: string) => new AppError('unauthorized', detail, undefined, { 'www-authenticate': 'Bearer realm="hark"' });
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -16,43 +27,84 @@ function bearer(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** A cookie-authenticated write must carry the session's CSRF token, and come from this origin. */
+function checkCsrf(request: FastifyRequest, token: string): void {
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    let same = false;
+    try {
+      // Through URL on both sides, so a default port written or left out compares equal.
+      same = new URL(origin).host === new URL(`${request.protocol}://${request.headers.host ?? ''}`).host;
+    } catch {
+      // reported below
+    }
+    if (!same) throw new AppError('csrf_failed', 'the request comes from another origin');
+  }
+  const sent = request.headers[CSRF_HEADER];
+  if (typeof sent !== 'string' || !sameText(sent, csrfTokenFor(token))) throw new AppError('csrf_failed', `send the session's CSRF token in ${CSRF_HEADER}`);
+}
+
+async function authenticate(ctx: Context, request: FastifyRequest): Promise<{ principal: Principal; limitKey: string }> {
+  const secret = bearer(request);
+  if (secret) {
+    const key = await findKeyBySecret(ctx, secret);
+    if (!key) throw unauthorized('the API key is unknown, expired or revoked');
+    return { principal: { workspaceId: key.workspace_id, scopes: key.scopes, key, session: null, role: null }, limitKey: key.id };
+  }
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) throw unauthorized('send an API key as "Authorization: Bearer <key>", or sign in');
+  const session = await findSession(ctx, token);
+  if (!session) throw unauthorized('the session has ended: sign in again');
+  if (!safeMethods.has(request.method)) checkCsrf(request, token);
+  return { principal: { workspaceId: null, scopes: [], key: null, session, role: null }, limitKey: session.id };
+}
+
+function applyRateLimit(limiter: RateLimiter, key: string, reply: FastifyReply): void {
+  const decision = limiter.take(key);
+  reply.header('ratelimit-limit', String(decision.limit));
+  reply.header('ratelimit-remaining', String(decision.remaining));
+  reply.header('ratelimit-reset', String(decision.resetSeconds));
+  if (!decision.allowed) {
+    throw new AppError('rate_limited', `more than ${decision.limit} requests a minute`, undefined, { 'retry-after': String(decision.resetSeconds) });
+  }
+}
+
 export function registerAuth(app: FastifyInstance, ctx: Context): void {
   const limiter = new RateLimiter(ctx.config.rateLimitPerMinute);
-  app.decorateRequest('apiKey', null);
+  app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (request.is404 || config.public) return;
 
-    const secret = bearer(request);
-    if (!secret) throw unauthorized('send an API key as "Authorization: Bearer <key>"');
-    const key = await findKeyBySecret(ctx, secret);
-    if (!key) throw unauthorized('the API key is unknown, expired or revoked');
-    request.apiKey = key;
-
-    const decision = limiter.take(key.id);
-    reply.header('ratelimit-limit', String(decision.limit));
-    reply.header('ratelimit-remaining', String(decision.remaining));
-    reply.header('ratelimit-reset', String(decision.resetSeconds));
-    if (!decision.allowed) {
-      throw new AppError('rate_limited', `more than ${decision.limit} requests a minute`, undefined, {
-        'retry-after': String(decision.resetSeconds),
-      });
-    }
+    const { principal, limitKey } = await authenticate(ctx, request);
+    request.principal = principal;
+    applyRateLimit(limiter, limitKey, reply);
 
     const workspaceId = (request.params as { workspace_id?: string }).workspace_id;
-    if (workspaceId !== undefined && workspaceId !== key.workspace_id) {
-      throw new AppError('forbidden', 'the API key belongs to another workspace');
+    if (principal.key) {
+      if (workspaceId !== undefined && workspaceId !== principal.key.workspace_id) throw new AppError('forbidden', 'the API key belongs to another workspace');
+    } else if (workspaceId !== undefined) {
+      const role = await roleIn(ctx, workspaceId, principal.session!.account_id);
+      if (!role) throw new AppError('not_a_member', `the account is not a member of workspace ${workspaceId}`);
+      Object.assign(principal, { workspaceId, role, scopes: roleScopes[role] });
+    } else if (!config.account) {
+      throw unauthorized('this route takes an API key, not a browser session');
     }
-    const needed: readonly string[] = config.scope ? (typeof config.scope === 'string' ? [config.scope] : config.scope) : [];
-    const missing = needed.find((scope) => !key.scopes.includes(scope));
-    if (missing) throw new AppError('insufficient_scope', `the API key needs the "${missing}" scope`);
-    if (config.createsWork) assertCanCreateWork(await getWorkspace(ctx, key.workspace_id));
+
+    const needed: readonly string[] = config.scope ? [config.scope].flat() : [];
+    const missing = needed.find((scope) => !principal.scopes.includes(scope));
+    if (missing && principal.key) throw new AppError('insufficient_scope', `the API key needs the "${missing}" scope`);
+    if (missing) throw new AppError('insufficient_role', `the role "${principal.role}" does not include "${missing}"`);
+    if (config.createsWork && principal.workspaceId) assertCanCreateWork(await getWorkspace(ctx, principal.workspaceId));
   });
 }
 
-/** The authenticated key's workspace (routes under P have already been checked against it). */
+/** The workspace the request acts in (routes under P have already been checked against it). */
 export function workspaceOf(request: FastifyRequest): string {
-  if (!request.apiKey) throw new AppError('unauthorized');
-  return request.apiKey.workspace_id;
+  const workspaceId = request.principal?.workspaceId;
+  if (!workspaceId) throw new AppError('unauthorized');
+  return workspaceId;
 }

@@ -1,11 +1,24 @@
 // Typing of what the auth hook attaches to a request and of each route's auth settings.
+import type { Role, Scope } from '../scopes.ts';
 import type { ApiKey } from '../services/api-keys.ts';
-import type { Scope } from '../scopes.ts';
+import type { Session } from '../services/sessions.ts';
+
+/** Who is calling: an API key, or a signed-in account with its role in the route's workspace. */
+export interface Principal {
+  /** The workspace the request acts in: the key's, or the route's for a session (null outside one). */
+  workspaceId: string | null;
+  scopes: readonly string[];
+  key: ApiKey | null;
+  session: Session | null;
+  role: Role | null;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** No key needed (health, registration, docs). */
+    /** No credentials needed (health, registration, sign-in, docs). */
     public?: boolean;
+    /** A route of the signed-in account outside any workspace (its session, its workspaces). */
+    account?: boolean;
     /** The scope (or every scope of a list) the route needs; null means any valid key of the workspace. */
     scope?: Scope | readonly Scope[] | null;
     /** The route creates billable work: refused with 402 after the trial. */
@@ -14,7 +27,7 @@ declare module 'fastify' {
     docBody?: object;
   }
   interface FastifyRequest {
-    apiKey: ApiKey | null;
+    principal: Principal | null;
   }
 }
 

@@ -1,5 +1,7 @@
-// expire-audio: deletes the audio of recordings past their retention; cards and results stay.
+// expire-audio: deletes the audio of recordings past their retention (cards and results stay),
+// temp files of stopped processes, and browser sessions past their limits.
 import type { Context } from '../context.ts';
+import { deleteExpiredSessions } from '../services/sessions.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
 
@@ -35,6 +37,7 @@ export function expireAudioJob(ctx: Context): JobHandler<Record<string, never>> 
       if (expired > 0) ctx.log.info({ expired }, 'deleted expired audio');
       const orphans = await ctx.blobs.removeStaleTemps(STALE_TEMP_MS);
       if (orphans > 0) ctx.log.warn({ orphans }, 'removed temp files left by a stopped process');
+      await deleteExpiredSessions(ctx);
     },
   };
 }

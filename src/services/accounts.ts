@@ -5,6 +5,7 @@ import { newId } from '../ids.ts';
 import { scopes } from '../scopes.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { createApiKey } from './api-keys.ts';
+import { addOwner } from './memberships.ts';
 import { createWorkspace } from './workspaces.ts';
 
 export interface Registration {
@@ -32,6 +33,7 @@ export async function register(
       const workspace = await createWorkspace(ctx, trx, input.workspace_name);
       const accountId = newId('account');
       await trx.insertInto('accounts').values({ id: accountId, email, password_hash: passwordHash, workspace_id: workspace.id }).execute();
+      await addOwner(trx, workspace.id, accountId);
       const { secret } = await createApiKey(trx, workspace.id, { name: 'Registration key', scopes });
       return { account_id: accountId, workspace_id: workspace.id, api_key: secret, trial_ends_at: workspace.trial_ends_at };
     });

@@ -2,6 +2,7 @@
 // other services ask of a recording's state.
 import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
+import type { Trx } from '../db/database.ts';
 import type { RecordingsTable } from '../db/tables.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
@@ -58,9 +59,10 @@ export function checkMetadata(ctx: { config: { maxMetadataBytes: number } }, val
   return { value: value as Record<string, unknown>, json };
 }
 
-export function checkRetention(ctx: Context, raw: unknown): number {
-  const { minDays, maxDays, defaultDays } = ctx.config.retention;
-  if (raw === undefined || raw === null || raw === '') return defaultDays;
+/** The retention days asked for, checked; null when none was given (the workspace's default applies). */
+export function checkRetention(ctx: Context, raw: unknown): number | null {
+  const { minDays, maxDays } = ctx.config.retention;
+  if (raw === undefined || raw === null || raw === '') return null;
   const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
   if (typeof days !== 'number' || !Number.isInteger(days) || days < minDays || days > maxDays) {
     throw invalid('retention_days', `must be an integer from ${minDays} to ${maxDays}`);
@@ -70,6 +72,13 @@ export function checkRetention(ctx: Context, raw: unknown): number {
 
 const expiry = (days: number) => new Date(Date.now() + days * 86_400_000);
 
+/** Days asked for, else the workspace's default, else the server's. */
+async function retentionDays(ctx: Context, trx: Trx, workspaceId: string, asked: number | null): Promise<number> {
+  if (asked !== null) return asked;
+  const workspace = await trx.selectFrom('workspaces').select('default_retention_days').where('id', '=', workspaceId).executeTakeFirst();
+  return workspace?.default_retention_days ?? ctx.config.retention.defaultDays;
+}
+
 export function sanitizeFilename(name: string | undefined, fallback: string): string {
   const clean = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
   return clean || fallback;
@@ -78,13 +87,14 @@ export function sanitizeFilename(name: string | undefined, fallback: string): st
 export async function createFromUpload(
   ctx: Context,
   workspaceId: string,
-  input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number; pipeline?: boolean },
+  input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number | null; pipeline?: boolean },
 ): Promise<Recording> {
   const id = newId('recording');
   const keys = recordingKeys(workspaceId, id);
   try {
     await ctx.blobs.commit(input.audio.tempPath, keys.original);
     return await ctx.db.transaction().execute(async (trx) => {
+      const days = await retentionDays(ctx, trx, workspaceId, input.retentionDays);
       const recording = await trx
         .insertInto('recordings')
         .values({
@@ -96,8 +106,8 @@ export async function createFromUpload(
           size_bytes: input.audio.sizeBytes,
           metadata: input.metadata.json,
           metadata_json: input.metadata.json,
-          retention_days: input.retentionDays,
-          expires_at: expiry(input.retentionDays),
+          retention_days: days,
+          expires_at: expiry(days),
           source: 'upload',
           pipeline: input.pipeline ?? false,
           updated_at: new Date(),
@@ -133,10 +143,11 @@ export async function createImport(
 ): Promise<Recording> {
   const url = checkImportUrl(ctx, input.url);
   const metadata = input.metadata === undefined ? { value: {}, json: '{}' } : checkMetadata(ctx, input.metadata);
-  const retentionDays = checkRetention(ctx, input.retention_days);
+  const asked = checkRetention(ctx, input.retention_days);
   const fallbackName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'import';
   const id = newId('recording');
   return ctx.db.transaction().execute(async (trx) => {
+    const days = await retentionDays(ctx, trx, workspaceId, asked);
     const recording = await trx
       .insertInto('recordings')
       .values({
@@ -146,8 +157,8 @@ export async function createImport(
         filename: sanitizeFilename(input.filename, fallbackName),
         metadata: metadata.json,
         metadata_json: metadata.json,
-        retention_days: retentionDays,
-        expires_at: expiry(retentionDays),
+        retention_days: days,
+        expires_at: expiry(days),
         source: 'import',
         source_url: url,
         updated_at: new Date(),

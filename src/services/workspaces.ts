@@ -1,7 +1,7 @@
 // Workspaces: creation with a trial and default scenarios, plans, and the trial rule.
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
 
@@ -10,6 +10,7 @@ export interface Workspace {
   name: string;
   plan: string | null;
   trial_ends_at: Date;
+  default_retention_days: number | null;
   created_at: Date;
 }
 
@@ -48,4 +49,18 @@ export function assertCanCreateWork(workspace: Workspace, now = new Date()): voi
   if (workspace.plan === null && workspace.trial_ends_at.getTime() <= now.getTime()) {
     throw new AppError('trial_expired', `the trial ended at ${workspace.trial_ends_at.toISOString()}; an operator can set a plan`);
   }
+}
+
+/** Renames a workspace or sets its default retention (null: the server's default). */
+export async function updateWorkspace(ctx: Context, id: string, input: { name?: string | undefined; default_retention_days?: number | null | undefined }): Promise<Workspace> {
+  const days = input.default_retention_days;
+  if (days !== undefined && days !== null && (days < ctx.config.retention.minDays || days > ctx.config.retention.maxDays)) {
+    throw invalid('default_retention_days', `must be between ${ctx.config.retention.minDays} and ${ctx.config.retention.maxDays}`);
+  }
+  const changes = { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(days !== undefined ? { default_retention_days: days } : {}) };
+  if (changes.name === '') throw invalid('name', 'must not be blank');
+  if (Object.keys(changes).length === 0) return getWorkspace(ctx, id);
+  const workspace = await ctx.db.updateTable('workspaces').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+  if (!workspace) throw notFound(`workspace ${id}`);
+  return workspace;
 }

@@ -53,9 +53,9 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
-      // A key can hand out only the scopes it holds itself.
-      const beyond = request.body.scopes.filter((scope) => !request.apiKey?.scopes.includes(scope));
-      if (beyond.length > 0) throw new AppError('insufficient_scope', `this key cannot grant scopes it does not hold: ${beyond.join(', ')}`);
+      // A key (or a role) can hand out only the scopes it holds itself.
+      const beyond = request.body.scopes.filter((scope) => !request.principal?.scopes.includes(scope));
+      if (beyond.length > 0) throw new AppError('insufficient_scope', `cannot grant scopes not held: ${beyond.join(', ')}`);
       const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body);
       return reply.code(201).send({ ...presentKey(key), key: secret });
     },

@@ -1,0 +1,174 @@
+// Browser sessions, workspaces and members over HTTP: sign-in sets an HttpOnly cookie; writes with
+// the cookie need the CSRF token and this origin; roles map onto scopes; removing a member ends
+// their access at once; sessions end on sign-out, on a new password and when idle.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { multipart, speech } from './helpers/audio.ts';
+import { assertProblem, backends, startHark, type Hark } from './helpers/harness.ts';
+
+const PASSWORD = 'correct horse battery';
+
+interface Browser {
+  cookie: string;
+  csrf: string;
+  accountId: string;
+  email: string;
+  workspaceId: string;
+}
+
+function sessionCookie(response: LightMyRequestResponse): string {
+  const header = [response.headers['set-cookie']].flat().find((c) => c?.startsWith('hark_session='));
+  assert.ok(header, `a session cookie: ${JSON.stringify(response.headers['set-cookie'])}`);
+  return header.split(';')[0]!;
+}
+
+for (const backend of await backends()) {
+  describe(`sessions, workspaces and members (${backend})`, () => {
+    let hark: Hark;
+    before(async () => {
+      hark = await startHark({ backend, workers: false });
+    });
+    after(() => hark.destroy());
+
+    async function register(): Promise<{ email: string; key: string; workspaceId: string; accountId: string }> {
+      const email = `person-${randomBytes(4).toString('hex')}@example.com`;
+      const response = await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email, password: PASSWORD, workspace_name: 'Research' } });
+      assert.equal(response.statusCode, 201, response.body);
+      const body = response.json<{ api_key: string; workspace_id: string; account_id: string }>();
+      return { email, key: body.api_key, workspaceId: body.workspace_id, accountId: body.account_id };
+    }
+
+    async function signIn(email: string, password = PASSWORD): Promise<Browser> {
+      const response = await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: email.toUpperCase(), password } });
+      assert.equal(response.statusCode, 201, response.body);
+      const body = response.json<{ csrf_token: string; account: { id: string }; workspaces: { id: string }[] }>();
+      return { cookie: sessionCookie(response), csrf: body.csrf_token, accountId: body.account.id, email, workspaceId: body.workspaces[0]!.id };
+    }
+
+    const as = (browser: Browser, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+      hark.request({
+        method,
+        url,
+        headers: { cookie: browser.cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': browser.csrf, origin: 'http://localhost:80' }), host: 'localhost:80', ...headers },
+        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      });
+
+    test('sign-in sets an HttpOnly SameSite=Lax cookie; wrong passwords are refused, then throttled', async () => {
+      const person = await register();
+      assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: 'wrong password' } }), 401, 'invalid_credentials');
+      assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: 'nobody@example.com', password: 'wrong password' } }), 401, 'invalid_credentials');
+      const response = await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: PASSWORD } });
+      assert.equal(response.statusCode, 201);
+      const header = [response.headers['set-cookie']].flat().find((c) => c?.startsWith('hark_session='))!;
+      assert.match(header, /HttpOnly/i);
+      assert.match(header, /SameSite=Lax/i);
+      assert.doesNotMatch(header, /Secure/i, 'plain HTTP: no Secure flag');
+      const browser = { ...(await signIn(person.email)) };
+      const me = (await as(browser, 'GET', '/api/v1/sessions/current')).json<{ account: { email: string }; workspaces: { id: string; role: string; trial_days_left: number }[] }>();
+      assert.equal(me.account.email, person.email);
+      assert.deepEqual(me.workspaces.map((w) => [w.id, w.role, w.trial_days_left]), [[person.workspaceId, 'owner', 7]]);
+
+      for (let i = 0; i < 5; i++) await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: `wrong ${i}` } });
+      const throttled = assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: PASSWORD } }), 429, 'rate_limited');
+      assert.ok(throttled, 'even the right password waits once the account is throttled');
+    });
+
+    test('a session reads and writes its workspace; writes need the CSRF token and this origin', async () => {
+      const person = await register();
+      const browser = await signIn(person.email);
+      const P = `/api/v1/workspaces/${person.workspaceId}`;
+      assert.equal((await as(browser, 'GET', `${P}/recordings`)).statusCode, 200);
+      const scenario = { name: 'Greeting', questions: [{ text: 'Did the agent greet the customer?', type: 'boolean' }] };
+      assertProblem(await as(browser, 'POST', `${P}/analysis-scenarios`, scenario, { 'x-csrf-token': '' }), 403, 'csrf_failed');
+      assertProblem(await as(browser, 'POST', `${P}/analysis-scenarios`, scenario, { 'x-csrf-token': 'forged' }), 403, 'csrf_failed');
+      assertProblem(await as(browser, 'POST', `${P}/analysis-scenarios`, scenario, { origin: 'https://evil.example' }), 403, 'csrf_failed');
+      assert.equal((await as(browser, 'POST', `${P}/analysis-scenarios`, scenario)).statusCode, 201);
+      // An upload is a write like any other.
+      const form = multipart({ metadata: '{"agent":"ana"}' }, { content: (await import('node:fs')).readFileSync(speech('Hello there.')), filename: 'hello.wav', contentType: 'audio/wav' });
+      const uploaded = await hark.request({ method: 'POST', url: `${P}/recordings`, payload: form.payload, headers: { ...form.headers, cookie: browser.cookie, 'x-csrf-token': browser.csrf } });
+      assert.equal(uploaded.statusCode, 202, uploaded.body);
+      // Routes outside a workspace (the OpenAI-compatible ones) take API keys only.
+      assertProblem(await as(browser, 'GET', '/v1/files/fl-00000000-0000-0000-0000-000000000000'), 401, 'unauthorized');
+      // Another workspace is not the account's.
+      const stranger = await register();
+      assertProblem(await as(browser, 'GET', `/api/v1/workspaces/${stranger.workspaceId}/recordings`), 403, 'not_a_member');
+    });
+
+    test('an account creates, lists and renames workspaces; an API key cannot create one', async () => {
+      const person = await register();
+      const browser = await signIn(person.email);
+      const created = await as(browser, 'POST', '/api/v1/workspaces', { name: 'Sales calls' });
+      assert.equal(created.statusCode, 201, created.body);
+      const workspace = created.json<{ id: string; role: string; trial_days_left: number }>();
+      assert.equal(workspace.role, 'owner');
+      assert.equal(workspace.trial_days_left, 7);
+      const list = (await as(browser, 'GET', '/api/v1/workspaces')).json<{ data: { id: string; name: string }[] }>().data;
+      assert.deepEqual(list.map((w) => w.name), ['Research', 'Sales calls']);
+      const renamed = await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { name: 'Sales', default_retention_days: 3 });
+      assert.equal(renamed.json<{ name: string; default_retention_days: number }>().name, 'Sales');
+      assertProblem(await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { default_retention_days: 1000 }), 400, 'validation_failed');
+      // The new workspace has its default scenarios, and its default retention applies to uploads.
+      const scenarios = (await as(browser, 'GET', `/api/v1/workspaces/${workspace.id}/transcription-scenarios`)).json<{ data: unknown[] }>().data;
+      assert.equal(scenarios.length, 1);
+      const form = multipart({}, { content: (await import('node:fs')).readFileSync(speech('Hello there.')), filename: 'hello.wav', contentType: 'audio/wav' });
+      const uploaded = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${workspace.id}/recordings`, payload: form.payload, headers: { ...form.headers, cookie: browser.cookie, 'x-csrf-token': browser.csrf } });
+      assert.equal(uploaded.json<{ retention_days: number }>().retention_days, 3);
+
+      assertProblem(await hark.request({ method: 'POST', url: '/api/v1/workspaces', headers: { authorization: `Bearer ${person.key}` }, payload: { name: 'x' } }), 403, 'account_required');
+      const byKey = (await hark.request({ method: 'GET', url: '/api/v1/workspaces', headers: { authorization: `Bearer ${person.key}` } })).json<{ data: { id: string; role: null }[] }>().data;
+      assert.deepEqual(byKey.map((w) => [w.id, w.role]), [[person.workspaceId, null]]);
+    });
+
+    test('roles map onto scopes; a removed member loses access at once; a workspace keeps an owner', async () => {
+      const owner = await register();
+      const colleague = await register();
+      const ownerBrowser = await signIn(owner.email);
+      const P = `/api/v1/workspaces/${owner.workspaceId}`;
+      assertProblem(await as(ownerBrowser, 'POST', `${P}/members`, { email: 'nobody@example.com', role: 'viewer' }), 404, 'not_found');
+      const added = await as(ownerBrowser, 'POST', `${P}/members`, { email: colleague.email, role: 'viewer' });
+      assert.equal(added.statusCode, 201, added.body);
+      assertProblem(await as(ownerBrowser, 'POST', `${P}/members`, { email: colleague.email, role: 'viewer' }), 409, 'already_member');
+
+      const viewer = await signIn(colleague.email);
+      const theirs = (await as(viewer, 'GET', '/api/v1/workspaces')).json<{ data: { id: string; role: string }[] }>().data;
+      assert.deepEqual(theirs.map((w) => w.role).sort(), ['owner', 'viewer']);
+      assert.equal((await as(viewer, 'GET', `${P}/recordings`)).statusCode, 200);
+      assertProblem(await as(viewer, 'POST', `${P}/analysis-scenarios`, { name: 'x' }), 403, 'insufficient_role');
+      assertProblem(await as(viewer, 'GET', `${P}/api-keys`), 403, 'insufficient_role');
+
+      await as(ownerBrowser, 'PATCH', `${P}/members/${colleague.accountId}`, { role: 'member' });
+      assert.equal((await as(viewer, 'POST', `${P}/analysis-scenarios`, { name: 'x' })).statusCode, 201, 'a member writes');
+      assertProblem(await as(viewer, 'POST', `${P}/api-keys`, { name: 'k', scopes: ['recordings:read'] }), 403, 'insufficient_role');
+      assertProblem(await as(viewer, 'POST', `${P}/members`, { email: owner.email, role: 'owner' }), 403, 'insufficient_role');
+
+      assert.equal((await as(ownerBrowser, 'DELETE', `${P}/members/${colleague.accountId}`)).statusCode, 204);
+      assertProblem(await as(viewer, 'GET', `${P}/recordings`), 403, 'not_a_member');
+      assertProblem(await as(ownerBrowser, 'DELETE', `${P}/members/${owner.accountId}`), 409, 'last_owner');
+      assertProblem(await as(ownerBrowser, 'PATCH', `${P}/members/${owner.accountId}`, { role: 'viewer' }), 409, 'last_owner');
+    });
+
+    test('sessions end on sign-out, on a new password (every one of them) and when idle', async () => {
+      const person = await register();
+      const first = await signIn(person.email);
+      const second = await signIn(person.email);
+      const changed = await as(first, 'PUT', '/api/v1/account/password', { current_password: PASSWORD, new_password: 'a much newer password' });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assertProblem(await as(second, 'GET', '/api/v1/sessions/current'), 401, 'unauthorized');
+      assertProblem(await as(first, 'GET', '/api/v1/sessions/current'), 401, 'unauthorized');
+      const renewed = { ...first, cookie: sessionCookie(changed), csrf: changed.json<{ csrf_token: string }>().csrf_token };
+      assert.equal((await as(renewed, 'GET', '/api/v1/sessions/current')).statusCode, 200);
+      assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: PASSWORD } }), 401, 'invalid_credentials');
+
+      const out = await as(renewed, 'DELETE', '/api/v1/sessions/current');
+      assert.equal(out.statusCode, 204);
+      assert.match(String(out.headers['set-cookie']), /hark_session=;/);
+      assertProblem(await as(renewed, 'GET', '/api/v1/sessions/current'), 401, 'unauthorized');
+
+      const idle = await signIn(person.email, 'a much newer password');
+      await hark.runtime.ctx.db.updateTable('sessions').set({ last_seen_at: new Date(Date.now() - (hark.config.sessions.idleMinutes + 1) * 60_000) }).where('account_id', '=', person.accountId).execute();
+      assertProblem(await as(idle, 'GET', '/api/v1/sessions/current'), 401, 'unauthorized');
+    });
+  });
+}
