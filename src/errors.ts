@@ -29,6 +29,7 @@ export const errors = {
   last_owner: { status: 409, title: 'A workspace keeps at least one owner' },
   payload_too_large: { status: 413, title: 'The payload is too large' },
   unsupported_media_type: { status: 415, title: 'The media type is not supported' },
+  range_not_satisfiable: { status: 416, title: 'The requested range is outside the audio' },
   idempotency_key_reused: { status: 422, title: 'The idempotency key was used with another request' },
   rate_limited: { status: 429, title: 'Too many requests' },
   headers_too_large: { status: 431, title: 'The request headers are too large' },

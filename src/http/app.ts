@@ -14,6 +14,7 @@ import { validatorCompiler } from './validation.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { catalogRoutes } from './routes/catalog.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { openAiCompatRoutes } from './routes/openai-compat.ts';
@@ -115,6 +116,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(analysisRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(reportRoutes(ctx));
+  await app.register(catalogRoutes(ctx));
   await app.register(fileRoutes(ctx));
   await app.register(async (scope) => openAiCompatRoutes(scope, ctx));
 

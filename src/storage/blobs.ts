@@ -1,7 +1,9 @@
 // Audio blobs in a local folder. Keys are built from ids only: a client's filename never
 // reaches a path. Writes go to a temp file first and are renamed into place.
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 
 export class BlobStore {
@@ -38,6 +40,17 @@ export class BlobStore {
       () => true,
       () => false,
     );
+  }
+
+  /** The size in bytes of a stored blob, or null when it is not there. */
+  async size(key: string): Promise<number | null> {
+    const stat = await fs.stat(this.pathOf(key)).catch(() => null);
+    return stat?.isFile() ? stat.size : null;
+  }
+
+  /** A blob's bytes from `start` to `end` inclusive (the whole blob without a range), streamed. */
+  read(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
   }
 
   /** Removes a key or a whole folder of keys; missing is fine. */

@@ -1,0 +1,92 @@
+// What a workspace can choose from (engines and models, metadata fields), and a recording's audio
+// for playback and download with HTTP Range.
+import { Type } from '@sinclair/typebox';
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.ts';
+import { listEngines, metadataFields } from '../../services/catalog.ts';
+import { audioVariants, recordingAudio } from '../../services/recording-audio.ts';
+import { Nullable, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
+
+const Engine = Type.Object(
+  {
+    kind: StringEnum(['transcription', 'analysis']),
+    engine: Type.String(),
+    default_model: Type.String(),
+    models: Type.Array(Type.String(), { description: 'Models available here (registered model files for the local engines)' }),
+    any_model: Type.Boolean({ description: 'The engine takes any model name its server knows (openai)' }),
+    languages: Nullable(Type.Array(Type.String(), { description: 'The only languages it takes; null: any' })),
+  },
+  { $id: 'Engine' },
+);
+const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+const MetadataField = Type.Object(
+  {
+    field: Type.String(),
+    recordings: Type.Integer({ description: 'Recordings of the sample that carry the field' }),
+    values: Type.Array(Type.Object({ value: Scalar, recordings: Type.Integer() }), { description: 'Its most frequent scalar values' }),
+  },
+  { $id: 'MetadataField' },
+);
+/** Streamed bytes: described as binary in the document, never serialized. */
+const AudioBody = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
+const AudioParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
+const AudioQuery = Type.Object({
+  variant: Type.Optional(StringEnum(audioVariants, { description: 'original (default): the file as uploaded; prepared: the 16 kHz mono WAV' })),
+  download: Type.Optional(Type.Boolean({ description: 'Send as an attachment' })),
+});
+
+export const catalogRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const P = '/api/v1/workspaces/:workspace_id';
+
+  app.get(
+    `${P}/engines`,
+    { config: { scope: null }, schema: { tags: ['scenarios'], summary: 'Engines of this server and their available models', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(Engine) }) }) } },
+    async () => ({ data: await listEngines(ctx) }),
+  );
+
+  app.get(
+    `${P}/metadata-fields`,
+    {
+      config: { scope: 'recordings:read' },
+      schema: {
+        tags: ['recordings'],
+        summary: 'Metadata fields of the workspace\'s recordings and their frequent values',
+        description: 'Read from the newest 5,000 recordings, so it answers at once on any number of them.',
+        params: WorkspaceParams,
+        response: withProblems({ 200: Type.Object({ data: Type.Array(MetadataField) }) }),
+      },
+    },
+    async (request) => ({ data: await metadataFields(ctx, request.params.workspace_id) }),
+  );
+
+  app.get(
+    `${P}/recordings/:recording_id/audio`,
+    {
+      config: { scope: 'recordings:read' },
+      schema: {
+        tags: ['recordings'],
+        summary: 'A recording\'s audio, with HTTP Range (206) for players',
+        params: AudioParams,
+        querystring: AudioQuery,
+        response: withProblems({ 200: AudioBody, 206: AudioBody }, 404, 409, 416),
+      },
+    },
+    async (request, reply) => {
+      const audio = await recordingAudio(ctx, request.params.workspace_id, request.params.recording_id, request.query.variant ?? 'original', request.headers.range);
+      const disposition = request.query.download ? 'attachment' : 'inline';
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', 'private, max-age=0')
+        .header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(audio.filename)}`)
+        .type(audio.contentType);
+      if (!audio.range) return reply.header('content-length', String(audio.size)).send(audio.body);
+      const { start, end } = audio.range;
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${start}-${end}/${audio.size}`)
+        .header('content-length', String(end - start + 1))
+        .send(audio.body);
+    },
+  );
+};

@@ -1,0 +1,66 @@
+// A recording's audio for playback and download: the original as uploaded or the prepared 16 kHz
+// WAV, with the byte range a player asks for (RFC 9110 single ranges).
+import type { Readable } from 'node:stream';
+import type { Context } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { recordingKeys } from '../storage/blobs.ts';
+import { getRecording } from './recordings.ts';
+
+export const audioVariants = ['original', 'prepared'] as const;
+export type AudioVariant = (typeof audioVariants)[number];
+
+export interface AudioBytes {
+  /** Size of the whole file. */
+  size: number;
+  contentType: string;
+  filename: string;
+  /** The range served, or null for the whole file. */
+  range: { start: number; end: number } | null;
+  body: Readable;
+}
+
+/**
+ * Reads a Range header against a size: null for the whole file (no header, a unit other than
+ * bytes, or several ranges, which a player never sends), a range, or 416 when none of it exists.
+ */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, from = '', to = ''] = match;
+  if (from === '' && to === '') return null;
+  let start: number;
+  let end: number;
+  if (from === '') {
+    const suffix = Number(to);
+    if (suffix === 0) throw unsatisfiable(size);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  }
+  if (start >= size || start > end) throw unsatisfiable(size);
+  return { start, end };
+}
+
+const unsatisfiable = (size: number) => new AppError('range_not_satisfiable', `the audio has ${size} bytes`, undefined, { 'content-range': `bytes */${size}` });
+
+export async function recordingAudio(ctx: Context, workspaceId: string, id: string, variant: AudioVariant, rangeHeader: string | undefined): Promise<AudioBytes> {
+  const recording = await getRecording(ctx, workspaceId, id);
+  if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
+  const key = recordingKeys(workspaceId, recording.id)[variant];
+  const size = await ctx.blobs.size(key);
+  if (size === null) {
+    throw new AppError('recording_not_ready', variant === 'prepared' ? `the recording is ${recording.status}: its audio is not prepared yet` : `the recording is ${recording.status}: its audio is not here yet`);
+  }
+  const range = parseRange(rangeHeader, size);
+  const base = recording.filename.replace(/\.[^.]*$/, '') || 'audio';
+  return {
+    size,
+    contentType: variant === 'prepared' ? 'audio/wav' : (recording.content_type ?? 'application/octet-stream'),
+    filename: variant === 'prepared' ? `${base}.wav` : recording.filename,
+    range,
+    body: ctx.blobs.read(key, range ?? undefined),
+  };
+}
