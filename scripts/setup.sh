@@ -19,3 +19,11 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
+
+# The web interface: its own packages, built into web/dist (served at /) when its sources changed.
+if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  npm ci --prefix web --no-audit --no-fund
+fi
+if [ ! -f web/dist/index.html ] || [ -n "$(find web/src web/index.html web/vite.config.ts web/package-lock.json web/public -newer web/dist/index.html -print -quit)" ]; then
+  npm run build --prefix web
+fi

@@ -19,5 +19,12 @@ if ! diff -q openapi.json /tmp/hark-openapi.json >/dev/null; then
   diff openapi.json /tmp/hark-openapi.json | head -20 >&2
   exit 1
 fi
+echo "== web: API types drift, unit tests"
+(cd web && npx openapi-typescript ../openapi.json -o /tmp/hark-schema.d.ts >/dev/null 2>&1)
+if ! diff -q web/src/api/schema.d.ts /tmp/hark-schema.d.ts >/dev/null; then
+  echo "web/src/api/schema.d.ts is out of date: run npm run api-types --prefix web and commit it" >&2
+  exit 1
+fi
+(cd web && npx vitest run)
 echo "== tests"
 node --import tsx --test --test-concurrency=2 --test-timeout=600000 test/*.test.ts

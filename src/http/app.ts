@@ -11,6 +11,7 @@ import { registerAuth } from './auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts';
 import { registerTextGuard } from './text-guard.ts';
 import { validatorCompiler } from './validation.ts';
+import { loadPage, registerWeb } from './web.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -50,7 +51,9 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  registerErrorHandling(app);
+  const page = loadPage(ctx.config.webDir);
+  if (!page) ctx.log.info({ webDir: ctx.config.webDir }, 'no web interface built: serving the API only');
+  registerErrorHandling(app, page);
   registerTextGuard(app);
   // A POST sent without any body (no content type) is an empty JSON object, so optional bodies
   // (a run on the default scenario) can be left out as with any JSON API.
@@ -60,6 +63,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   app.addSchema(Problem);
 
   await app.register(fastifySwagger, {
+    // Shared schemas keep their $id as their component name (Recording, Transcript, …).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -120,6 +125,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(fileRoutes(ctx));
   await app.register(async (scope) => openAiCompatRoutes(scope, ctx));
 
+  if (page) await registerWeb(app, ctx.config.webDir, page);
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, invalid, problemOf, type ErrorCode, type FieldError } from '../errors.ts';
+import { isPageRequest, sendPage } from './web.ts';
 
 const byStatus: Record<number, ErrorCode> = {
   400: 'validation_failed',
@@ -89,13 +90,15 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
   socket.destroy(error);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `page`: the web interface's page, sent for a browser's page request that matched no route. */
+export function registerErrorHandling(app: FastifyInstance, page: Buffer | null = null): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendProblem(reply, request, appError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, request, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    if (page && isPageRequest(request)) return sendPage(reply, page);
+    return sendProblem(reply, request, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
 }

@@ -1,0 +1,95 @@
+// Filters of recordings: status, creation dates and metadata fields (names and values suggested
+// from the workspace's own recordings).
+import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import type { Schemas } from '../api/client.ts';
+import { activeFilterCount, emptyFilters, type RecordingFilters } from '../lib/filters.ts';
+
+export const recordingStatuses = ['queued', 'processing', 'completed', 'failed', 'download_pending', 'downloading', 'download_failed'];
+
+const toDate = (value: string | null) => (value ? dayjs(value).toDate() : null);
+
+export function RecordingFiltersBar({ filters, fields, onChange }: { filters: RecordingFilters; fields: Schemas['MetadataField'][]; onChange: (next: RecordingFilters) => void }) {
+  const [field, setField] = useState('');
+  const [value, setValue] = useState('');
+  const values = fields.find((f) => f.field === field)?.values.map((v) => String(v.value)) ?? [];
+  const addMetadata = () => {
+    if (!field.trim() || value === '') return;
+    onChange({ ...filters, metadata: { ...filters.metadata, [field.trim()]: value } });
+    setField('');
+    setValue('');
+  };
+  return (
+    <Stack gap="xs">
+      <Group align="end" gap="sm">
+        <Select
+          label="Status"
+          placeholder="Any"
+          data={recordingStatuses.map((s) => ({ value: s, label: s.replace(/_/g, ' ') }))}
+          value={filters.status}
+          onChange={(status) => onChange({ ...filters, status })}
+          clearable
+          w={170}
+        />
+        <DatePickerInput
+          label="Created from"
+          placeholder="Any day"
+          value={toDate(filters.createdAfter)}
+          onChange={(date) => onChange({ ...filters, createdAfter: date ? dayjs(date).startOf('day').toISOString() : null })}
+          clearable
+          w={160}
+        />
+        <DatePickerInput
+          label="Created until"
+          placeholder="Any day"
+          value={toDate(filters.createdBefore)}
+          onChange={(date) => onChange({ ...filters, createdBefore: date ? dayjs(date).endOf('day').toISOString() : null })}
+          clearable
+          w={160}
+        />
+        <Autocomplete label="Metadata field" placeholder="e.g. agent" data={fields.map((f) => f.field)} value={field} onChange={setField} w={160} />
+        <Autocomplete
+          label="equals"
+          placeholder="value"
+          data={values}
+          value={value}
+          onChange={setValue}
+          w={160}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') addMetadata();
+          }}
+        />
+        <Button variant="default" onClick={addMetadata} disabled={!field.trim() || value === ''}>
+          Add filter
+        </Button>
+        {activeFilterCount(filters) > 0 && (
+          <Button variant="subtle" onClick={() => onChange(emptyFilters)}>
+            Clear filters
+          </Button>
+        )}
+      </Group>
+      {Object.keys(filters.metadata).length > 0 && (
+        <Group gap="xs" aria-label="Metadata filters">
+          {Object.entries(filters.metadata).map(([name, v]) => (
+            <Pill key={name} size="md">
+              <Group gap={4} wrap="nowrap">
+                {name} = {v}
+                <CloseButton
+                  size="xs"
+                  aria-label={`Remove the filter on ${name}`}
+                  onClick={() => {
+                    const metadata = { ...filters.metadata };
+                    delete metadata[name];
+                    onChange({ ...filters, metadata });
+                  }}
+                />
+              </Group>
+            </Pill>
+          ))}
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,66 @@
+// A recording's runs of one kind: status, progress, failure, and Cancel / Retry.
+import { Button, Group, Progress, Stack, Table, Text } from '@mantine/core';
+import type { Schemas } from '../api/client.ts';
+import { StatusBadge } from './Status.tsx';
+
+type Run = Schemas['TranscriptionRun'] | Schemas['AnalysisRun'];
+
+export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label }: { runs: Run[]; scenarioName: (run: Run) => string; onCancel: (id: string) => void; onRetry: (id: string) => void; canWrite: boolean; label: string }) {
+  if (runs.length === 0) return <Text c="dimmed" size="sm">No {label.toLowerCase()} yet.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={520}>
+      <Table aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Scenario</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Started</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {runs.map((run) => (
+            <Table.Tr key={run.id} data-run={run.id}>
+              <Table.Td>
+                <Text size="sm">{scenarioName(run)}</Text>
+                <Text size="xs" c="dimmed">
+                  {run.engine} · {run.model}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Stack gap={4}>
+                  <StatusBadge status={run.status} />
+                  {run.status === 'running' && <Progress value={run.progress * 100} size="sm" aria-label="Progress" w={100} />}
+                  {run.error_code && (
+                    <Text size="xs" c="red">
+                      {run.error_code}: {run.error_message}
+                    </Text>
+                  )}
+                </Stack>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs">{new Date(run.created_at).toLocaleString()}</Text>
+              </Table.Td>
+              <Table.Td>
+                {canWrite && (
+                  <Group gap={4} justify="flex-end">
+                    {(run.status === 'queued' || run.status === 'running') && (
+                      <Button size="xs" variant="default" onClick={() => onCancel(run.id)}>
+                        Cancel
+                      </Button>
+                    )}
+                    {run.status === 'failed' && (
+                      <Button size="xs" variant="light" onClick={() => onRetry(run.id)}>
+                        Retry
+                      </Button>
+                    )}
+                  </Group>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

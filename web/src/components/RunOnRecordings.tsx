@@ -1,0 +1,69 @@
+// "Run on recordings…": picks the workspace's prepared recordings that match a filter and starts
+// one execution over them, with an idempotency key made once per dialog (a double click or a
+// retried request never starts the work twice).
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, ok } from '../api/client.ts';
+import { useMetadataFields } from '../api/queries.ts';
+import { emptyFilters, filtersToQuery, type RecordingFilters } from '../lib/filters.ts';
+import { ProblemAlert } from './Problem.tsx';
+import { RecordingFiltersBar } from './RecordingFiltersBar.tsx';
+
+const MAX_RECORDINGS = 10_000;
+
+async function matchingIds(workspaceId: string, filters: RecordingFilters): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: Record<string, string | number> = { limit: 200, offset: 0, ...filtersToQuery({ ...filters, status: filters.status ?? 'completed' }), ...(cursor ? { cursor } : {}) };
+    const page: { data: { id: string }[]; next_cursor: string | null } = await ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: query as { limit: number; offset: number } } }));
+    ids.push(...page.data.map((r) => r.id));
+    cursor = page.next_cursor;
+  } while (cursor && ids.length < MAX_RECORDINGS);
+  return ids.slice(0, MAX_RECORDINGS);
+}
+
+export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose }: { workspaceId: string; kind: 'transcription' | 'analysis'; scenarioId: string; opened: boolean; onClose: () => void }) {
+  const [filters, setFilters] = useState<RecordingFilters>(emptyFilters);
+  const fields = useMetadataFields(workspaceId);
+  const navigate = useNavigate();
+  // One key per opening of the dialog.
+  const key = useMemo(() => (opened ? crypto.randomUUID() : ''), [opened]);
+  const start = useMutation({
+    mutationFn: async () => {
+      const ids = await matchingIds(workspaceId, filters);
+      if (ids.length === 0) throw new Error('none');
+      const path = { workspace_id: workspaceId, scenario_id: scenarioId };
+      const body = { recording_ids: ids, idempotency_key: key };
+      return kind === 'analysis'
+        ? ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', { params: { path }, body }))
+        : ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path }, body }));
+    },
+    onSuccess: (execution) => {
+      notifications.show({ color: 'green', message: `Started on ${execution.recording_ids.length} recordings.` });
+      onClose();
+      navigate(`/w/${workspaceId}/executions`);
+    },
+  });
+  const none = start.error instanceof Error && start.error.message === 'none';
+  return (
+    <Modal opened={opened} onClose={onClose} title="Run on recordings" size="xl">
+      <Stack>
+        <Text size="sm">Every recording that matches these filters (prepared ones, unless you pick a status) gets a run, up to 10,000 at a time.</Text>
+        <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={setFilters} />
+        {none ? <Text c="red">No recording matches these filters.</Text> : <ProblemAlert error={start.error} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => start.mutate()} loading={start.isPending}>
+            Start
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

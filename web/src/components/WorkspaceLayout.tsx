@@ -1,0 +1,121 @@
+// The frame of every workspace page: header with the workspace switcher and the account menu,
+// navigation, the trial banner, and the page.
+import { Alert, AppShell, Burger, Center, Group, Loader, Menu, NavLink, Select, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext } from 'react';
+import { Link, Navigate, NavLink as RouterLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { api, ok } from '../api/client.ts';
+import { setCsrfToken } from '../api/client.ts';
+import { useSession, type WorkspaceInfo } from '../session.tsx';
+import { ProblemAlert } from './Problem.tsx';
+
+const WorkspaceContext = createContext<WorkspaceInfo | null>(null);
+
+/** The workspace the current page is in, with the signed-in account's role. */
+export function useWorkspace(): WorkspaceInfo {
+  const workspace = useContext(WorkspaceContext);
+  if (!workspace) throw new Error('useWorkspace outside a workspace page');
+  return workspace;
+}
+
+const sections = [
+  ['recordings', 'Recordings'],
+  ['scenarios', 'Scenarios'],
+  ['executions', 'Executions'],
+  ['reports', 'Reports'],
+  ['settings', 'Settings'],
+] as const;
+
+function TrialBanner({ workspace }: { workspace: WorkspaceInfo }) {
+  if (workspace.plan !== null) return null;
+  if (workspace.trial_days_left <= 0) {
+    return (
+      <Alert color="red" title="Your trial has ended" mb="md" role="status">
+        You can still read everything here, but new uploads and runs are refused until an operator sets a plan for this workspace.
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="blue" variant="light" mb="md" role="status" p="xs">
+      Trial: {workspace.trial_days_left} {workspace.trial_days_left === 1 ? 'day' : 'days'} left (until {new Date(workspace.trial_ends_at).toLocaleDateString()}).
+    </Alert>
+  );
+}
+
+export default function WorkspaceLayout() {
+  const { workspaceId } = useParams();
+  const session = useSession();
+  const [opened, { toggle, close }] = useDisclosure();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const client = useQueryClient();
+
+  if (session.isPending) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (session.isError) return <ProblemAlert error={session.error} />;
+  if (!session.data) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} replace />;
+  const workspace = session.data.workspaces.find((w) => w.id === workspaceId);
+  if (!workspace) return <Navigate to="/" replace />;
+
+  const signOut = async () => {
+    await ok(api.DELETE('/api/v1/sessions/current'));
+    setCsrfToken(null);
+    client.clear();
+    navigate('/sign-in', { replace: true });
+  };
+  const section = location.pathname.split('/')[3] ?? 'recordings';
+
+  return (
+    <WorkspaceContext.Provider value={workspace}>
+      <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+              <Text component={Link} to="/" fw={700} fz="lg" c="blue.7" td="none">
+                Hark
+              </Text>
+              <Select
+                aria-label="Workspace"
+                data={session.data.workspaces.map((w) => ({ value: w.id, label: w.name }))}
+                value={workspace.id}
+                onChange={(id) => id && navigate(`/w/${id}/${section}`)}
+                allowDeselect={false}
+                w={{ base: 150, sm: 220 }}
+                comboboxProps={{ withinPortal: true }}
+              />
+            </Group>
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <UnstyledButton aria-label="Account menu">
+                  <Text size="sm" truncate maw={{ base: 90, sm: 240 }}>
+                    {session.data.account.email}
+                  </Text>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>Role here: {workspace.role ?? 'API key'}</Menu.Label>
+                <Menu.Item onClick={() => void signOut()}>Sign out</Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" aria-label="Sections">
+          {sections.map(([path, label]) => (
+            <NavLink key={path} component={RouterLink} to={`/w/${workspace.id}/${path}`} label={label} active={section === path} onClick={close} />
+          ))}
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <TrialBanner workspace={workspace} />
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+    </WorkspaceContext.Provider>
+  );
+}

@@ -1,0 +1,100 @@
+// API keys: create with scopes and an expiry (the secret is shown once), list, revoke.
+import { Button, Checkbox, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { api, ok } from '../../api/client.ts';
+import { ProblemAlert } from '../Problem.tsx';
+import { SecretOnce } from './SecretOnce.tsx';
+
+const allScopes = ['recordings:read', 'recordings:write', 'transcripts:read', 'transcripts:write', 'analysis:read', 'analysis:write', 'scenarios:write', 'reports:read', 'webhooks:manage', 'keys:manage'] as const;
+type Scope = (typeof allScopes)[number];
+
+export function KeySettings({ workspaceId }: { workspaceId: string }) {
+  const path = { workspace_id: workspaceId };
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(['recordings:read', 'transcripts:read', 'analysis:read']);
+  const [expires, setExpires] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const keys = useQuery({ queryKey: ['keys', workspaceId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/api-keys', { params: { path } })) });
+  const refresh = () => client.invalidateQueries({ queryKey: ['keys', workspaceId] });
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/api-keys', { params: { path }, body: { name, scopes, ...(expires ? { expires_at: dayjs(expires).endOf('day').toISOString() } : {}) } })),
+    onSuccess: async (created) => {
+      setSecret(created.key);
+      setName('');
+      await refresh();
+    },
+  });
+  const revoke = useMutation({ mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', { params: { path: { ...path, key_id: id } } })), onSuccess: refresh });
+
+  return (
+    <Stack>
+      <Title order={2} fz="h3">
+        API keys
+      </Title>
+      {secret && <SecretOnce title="Your new API key" secret={secret} onDone={() => setSecret(null)} />}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Stack>
+          <ProblemAlert error={create.error} title="No key made" />
+          <Group align="end">
+            <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} w={240} />
+            <DateInput label="Expires" placeholder="Never" value={expires} onChange={setExpires} minDate={dayjs().add(1, 'day').format('YYYY-MM-DD')} clearable w={180} />
+          </Group>
+          <Checkbox.Group label="Scopes" value={scopes} onChange={(v) => setScopes(v as Scope[])}>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} mt="xs" spacing={6}>
+              {allScopes.map((scope) => (
+                <Checkbox key={scope} value={scope} label={scope} />
+              ))}
+            </SimpleGrid>
+          </Checkbox.Group>
+          <Button type="submit" w="fit-content" disabled={scopes.length === 0} loading={create.isPending}>
+            Create key
+          </Button>
+        </Stack>
+      </form>
+      <ProblemAlert error={keys.error ?? revoke.error} />
+      <Table.ScrollContainer minWidth={560}>
+        <Table aria-label="API keys">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Key</Table.Th>
+              <Table.Th>Scopes</Table.Th>
+              <Table.Th>Expires</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {keys.data?.data.map((key) => (
+              <Table.Tr key={key.id} data-key={key.name}>
+                <Table.Td>{key.name}</Table.Td>
+                <Table.Td>
+                  <Text ff="monospace" size="sm">
+                    {key.prefix}…
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs">{key.scopes.join(', ')}</Text>
+                </Table.Td>
+                <Table.Td>{key.expires_at ? new Date(key.expires_at).toLocaleDateString() : 'never'}</Table.Td>
+                <Table.Td>
+                  <Button size="xs" color="red" variant="subtle" onClick={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
+                    Revoke
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}

@@ -1,0 +1,90 @@
+// People in the workspace: add an existing account by e-mail with a role, change roles, remove.
+import { Button, Group, Select, Stack, Table, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, ok } from '../../api/client.ts';
+import { can, type WorkspaceInfo } from '../../session.tsx';
+import { ProblemAlert } from '../Problem.tsx';
+
+type Role = 'owner' | 'member' | 'viewer';
+const roles = [
+  { value: 'owner', label: 'Owner: everything' },
+  { value: 'member', label: 'Member: all but keys, webhooks, people' },
+  { value: 'viewer', label: 'Viewer: reads only' },
+];
+
+export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
+  const path = { workspace_id: workspace.id };
+  const client = useQueryClient();
+  const owner = can.manage(workspace.role);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const members = useQuery({ queryKey: ['members', workspace.id], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/members', { params: { path } })) });
+  const refresh = () => client.invalidateQueries({ queryKey: ['members', workspace.id] });
+  const add = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/members', { params: { path }, body: { email, role } })),
+    onSuccess: async () => {
+      setEmail('');
+      await refresh();
+    },
+  });
+  const change = useMutation({ mutationFn: ({ id, next }: { id: string; next: Role }) => ok(api.PATCH('/api/v1/workspaces/{workspace_id}/members/{account_id}', { params: { path: { ...path, account_id: id } }, body: { role: next } })), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/members/{account_id}', { params: { path: { ...path, account_id: id } } })), onSuccess: refresh });
+
+  return (
+    <Stack>
+      <Title order={2} fz="h3">
+        People
+      </Title>
+      {owner && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <Group align="end">
+            <TextInput label="Add a person by e-mail" description="They need a Hark account on this server" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={280} />
+            <Select label="Role" data={roles} value={role} onChange={(v) => setRole((v ?? 'member') as Role)} allowDeselect={false} w={300} />
+            <Button type="submit" loading={add.isPending}>
+              Add
+            </Button>
+          </Group>
+        </form>
+      )}
+      <ProblemAlert error={add.error ?? change.error ?? remove.error ?? members.error} />
+      <Table.ScrollContainer minWidth={480}>
+        <Table aria-label="People">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>E-mail</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.data?.data.map((m) => (
+              <Table.Tr key={m.account_id}>
+                <Table.Td>{m.email}</Table.Td>
+                <Table.Td>
+                  {owner ? (
+                    <Select aria-label={`Role of ${m.email}`} data={roles.map((r) => ({ value: r.value, label: r.value }))} value={m.role} onChange={(v) => v && change.mutate({ id: m.account_id, next: v as Role })} allowDeselect={false} w={130} />
+                  ) : (
+                    m.role
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {owner && (
+                    <Button size="xs" color="red" variant="subtle" onClick={() => remove.mutate(m.account_id)} aria-label={`Remove ${m.email}`}>
+                      Remove
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}

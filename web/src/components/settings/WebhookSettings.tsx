@@ -1,0 +1,142 @@
+// Webhooks: create with event filters (the signing secret shown once), rotate the secret, the
+// deliveries log with status codes, redeliver, delete.
+import { Badge, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, ok } from '../../api/client.ts';
+import { ProblemAlert } from '../Problem.tsx';
+import { SecretOnce } from './SecretOnce.tsx';
+
+const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'transcription_run.completed', 'transcription_run.failed', 'analysis_run.completed', 'analysis_run.failed', 'execution.completed'] as const;
+type EventName = (typeof events)[number] | '*';
+
+function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId: string }) {
+  const path = { workspace_id: workspaceId, webhook_id: webhookId };
+  const client = useQueryClient();
+  const deliveries = useQuery({ queryKey: ['deliveries', webhookId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', { params: { path, query: { limit: 20 } } })), refetchInterval: 5000 });
+  const redeliver = useMutation({
+    mutationFn: (id: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver', { params: { path: { ...path, delivery_id: id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['deliveries', webhookId] }),
+  });
+  if (deliveries.data?.data.length === 0) return <Text size="sm" c="dimmed">No deliveries yet.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={520}>
+      <Table aria-label="Deliveries">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Event</Table.Th>
+            <Table.Th>Attempt</Table.Th>
+            <Table.Th>Answer</Table.Th>
+            <Table.Th>When</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {deliveries.data?.data.map((d) => (
+            <Table.Tr key={d.id}>
+              <Table.Td>{d.event_type}</Table.Td>
+              <Table.Td>{d.attempt}</Table.Td>
+              <Table.Td>
+                <Badge color={d.success ? 'green' : 'red'} variant="light">
+                  {d.status_code ?? d.error ?? 'no answer'}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs">{new Date(d.created_at).toLocaleString()}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Button size="xs" variant="subtle" onClick={() => redeliver.mutate(d.id)}>
+                  Redeliver
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
+  const path = { workspace_id: workspaceId };
+  const client = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [chosen, setChosen] = useState<EventName[]>(['*']);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const hooks = useQuery({ queryKey: ['webhooks', workspaceId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/webhooks', { params: { path } })) });
+  const refresh = () => client.invalidateQueries({ queryKey: ['webhooks', workspaceId] });
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks', { params: { path }, body: { url, events: chosen } })),
+    onSuccess: async (hook) => {
+      setSecret(hook.secret);
+      setUrl('');
+      await refresh();
+    },
+  });
+  const rotate = useMutation({
+    mutationFn: (id: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret', { params: { path: { ...path, webhook_id: id } } })),
+    onSuccess: (answer) => setSecret((answer as { secret: string }).secret),
+  });
+  const remove = useMutation({ mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', { params: { path: { ...path, webhook_id: id } } })), onSuccess: refresh });
+
+  return (
+    <Stack>
+      <Title order={2} fz="h3">
+        Webhooks
+      </Title>
+      {secret && <SecretOnce title="Signing secret" secret={secret} onDone={() => setSecret(null)} />}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Stack>
+          <ProblemAlert error={create.error} title="No webhook made" />
+          <TextInput label="Endpoint URL" description="Hark POSTs signed JSON events here (Standard Webhooks)" type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} maw={520} />
+          <Checkbox.Group label="Events" value={chosen} onChange={(v) => setChosen(v as EventName[])}>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} mt="xs" spacing={6}>
+              <Checkbox value="*" label="All events" />
+              {events.map((name) => (
+                <Checkbox key={name} value={name} label={name} disabled={chosen.includes('*')} />
+              ))}
+            </SimpleGrid>
+          </Checkbox.Group>
+          <Button type="submit" w="fit-content" disabled={chosen.length === 0} loading={create.isPending}>
+            Add webhook
+          </Button>
+        </Stack>
+      </form>
+      <ProblemAlert error={hooks.error ?? rotate.error ?? remove.error} />
+      {hooks.data?.data.map((hook) => (
+        <Paper key={hook.id} withBorder p="sm" radius="md" data-webhook={hook.url}>
+          <Stack gap="xs">
+            <Group justify="space-between" wrap="nowrap">
+              <Stack gap={2} style={{ minWidth: 0 }}>
+                <Text fw={500} truncate>
+                  {hook.url}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {hook.events.join(', ')} {hook.enabled ? '' : `· disabled${hook.disabled_reason ? `: ${hook.disabled_reason}` : ''}`}
+                </Text>
+              </Stack>
+              <Group gap={4} wrap="nowrap">
+                <Button size="xs" variant="subtle" onClick={() => setOpen(open === hook.id ? null : hook.id)}>
+                  Deliveries
+                </Button>
+                <Button size="xs" variant="subtle" onClick={() => rotate.mutate(hook.id)}>
+                  Rotate secret
+                </Button>
+                <Button size="xs" color="red" variant="subtle" onClick={() => remove.mutate(hook.id)} aria-label={`Delete the webhook to ${hook.url}`}>
+                  Delete
+                </Button>
+              </Group>
+            </Group>
+            {open === hook.id && <Deliveries workspaceId={workspaceId} webhookId={hook.id} />}
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,70 @@
+// The workspace's name and default retention; a new workspace for the signed-in account.
+import { Button, Group, NumberInput, Stack, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, ok } from '../../api/client.ts';
+import { can, type WorkspaceInfo } from '../../session.tsx';
+import { ProblemAlert } from '../Problem.tsx';
+
+export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
+  const [name, setName] = useState(workspace.name);
+  const [retention, setRetention] = useState<number | string>(workspace.default_retention_days ?? '');
+  const [newName, setNewName] = useState('');
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const owner = can.manage(workspace.role);
+  const save = useMutation({
+    mutationFn: () => ok(api.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } }, body: { name, default_retention_days: retention === '' ? null : Number(retention) } })),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['session'] });
+      notifications.show({ color: 'green', message: 'Saved.' });
+    },
+  });
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces', { body: { name: newName } })),
+    onSuccess: async (created) => {
+      await client.invalidateQueries({ queryKey: ['session'] });
+      navigate(`/w/${created.id}/recordings`);
+    },
+  });
+  return (
+    <Stack>
+      <Title order={2} fz="h3">
+        Workspace
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <Stack maw={480}>
+          <ProblemAlert error={save.error} title="Not saved" />
+          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} disabled={!owner} />
+          <NumberInput label="Keep new recordings' audio for (days)" description="Leave empty for the server's default" min={1} value={retention} onChange={setRetention} disabled={!owner} />
+          {owner && (
+            <Button type="submit" w="fit-content" loading={save.isPending}>
+              Save
+            </Button>
+          )}
+        </Stack>
+      </form>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Group align="end">
+          <TextInput label="Create another workspace" placeholder="Name" required value={newName} onChange={(e) => setNewName(e.currentTarget.value)} />
+          <Button type="submit" variant="default" loading={create.isPending}>
+            Create
+          </Button>
+        </Group>
+        <ProblemAlert error={create.error} />
+      </form>
+    </Stack>
+  );
+}

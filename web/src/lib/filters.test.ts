@@ -1,0 +1,21 @@
+import { describe, expect, test } from 'vitest';
+import { emptyFilters, filtersFromSearch, filtersToQuery, filtersToSearch } from './filters.ts';
+
+describe('filters and the URL', () => {
+  test('a URL gives its filters and the filters give the URL back', () => {
+    const search = new URLSearchParams('status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north&tab=x');
+    const filters = filtersFromSearch(search);
+    expect(filters).toEqual({ status: 'completed', createdAfter: '2026-11-01', createdBefore: null, metadata: { agent: 'ana', team: 'north' } });
+    expect(filtersToSearch(filters, search).toString()).toBe('tab=x&status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north');
+  });
+
+  test('empty values and a bare "metadata." are no filters; changing filters drops the cursor', () => {
+    expect(filtersFromSearch(new URLSearchParams('status=&metadata.=x&metadata.agent='))).toEqual(emptyFilters);
+    const next = filtersToSearch({ ...emptyFilters, status: 'failed' }, new URLSearchParams('cursor=abc&status=completed'));
+    expect(next.toString()).toBe('status=failed');
+  });
+
+  test('the API query names metadata fields as metadata.<field>', () => {
+    expect(filtersToQuery({ ...emptyFilters, metadata: { 'queue name': 'billing' } })).toEqual({ 'metadata.queue name': 'billing' });
+  });
+});

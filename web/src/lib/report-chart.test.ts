@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { chartOf, type ReportGroup } from './report-chart.ts';
+
+const q = (id: string, rate: number | null) => ({ question_id: id, question: `Question ${id}?`, true: 0, false: 0, rate });
+const groups: ReportGroup[] = [
+  { key: { 'metadata.agent': 'ben', 'created_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 0.5), q('refund', null)] },
+  { key: { 'metadata.agent': 'ana', 'created_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 1), q('refund', 0)] },
+  { key: { 'metadata.agent': 'ana', 'created_at:week': '2026-11-16' }, results: 1, questions: [q('greeting', 0.25), q('refund', 1)] },
+];
+
+describe('report charts', () => {
+  test('by field and week: a line per agent for the chosen question, weeks in order', () => {
+    const chart = chartOf(groups, 'agent', 'week', 'greeting');
+    expect(chart.x).toBe('created_at:week');
+    expect(chart.series.map((s) => s.name).sort()).toEqual(['ana', 'ben']);
+    expect(chart.rows).toEqual([
+      { 'created_at:week': '2026-11-09', ben: 50, ana: 100 },
+      { 'created_at:week': '2026-11-16', ana: 25 },
+    ]);
+  });
+
+  test('by field only: a bar per question for each value, rates in percent, no rate stays empty', () => {
+    const chart = chartOf(groups.slice(0, 2).map((g) => ({ ...g, key: { 'metadata.agent': g.key['metadata.agent'] ?? null } })), 'agent', null, null);
+    expect(chart.series).toEqual([
+      { name: 'greeting', label: 'Question greeting?' },
+      { name: 'refund', label: 'Question refund?' },
+    ]);
+    expect(chart.rows).toEqual([
+      { 'metadata.agent': 'ana', greeting: 100, refund: 0 },
+      { 'metadata.agent': 'ben', greeting: 50, refund: null },
+    ]);
+  });
+
+  test('no grouping: one row', () => {
+    expect(chartOf([{ key: {}, results: 3, questions: [q('greeting', 2 / 3)] }], null, null, null).rows).toEqual([{ all: 'All', greeting: 66.7 }]);
+  });
+});

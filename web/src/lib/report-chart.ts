@@ -1,0 +1,43 @@
+// Turns an analysis report into chart rows: one row per x value (a period, or a metadata value),
+// one series per question (or, grouped by a field over time, per field value for one question).
+export interface ReportGroup {
+  key: Record<string, string | null>;
+  results: number;
+  questions: { question_id: string; question: string; true: number; false: number; rate: number | null }[];
+}
+
+export interface ChartData {
+  rows: Record<string, string | number | null>[];
+  x: string;
+  series: { name: string; label: string }[];
+}
+
+const label = (value: string | null) => value ?? '(none)';
+
+export function chartOf(groups: ReportGroup[], field: string | null, period: string | null, questionId: string | null): ChartData {
+  const periodKey = period ? `created_at:${period}` : null;
+  const fieldKey = field ? `metadata.${field}` : null;
+  const x = periodKey ?? fieldKey ?? 'all';
+  const questions = groups[0]?.questions ?? [];
+  const byX = new Map<string, Record<string, string | number | null>>();
+  const series = new Map<string, string>();
+  for (const group of groups) {
+    const xValue = periodKey ? label(group.key[periodKey] ?? null) : fieldKey ? label(group.key[fieldKey] ?? null) : 'All';
+    const row = byX.get(xValue) ?? { [x]: xValue };
+    if (periodKey && fieldKey) {
+      // Lines per field value, for one question.
+      const q = group.questions.find((item) => item.question_id === (questionId ?? questions[0]?.question_id));
+      const name = label(group.key[fieldKey] ?? null);
+      series.set(name, name);
+      row[name] = q?.rate === null || q?.rate === undefined ? null : Math.round(q.rate * 1000) / 10;
+    } else {
+      for (const q of group.questions) {
+        series.set(q.question_id, q.question);
+        row[q.question_id] = q.rate === null ? null : Math.round(q.rate * 1000) / 10;
+      }
+    }
+    byX.set(xValue, row);
+  }
+  const rows = [...byX.values()].sort((a, b) => String(a[x]).localeCompare(String(b[x])));
+  return { rows, x, series: [...series].map(([name, text]) => ({ name, label: text })) };
+}

@@ -1,0 +1,24 @@
+import { describe, expect, test } from 'vitest';
+import { formatTime, indexAt, wordsOf } from './transcript-sync.ts';
+
+const words = [
+  { start: 0.5, end: 0.9, word: 'hello' },
+  { start: 1.0, end: 1.4, word: 'there' },
+  { start: 2.5, end: 3.0, word: 'bye' },
+];
+
+describe('the word being heard', () => {
+  test('before the first word nothing is lit', () => expect(indexAt(words, 0.2)).toBe(-1));
+  test('inside a word, that word', () => {
+    expect(indexAt(words, 0.5)).toBe(0);
+    expect(indexAt(words, 1.2)).toBe(1);
+  });
+  test('in a pause the last word stays lit until the next starts', () => expect(indexAt(words, 2.0)).toBe(1));
+  test('after the last word, the last word', () => expect(indexAt(words, 99)).toBe(2));
+  test('no words, nothing', () => expect(indexAt([], 1)).toBe(-1));
+  test('the words of a segment', () => expect(wordsOf(words, { start: 0.5, end: 2 }).map((w) => w.word)).toEqual(['hello', 'there']));
+  test('times read as m:ss or h:mm:ss', () => {
+    expect(formatTime(65.4)).toBe('1:05');
+    expect(formatTime(3725)).toBe('1:02:05');
+  });
+});

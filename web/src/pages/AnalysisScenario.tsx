@@ -1,0 +1,187 @@
+// An analysis scenario: its questions (add, remove, reorder; key, text, type boolean or text),
+// instructions, engine and model from what this server has, summary and automatic toggles.
+import { ActionIcon, Anchor, Button, Group, Paper, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, ok, type Schemas } from '../api/client.ts';
+import { useEngines } from '../api/queries.ts';
+import { ProblemAlert } from '../components/Problem.tsx';
+import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { can } from '../session.tsx';
+
+type Scenario = Schemas['AnalysisScenario'];
+interface Question {
+  id: string;
+  text: string;
+  type: 'boolean' | 'text';
+}
+
+export default function AnalysisScenario() {
+  const workspace = useWorkspace();
+  const { scenarioId = '' } = useParams();
+  const path = { workspace_id: workspace.id, scenario_id: scenarioId };
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const engines = useEngines(workspace.id);
+  const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
+  const writer = can.write(workspace.role);
+
+  const scenario = useQuery({ queryKey: ['analysis-scenario', workspace.id, scenarioId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })) });
+  const [draft, setDraft] = useState<Scenario | null>(null);
+  useEffect(() => {
+    if (scenario.data) setDraft(scenario.data);
+  }, [scenario.data]);
+
+  const save = useMutation({
+    mutationFn: (value: Scenario) =>
+      ok(
+        api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', {
+          params: { path },
+          body: { name: value.name, instructions: value.instructions, questions: value.questions, engine: value.engine, model: value.model, summary: value.summary, auto: value.auto },
+        }),
+      ),
+    onSuccess: async (saved) => {
+      client.setQueryData(['analysis-scenario', workspace.id, scenarioId], saved);
+      await client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] });
+      notifications.show({ color: 'green', message: 'Saved.' });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] });
+      navigate(`/w/${workspace.id}/scenarios`);
+    },
+  });
+
+  if (scenario.error) return <ProblemAlert error={scenario.error} />;
+  if (!draft) return <Text c="dimmed">Loading…</Text>;
+  const set = (change: Partial<Scenario>) => setDraft({ ...draft, ...change });
+  const questions = draft.questions as Question[];
+  const setQuestions = (next: Question[]) => set({ questions: next });
+  const move = (index: number, by: number) => {
+    const next = [...questions];
+    const [item] = next.splice(index, 1);
+    next.splice(index + by, 0, item!);
+    setQuestions(next);
+  };
+  const nextKey = () => {
+    let n = questions.length + 1;
+    while (questions.some((q) => q.id === `q${n}`)) n += 1;
+    return `q${n}`;
+  };
+  const available = engines.data?.data.filter((e) => e.kind === 'analysis') ?? [];
+  const engine = available.find((e) => e.engine === draft.engine);
+  const models = engine ? [...new Set([...engine.models, draft.model])] : [draft.model];
+
+  return (
+    <Stack maw={900}>
+      <Anchor component={Link} to={`/w/${workspace.id}/scenarios`} size="sm">
+        ← Scenarios
+      </Anchor>
+      <Group justify="space-between">
+        <Title order={1} fz="h2">
+          {scenario.data?.name}
+        </Title>
+        {writer && (
+          <Group gap="xs">
+            <Button variant="light" onClick={openRun}>
+              Run on recordings…
+            </Button>
+            <Button color="red" variant="subtle" onClick={() => remove.mutate()} loading={remove.isPending}>
+              Delete
+            </Button>
+          </Group>
+        )}
+      </Group>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate(draft);
+        }}
+      >
+        <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Stack>
+            <ProblemAlert error={save.error ?? remove.error} title="Not saved" />
+            <TextInput label="Name" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} />
+            <Textarea label="Instructions" description="Context for the engine, e.g. what kind of calls these are" autosize minRows={2} value={draft.instructions} onChange={(e) => set({ instructions: e.currentTarget.value })} />
+            <Stack gap="xs">
+              <Text fw={600}>Questions</Text>
+              {questions.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  No questions yet. Add one: a yes/no question (“Did the agent greet the customer?”) or an open one (“What did the customer ask for?”).
+                </Text>
+              )}
+              {questions.map((q, index) => (
+                <Paper key={index} withBorder p="sm" radius="md" data-question-row={index}>
+                  <Group align="end" gap="xs" wrap="wrap">
+                    <TextInput label="Key" description="In reports and the API" w={120} value={q.id} onChange={(e) => setQuestions(questions.map((x, i) => (i === index ? { ...x, id: e.currentTarget.value } : x)))} />
+                    <TextInput label="Question" required flex={1} miw={220} value={q.text} onChange={(e) => setQuestions(questions.map((x, i) => (i === index ? { ...x, text: e.currentTarget.value } : x)))} />
+                    <Select
+                      label="Answer"
+                      w={130}
+                      allowDeselect={false}
+                      data={[
+                        { value: 'boolean', label: 'Yes / no' },
+                        { value: 'text', label: 'Text' },
+                      ]}
+                      value={q.type}
+                      onChange={(type) => setQuestions(questions.map((x, i) => (i === index ? { ...x, type: (type ?? 'boolean') as Question['type'] } : x)))}
+                    />
+                    <Group gap={2}>
+                      <ActionIcon variant="subtle" aria-label={`Move question ${index + 1} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                        ↑
+                      </ActionIcon>
+                      <ActionIcon variant="subtle" aria-label={`Move question ${index + 1} down`} disabled={index === questions.length - 1} onClick={() => move(index, 1)}>
+                        ↓
+                      </ActionIcon>
+                      <ActionIcon variant="subtle" color="red" aria-label={`Remove question ${index + 1}`} onClick={() => setQuestions(questions.filter((_, i) => i !== index))}>
+                        ×
+                      </ActionIcon>
+                    </Group>
+                  </Group>
+                </Paper>
+              ))}
+              <Button variant="default" w="fit-content" onClick={() => setQuestions([...questions, { id: nextKey(), text: '', type: 'boolean' }])}>
+                Add a question
+              </Button>
+            </Stack>
+            <Group grow align="start">
+              <Select
+                label="Engine"
+                allowDeselect={false}
+                data={available.map((e) => ({ value: e.engine, label: e.engine === 'basic' ? 'basic (no language model)' : e.engine }))}
+                value={draft.engine}
+                onChange={(value) => {
+                  const next = available.find((e) => e.engine === value);
+                  if (next) set({ engine: next.engine as Scenario['engine'], model: next.default_model });
+                }}
+              />
+              <Select
+                label="Model"
+                description={engine?.any_model ? 'Any model name the server knows' : engine && engine.models.length === 0 ? 'No model file registered (hark models add)' : undefined}
+                data={models}
+                value={draft.model}
+                searchable={engine?.any_model}
+                allowDeselect={false}
+                onChange={(model) => model && set({ model })}
+              />
+            </Group>
+            <Switch label="Write a summary of each call" checked={draft.summary} onChange={(e) => set({ summary: e.currentTarget.checked })} />
+            <Switch label="Automatic: analyse every new transcript with this scenario" checked={draft.auto} onChange={(e) => set({ auto: e.currentTarget.checked })} />
+            {writer && (
+              <Button type="submit" w="fit-content" loading={save.isPending}>
+                Save
+              </Button>
+            )}
+          </Stack>
+        </fieldset>
+      </form>
+      <RunOnRecordings workspaceId={workspace.id} kind="analysis" scenarioId={scenarioId} opened={running} onClose={closeRun} />
+    </Stack>
+  );
+}

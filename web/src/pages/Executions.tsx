@@ -1,0 +1,93 @@
+// Executions: scenarios run over many recordings, with live counts per state.
+import { Badge, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, ok, type Schemas } from '../api/client.ts';
+import { useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
+import { ProblemAlert } from '../components/Problem.tsx';
+import { StatusBadge } from '../components/Status.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+
+type Execution = Schemas['Execution'] & { scenario_name: string };
+
+export default function Executions() {
+  const workspace = useWorkspace();
+  const transcription = useTranscriptionScenarios(workspace.id);
+  const analysis = useAnalysisScenarios(workspace.id);
+  const executions = useQuery({
+    queryKey: ['executions', workspace.id, transcription.data?.data.length, analysis.data?.data.length],
+    enabled: transcription.isSuccess && analysis.isSuccess,
+    queryFn: async (): Promise<Execution[]> => {
+      const lists = await Promise.all([
+        ...(transcription.data?.data ?? []).map(async (s) =>
+          (await ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path: { workspace_id: workspace.id, scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
+        ),
+        ...(analysis.data?.data ?? []).map(async (s) =>
+          (await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', { params: { path: { workspace_id: workspace.id, scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
+        ),
+      ]);
+      return lists.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
+    },
+    refetchInterval: (q) => (q.state.data?.some((e) => e.status === 'queued' || e.status === 'running') ? 2000 : false),
+  });
+
+  return (
+    <Stack>
+      <Title order={1}>Executions</Title>
+      <ProblemAlert error={executions.error} />
+      {executions.data?.length === 0 && <Text c="dimmed">No executions yet. Open a scenario and choose “Run on recordings…”.</Text>}
+      {executions.data && executions.data.length > 0 && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table aria-label="Executions">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Scenario</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Progress</Table.Th>
+                <Table.Th>Started</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {executions.data.map((e) => {
+                const total = e.recording_ids.length || 1;
+                const done = e.counts.completed + e.counts.failed + e.counts.cancelled;
+                return (
+                  <Table.Tr key={e.id} data-execution={e.id}>
+                    <Table.Td>
+                      <Text size="sm">{e.scenario_name}</Text>
+                      <Badge size="xs" variant="light">
+                        {e.kind}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={e.status} />
+                    </Table.Td>
+                    <Table.Td miw={220}>
+                      <Progress.Root size="lg" aria-label={`${done} of ${e.recording_ids.length} done`}>
+                        <Progress.Section value={(e.counts.completed / total) * 100} color="green" />
+                        <Progress.Section value={(e.counts.failed / total) * 100} color="red" />
+                        <Progress.Section value={(e.counts.running / total) * 100} color="blue" />
+                      </Progress.Root>
+                      <Group gap="xs" mt={4}>
+                        <Text size="xs">{e.counts.completed} done</Text>
+                        <Text size="xs">{e.counts.running} running</Text>
+                        <Text size="xs">{e.counts.queued} queued</Text>
+                        {e.counts.failed > 0 && (
+                          <Text size="xs" c="red">
+                            {e.counts.failed} failed
+                          </Text>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="xs">{new Date(e.created_at).toLocaleString()}</Text>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,252 @@
+// A recording: player with waveform beside its transcript (the word being heard lit, a click
+// seeks), exports, runs of both kinds with Cancel and Retry, new runs with a chosen scenario, and
+// analysis results whose evidence seeks the audio.
+import { Alert, Anchor, Button, Code, Grid, Group, Modal, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, ApiError, ok, workspacePath } from '../api/client.ts';
+import { activeRun, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
+import { AnalysisResultCard } from '../components/AnalysisResultCard.tsx';
+import { AudioPlayer, type PlayerHandle } from '../components/AudioPlayer.tsx';
+import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
+import { RunList } from '../components/RunList.tsx';
+import { StatusBadge } from '../components/Status.tsx';
+import { TranscriptView } from '../components/TranscriptView.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { formatTime } from '../lib/transcript-sync.ts';
+import { can } from '../session.tsx';
+
+const preparing = new Set(['queued', 'processing', 'download_pending', 'downloading']);
+
+export default function Recording() {
+  const workspace = useWorkspace();
+  const { recordingId = '' } = useParams();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const player = useRef<PlayerHandle>(null);
+  const [time, setTime] = useState(0);
+  const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
+  const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
+  const [deleting, { open: askDelete, close: cancelDelete }] = useDisclosure(false);
+  const [newUrl, setNewUrl] = useState('');
+  const path = { workspace_id: workspace.id };
+  const writer = can.write(workspace.role);
+
+  const recording = useQuery({
+    queryKey: ['recording', workspace.id, recordingId],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { ...path, recording_id: recordingId } } })),
+    refetchInterval: (q) => (q.state.data && preparing.has(q.state.data.status) ? 1500 : false),
+  });
+  const transcriptionRuns = useQuery({
+    queryKey: ['transcription-runs', workspace.id, recordingId],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs', { params: { path, query: { recording_id: recordingId, limit: 50 } } })),
+    refetchInterval: (q) => (q.state.data?.data.some((r) => activeRun(r.status)) ? 1500 : false),
+  });
+  const analysisRuns = useQuery({
+    queryKey: ['analysis-runs', workspace.id, recordingId],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-runs', { params: { path, query: { recording_id: recordingId, limit: 50 } } })),
+    refetchInterval: (q) => (q.state.data?.data.some((r) => activeRun(r.status)) ? 1500 : false),
+  });
+  const latestCompleted = transcriptionRuns.data?.data.find((r) => r.status === 'completed')?.id ?? null;
+  const transcript = useQuery({
+    queryKey: ['transcript', workspace.id, recordingId, latestCompleted],
+    enabled: latestCompleted !== null,
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', { params: { path: { ...path, run_id: latestCompleted! }, query: {} } })),
+  });
+  const latestAnalysis = analysisRuns.data?.data.filter((r) => r.status === 'completed').map((r) => r.id).join(',') ?? '';
+  const results = useQuery({
+    queryKey: ['analysis-results', workspace.id, recordingId, latestAnalysis],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-results', { params: { path, query: { recording_id: recordingId, limit: 20 } } })),
+  });
+  const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
+  const analysisScenarios = useAnalysisScenarios(workspace.id);
+  const chosenAnalysis = analysisScenario ?? analysisScenarios.data?.data[0]?.id ?? null;
+
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['transcription-runs', workspace.id, recordingId] }), client.invalidateQueries({ queryKey: ['analysis-runs', workspace.id, recordingId] })]);
+  const act = useMutation({
+    mutationFn: (call: () => Promise<unknown>) => call(),
+    onSuccess: refresh,
+    onError: (error) => notifications.show({ color: 'red', title: error instanceof ApiError ? error.problem.title : 'Refused', message: problemMessage(error) }),
+  });
+  const remove = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { ...path, recording_id: recordingId } } })),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['recordings', workspace.id] });
+      navigate(`/w/${workspace.id}/recordings`);
+    },
+  });
+  const retryImport = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/import/retry', { params: { path: { ...path, recording_id: recordingId } }, body: newUrl ? { url: newUrl } : {} })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['recording', workspace.id, recordingId] }),
+  });
+
+  const seek = useCallback((seconds: number) => player.current?.seekTo(seconds), []);
+  const onTime = useCallback((seconds: number) => setTime(seconds), []);
+
+  if (recording.isError) return <ProblemAlert error={recording.error} />;
+  if (!recording.data) return <Text c="dimmed">Loading…</Text>;
+  const r = recording.data;
+  const audioUrl = workspacePath(workspace.id, `/recordings/${r.id}/audio`);
+  const hasAudio = r.audio_deleted_at === null && !preparing.has(r.status) && r.status !== 'download_failed' && r.status !== 'failed';
+  const tName = (run: { transcription_scenario_id?: string }) => transcriptionScenarios.data?.data.find((s) => s.id === run.transcription_scenario_id)?.name ?? 'Transcription';
+  const aName = (id: string) => analysisScenarios.data?.data.find((s) => s.id === id)?.name ?? 'Analysis';
+  const exportUrl = (format: string) => workspacePath(workspace.id, `/recordings/${r.id}/transcript?format=${format}`);
+  const base = r.filename.replace(/\.[^.]*$/, '');
+
+  return (
+    <Stack>
+      <Anchor component={Link} to={`/w/${workspace.id}/recordings`} size="sm">
+        ← Recordings
+      </Anchor>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={1} fz="h2" style={{ wordBreak: 'break-word' }}>
+            {r.filename}
+          </Title>
+          <Group gap="xs">
+            <StatusBadge status={r.status} />
+            {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
+            <Text size="sm" c="dimmed">
+              added {new Date(r.created_at).toLocaleString()} · audio kept until {new Date(r.expires_at).toLocaleDateString()}
+            </Text>
+          </Group>
+        </Stack>
+        {writer && (
+          <Button color="red" variant="light" onClick={askDelete}>
+            Delete
+          </Button>
+        )}
+      </Group>
+      {Object.keys(r.metadata).length > 0 && <Code block>{JSON.stringify(r.metadata, null, 2)}</Code>}
+      {r.error_code && (
+        <Alert color="red" title={`Failed: ${r.error_code}`}>
+          {r.error_message}
+        </Alert>
+      )}
+      {r.status === 'download_failed' && writer && (
+        <Group align="end">
+          <TextInput label="Retry the download with a new URL (or leave empty to retry the same)" value={newUrl} onChange={(e) => setNewUrl(e.currentTarget.value)} w={420} />
+          <Button onClick={() => retryImport.mutate()} loading={retryImport.isPending}>
+            Retry download
+          </Button>
+          <ProblemAlert error={retryImport.error} />
+        </Group>
+      )}
+      {r.audio_deleted_at !== null && <Alert color="gray">The audio was deleted by its retention on {new Date(r.audio_deleted_at).toLocaleDateString()}; transcripts and results stay.</Alert>}
+      {preparing.has(r.status) && <Alert color="blue">Preparing the audio… this page updates by itself.</Alert>}
+
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack>
+            {hasAudio && <AudioPlayer ref={player} src={audioUrl} peaksSrc={`${audioUrl}?variant=prepared`} onTime={onTime} />}
+            {transcript.data ? (
+              <>
+                <Group gap="xs">
+                  <Text size="sm" c="dimmed">
+                    Download:
+                  </Text>
+                  {['txt', 'srt', 'vtt'].map((format) => (
+                    <Anchor key={format} href={exportUrl(format)} download={`${base}.${format}`} size="sm">
+                      {format.toUpperCase()}
+                    </Anchor>
+                  ))}
+                </Group>
+                <TranscriptView transcript={transcript.data} time={time} onSeek={seek} />
+              </>
+            ) : (
+              <Text c="dimmed">{transcriptionRuns.data?.data.some((run) => activeRun(run.status)) ? 'Transcribing… the transcript appears here when it is done.' : 'No transcript yet.'}</Text>
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack>
+            {writer && hasAudio && (
+              <Stack gap="xs">
+                <Group align="end" gap="xs" wrap="nowrap">
+                  <Select label="Transcribe with" placeholder="Default scenario" data={transcriptionScenarios.data?.data.map((s) => ({ value: s.id, label: s.name })) ?? []} value={transcriptionScenario} onChange={setTranscriptionScenario} flex={1} />
+                  <Button
+                    onClick={() =>
+                      act.mutate(() =>
+                        ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs', { params: { path: { ...path, recording_id: r.id } }, body: transcriptionScenario ? { transcription_scenario_id: transcriptionScenario } : {} })),
+                      )
+                    }
+                  >
+                    Transcribe
+                  </Button>
+                </Group>
+                <Group align="end" gap="xs" wrap="nowrap">
+                  <Select label="Analyse with" data={analysisScenarios.data?.data.map((s) => ({ value: s.id, label: s.name })) ?? []} value={chosenAnalysis} onChange={setAnalysisScenario} allowDeselect={false} flex={1} />
+                  <Button
+                    disabled={!latestCompleted || !chosenAnalysis}
+                    onClick={() =>
+                      chosenAnalysis &&
+                      act.mutate(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs', { params: { path: { ...path, recording_id: r.id } }, body: { analysis_scenario_id: chosenAnalysis } })))
+                    }
+                  >
+                    Analyse
+                  </Button>
+                </Group>
+              </Stack>
+            )}
+            <Tabs defaultValue="results">
+              <Tabs.List>
+                <Tabs.Tab value="results">Answers</Tabs.Tab>
+                <Tabs.Tab value="runs">Runs</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="results" pt="sm">
+                <Stack>
+                  {results.data?.data.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
+                  {results.data?.data.map((result) => <AnalysisResultCard key={result.analysis_run_id} result={result} scenarioName={aName(result.analysis_scenario_id)} onSeek={seek} />)}
+                </Stack>
+              </Tabs.Panel>
+              <Tabs.Panel value="runs" pt="sm">
+                <Stack>
+                  <Text fw={600} size="sm">
+                    Transcription runs
+                  </Text>
+                  <RunList
+                    label="Transcription runs"
+                    runs={transcriptionRuns.data?.data ?? []}
+                    scenarioName={(run) => tName(run as { transcription_scenario_id?: string })}
+                    canWrite={writer}
+                    onCancel={(id) => act.mutate(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel', { params: { path: { ...path, run_id: id } } })))}
+                    onRetry={(id) => act.mutate(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', { params: { path: { ...path, run_id: id } } })))}
+                  />
+                  <Text fw={600} size="sm">
+                    Analysis runs
+                  </Text>
+                  <RunList
+                    label="Analysis runs"
+                    runs={analysisRuns.data?.data ?? []}
+                    scenarioName={(run) => aName((run as { analysis_scenario_id: string }).analysis_scenario_id)}
+                    canWrite={writer}
+                    onCancel={(id) => act.mutate(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/cancel', { params: { path: { ...path, run_id: id } } })))}
+                    onRetry={(id) => act.mutate(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/retry', { params: { path: { ...path, run_id: id } } })))}
+                  />
+                </Stack>
+              </Tabs.Panel>
+            </Tabs>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+
+      <Modal opened={deleting} onClose={cancelDelete} title="Delete this recording?">
+        <Stack>
+          <Text size="sm">The audio, its transcripts and its analysis results are deleted for good.</Text>
+          <ProblemAlert error={remove.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={cancelDelete}>
+              Keep it
+            </Button>
+            <Button color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

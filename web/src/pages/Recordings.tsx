@@ -1,0 +1,143 @@
+// Recordings: a table with status, duration, creation and chosen metadata columns; filters kept
+// in the URL; cursor paging; upload by drag-and-drop; import from a URL.
+import { Anchor, Button, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, ok, type Schemas } from '../api/client.ts';
+import { useMetadataFields } from '../api/queries.ts';
+import { ImportPanel } from '../components/ImportPanel.tsx';
+import { ProblemAlert } from '../components/Problem.tsx';
+import { RecordingFiltersBar } from '../components/RecordingFiltersBar.tsx';
+import { StatusBadge } from '../components/Status.tsx';
+import { UploadPanel } from '../components/UploadPanel.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { filtersFromSearch, filtersToQuery, filtersToSearch } from '../lib/filters.ts';
+import { formatTime } from '../lib/transcript-sync.ts';
+import { can } from '../session.tsx';
+
+const PAGE_SIZE = 25;
+const settled = new Set(['completed', 'failed', 'download_failed']);
+
+export type Recording = Schemas['Recording'];
+
+
+const cell = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+export default function Recordings() {
+  const workspace = useWorkspace();
+  const [search, setSearch] = useSearchParams();
+  const [panel, setPanel] = useState<'upload' | 'import' | null>(null);
+  const filters = filtersFromSearch(search);
+  const cursor = search.get('cursor');
+  const columns = (search.get('columns') ?? '').split(',').filter(Boolean);
+  const fields = useMetadataFields(workspace.id);
+
+  const list = useQuery({
+    queryKey: ['recordings', workspace.id, filtersToQuery(filters), cursor],
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/workspaces/{workspace_id}/recordings', {
+          params: { path: { workspace_id: workspace.id }, query: { limit: PAGE_SIZE, offset: 0, ...(cursor ? { cursor } : {}), ...filtersToQuery(filters) } },
+        }),
+      ),
+    // Poll while something on the page is still moving.
+    refetchInterval: (query) => (query.state.data?.data.some((r) => !settled.has(r.status)) ? 2000 : false),
+  });
+
+  const setColumns = (next: string[]) => {
+    const params = new URLSearchParams(search);
+    if (next.length > 0) params.set('columns', next.join(','));
+    else params.delete('columns');
+    setSearch(params);
+  };
+  const page = (next: string | null) => {
+    const params = new URLSearchParams(search);
+    if (next) params.set('cursor', next);
+    else params.delete('cursor');
+    setSearch(params);
+  };
+  const fieldNames = fields.data?.data.map((f) => f.field) ?? [];
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>Recordings</Title>
+        {can.write(workspace.role) && (
+          <Group gap="xs">
+            <Button onClick={() => setPanel(panel === 'upload' ? null : 'upload')}>Upload</Button>
+            <Button variant="default" onClick={() => setPanel(panel === 'import' ? null : 'import')}>
+              Import from a URL
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {panel === 'upload' && <UploadPanel workspaceId={workspace.id} suggestions={fieldNames} onClose={() => setPanel(null)} />}
+      {panel === 'import' && <ImportPanel workspaceId={workspace.id} onClose={() => setPanel(null)} />}
+      <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={(next) => setSearch(filtersToSearch(next, search))} />
+      <MultiSelect
+        label="Metadata columns"
+        placeholder={fieldNames.length > 0 ? 'Show fields as columns' : 'No metadata yet'}
+        data={fieldNames}
+        value={columns}
+        onChange={setColumns}
+        maw={480}
+        clearable
+        searchable
+      />
+      <ProblemAlert error={list.error} />
+      {list.data && list.data.data.length === 0 ? (
+        <Text c="dimmed" py="xl" ta="center">
+          {cursor || Object.keys(filtersToQuery(filters)).length > 0 ? 'No recordings match these filters.' : 'No recordings yet. Upload a file to get its transcript.'}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped highlightOnHover aria-label="Recordings" aria-busy={list.isPending}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Duration</Table.Th>
+                <Table.Th>Created</Table.Th>
+                {columns.map((c) => (
+                  <Table.Th key={c}>{c}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data?.data.map((recording) => (
+                <Table.Tr key={recording.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/w/${workspace.id}/recordings/${recording.id}`}>
+                      {recording.filename}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={recording.status} />
+                  </Table.Td>
+                  <Table.Td>{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
+                  <Table.Td>{new Date(recording.created_at).toLocaleString()}</Table.Td>
+                  {columns.map((c) => (
+                    <Table.Td key={c}>{cell((recording.metadata as Record<string, unknown>)[c])}</Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Group>
+        {cursor && (
+          <Button variant="default" onClick={() => page(null)}>
+            First page
+          </Button>
+        )}
+        {list.data?.next_cursor && (
+          <Button variant="default" onClick={() => page(list.data.next_cursor)}>
+            Next page
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}

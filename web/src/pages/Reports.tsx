@@ -1,0 +1,175 @@
+// Reports: an analysis scenario's yes-rates per group (a metadata field and/or day, week, month)
+// as a chart and a table, with CSV; and recordings per group with their hours of audio.
+import { Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { BarChart, LineChart } from '@mantine/charts';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { api, download, ok, workspacePath } from '../api/client.ts';
+import { useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
+import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { chartOf } from '../lib/report-chart.ts';
+import { notifications } from '@mantine/notifications';
+
+const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
+
+export default function Reports() {
+  const workspace = useWorkspace();
+  const [search, setSearch] = useSearchParams();
+  const scenarios = useAnalysisScenarios(workspace.id);
+  const fields = useMetadataFields(workspace.id);
+  const scenarioId = search.get('scenario') ?? scenarios.data?.data[0]?.id ?? null;
+  const field = search.get('field');
+  const period = search.get('period');
+  const questionId = search.get('question');
+  const set = (name: string, value: string | null) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setSearch(next, { replace: true });
+  };
+  const groupBy = [...(field ? [`metadata.${field}`] : []), ...(period ? [`created_at:${period}`] : [])];
+  const query = new URLSearchParams(groupBy.map((g) => ['group_by', g]));
+
+  const analysis = useQuery({
+    queryKey: ['report-analysis', workspace.id, scenarioId, groupBy],
+    enabled: scenarioId !== null,
+    queryFn: () =>
+      ok(api.GET('/api/v1/workspaces/{workspace_id}/reports/analysis', { params: { path: { workspace_id: workspace.id }, query: { analysis_scenario_id: scenarioId!, ...(groupBy.length > 0 ? { group_by: groupBy } : {}) } } })),
+  });
+  const recordings = useQuery({
+    queryKey: ['report-recordings', workspace.id, groupBy],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
+  });
+
+  const groups = analysis.data?.groups ?? [];
+  const questions = groups[0]?.questions ?? [];
+  const chart = chartOf(groups, field, period, questionId);
+  const csv = async () => {
+    try {
+      await download(workspacePath(workspace.id, `/reports/analysis?analysis_scenario_id=${encodeURIComponent(scenarioId ?? '')}&${query.toString()}`), 'analysis-report.csv', 'text/csv');
+    } catch (error) {
+      notifications.show({ color: 'red', message: problemMessage(error) });
+    }
+  };
+
+  return (
+    <Stack>
+      <Title order={1}>Reports</Title>
+      <Group align="end">
+        <Select label="Analysis scenario" data={scenarios.data?.data.map((s) => ({ value: s.id, label: s.name })) ?? []} value={scenarioId} onChange={(v) => set('scenario', v)} allowDeselect={false} w={260} />
+        <Select label="Group by metadata field" placeholder="No field" data={fields.data?.data.map((f) => f.field) ?? []} value={field} onChange={(v) => set('field', v)} clearable w={220} />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="period-label">
+            Over time
+          </Text>
+          <SegmentedControl
+            aria-labelledby="period-label"
+            value={period ?? 'none'}
+            onChange={(v) => set('period', v === 'none' ? null : v)}
+            data={[
+              { value: 'none', label: 'All' },
+              { value: 'day', label: 'Day' },
+              { value: 'week', label: 'Week' },
+              { value: 'month', label: 'Month' },
+            ]}
+          />
+        </Stack>
+        {field && period && questions.length > 0 && (
+          <Select label="Question" data={questions.map((q) => ({ value: q.question_id, label: q.question }))} value={questionId ?? questions[0]?.question_id ?? null} onChange={(v) => set('question', v)} allowDeselect={false} w={280} />
+        )}
+      </Group>
+      <Tabs defaultValue="analysis">
+        <Tabs.List>
+          <Tabs.Tab value="analysis">Answers</Tabs.Tab>
+          <Tabs.Tab value="recordings">Recordings</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="analysis" pt="md">
+          <Stack>
+            <ProblemAlert error={analysis.error} />
+            {groups.length === 0 && analysis.isSuccess && <Text c="dimmed">No analysis results for this scenario yet.</Text>}
+            {groups.length > 0 && chart.series.length > 0 && (
+              <div aria-label="Yes-rate chart, in percent" role="img" data-testid="report-chart">
+                {period ? (
+                  <LineChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend connectNulls />
+                ) : (
+                  <BarChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend />
+                )}
+              </div>
+            )}
+            {groups.length > 0 && (
+              <>
+                <Group>
+                  <Button variant="default" onClick={() => void csv()}>
+                    Download CSV
+                  </Button>
+                </Group>
+                <Table.ScrollContainer minWidth={600}>
+                  <Table aria-label="Answers per group" striped>
+                    <Table.Thead>
+                      <Table.Tr>
+                        {groupBy.map((g) => (
+                          <Table.Th key={g}>{g.replace('metadata.', '').replace('created_at:', '')}</Table.Th>
+                        ))}
+                        <Table.Th>Results</Table.Th>
+                        {questions.map((q) => (
+                          <Table.Th key={q.question_id}>{q.question}</Table.Th>
+                        ))}
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {groups.map((g, i) => (
+                        <Table.Tr key={i}>
+                          {groupBy.map((k) => (
+                            <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
+                          ))}
+                          <Table.Td>{g.results}</Table.Td>
+                          {g.questions.map((q) => (
+                            <Table.Td key={q.question_id}>{q.rate === null ? '—' : `${Math.round(q.rate * 100)} % yes (${q.true}/${q.true + q.false})`}</Table.Td>
+                          ))}
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              </>
+            )}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="recordings" pt="md">
+          <ProblemAlert error={recordings.error} />
+          <Table.ScrollContainer minWidth={500}>
+            <Table aria-label="Recordings per group" striped>
+              <Table.Thead>
+                <Table.Tr>
+                  {groupBy.map((g) => (
+                    <Table.Th key={g}>{g.replace('metadata.', '').replace('created_at:', '')}</Table.Th>
+                  ))}
+                  <Table.Th>Recordings</Table.Th>
+                  <Table.Th>By status</Table.Th>
+                  <Table.Th>Hours of audio</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {recordings.data?.groups.map((g, i) => (
+                  <Table.Tr key={i}>
+                    {groupBy.map((k) => (
+                      <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
+                    ))}
+                    <Table.Td>{g.recordings}</Table.Td>
+                    <Table.Td>
+                      {Object.entries(g.by_status)
+                        .map(([s, n]) => `${s.replace(/_/g, ' ')}: ${n}`)
+                        .join(', ')}
+                    </Table.Td>
+                    <Table.Td>{(g.total_duration_seconds / 3600).toFixed(2)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

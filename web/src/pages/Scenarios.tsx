@@ -1,0 +1,122 @@
+// Scenarios: how the workspace transcribes and which questions it asks, each openable for editing;
+// new ones are created here.
+import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { api, ok } from '../api/client.ts';
+import { useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
+import { ProblemAlert } from '../components/Problem.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { can } from '../session.tsx';
+
+export default function Scenarios() {
+  const workspace = useWorkspace();
+  const path = { workspace_id: workspace.id };
+  const transcription = useTranscriptionScenarios(workspace.id);
+  const analysis = useAnalysisScenarios(workspace.id);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const writer = can.write(workspace.role);
+
+  const createAnalysis = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path }, body: { name: 'New questions', questions: [] } })),
+    onSuccess: async (scenario) => {
+      await client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] });
+      navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`);
+    },
+  });
+  const createTranscription = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path }, body: { name: 'New transcription scenario' } })),
+    onSuccess: async (scenario) => {
+      await client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] });
+      navigate(`/w/${workspace.id}/scenarios/transcription/${scenario.id}`);
+    },
+  });
+
+  return (
+    <Stack gap="xl">
+      <Title order={1}>Scenarios</Title>
+      <ProblemAlert error={createAnalysis.error ?? createTranscription.error ?? analysis.error ?? transcription.error} />
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2} fz="h3">
+            Questions (analysis scenarios)
+          </Title>
+          {writer && (
+            <Button onClick={() => createAnalysis.mutate()} loading={createAnalysis.isPending}>
+              New analysis scenario
+            </Button>
+          )}
+        </Group>
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label="Analysis scenarios" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Questions</Table.Th>
+                <Table.Th>Engine</Table.Th>
+                <Table.Th>Automatic</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {analysis.data?.data.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${s.id}`}>
+                      {s.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{s.questions.length}</Table.Td>
+                  <Table.Td>
+                    {s.engine} · {s.model}
+                  </Table.Td>
+                  <Table.Td>{s.auto ? <Badge>automatic</Badge> : <Text size="sm">no</Text>}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2} fz="h3">
+            Transcription scenarios
+          </Title>
+          {writer && (
+            <Button variant="default" onClick={() => createTranscription.mutate()} loading={createTranscription.isPending}>
+              New transcription scenario
+            </Button>
+          )}
+        </Group>
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label="Transcription scenarios" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Engine</Table.Th>
+                <Table.Th>Language</Table.Th>
+                <Table.Th>Automatic</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {transcription.data?.data.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/w/${workspace.id}/scenarios/transcription/${s.id}`}>
+                      {s.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    {s.engine} · {s.model}
+                  </Table.Td>
+                  <Table.Td>{s.language}</Table.Td>
+                  <Table.Td>{s.auto ? <Badge>automatic</Badge> : <Text size="sm">no</Text>}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,46 @@
+// Settings: the workspace, API keys, webhooks and people (the last three are the owner's).
+import { Divider, Stack, Tabs, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import { KeySettings } from '../components/settings/KeySettings.tsx';
+import { MemberSettings } from '../components/settings/MemberSettings.tsx';
+import { WebhookSettings } from '../components/settings/WebhookSettings.tsx';
+import { WorkspaceSettings } from '../components/settings/WorkspaceSettings.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { can } from '../session.tsx';
+
+export default function Settings() {
+  const workspace = useWorkspace();
+  const [search, setSearch] = useSearchParams();
+  const owner = can.manage(workspace.role);
+  const tab = search.get('tab') ?? 'workspace';
+  return (
+    <Stack>
+      <Title order={1}>Settings</Title>
+      <Tabs value={tab} onChange={(v) => setSearch(v && v !== 'workspace' ? { tab: v } : {})} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="workspace">Workspace</Tabs.Tab>
+          {owner && <Tabs.Tab value="keys">API keys</Tabs.Tab>}
+          {owner && <Tabs.Tab value="webhooks">Webhooks</Tabs.Tab>}
+          <Tabs.Tab value="people">People</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="workspace" pt="md">
+          <WorkspaceSettings key={workspace.id} workspace={workspace} />
+        </Tabs.Panel>
+        {owner && (
+          <Tabs.Panel value="keys" pt="md">
+            <KeySettings workspaceId={workspace.id} />
+          </Tabs.Panel>
+        )}
+        {owner && (
+          <Tabs.Panel value="webhooks" pt="md">
+            <WebhookSettings workspaceId={workspace.id} />
+          </Tabs.Panel>
+        )}
+        <Tabs.Panel value="people" pt="md">
+          <MemberSettings workspace={workspace} />
+        </Tabs.Panel>
+      </Tabs>
+      <Divider />
+    </Stack>
+  );
+}

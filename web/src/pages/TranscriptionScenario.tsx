@@ -1,0 +1,137 @@
+// A transcription scenario: engine, model and language from what this server has, options,
+// retry settings and the automatic toggle.
+import { Anchor, Button, Group, NumberInput, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, ok, type Schemas } from '../api/client.ts';
+import { useEngines } from '../api/queries.ts';
+import { ProblemAlert } from '../components/Problem.tsx';
+import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { can } from '../session.tsx';
+
+type Scenario = Schemas['TranscriptionScenario'];
+
+export default function TranscriptionScenario() {
+  const workspace = useWorkspace();
+  const { scenarioId = '' } = useParams();
+  const path = { workspace_id: workspace.id, scenario_id: scenarioId };
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const engines = useEngines(workspace.id);
+  const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
+  const writer = can.write(workspace.role);
+  const scenario = useQuery({ queryKey: ['transcription-scenario', workspace.id, scenarioId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path } })) });
+  const [draft, setDraft] = useState<Scenario | null>(null);
+  useEffect(() => {
+    if (scenario.data) setDraft(scenario.data);
+  }, [scenario.data]);
+
+  const save = useMutation({
+    mutationFn: (value: Scenario) =>
+      ok(
+        api.PATCH('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', {
+          params: { path },
+          body: { name: value.name, engine: value.engine, model: value.model, language: value.language, options: { word_timestamps: value.options.word_timestamps, summary: value.options.summary }, auto: value.auto, retry: value.retry },
+        }),
+      ),
+    onSuccess: async (saved) => {
+      client.setQueryData(['transcription-scenario', workspace.id, scenarioId], saved);
+      await client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] });
+      notifications.show({ color: 'green', message: 'Saved.' });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path } })),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] });
+      navigate(`/w/${workspace.id}/scenarios`);
+    },
+  });
+
+  if (scenario.error) return <ProblemAlert error={scenario.error} />;
+  if (!draft) return <Text c="dimmed">Loading…</Text>;
+  const set = (change: Partial<Scenario>) => setDraft({ ...draft, ...change });
+  const available = engines.data?.data.filter((e) => e.kind === 'transcription') ?? [];
+  const engine = available.find((e) => e.engine === draft.engine);
+  const models = engine ? [...new Set([...engine.models, draft.model])] : [draft.model];
+  const languages = engine?.languages ?? null;
+
+  return (
+    <Stack maw={800}>
+      <Anchor component={Link} to={`/w/${workspace.id}/scenarios`} size="sm">
+        ← Scenarios
+      </Anchor>
+      <Group justify="space-between">
+        <Title order={1} fz="h2">
+          {scenario.data?.name}
+        </Title>
+        {writer && (
+          <Group gap="xs">
+            <Button variant="light" onClick={openRun}>
+              Run on recordings…
+            </Button>
+            <Button color="red" variant="subtle" onClick={() => remove.mutate()} loading={remove.isPending}>
+              Delete
+            </Button>
+          </Group>
+        )}
+      </Group>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate(draft);
+        }}
+      >
+        <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Stack>
+            <ProblemAlert error={save.error ?? remove.error} title="Not saved" />
+            <TextInput label="Name" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} />
+            <Group grow align="start">
+              <Select
+                label="Engine"
+                allowDeselect={false}
+                data={available.map((e) => e.engine)}
+                value={draft.engine}
+                onChange={(value) => {
+                  const next = available.find((e) => e.engine === value);
+                  if (next) set({ engine: next.engine as Scenario['engine'], model: next.default_model, language: next.languages?.[0] ?? 'auto' });
+                }}
+              />
+              <Select
+                label="Model"
+                description={engine && engine.models.length === 0 ? 'No model file registered (hark models add)' : undefined}
+                data={models}
+                value={draft.model}
+                searchable={engine?.any_model}
+                allowDeselect={false}
+                onChange={(model) => model && set({ model })}
+              />
+              {languages ? (
+                <Select label="Language" data={languages} value={draft.language} allowDeselect={false} onChange={(language) => language && set({ language })} />
+              ) : (
+                <TextInput label="Language" description='"auto" or a code such as "en"' value={draft.language} onChange={(e) => set({ language: e.currentTarget.value })} />
+              )}
+            </Group>
+            <Switch label="Word timings" checked={draft.options.word_timestamps} onChange={(e) => set({ options: { ...draft.options, word_timestamps: e.currentTarget.checked } })} />
+            <Switch label="Add a summary to each transcript" checked={draft.options.summary} onChange={(e) => set({ options: { ...draft.options, summary: e.currentTarget.checked } })} />
+            <Group>
+              <NumberInput label="Attempts on a passing failure" min={1} max={10} value={draft.retry.max_attempts} onChange={(v) => set({ retry: { ...draft.retry, max_attempts: Number(v) || 1 } })} w={220} />
+              <NumberInput label="First wait (seconds)" min={0} max={3600} value={draft.retry.backoff_seconds} onChange={(v) => set({ retry: { ...draft.retry, backoff_seconds: Number(v) || 0 } })} w={220} />
+            </Group>
+            <Switch label="Automatic: transcribe every new recording with this scenario" checked={draft.auto} onChange={(e) => set({ auto: e.currentTarget.checked })} />
+            {writer && (
+              <Button type="submit" w="fit-content" loading={save.isPending}>
+                Save
+              </Button>
+            )}
+          </Stack>
+        </fieldset>
+      </form>
+      <RunOnRecordings workspaceId={workspace.id} kind="transcription" scenarioId={scenarioId} opened={running} onClose={closeRun} />
+    </Stack>
+  );
+}

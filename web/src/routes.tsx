@@ -1,0 +1,29 @@
+// Every page has its own URL; each page's code loads when it is first opened.
+import { createBrowserRouter, Navigate } from 'react-router';
+import { Home } from './pages/Home.tsx';
+import { RouteError } from './components/RouteError.tsx';
+
+const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+
+export const router = createBrowserRouter([
+  { path: '/', element: <Home />, errorElement: <RouteError /> },
+  { path: '/sign-in', lazy: page(() => import('./pages/SignIn.tsx')), errorElement: <RouteError /> },
+  { path: '/sign-up', lazy: page(() => import('./pages/SignUp.tsx')), errorElement: <RouteError /> },
+  {
+    path: '/w/:workspaceId',
+    lazy: page(() => import('./components/WorkspaceLayout.tsx')),
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <Navigate to="recordings" replace /> },
+      { path: 'recordings', lazy: page(() => import('./pages/Recordings.tsx')) },
+      { path: 'recordings/:recordingId', lazy: page(() => import('./pages/Recording.tsx')) },
+      { path: 'scenarios', lazy: page(() => import('./pages/Scenarios.tsx')) },
+      { path: 'scenarios/analysis/:scenarioId', lazy: page(() => import('./pages/AnalysisScenario.tsx')) },
+      { path: 'scenarios/transcription/:scenarioId', lazy: page(() => import('./pages/TranscriptionScenario.tsx')) },
+      { path: 'executions', lazy: page(() => import('./pages/Executions.tsx')) },
+      { path: 'reports', lazy: page(() => import('./pages/Reports.tsx')) },
+      { path: 'settings', lazy: page(() => import('./pages/Settings.tsx')) },
+    ],
+  },
+  { path: '*', lazy: page(() => import('./pages/NotFound.tsx')) },
+]);
