@@ -4,7 +4,7 @@ import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/charts/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { Alert, Anchor, Badge, createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -13,7 +13,22 @@ import { RouterProvider } from 'react-router';
 import { ApiError } from './api/client.ts';
 import { router } from './routes.tsx';
 
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+// Shades dark enough for text on white to meet WCAG AA contrast (4.5:1).
+// Links are underlined, so they do not rely on colour alone.
+const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: { light: 8, dark: 5 },
+  defaultRadius: 'md',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  components: {
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // Text on tinted backgrounds stays near-black: Mantine's coloured text there is below 4.5:1
+    // (the tint, the border and the words carry the meaning).
+    Alert: Alert.extend({ vars: () => ({ root: { '--alert-color': 'var(--mantine-color-gray-9)' } }) }),
+    Badge: Badge.extend({ defaultProps: { variant: 'light' }, vars: () => ({ root: { '--badge-color': 'var(--mantine-color-gray-9)' } }) }),
+  },
+});
+const contrast: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)' }, dark: {} });
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -27,7 +42,7 @@ const queryClient = new QueryClient({
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={contrast}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

@@ -6,7 +6,11 @@ import { api, ApiError, ok, setCsrfToken, type Answer, type Schemas } from './ap
 export type SessionInfo = Answer<'/api/v1/sessions/current', 'get'>;
 export type WorkspaceInfo = Schemas['Workspace'];
 
+/** Set beside the HttpOnly session cookie by sign-in, cleared by sign-out. */
+const signedIn = () => document.cookie.split('; ').includes('hark_signed_in=1');
+
 export async function fetchSession(): Promise<SessionInfo | null> {
+  if (!signedIn()) return null;
   try {
     const session = await ok(api.GET('/api/v1/sessions/current'));
     setCsrfToken(session.csrf_token);

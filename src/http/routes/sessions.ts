@@ -17,18 +17,18 @@ const PasswordBody = Type.Object(
   { additionalProperties: false },
 );
 const tags = ['sessions'];
+const SIGNED_IN_COOKIE = 'hark_signed_in';
 
 export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const throttle = newSignInThrottle();
 
-  const setCookie = (request: FastifyRequest, reply: FastifyReply, created: NewSession) =>
-    reply.setCookie(SESSION_COOKIE, created.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: request.protocol === 'https',
-      expires: created.session.expires_at,
-    });
+  const setCookie = (request: FastifyRequest, reply: FastifyReply, created: NewSession) => {
+    const options = { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https', expires: created.session.expires_at };
+    reply.setCookie(SESSION_COOKIE, created.token, { ...options, httpOnly: true });
+    // Tells the page's script that a session exists (the token itself it cannot read), so a
+    // signed-out visit does not probe the session and collect a 401.
+    reply.setCookie(SIGNED_IN_COOKIE, '1', options);
+  };
 
   const card = async (session: Session, token: string) => ({
     account: { id: session.account_id, email: session.email },
@@ -66,7 +66,7 @@ export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
     { config: { account: true }, schema: { tags, summary: 'Sign out: ends the session and clears the cookie', response: withProblems({ 204: Type.Null() }) } },
     async (request, reply) => {
       await endSession(ctx, current(request).id);
-      return reply.clearCookie(SESSION_COOKIE, { path: '/' }).code(204).send(null);
+      return reply.clearCookie(SESSION_COOKIE, { path: '/' }).clearCookie(SIGNED_IN_COOKIE, { path: '/' }).code(204).send(null);
     },
   );
 

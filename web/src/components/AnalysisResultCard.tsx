@@ -19,7 +19,7 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
           <Stack key={answer.question_id} gap={4} data-question={answer.question_id}>
             <Group gap="xs" wrap="nowrap" align="flex-start">
               {answer.type === 'boolean' ? (
-                <Badge color={answer.answer === true ? 'green' : 'red'} variant="filled" miw={46} data-answer={String(answer.answer)}>
+                <Badge color={answer.answer === true ? 'green' : 'red'} miw={46} data-answer={String(answer.answer)}>
                   {answer.answer === true ? 'Yes' : 'No'}
                 </Badge>
               ) : (

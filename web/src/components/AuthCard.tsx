@@ -8,7 +8,7 @@ export function AuthCard({ title, children, footer }: { title: string; children:
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420} component="main">
         <Stack gap="lg">
           <Stack gap={4}>
-            <Anchor href="/" underline="never" fw={700} fz="xl" c="blue.7">
+            <Anchor href="/" underline="never" fw={700} fz="xl" c="blue.8">
               Hark
             </Anchor>
             <Title order={1} fz="h2">

@@ -44,6 +44,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
       }
       await client.invalidateQueries({ queryKey: ['recordings', workspaceId] });
     }
+    await client.invalidateQueries({ queryKey: ['metadata-fields', workspaceId] });
     setBusy(false);
   };
 

@@ -78,7 +78,7 @@ export default function WorkspaceLayout() {
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
               <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-              <Text component={Link} to="/" fw={700} fz="lg" c="blue.7" td="none">
+              <Text component={Link} to="/" fw={700} fz="lg" c="blue.8" td="none">
                 Hark
               </Text>
               <Select
@@ -93,7 +93,7 @@ export default function WorkspaceLayout() {
             </Group>
             <Menu position="bottom-end">
               <Menu.Target>
-                <UnstyledButton aria-label="Account menu">
+                <UnstyledButton aria-label={`Account menu: ${session.data.account.email}`}>
                   <Text size="sm" truncate maw={{ base: 90, sm: 240 }}>
                     {session.data.account.email}
                   </Text>

@@ -1,0 +1,239 @@
+// The web interface as a person uses it, in Debian's Chromium against a real Hark with real audio:
+// sign up, upload two files, read and hear a transcript (a click on a word seeks the player), write
+// questions and get typed answers with evidence, a weekly chart per agent with its CSV, keys and
+// webhooks made and revoked, a viewer without the Upload button whom the API refuses too, and
+// sign-out. Every page is screenshotted at desktop and phone widths and passed through axe-core;
+// no console error and no failed request is allowed on the way.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { speech } from './helpers/audio.ts';
+import { accessibilityProblems, hasChromium, launch, open, screenshots, type Watched } from './helpers/browser.ts';
+import { startHark, type Hark } from './helpers/harness.ts';
+
+const webDir = path.join(import.meta.dirname, '..', 'web', 'dist');
+const ready = hasChromium() && fs.existsSync(path.join(webDir, 'index.html'));
+const PASSWORD = 'a long enough password';
+
+describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromium and the built web interface (scripts/test.sh installs and builds them)' }, () => {
+  let hark: Hark;
+  let browser: Browser;
+  let base: string;
+  let owner: Watched;
+  const email = `owner-${Date.now()}@example.com`;
+  const viewerEmail = `viewer-${Date.now()}@example.com`;
+  let workspaceUrl = '';
+  const seen: string[] = [];
+
+  before(async () => {
+    hark = await startHark({ backend: 'pglite', config: { webDir } });
+    await hark.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = hark.app.server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    browser = await launch();
+    owner = await open(browser, base);
+  });
+  after(async () => {
+    await browser?.close();
+    await hark?.destroy();
+  });
+
+  /** Screenshots and an accessibility pass of the page as it is now. */
+  async function check(page: Page, name: string) {
+    await page.waitForLoadState('networkidle');
+    await screenshots(page, name);
+    const problems = await accessibilityProblems(page);
+    assert.deepEqual(problems, [], `${name}: accessibility`);
+    seen.push(name);
+  }
+
+  test('sign up: the workspace starts its trial and the first API key is shown once', async () => {
+    const { page } = owner;
+    await page.goto('/');
+    await page.waitForURL('**/sign-in');
+    await check(page, 'sign-in');
+    await page.getByRole('link', { name: 'Start a free 7-day trial' }).click();
+    await page.getByLabel('Workspace name').fill('Support calls');
+    await page.getByLabel('E-mail').fill(email);
+    await page.locator('input[type=password]').fill(PASSWORD);
+    await check(page, 'sign-up');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Your workspace is ready').waitFor();
+    assert.match((await page.getByTestId('first-api-key').textContent()) ?? '', /^hark_/);
+    await check(page, 'sign-up-done');
+    await page.getByRole('button', { name: 'Continue to my recordings' }).click();
+    await page.waitForURL('**/recordings');
+    workspaceUrl = page.url().replace(/\/recordings$/, '');
+    await page.getByText('No recordings yet').waitFor();
+    await page.getByText(/Trial: 7 days left/).waitFor();
+    await check(page, 'recordings-empty');
+  });
+
+  test('upload two files by drop zone with metadata; both are prepared', async () => {
+    const { page } = owner;
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const files = [speech('Hello, thank you for calling. How can I help you today?'), speech('Good morning. I would like a refund for my order please.')];
+    await page.locator('input[type=file]').setInputFiles(files);
+    await page.getByLabel('Metadata field 1', { exact: true }).fill('agent');
+    await page.getByLabel('Metadata value 1', { exact: true }).fill('ana');
+    await check(page, 'upload');
+    await page.getByRole('button', { name: 'Upload 2 files' }).click();
+    await page.getByText('Uploaded').nth(1).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Close' }).click();
+    const table = page.getByRole('table', { name: 'Recordings' });
+    await table.getByText('completed').nth(1).waitFor({ timeout: 60_000 });
+    assert.equal(await table.getByRole('row').count(), 3, 'a header and two recordings');
+    await page.getByLabel('Metadata columns', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'agent' }).click();
+    await page.keyboard.press('Escape');
+    await table.getByRole('cell', { name: 'ana' }).first().waitFor();
+    await check(page, 'recordings');
+  });
+
+  test('a recording: transcribe, read the transcript, and a click on a word seeks the player', async () => {
+    const { page } = owner;
+    await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
+    await page.getByText('No transcript yet.').waitFor();
+    await page.getByRole('button', { name: 'Transcribe' }).click();
+    const transcript = page.getByLabel('Transcript', { exact: true });
+    await transcript.waitFor({ timeout: 60_000 });
+    const words = transcript.locator('[data-word]');
+    assert.ok((await words.count()) >= 4, 'words with times');
+    await page.getByTestId('player-time').filter({ hasText: /\/ 0:0[1-9]/ }).waitFor({ timeout: 20_000 });
+    const target = words.nth(3);
+    await target.click();
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.3);
+    const [time, active] = await Promise.all([page.evaluate(() => document.querySelector('audio')!.currentTime), target.getAttribute('aria-current')]);
+    assert.ok(time > 0.3, `the player seeked to the word (at ${time}s)`);
+    assert.equal(active, 'true', 'the word heard is lit');
+    await page.getByRole('button', { name: 'Pause' }).click().catch(() => {});
+    await check(page, 'recording-transcript');
+  });
+
+  test('write a boolean and a text question in the editor, run it, and read typed answers with evidence', async () => {
+    const { page } = owner;
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await check(page, 'scenarios');
+    await page.getByRole('button', { name: 'New analysis scenario' }).click();
+    await page.getByLabel('Name').fill('Call review');
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByRole('textbox', { name: /^Question/ }).nth(0).fill('Did the agent greet the customer?');
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByRole('textbox', { name: /^Question/ }).nth(1).fill('What did the customer ask for?');
+    await page.getByLabel('Answer', { exact: true }).and(page.locator('input')).nth(1).click();
+    await page.getByRole('option', { name: 'Text' }).click();
+    await check(page, 'analysis-scenario');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+
+    await page.goto(`${workspaceUrl}/recordings`);
+    await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
+    await page.getByLabel('Transcript', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Analyse with', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Call review', exact: true }).click();
+    await page.getByRole('button', { name: 'Analyse' }).click();
+    const result = page.locator('[data-result]').first();
+    await result.waitFor({ timeout: 60_000 });
+    const yesNo = await result.locator('[data-question="q1"] [data-answer]').first().getAttribute('data-answer');
+    assert.ok(yesNo === 'true' || yesNo === 'false', `a boolean answer: ${yesNo}`);
+    await result.locator('[data-question="q2"] [data-answer="text"]').waitFor();
+    const evidence = result.locator('[data-evidence]').first();
+    if ((await evidence.count()) > 0) {
+      const at = Number(await evidence.getAttribute('data-evidence'));
+      await evidence.click();
+      await page.waitForFunction((t) => Math.abs((document.querySelector('audio')?.currentTime ?? -1) - t) < 1.5, at);
+    }
+    await check(page, 'recording-answers');
+  });
+
+  test('reports: a weekly chart per agent and its CSV', async () => {
+    const { page } = owner;
+    // Analyse the second recording too, through the API the page uses.
+    await page.goto(`${workspaceUrl}/reports`);
+    await page.getByLabel('Analysis scenario', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Call review', exact: true }).click();
+    await page.getByLabel('Group by metadata field', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'agent' }).click();
+    await page.getByText('Week', { exact: true }).click();
+    await page.getByTestId('report-chart').locator('svg').first().waitFor();
+    await page.getByRole('table', { name: 'Answers per group' }).getByText('ana').waitFor();
+    await check(page, 'reports');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    assert.match(csv.split('\n')[0]!, /metadata\.agent/);
+    assert.match(csv, /ana/);
+  });
+
+  test('settings: an API key and a webhook are made (secrets shown once) and revoked', async () => {
+    const { page } = owner;
+    await page.goto(`${workspaceUrl}/settings?tab=keys`);
+    await page.getByLabel('Key name').fill('Nightly export');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    assert.match((await page.getByTestId('secret').textContent()) ?? '', /^hark_/);
+    await check(page, 'settings-keys');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Revoke Nightly export' }).click();
+    await page.getByRole('button', { name: 'Revoke Nightly export' }).waitFor({ state: 'detached' });
+
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hark-events');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    assert.match((await page.getByTestId('secret').textContent()) ?? '', /^whsec_/);
+    await check(page, 'settings-webhooks');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Delete the webhook to http://127.0.0.1:9/hark-events' }).click();
+    await page.getByText('http://127.0.0.1:9/hark-events').waitFor({ state: 'detached' });
+  });
+
+  test('a viewer sees no Upload button, and the API refuses their upload', async () => {
+    const registered = await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email: viewerEmail, password: PASSWORD, workspace_name: 'Own' } });
+    assert.equal(registered.statusCode, 201);
+    const { page } = owner;
+    await page.goto(`${workspaceUrl}/settings?tab=people`);
+    await page.getByLabel('Add a person by e-mail').fill(viewerEmail);
+    await page.getByLabel('Role', { exact: true }).first().click();
+    await page.getByRole('option', { name: /^Viewer/ }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('cell', { name: viewerEmail, exact: true }).waitFor();
+    await check(page, 'settings-people');
+
+    const viewer = await open(browser, base);
+    await viewer.page.goto('/sign-in');
+    await viewer.page.getByLabel('E-mail').fill(viewerEmail);
+    await viewer.page.locator('input[type=password]').fill(PASSWORD);
+    await viewer.page.getByRole('button', { name: 'Sign in' }).click();
+    await viewer.page.waitForURL('**/recordings');
+    await viewer.page.goto(`${workspaceUrl}/recordings`);
+    await viewer.page.getByRole('table', { name: 'Recordings' }).waitFor();
+    assert.equal(await viewer.page.getByRole('button', { name: 'Upload', exact: true }).count(), 0);
+    await check(viewer.page, 'recordings-viewer');
+
+    const session = await (await viewer.context.request.get('/api/v1/sessions/current')).json();
+    const refused = await viewer.context.request.post(`${workspaceUrl.replace(base, '').replace('/w/', '/api/v1/workspaces/')}/recordings/import`, {
+      headers: { 'x-csrf-token': session.csrf_token, origin: base },
+      data: { url: 'http://127.0.0.1:9/a.wav' },
+    });
+    assert.equal(refused.status(), 403);
+    assert.equal((await refused.json()).code, 'insufficient_role');
+    assert.deepEqual(viewer.problems, [], 'no console errors or failed requests for the viewer');
+    await viewer.context.close();
+  });
+
+  test('sign-out ends the session', async () => {
+    const { page, context } = owner;
+    await page.goto(`${workspaceUrl}/recordings`);
+    await page.getByRole('button', { name: /^Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in/);
+    assert.equal((await context.request.get('/api/v1/sessions/current')).status(), 401);
+    await page.goto(`${workspaceUrl}/recordings`);
+    await page.waitForURL('**/sign-in?next=**');
+  });
+
+  test('no console errors and no failed requests on the way', () => {
+    assert.deepEqual(owner.problems, []);
+    assert.ok(seen.length >= 12, `pages checked: ${seen.join(', ')}`);
+  });
+});
