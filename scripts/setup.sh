@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs what Hark needs on Debian 12 with Node 20: system packages (as root, only when missing)
-# and the npm dependencies.
+# Installs what the service needs on Debian 12 with Node 20: system packages (as root, only when
+# missing), the npm dependencies, and the built web interface. Test-only packages are installed by
+# scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us flite sox pocketsphinx-testdata)
+packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
