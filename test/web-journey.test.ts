@@ -181,8 +181,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hark-events');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     assert.match((await page.getByTestId('secret').textContent()) ?? '', /^whsec_/);
-    await check(page, 'settings-webhooks');
     await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    // Nothing listens on port 9: the delivery is logged as failed, with its error.
+    await page.getByRole('table', { name: 'Deliveries' }).getByText('webhook.test').waitFor({ timeout: 30_000 });
+    await check(page, 'settings-webhooks');
     await page.getByRole('button', { name: 'Delete the webhook to http://127.0.0.1:9/hark-events' }).click();
     await page.getByText('http://127.0.0.1:9/hark-events').waitFor({ state: 'detached' });
   });

@@ -121,6 +121,32 @@ for (const backend of await backends()) {
       }
     });
 
+    test('a test event reaches the webhook at once, signed, whatever its event filter', async () => {
+      const hark = await startHark({ backend, workers: true });
+      const receiver = new Receiver();
+      await receiver.start();
+      try {
+        const account = await registerAccount(hark);
+        const P = `/api/v1/workspaces/${account.workspaceId}`;
+        const hook = (await hark.request({ method: 'POST', url: `${P}/webhooks`, key: account.key, payload: { url: receiver.url, events: ['execution.completed'] } })).json<{ id: string; secret: string }>();
+        const sent = await hark.request({ method: 'POST', url: `${P}/webhooks/${hook.id}/test`, key: account.key });
+        assert.equal(sent.statusCode, 202, sent.body);
+        const eventId = sent.json<{ event_id: string }>().event_id;
+        await eventually(async () => receiver.received.length >= 1, 30_000, 'the test event');
+        const payload = new Webhook(hook.secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>) as { id: string; type: string; data: { webhook_id: string } };
+        assert.equal(payload.type, 'webhook.test');
+        assert.equal(payload.id, eventId);
+        assert.equal(payload.data.webhook_id, hook.id);
+        const log = (await hark.request({ method: 'GET', url: `${P}/webhooks/${hook.id}/deliveries`, key: account.key })).json<{ data: { event_type: string; success: boolean }[] }>().data;
+        assert.deepEqual(log.map((d) => [d.event_type, d.success]), [['webhook.test', true]]);
+        const other = await registerAccount(hark);
+        assertProblem(await hark.request({ method: 'POST', url: `/api/v1/workspaces/${other.workspaceId}/webhooks/${hook.id}/test`, key: other.key }), 404, 'not_found');
+      } finally {
+        await receiver.stop();
+        await hark.destroy();
+      }
+    });
+
     test('nothing is lost when the receiver is down across a restart of Hark', async () => {
       let hark = await startHark({ backend, env: { HARK_WEBHOOK_BACKOFF_SECONDS: '1' } });
       const receiver = new Receiver();

@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { WebhooksTable } from '../db/tables.ts';
 import { invalid, notFound } from '../errors.ts';
-import { isId, newId } from '../ids.ts';
+import { isId, newId, newUuid } from '../ids.ts';
 import { AddressNotAllowedError, assertLiteralAllowed, isPublicAddress } from '../net/address-policy.ts';
 import dns from 'node:dns/promises';
 import { newWebhookSecret } from '../webhooks/signature.ts';
@@ -116,4 +116,21 @@ export async function redeliver(ctx: Context, workspaceId: string, id: string, d
   if (!delivery) throw notFound(`delivery ${deliveryId}`);
   const last = await ctx.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.max('attempt').as('attempt')).where('webhook_id', '=', hook.id).where('event_id', '=', delivery.event_id).executeTakeFirst();
   await ctx.queue.send('deliver-webhook', { webhookId: hook.id, eventId: delivery.event_id, attempt: Number(last?.attempt ?? 0) + 1, manual: true });
+}
+
+/**
+ * A `webhook.test` event sent to one webhook at once, whatever its event filter (one attempt, in
+ * its delivery log): lets an integrator check the endpoint and its signature check.
+ */
+export async function sendTestEvent(ctx: Context, workspaceId: string, id: string): Promise<string> {
+  const hook = await getWebhook(ctx, workspaceId, id);
+  const eventId = `msg_${newUuid()}`;
+  const createdAt = new Date();
+  const data = { webhook_id: hook.id, message: 'A test event from Hark: your endpoint and its signature check work.' };
+  const payload = JSON.stringify({ id: eventId, type: 'webhook.test', created_at: createdAt.toISOString(), workspace_id: workspaceId, data });
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto('webhook_events').values({ id: eventId, workspace_id: workspaceId, type: 'webhook.test', payload, created_at: createdAt }).execute();
+    await ctx.queue.send('deliver-webhook', { webhookId: hook.id, eventId, attempt: 1, manual: true }, { trx });
+  });
+  return eventId;
 }

@@ -4,7 +4,7 @@ import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/charts/styles.css';
-import { Alert, Anchor, Badge, createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
+import { Alert, Anchor, Badge, createTheme, defaultVariantColorsResolver, parseThemeColor, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -20,6 +20,16 @@ const theme = createTheme({
   primaryShade: { light: 8, dark: 5 },
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  // Light and subtle buttons and badges write their text in the darkest shade, so it stays above
+  // 4.5:1 on their tinted and hovered backgrounds.
+  variantColorResolver: (input) => {
+    const colors = defaultVariantColorsResolver(input);
+    if (input.variant !== 'light' && input.variant !== 'subtle') return colors;
+    const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+    if (!parsed.isThemeColor) return colors;
+    const dark = `var(--mantine-color-${parsed.color}-9)`;
+    return { ...colors, color: dark, hoverColor: dark, hover: `var(--mantine-color-${parsed.color}-1)` };
+  },
   components: {
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
     // Text on tinted backgrounds stays near-black: Mantine's coloured text there is below 4.5:1

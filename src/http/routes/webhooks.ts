@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { eventTypes } from '../../services/events.ts';
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, updateWebhook, type Webhook } from '../../services/webhooks.ts';
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, sendTestEvent, updateWebhook, type Webhook } from '../../services/webhooks.ts';
 import { StringEnum, DateTime, Nullable, NullableDateTime, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const EventName = StringEnum(['*', ...eventTypes]);
@@ -101,6 +101,19 @@ export const webhookRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
     `${base}/:webhook_id/deliveries`,
     { config, schema: { tags, summary: 'Delivery attempts, newest first', params: HookParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }), response: withProblems({ 200: Type.Object({ data: Type.Array(Delivery) }) }, 404) } },
     async (request) => ({ data: await listDeliveries(ctx, request.params.workspace_id, request.params.webhook_id, request.query.limit) }),
+  );
+  app.post(
+    `${base}/:webhook_id/test`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Send a webhook.test event to this webhook now, whatever its event filter (one attempt)',
+        params: HookParams,
+        response: withProblems({ 202: Type.Object({ event_id: Type.String({ description: 'The webhook-id of the delivery' }) }) }, 404),
+      },
+    },
+    async (request, reply) => reply.code(202).send({ event_id: await sendTestEvent(ctx, request.params.workspace_id, request.params.webhook_id) }),
   );
   app.post(
     `${base}/:webhook_id/deliveries/:delivery_id/redeliver`,

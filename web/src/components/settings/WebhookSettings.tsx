@@ -1,6 +1,7 @@
 // Webhooks: create with event filters (the signing secret shown once), rotate the secret, the
-// deliveries log with status codes, redeliver, delete.
+// deliveries log with status codes, redeliver, a test event, delete.
 import { Badge, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
@@ -79,6 +80,14 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
     onSuccess: (answer) => setSecret((answer as { secret: string }).secret),
   });
   const remove = useMutation({ mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', { params: { path: { ...path, webhook_id: id } } })), onSuccess: refresh });
+  const sendTest = useMutation({
+    mutationFn: (id: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test', { params: { path: { ...path, webhook_id: id } } })),
+    onSuccess: (_answer, id) => {
+      notifications.show({ color: 'green', message: 'Test event sent: its delivery appears in the log.' });
+      setOpen(id);
+      void client.invalidateQueries({ queryKey: ['deliveries', id] });
+    },
+  });
 
   return (
     <Stack>
@@ -108,11 +117,11 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
           </Button>
         </Stack>
       </form>
-      <ProblemAlert error={hooks.error ?? rotate.error ?? remove.error} />
+      <ProblemAlert error={hooks.error ?? rotate.error ?? remove.error ?? sendTest.error} />
       {hooks.data?.data.map((hook) => (
         <Paper key={hook.id} withBorder p="sm" radius="md" data-webhook={hook.url}>
           <Stack gap="xs">
-            <Group justify="space-between" wrap="nowrap">
+            <Group justify="space-between">
               <Stack gap={2} style={{ minWidth: 0 }}>
                 <Text fw={500} truncate>
                   {hook.url}
@@ -121,9 +130,12 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
                   {hook.events.join(', ')} {hook.enabled ? '' : `· disabled${hook.disabled_reason ? `: ${hook.disabled_reason}` : ''}`}
                 </Text>
               </Stack>
-              <Group gap={4} wrap="nowrap">
+              <Group gap={4}>
                 <Button size="xs" variant="subtle" onClick={() => setOpen(open === hook.id ? null : hook.id)}>
                   Deliveries
+                </Button>
+                <Button size="xs" variant="subtle" onClick={() => sendTest.mutate(hook.id)}>
+                  Send test event
                 </Button>
                 <Button size="xs" variant="subtle" onClick={() => rotate.mutate(hook.id)}>
                   Rotate secret
