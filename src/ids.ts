@@ -11,6 +11,7 @@ export const idPrefixes = {
   analysisRun: 'anl',
   apiKey: 'key',
   webhook: 'wh',
+  invitation: 'inv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

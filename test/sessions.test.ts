@@ -149,6 +149,45 @@ for (const backend of await backends()) {
       assertProblem(await as(ownerBrowser, 'PATCH', `${P}/members/${owner.accountId}`, { role: 'viewer' }), 409, 'last_owner');
     });
 
+    test('an invitation link creates the account or takes an existing one, once, and signs in', async () => {
+      const owner = await register();
+      const browser = await signIn(owner.email);
+      const P = `/api/v1/workspaces/${owner.workspaceId}`;
+      const newcomer = `new-${randomBytes(4).toString('hex')}@example.com`;
+      const invited = await as(browser, 'POST', `${P}/invitations`, { email: newcomer, role: 'member' });
+      assert.equal(invited.statusCode, 201, invited.body);
+      const { token, url, id } = invited.json<{ token: string; url: string; id: string }>();
+      assert.match(url, new RegExp(`/invite/${token}$`));
+      assert.deepEqual((await as(browser, 'GET', `${P}/invitations`)).json<{ data: { id: string }[] }>().data.map((i) => i.id), [id]);
+
+      const described = (await hark.request({ method: 'GET', url: `/api/v1/invitations/${token}` })).json<{ workspace_name: string; email: string; role: string; account_exists: boolean }>();
+      assert.deepEqual([described.workspace_name, described.email, described.role, described.account_exists], ['Research', newcomer, 'member', false]);
+      const accepted = await hark.request({ method: 'POST', url: `/api/v1/invitations/${token}/accept`, payload: { password: PASSWORD } });
+      assert.equal(accepted.statusCode, 201, accepted.body);
+      const joined = { cookie: sessionCookie(accepted), csrf: '', accountId: '', email: newcomer, workspaceId: owner.workspaceId };
+      const me = (await as(joined, 'GET', '/api/v1/sessions/current')).json<{ workspaces: { id: string; role: string }[] }>();
+      assert.deepEqual(me.workspaces.map((w) => [w.id, w.role]), [[owner.workspaceId, 'member']]);
+      assert.equal((await signIn(newcomer)).workspaceId, owner.workspaceId, 'the new account signs in with its password');
+      assertProblem(await hark.request({ method: 'POST', url: `/api/v1/invitations/${token}/accept`, payload: { password: PASSWORD } }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'GET', url: `/api/v1/invitations/${token}` }), 404, 'not_found');
+
+      // An existing account accepts with its own password, and only with it.
+      const colleague = await register();
+      const second = (await as(browser, 'POST', `${P}/invitations`, { email: colleague.email, role: 'viewer' })).json<{ token: string }>().token;
+      assert.equal((await hark.request({ method: 'GET', url: `/api/v1/invitations/${second}` })).json<{ account_exists: boolean }>().account_exists, true);
+      assertProblem(await hark.request({ method: 'POST', url: `/api/v1/invitations/${second}/accept`, payload: { password: 'not the password' } }), 401, 'invalid_credentials');
+      assert.equal((await hark.request({ method: 'POST', url: `/api/v1/invitations/${second}/accept`, payload: { password: PASSWORD } })).statusCode, 201);
+      const roles = (await as(browser, 'GET', `${P}/members`)).json<{ data: { email: string; role: string }[] }>().data;
+      assert.deepEqual(roles.map((m) => m.role).sort(), ['member', 'owner', 'viewer']);
+
+      // Revoked links are dead; members cannot invite.
+      const third = (await as(browser, 'POST', `${P}/invitations`, { email: 'x@example.com', role: 'viewer' })).json<{ token: string; id: string }>();
+      assert.equal((await as(browser, 'DELETE', `${P}/invitations/${third.id}`)).statusCode, 204);
+      assertProblem(await hark.request({ method: 'GET', url: `/api/v1/invitations/${third.token}` }), 404, 'not_found');
+      const member = await signIn(newcomer);
+      assertProblem(await as(member, 'POST', `${P}/invitations`, { email: 'y@example.com', role: 'owner' }), 403, 'insufficient_role');
+    });
+
     test('sessions end on sign-out, on a new password (every one of them) and when idle', async () => {
       const person = await register();
       const first = await signIn(person.email);

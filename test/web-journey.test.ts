@@ -224,6 +224,27 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await viewer.context.close();
   });
 
+  test('an invited person joins by the link, creating their account', async () => {
+    const { page } = owner;
+    await page.goto(`${workspaceUrl}/settings?tab=people`);
+    await page.getByLabel('Add a person by e-mail').fill(`invitee-${Date.now()}@example.com`);
+    await page.getByRole('button', { name: 'Invite by link' }).click();
+    const link = ((await page.getByTestId('secret').textContent()) ?? '').trim();
+    assert.match(link, /\/invite\/[A-Za-z0-9_-]+$/);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    const invitee = await open(browser, base);
+    await invitee.page.goto(link);
+    await invitee.page.getByText('Join Support calls').waitFor();
+    await invitee.page.locator('input[type=password]').fill(PASSWORD);
+    await check(invitee.page, 'invite');
+    await invitee.page.getByRole('button', { name: 'Join the workspace' }).click();
+    await invitee.page.waitForURL('**/recordings');
+    await invitee.page.getByRole('button', { name: 'Upload', exact: true }).waitFor();
+    assert.deepEqual(invitee.problems, [], 'no console errors or failed requests for the invitee');
+    await invitee.context.close();
+  });
+
   test('sign-out ends the session', async () => {
     const { page, context } = owner;
     await page.goto(`${workspaceUrl}/recordings`);

@@ -225,7 +225,19 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+export interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: 'owner' | 'member' | 'viewer';
+  token_hash: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+}
+
 export interface Tables {
+  invitations: InvitationsTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
   webhooks: WebhooksTable;

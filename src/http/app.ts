@@ -18,6 +18,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { openAiCompatRoutes } from './routes/openai-compat.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { reportRoutes } from './routes/reports.ts';
@@ -114,6 +115,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(accountRoutes(ctx));
   await app.register(sessionRoutes(ctx));
   await app.register(workspaceRoutes(ctx));
+  await app.register(invitationRoutes(ctx));
   await app.register(apiKeyRoutes(ctx));
   await app.register(recordingRoutes(ctx));
   await app.register(transcriptionScenarioRoutes(ctx));

@@ -9,6 +9,7 @@ export const router = createBrowserRouter([
   { path: '/', element: <Home />, errorElement: <RouteError /> },
   { path: '/sign-in', lazy: page(() => import('./pages/SignIn.tsx')), errorElement: <RouteError /> },
   { path: '/sign-up', lazy: page(() => import('./pages/SignUp.tsx')), errorElement: <RouteError /> },
+  { path: '/invite/:token', lazy: page(() => import('./pages/Invite.tsx')), errorElement: <RouteError /> },
   {
     path: '/w/:workspaceId',
     lazy: page(() => import('./components/WorkspaceLayout.tsx')),

@@ -2,13 +2,14 @@
 // signed-in account with its workspaces, sign-out, and a password change that ends every session.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { presentWorkspace, SessionCard } from '../../cards/workspace.ts';
 import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { workspacesOf } from '../../services/memberships.ts';
-import { changePassword, csrfTokenFor, endSession, newSignInThrottle, signIn, type NewSession, type Session } from '../../services/sessions.ts';
+import { changePassword, csrfTokenFor, endSession, newSignInThrottle, signIn, type Session } from '../../services/sessions.ts';
 import { SESSION_COOKIE } from '../auth.ts';
+import { clearSessionCookies, setSessionCookies } from '../session-cookies.ts';
 import { ProblemRef, withProblems } from '../schemas/common.ts';
 
 const SignInBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
@@ -17,18 +18,11 @@ const PasswordBody = Type.Object(
   { additionalProperties: false },
 );
 const tags = ['sessions'];
-const SIGNED_IN_COOKIE = 'hark_signed_in';
 
 export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const throttle = newSignInThrottle();
 
-  const setCookie = (request: FastifyRequest, reply: FastifyReply, created: NewSession) => {
-    const options = { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https', expires: created.session.expires_at };
-    reply.setCookie(SESSION_COOKIE, created.token, { ...options, httpOnly: true });
-    // Tells the page's script that a session exists (the token itself it cannot read), so a
-    // signed-out visit does not probe the session and collect a 401.
-    reply.setCookie(SIGNED_IN_COOKIE, '1', options);
-  };
+  const setCookie = setSessionCookies;
 
   const card = async (session: Session, token: string) => ({
     account: { id: session.account_id, email: session.email },
@@ -66,7 +60,7 @@ export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
     { config: { account: true }, schema: { tags, summary: 'Sign out: ends the session and clears the cookie', response: withProblems({ 204: Type.Null() }) } },
     async (request, reply) => {
       await endSession(ctx, current(request).id);
-      return reply.clearCookie(SESSION_COOKIE, { path: '/' }).clearCookie(SIGNED_IN_COOKIE, { path: '/' }).code(204).send(null);
+      return clearSessionCookies(reply).code(204).send(null);
     },
   );
 

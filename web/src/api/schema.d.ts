@@ -191,6 +191,84 @@ export interface paths {
         patch: operations["patchMembersAccountId"];
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open invitations
+         * @description Scope: `keys:manage`
+         */
+        get: operations["getInvitations"];
+        put?: never;
+        /**
+         * Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once)
+         * @description Scope: `keys:manage`
+         */
+        post: operations["postInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Scope: `keys:manage`
+         */
+        delete: operations["deleteInvitationsInvitationId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invitation link offers */
+        get: operations["getApiV1InvitationsToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie */
+        post: operations["postApiV1InvitationsTokenAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/api-keys": {
         parameters: {
             query?: never;
@@ -1147,6 +1225,17 @@ export interface components {
             role: "owner" | "member" | "viewer";
             /** Format: date-time */
             created_at: string;
+        };
+        Invitation: {
+            /** @description inv-<uuid> */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "member" | "viewer";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         Recording: {
             /** @description fl-<uuid> */
@@ -2409,6 +2498,318 @@ export interface operations {
             };
             /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                    };
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description inv-<uuid> */
+                        id: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "member" | "viewer";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        token: string;
+                        /** @description The page to open to accept */
+                        url: string;
+                    };
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteInvitationsInvitationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiV1InvitationsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspace_name: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "member" | "viewer";
+                        /** Format: date-time */
+                        expires_at: string;
+                        account_exists: boolean;
+                    };
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiV1InvitationsTokenAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account's password, or the new account's */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

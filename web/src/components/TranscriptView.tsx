@@ -1,5 +1,5 @@
 // The transcript beside the player: segments with their times, the word being heard lit; a click
-// (or Enter) on a word or a segment's time seeks the audio there.
+// on a word, or a segment's time button (keyboard), seeks the audio there.
 import { Anchor, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { memo, useMemo } from 'react';
 import type { Schemas } from '../api/client.ts';
@@ -9,19 +9,13 @@ type Transcript = Schemas['Transcript'];
 
 const Word = memo(function Word({ text, index, active, onSeek, start }: { text: string; index: number; active: boolean; onSeek: (t: number) => void; start: number }) {
   return (
+    // A click seeks; keyboard users seek by each segment's time button (a tab stop per word would
+    // make a long transcript impossible to tab through).
     <span
-      role="button"
-      tabIndex={0}
       data-word={index}
       data-active={active || undefined}
       aria-current={active ? 'true' : undefined}
       onClick={() => onSeek(start)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          onSeek(start);
-        }
-      }}
       style={{ cursor: 'pointer', borderRadius: 3, padding: '0 1px', background: active ? '#ffe066' : undefined }}
     >
       {text}

@@ -1,10 +1,12 @@
-// People in the workspace: add an existing account by e-mail with a role, change roles, remove.
-import { Button, Group, Select, Stack, Table, TextInput, Title } from '@mantine/core';
+// People in the workspace: add an existing account by e-mail with a role, or invite an address by a
+// link that creates the account; change roles, remove.
+import { Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
 import { can, type WorkspaceInfo } from '../../session.tsx';
 import { ProblemAlert } from '../Problem.tsx';
+import { SecretOnce } from './SecretOnce.tsx';
 
 type Role = 'owner' | 'member' | 'viewer';
 const roles = [
@@ -30,6 +32,24 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
   });
   const change = useMutation({ mutationFn: ({ id, next }: { id: string; next: Role }) => ok(api.PATCH('/api/v1/workspaces/{workspace_id}/members/{account_id}', { params: { path: { ...path, account_id: id } }, body: { role: next } })), onSuccess: refresh });
   const remove = useMutation({ mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/members/{account_id}', { params: { path: { ...path, account_id: id } } })), onSuccess: refresh });
+  const [link, setLink] = useState<string | null>(null);
+  const invitations = useQuery({
+    queryKey: ['invitations', workspace.id],
+    enabled: owner,
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/invitations', { params: { path } })),
+  });
+  const invite = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/invitations', { params: { path }, body: { email, role } })),
+    onSuccess: async (created) => {
+      setLink(created.url);
+      setEmail('');
+      await client.invalidateQueries({ queryKey: ['invitations', workspace.id] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}', { params: { path: { ...path, invitation_id: id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['invitations', workspace.id] }),
+  });
 
   return (
     <Stack>
@@ -49,10 +69,31 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
             <Button type="submit" loading={add.isPending}>
               Add
             </Button>
+            <Button variant="default" onClick={() => email && invite.mutate()} loading={invite.isPending} disabled={!email}>
+              Invite by link
+            </Button>
           </Group>
         </form>
       )}
-      <ProblemAlert error={add.error ?? change.error ?? remove.error ?? members.error} />
+      {link && <SecretOnce title="Invitation link: send it to them (it works once, for 7 days)" secret={link} onDone={() => setLink(null)} />}
+      {owner && invitations.data && invitations.data.data.length > 0 && (
+        <Stack gap={4} aria-label="Open invitations">
+          <Text size="sm" fw={500}>
+            Open invitations
+          </Text>
+          {invitations.data.data.map((i) => (
+            <Group key={i.id} gap="xs">
+              <Text size="sm">
+                {i.email} as {i.role}, until {new Date(i.expires_at).toLocaleDateString()}
+              </Text>
+              <Button size="xs" variant="subtle" color="red" onClick={() => revoke.mutate(i.id)} aria-label={`Revoke the invitation of ${i.email}`}>
+                Revoke
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <ProblemAlert error={add.error ?? invite.error ?? revoke.error ?? change.error ?? remove.error ?? members.error} />
       <Table.ScrollContainer minWidth={480}>
         <Table aria-label="People">
           <Table.Thead>
