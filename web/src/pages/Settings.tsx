@@ -1,6 +1,8 @@
-// Settings: the workspace, API keys, webhooks and people (the last three are the owner's).
+// Settings: the workspace, API keys, webhooks and people (keys and webhooks are the owner's), and
+// the signed-in account's password.
 import { Divider, Stack, Tabs, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
+import { AccountSettings } from '../components/settings/AccountSettings.tsx';
 import { KeySettings } from '../components/settings/KeySettings.tsx';
 import { MemberSettings } from '../components/settings/MemberSettings.tsx';
 import { WebhookSettings } from '../components/settings/WebhookSettings.tsx';
@@ -22,6 +24,7 @@ export default function Settings() {
           {owner && <Tabs.Tab value="keys">API keys</Tabs.Tab>}
           {owner && <Tabs.Tab value="webhooks">Webhooks</Tabs.Tab>}
           <Tabs.Tab value="people">People</Tabs.Tab>
+          <Tabs.Tab value="account">Your account</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="workspace" pt="md">
           <WorkspaceSettings key={workspace.id} workspace={workspace} />
@@ -38,6 +41,9 @@ export default function Settings() {
         )}
         <Tabs.Panel value="people" pt="md">
           <MemberSettings workspace={workspace} />
+        </Tabs.Panel>
+        <Tabs.Panel value="account" pt="md">
+          <AccountSettings />
         </Tabs.Panel>
       </Tabs>
       <Divider />
