@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { validate } from '@readme/openapi-parser';
+import { operationIds } from '../src/http/operation-ids.ts';
 import { assertProblem, backends, registerAccount, startHark, type Hark } from './helpers/harness.ts';
 
 for (const backend of await backends()) {
@@ -129,6 +130,11 @@ for (const backend of await backends()) {
       const result = await validate(structuredClone(document) as never);
       assert.equal(result.valid, true, JSON.stringify(result));
       assert.equal((await hark.request({ method: 'GET', url: '/api/v1/docs/' })).statusCode, 200);
+      // Every operation has its own stable name, from the table (clients use them as method names).
+      const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, { operationId?: string }>).map((op) => op.operationId));
+      assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), JSON.stringify(ids));
+      assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+      assert.deepEqual(new Set(ids), new Set(Object.values(operationIds)), 'the table names exactly the documented operations');
     });
 
     test('health and readiness answer without a key', async () => {

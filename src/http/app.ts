@@ -11,6 +11,7 @@ import { registerAuth } from './auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts';
 import { registerTextGuard } from './text-guard.ts';
 import { validatorCompiler } from './validation.ts';
+import { operationIdOf } from './operation-ids.ts';
 import { loadPage, registerWeb } from './web.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { analysisRoutes } from './routes/analysis.ts';
@@ -89,7 +90,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
       const scope = scopeConfig ? [scopeConfig].flat().map((s) => `\`${s}\``).join(', ') : null;
       const transformed = { ...schema } as Record<string, unknown>;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      transformed.operationId ??= `${String(methods[0]).toLowerCase()}${url.replace(/\/api\/v1\/workspaces\/:workspace_id/, '').replace(/[:{}]/g, '').split(/[/._-]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
+      if (!(schema as { hide?: boolean } | undefined)?.hide) transformed.operationId ??= operationIdOf(String(methods[0]), url);
       const docBody = (route.config as { docBody?: unknown } | undefined)?.docBody;
       if (docBody) {
         transformed.body = docBody;

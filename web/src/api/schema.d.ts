@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness */
-        get: operations["getHealthz"];
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness of the database and storage */
-        get: operations["getReadyz"];
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -48,7 +48,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Register an account with a workspace on a 7-day trial */
-        post: operations["postApiV1Accounts"];
+        post: operations["register"];
         delete?: never;
         options?: never;
         head?: never;
@@ -65,7 +65,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in: sets the session cookie */
-        post: operations["postApiV1Sessions"];
+        post: operations["signIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -80,11 +80,11 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in account, its workspaces and its CSRF token */
-        get: operations["getApiV1SessionsCurrent"];
+        get: operations["getSession"];
         put?: never;
         post?: never;
         /** Sign out: ends the session and clears the cookie */
-        delete: operations["deleteApiV1SessionsCurrent"];
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -99,7 +99,7 @@ export interface paths {
         };
         get?: never;
         /** Change the password: every session of the account ends, this browser gets a new one */
-        put: operations["putApiV1AccountPassword"];
+        put: operations["changePassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -115,10 +115,10 @@ export interface paths {
             cookie?: never;
         };
         /** The workspaces of the signed-in account (an API key sees its own) */
-        get: operations["getApiV1Workspaces"];
+        get: operations["listWorkspaces"];
         put?: never;
         /** Create a workspace on a trial, owned by the signed-in account */
-        post: operations["postApiV1Workspaces"];
+        post: operations["createWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -133,7 +133,7 @@ export interface paths {
             cookie?: never;
         };
         /** A workspace */
-        get: operations["get"];
+        get: operations["getWorkspace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -143,7 +143,7 @@ export interface paths {
          * Rename a workspace or set its default retention
          * @description Scope: `keys:manage`
          */
-        patch: operations["patch"];
+        patch: operations["updateWorkspace"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace_id}/members": {
@@ -154,13 +154,13 @@ export interface paths {
             cookie?: never;
         };
         /** Members of a workspace */
-        get: operations["getMembers"];
+        get: operations["listMembers"];
         put?: never;
         /**
          * Add an existing account by e-mail with a role
          * @description Scope: `keys:manage`
          */
-        post: operations["postMembers"];
+        post: operations["addMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -181,14 +181,14 @@ export interface paths {
          * Remove a member: their access ends at once
          * @description Scope: `keys:manage`
          */
-        delete: operations["deleteMembersAccountId"];
+        delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role
          * @description Scope: `keys:manage`
          */
-        patch: operations["patchMembersAccountId"];
+        patch: operations["updateMember"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace_id}/invitations": {
@@ -202,13 +202,13 @@ export interface paths {
          * Open invitations
          * @description Scope: `keys:manage`
          */
-        get: operations["getInvitations"];
+        get: operations["listInvitations"];
         put?: never;
         /**
          * Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once)
          * @description Scope: `keys:manage`
          */
-        post: operations["postInvitations"];
+        post: operations["createInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -229,7 +229,7 @@ export interface paths {
          * Revoke an invitation
          * @description Scope: `keys:manage`
          */
-        delete: operations["deleteInvitationsInvitationId"];
+        delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -243,7 +243,7 @@ export interface paths {
             cookie?: never;
         };
         /** What an invitation link offers */
-        get: operations["getApiV1InvitationsToken"];
+        get: operations["getInvitation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -262,7 +262,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie */
-        post: operations["postApiV1InvitationsTokenAccept"];
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -280,13 +280,13 @@ export interface paths {
          * List API keys (no secrets)
          * @description Scope: `keys:manage`
          */
-        get: operations["getApiKeys"];
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key; the secret is in the response only
          * @description Scope: `keys:manage`
          */
-        post: operations["postApiKeys"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -307,7 +307,7 @@ export interface paths {
          * Delete (revoke) an API key at once
          * @description Scope: `keys:manage`
          */
-        delete: operations["deleteApiKeysKeyId"];
+        delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -324,7 +324,7 @@ export interface paths {
          * List recordings, newest first, with cursor paging and filters
          * @description Scope: `recordings:read`
          */
-        get: operations["getRecordings"];
+        get: operations["listRecordings"];
         put?: never;
         /**
          * Upload a recording (multipart/form-data, streamed)
@@ -332,7 +332,7 @@ export interface paths {
          *
          *     Scope: `recordings:write`
          */
-        post: operations["postRecordings"];
+        post: operations["uploadRecording"];
         delete?: never;
         options?: never;
         head?: never;
@@ -354,7 +354,7 @@ export interface paths {
          *
          *     Scope: `recordings:write`
          */
-        post: operations["postRecordingsImport"];
+        post: operations["importRecording"];
         delete?: never;
         options?: never;
         head?: never;
@@ -374,7 +374,7 @@ export interface paths {
          * Retry a failed import, optionally from a new URL
          * @description Scope: `recordings:write`
          */
-        post: operations["postRecordingsRecordingIdImportRetry"];
+        post: operations["retryImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -392,14 +392,14 @@ export interface paths {
          * The recording card
          * @description Scope: `recordings:read`
          */
-        get: operations["getRecordingsRecordingId"];
+        get: operations["getRecording"];
         put?: never;
         post?: never;
         /**
          * Delete a recording: its audio and its card
          * @description Scope: `recordings:write`
          */
-        delete: operations["deleteRecordingsRecordingId"];
+        delete: operations["deleteRecording"];
         options?: never;
         head?: never;
         patch?: never;
@@ -416,13 +416,13 @@ export interface paths {
          * List transcription scenarios
          * @description Scope: `transcripts:read`
          */
-        get: operations["getTranscriptionScenarios"];
+        get: operations["listTranscriptionScenarios"];
         put?: never;
         /**
          * Create a transcription scenario
          * @description Scope: `scenarios:write`
          */
-        post: operations["postTranscriptionScenarios"];
+        post: operations["createTranscriptionScenario"];
         delete?: never;
         options?: never;
         head?: never;
@@ -440,21 +440,21 @@ export interface paths {
          * A transcription scenario
          * @description Scope: `transcripts:read`
          */
-        get: operations["getTranscriptionScenariosScenarioId"];
+        get: operations["getTranscriptionScenario"];
         put?: never;
         post?: never;
         /**
          * Delete a transcription scenario (its runs and results stay)
          * @description Scope: `scenarios:write`
          */
-        delete: operations["deleteTranscriptionScenariosScenarioId"];
+        delete: operations["deleteTranscriptionScenario"];
         options?: never;
         head?: never;
         /**
          * Update a transcription scenario
          * @description Scope: `scenarios:write`
          */
-        patch: operations["patchTranscriptionScenariosScenarioId"];
+        patch: operations["updateTranscriptionScenario"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions": {
@@ -468,7 +468,7 @@ export interface paths {
          * Executions of the scenario, newest first
          * @description Scope: `transcripts:read`
          */
-        get: operations["getTranscriptionScenariosScenarioIdExecutions"];
+        get: operations["listTranscriptionExecutions"];
         put?: never;
         /**
          * Run the scenario over many recordings (idempotent by key)
@@ -476,7 +476,7 @@ export interface paths {
          *
          *     Scope: `transcripts:write`
          */
-        post: operations["postTranscriptionScenariosScenarioIdExecutions"];
+        post: operations["createTranscriptionExecution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -494,7 +494,7 @@ export interface paths {
          * An execution with its current counts
          * @description Scope: `transcripts:read`
          */
-        get: operations["getTranscriptionScenariosScenarioIdExecutionsExecutionId"];
+        get: operations["getTranscriptionExecution"];
         put?: never;
         post?: never;
         delete?: never;
@@ -518,7 +518,7 @@ export interface paths {
          *
          *     Scope: `transcripts:write`
          */
-        post: operations["postRecordingsRecordingIdTranscriptionRuns"];
+        post: operations["createTranscriptionRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -536,7 +536,7 @@ export interface paths {
          * A transcription run card
          * @description Scope: `transcripts:read`
          */
-        get: operations["getTranscriptionRunsRunId"];
+        get: operations["getTranscriptionRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -556,7 +556,7 @@ export interface paths {
          * List transcription runs, newest first
          * @description Scope: `transcripts:read`
          */
-        get: operations["getTranscriptionRuns"];
+        get: operations["listTranscriptionRuns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -578,7 +578,7 @@ export interface paths {
          * Cancel a queued or running transcription run (its engine is stopped)
          * @description Scope: `transcripts:write`
          */
-        post: operations["postTranscriptionRunsRunIdCancel"];
+        post: operations["cancelTranscriptionRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -598,7 +598,7 @@ export interface paths {
          * Retry a failed transcription run: a new run with retry_of; the original stays
          * @description Scope: `transcripts:write`
          */
-        post: operations["postTranscriptionRunsRunIdRetry"];
+        post: operations["retryTranscriptionRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -616,7 +616,7 @@ export interface paths {
          * The transcript of a completed run (409 run_not_completed before)
          * @description Scope: `transcripts:read`
          */
-        get: operations["getTranscriptionRunsRunIdTranscript"];
+        get: operations["getRunTranscript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -636,7 +636,7 @@ export interface paths {
          * The latest transcript of a recording (may belong to another run)
          * @description Scope: `transcripts:read`
          */
-        get: operations["getRecordingsRecordingIdTranscript"];
+        get: operations["getRecordingTranscript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -656,13 +656,13 @@ export interface paths {
          * List analysis scenarios
          * @description Scope: `analysis:read`
          */
-        get: operations["getAnalysisScenarios"];
+        get: operations["listAnalysisScenarios"];
         put?: never;
         /**
          * Create a analysis scenario
          * @description Scope: `scenarios:write`
          */
-        post: operations["postAnalysisScenarios"];
+        post: operations["createAnalysisScenario"];
         delete?: never;
         options?: never;
         head?: never;
@@ -680,21 +680,21 @@ export interface paths {
          * A analysis scenario
          * @description Scope: `analysis:read`
          */
-        get: operations["getAnalysisScenariosScenarioId"];
+        get: operations["getAnalysisScenario"];
         put?: never;
         post?: never;
         /**
          * Delete a analysis scenario (its runs and results stay)
          * @description Scope: `scenarios:write`
          */
-        delete: operations["deleteAnalysisScenariosScenarioId"];
+        delete: operations["deleteAnalysisScenario"];
         options?: never;
         head?: never;
         /**
          * Update a analysis scenario
          * @description Scope: `scenarios:write`
          */
-        patch: operations["patchAnalysisScenariosScenarioId"];
+        patch: operations["updateAnalysisScenario"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions": {
@@ -708,7 +708,7 @@ export interface paths {
          * Executions of the scenario, newest first
          * @description Scope: `analysis:read`
          */
-        get: operations["getAnalysisScenariosScenarioIdExecutions"];
+        get: operations["listAnalysisExecutions"];
         put?: never;
         /**
          * Analyse many recordings' latest transcripts (idempotent by key)
@@ -716,7 +716,7 @@ export interface paths {
          *
          *     Scope: `analysis:write`
          */
-        post: operations["postAnalysisScenariosScenarioIdExecutions"];
+        post: operations["createAnalysisExecution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -734,7 +734,7 @@ export interface paths {
          * An execution with its current counts
          * @description Scope: `analysis:read`
          */
-        get: operations["getAnalysisScenariosScenarioIdExecutionsExecutionId"];
+        get: operations["getAnalysisExecution"];
         put?: never;
         post?: never;
         delete?: never;
@@ -758,7 +758,7 @@ export interface paths {
          *
          *     Scope: `analysis:write`
          */
-        post: operations["postRecordingsRecordingIdAnalysisRuns"];
+        post: operations["createAnalysisRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -776,7 +776,7 @@ export interface paths {
          * A analysis run card
          * @description Scope: `analysis:read`
          */
-        get: operations["getAnalysisRunsRunId"];
+        get: operations["getAnalysisRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -796,7 +796,7 @@ export interface paths {
          * List analysis runs, newest first
          * @description Scope: `analysis:read`
          */
-        get: operations["getAnalysisRuns"];
+        get: operations["listAnalysisRuns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -818,7 +818,7 @@ export interface paths {
          * Cancel a queued or running analysis run (its engine is stopped)
          * @description Scope: `analysis:write`
          */
-        post: operations["postAnalysisRunsRunIdCancel"];
+        post: operations["cancelAnalysisRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -838,7 +838,7 @@ export interface paths {
          * Retry a failed analysis run: a new run with retry_of; the original stays
          * @description Scope: `analysis:write`
          */
-        post: operations["postAnalysisRunsRunIdRetry"];
+        post: operations["retryAnalysisRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -856,7 +856,7 @@ export interface paths {
          * The result of a completed analysis run
          * @description Scope: `analysis:read`
          */
-        get: operations["getRecordingsRecordingIdAnalysisResultsRunId"];
+        get: operations["getAnalysisResult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -876,7 +876,7 @@ export interface paths {
          * List analysis results, newest first
          * @description Scope: `analysis:read`
          */
-        get: operations["getAnalysisResults"];
+        get: operations["listAnalysisResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -896,7 +896,7 @@ export interface paths {
          * List webhook endpoints
          * @description Scope: `webhooks:manage`
          */
-        get: operations["getWebhooks"];
+        get: operations["listWebhooks"];
         put?: never;
         /**
          * Create a webhook endpoint; the signing secret is in this response only
@@ -904,7 +904,7 @@ export interface paths {
          *
          *     Scope: `webhooks:manage`
          */
-        post: operations["postWebhooks"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -922,21 +922,21 @@ export interface paths {
          * A webhook endpoint
          * @description Scope: `webhooks:manage`
          */
-        get: operations["getWebhooksWebhookId"];
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint
          * @description Scope: `webhooks:manage`
          */
-        delete: operations["deleteWebhooksWebhookId"];
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Update a webhook endpoint (enabling it again clears its failure state)
          * @description Scope: `webhooks:manage`
          */
-        patch: operations["patchWebhooksWebhookId"];
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret": {
@@ -952,7 +952,7 @@ export interface paths {
          * A new secret; the old one also signs for 24 hours
          * @description Scope: `webhooks:manage`
          */
-        post: operations["postWebhooksWebhookIdRotateSecret"];
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -970,7 +970,7 @@ export interface paths {
          * Delivery attempts, newest first
          * @description Scope: `webhooks:manage`
          */
-        get: operations["getWebhooksWebhookIdDeliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -992,7 +992,7 @@ export interface paths {
          * Send a webhook.test event to this webhook now, whatever its event filter (one attempt)
          * @description Scope: `webhooks:manage`
          */
-        post: operations["postWebhooksWebhookIdTest"];
+        post: operations["sendTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1012,7 +1012,7 @@ export interface paths {
          * Send the event of a delivery again (one attempt, same webhook-id)
          * @description Scope: `webhooks:manage`
          */
-        post: operations["postWebhooksWebhookIdDeliveriesDeliveryIdRedeliver"];
+        post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1032,7 +1032,7 @@ export interface paths {
          *
          *     Scope: `reports:read`
          */
-        get: operations["getReportsAnalysis"];
+        get: operations["getAnalysisReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1052,7 +1052,7 @@ export interface paths {
          * Recordings per group: counts by status and total duration
          * @description Scope: `reports:read`
          */
-        get: operations["getReportsRecordings"];
+        get: operations["getRecordingsReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1069,7 +1069,7 @@ export interface paths {
             cookie?: never;
         };
         /** Engines of this server and their available models */
-        get: operations["getEngines"];
+        get: operations["listEngines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1091,7 +1091,7 @@ export interface paths {
          *
          *     Scope: `recordings:read`
          */
-        get: operations["getMetadataFields"];
+        get: operations["listMetadataFields"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1111,7 +1111,7 @@ export interface paths {
          * A recording's audio, with HTTP Range (206) for players
          * @description Scope: `recordings:read`
          */
-        get: operations["getRecordingsRecordingIdAudio"];
+        get: operations["getRecordingAudio"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1135,7 +1135,7 @@ export interface paths {
          *
          *     Scope: `recordings:write`, `transcripts:write`, `analysis:write`
          */
-        post: operations["postV1Files"];
+        post: operations["createFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1155,7 +1155,7 @@ export interface paths {
          *
          *     Scope: `recordings:read`, `transcripts:read`, `analysis:read`
          */
-        get: operations["getV1FilesFileId"];
+        get: operations["getFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1179,7 +1179,7 @@ export interface paths {
          *
          *     Scope: `recordings:write`, `transcripts:write`
          */
-        post: operations["postV1AudioTranscriptions"];
+        post: operations["createTranscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1506,7 +1506,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getHealthz: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -1531,7 +1531,7 @@ export interface operations {
             };
         };
     };
-    getReadyz: {
+    getReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -1570,7 +1570,7 @@ export interface operations {
             };
         };
     };
-    postApiV1Accounts: {
+    register: {
         parameters: {
             query?: never;
             header?: never;
@@ -1642,7 +1642,7 @@ export interface operations {
             };
         };
     };
-    postApiV1Sessions: {
+    signIn: {
         parameters: {
             query?: never;
             header?: never;
@@ -1706,7 +1706,7 @@ export interface operations {
             };
         };
     };
-    getApiV1SessionsCurrent: {
+    getSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -1772,7 +1772,7 @@ export interface operations {
             };
         };
     };
-    deleteApiV1SessionsCurrent: {
+    signOut: {
         parameters: {
             query?: never;
             header?: never;
@@ -1826,7 +1826,7 @@ export interface operations {
             };
         };
     };
-    putApiV1AccountPassword: {
+    changePassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -1899,7 +1899,7 @@ export interface operations {
             };
         };
     };
-    getApiV1Workspaces: {
+    listWorkspaces: {
         parameters: {
             query?: never;
             header?: never;
@@ -1957,7 +1957,7 @@ export interface operations {
             };
         };
     };
-    postApiV1Workspaces: {
+    createWorkspace: {
         parameters: {
             query?: never;
             header?: never;
@@ -2032,7 +2032,7 @@ export interface operations {
             };
         };
     };
-    get: {
+    getWorkspace: {
         parameters: {
             query?: never;
             header?: never;
@@ -2112,7 +2112,7 @@ export interface operations {
             };
         };
     };
-    patch: {
+    updateWorkspace: {
         parameters: {
             query?: never;
             header?: never;
@@ -2199,7 +2199,7 @@ export interface operations {
             };
         };
     };
-    getMembers: {
+    listMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -2259,7 +2259,7 @@ export interface operations {
             };
         };
     };
-    postMembers: {
+    addMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -2350,7 +2350,7 @@ export interface operations {
             };
         };
     };
-    deleteMembersAccountId: {
+    removeMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -2425,7 +2425,7 @@ export interface operations {
             };
         };
     };
-    patchMembersAccountId: {
+    updateMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -2516,7 +2516,7 @@ export interface operations {
             };
         };
     };
-    getInvitations: {
+    listInvitations: {
         parameters: {
             query?: never;
             header?: never;
@@ -2576,7 +2576,7 @@ export interface operations {
             };
         };
     };
-    postInvitations: {
+    createInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -2656,7 +2656,7 @@ export interface operations {
             };
         };
     };
-    deleteInvitationsInvitationId: {
+    revokeInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -2722,7 +2722,7 @@ export interface operations {
             };
         };
     };
-    getApiV1InvitationsToken: {
+    getInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -2761,7 +2761,7 @@ export interface operations {
             };
         };
     };
-    postApiV1InvitationsTokenAccept: {
+    acceptInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -2828,7 +2828,7 @@ export interface operations {
             };
         };
     };
-    getApiKeys: {
+    listApiKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -2898,7 +2898,7 @@ export interface operations {
             };
         };
     };
-    postApiKeys: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2975,7 +2975,7 @@ export interface operations {
             };
         };
     };
-    deleteApiKeysKeyId: {
+    deleteApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -3041,7 +3041,7 @@ export interface operations {
             };
         };
     };
-    getRecordings: {
+    listRecordings: {
         parameters: {
             query: {
                 limit: number;
@@ -3111,7 +3111,7 @@ export interface operations {
             };
         };
     };
-    postRecordings: {
+    uploadRecording: {
         parameters: {
             query?: never;
             header?: never;
@@ -3236,7 +3236,7 @@ export interface operations {
             };
         };
     };
-    postRecordingsImport: {
+    importRecording: {
         parameters: {
             query?: never;
             header?: never;
@@ -3342,7 +3342,7 @@ export interface operations {
             };
         };
     };
-    postRecordingsRecordingIdImportRetry: {
+    retryImport: {
         parameters: {
             query?: never;
             header?: never;
@@ -3460,7 +3460,7 @@ export interface operations {
             };
         };
     };
-    getRecordingsRecordingId: {
+    getRecording: {
         parameters: {
             query?: never;
             header?: never;
@@ -3554,7 +3554,7 @@ export interface operations {
             };
         };
     };
-    deleteRecordingsRecordingId: {
+    deleteRecording: {
         parameters: {
             query?: never;
             header?: never;
@@ -3620,7 +3620,7 @@ export interface operations {
             };
         };
     };
-    getTranscriptionScenarios: {
+    listTranscriptionScenarios: {
         parameters: {
             query?: never;
             header?: never;
@@ -3680,7 +3680,7 @@ export interface operations {
             };
         };
     };
-    postTranscriptionScenarios: {
+    createTranscriptionScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -3806,7 +3806,7 @@ export interface operations {
             };
         };
     };
-    getTranscriptionScenariosScenarioId: {
+    getTranscriptionScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -3910,7 +3910,7 @@ export interface operations {
             };
         };
     };
-    deleteTranscriptionScenariosScenarioId: {
+    deleteTranscriptionScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -3976,7 +3976,7 @@ export interface operations {
             };
         };
     };
-    patchTranscriptionScenariosScenarioId: {
+    updateTranscriptionScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -4112,7 +4112,7 @@ export interface operations {
             };
         };
     };
-    getTranscriptionScenariosScenarioIdExecutions: {
+    listTranscriptionExecutions: {
         parameters: {
             query: {
                 limit: number;
@@ -4187,7 +4187,7 @@ export interface operations {
             };
         };
     };
-    postTranscriptionScenariosScenarioIdExecutions: {
+    createTranscriptionExecution: {
         parameters: {
             query?: never;
             header?: never;
@@ -4335,7 +4335,7 @@ export interface operations {
             };
         };
     };
-    getTranscriptionScenariosScenarioIdExecutionsExecutionId: {
+    getTranscriptionExecution: {
         parameters: {
             query?: never;
             header?: never;
@@ -4422,7 +4422,7 @@ export interface operations {
             };
         };
     };
-    postRecordingsRecordingIdTranscriptionRuns: {
+    createTranscriptionRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -4538,7 +4538,7 @@ export interface operations {
             };
         };
     };
-    getTranscriptionRunsRunId: {
+    getTranscriptionRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -4629,7 +4629,7 @@ export interface operations {
             };
         };
     };
-    getTranscriptionRuns: {
+    listTranscriptionRuns: {
         parameters: {
             query: {
                 /** @description An execution id: its child runs */
@@ -4699,7 +4699,7 @@ export interface operations {
             };
         };
     };
-    postTranscriptionRunsRunIdCancel: {
+    cancelTranscriptionRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -4799,7 +4799,7 @@ export interface operations {
             };
         };
     };
-    postTranscriptionRunsRunIdRetry: {
+    retryTranscriptionRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -4908,7 +4908,7 @@ export interface operations {
             };
         };
     };
-    getTranscriptionRunsRunIdTranscript: {
+    getRunTranscript: {
         parameters: {
             query?: {
                 /** @description json (default), txt, srt or vtt */
@@ -5011,7 +5011,7 @@ export interface operations {
             };
         };
     };
-    getRecordingsRecordingIdTranscript: {
+    getRecordingTranscript: {
         parameters: {
             query?: {
                 /** @description json (default), txt, srt or vtt */
@@ -5114,7 +5114,7 @@ export interface operations {
             };
         };
     };
-    getAnalysisScenarios: {
+    listAnalysisScenarios: {
         parameters: {
             query?: never;
             header?: never;
@@ -5174,7 +5174,7 @@ export interface operations {
             };
         };
     };
-    postAnalysisScenarios: {
+    createAnalysisScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -5306,7 +5306,7 @@ export interface operations {
             };
         };
     };
-    getAnalysisScenariosScenarioId: {
+    getAnalysisScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -5414,7 +5414,7 @@ export interface operations {
             };
         };
     };
-    deleteAnalysisScenariosScenarioId: {
+    deleteAnalysisScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -5480,7 +5480,7 @@ export interface operations {
             };
         };
     };
-    patchAnalysisScenariosScenarioId: {
+    updateAnalysisScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -5622,7 +5622,7 @@ export interface operations {
             };
         };
     };
-    getAnalysisScenariosScenarioIdExecutions: {
+    listAnalysisExecutions: {
         parameters: {
             query: {
                 limit: number;
@@ -5697,7 +5697,7 @@ export interface operations {
             };
         };
     };
-    postAnalysisScenariosScenarioIdExecutions: {
+    createAnalysisExecution: {
         parameters: {
             query?: never;
             header?: never;
@@ -5845,7 +5845,7 @@ export interface operations {
             };
         };
     };
-    getAnalysisScenariosScenarioIdExecutionsExecutionId: {
+    getAnalysisExecution: {
         parameters: {
             query?: never;
             header?: never;
@@ -5932,7 +5932,7 @@ export interface operations {
             };
         };
     };
-    postRecordingsRecordingIdAnalysisRuns: {
+    createAnalysisRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -6049,7 +6049,7 @@ export interface operations {
             };
         };
     };
-    getAnalysisRunsRunId: {
+    getAnalysisRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -6141,7 +6141,7 @@ export interface operations {
             };
         };
     };
-    getAnalysisRuns: {
+    listAnalysisRuns: {
         parameters: {
             query: {
                 /** @description An execution id: its child runs */
@@ -6211,7 +6211,7 @@ export interface operations {
             };
         };
     };
-    postAnalysisRunsRunIdCancel: {
+    cancelAnalysisRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -6312,7 +6312,7 @@ export interface operations {
             };
         };
     };
-    postAnalysisRunsRunIdRetry: {
+    retryAnalysisRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -6422,7 +6422,7 @@ export interface operations {
             };
         };
     };
-    getRecordingsRecordingIdAnalysisResultsRunId: {
+    getAnalysisResult: {
         parameters: {
             query?: never;
             header?: never;
@@ -6527,7 +6527,7 @@ export interface operations {
             };
         };
     };
-    getAnalysisResults: {
+    listAnalysisResults: {
         parameters: {
             query: {
                 recording_id?: string;
@@ -6595,7 +6595,7 @@ export interface operations {
             };
         };
     };
-    getWebhooks: {
+    listWebhooks: {
         parameters: {
             query?: never;
             header?: never;
@@ -6655,7 +6655,7 @@ export interface operations {
             };
         };
     };
-    postWebhooks: {
+    createWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -6737,7 +6737,7 @@ export interface operations {
             };
         };
     };
-    getWebhooksWebhookId: {
+    getWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -6818,7 +6818,7 @@ export interface operations {
             };
         };
     };
-    deleteWebhooksWebhookId: {
+    deleteWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -6884,7 +6884,7 @@ export interface operations {
             };
         };
     };
-    patchWebhooksWebhookId: {
+    updateWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -6974,7 +6974,7 @@ export interface operations {
             };
         };
     };
-    postWebhooksWebhookIdRotateSecret: {
+    rotateWebhookSecret: {
         parameters: {
             query?: never;
             header?: never;
@@ -7057,7 +7057,7 @@ export interface operations {
             };
         };
     };
-    getWebhooksWebhookIdDeliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query: {
                 limit: number;
@@ -7143,7 +7143,7 @@ export interface operations {
             };
         };
     };
-    postWebhooksWebhookIdTest: {
+    sendTestEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -7214,7 +7214,7 @@ export interface operations {
             };
         };
     };
-    postWebhooksWebhookIdDeliveriesDeliveryIdRedeliver: {
+    redeliverWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7285,7 +7285,7 @@ export interface operations {
             };
         };
     };
-    getReportsAnalysis: {
+    getAnalysisReport: {
         parameters: {
             query: {
                 analysis_scenario_id: string;
@@ -7375,7 +7375,7 @@ export interface operations {
             };
         };
     };
-    getReportsRecordings: {
+    getRecordingsReport: {
         parameters: {
             query?: {
                 /** @description metadata.<field> or created_at:day|week|month; repeat for several */
@@ -7451,7 +7451,7 @@ export interface operations {
             };
         };
     };
-    getEngines: {
+    listEngines: {
         parameters: {
             query?: never;
             header?: never;
@@ -7511,7 +7511,7 @@ export interface operations {
             };
         };
     };
-    getMetadataFields: {
+    listMetadataFields: {
         parameters: {
             query?: never;
             header?: never;
@@ -7571,7 +7571,7 @@ export interface operations {
             };
         };
     };
-    getRecordingsRecordingIdAudio: {
+    getRecordingAudio: {
         parameters: {
             query?: {
                 /** @description original (default): the file as uploaded; prepared: the 16 kHz mono WAV */
@@ -7671,7 +7671,7 @@ export interface operations {
             };
         };
     };
-    postV1Files: {
+    createFile: {
         parameters: {
             query?: never;
             header?: never;
@@ -7772,7 +7772,7 @@ export interface operations {
             };
         };
     };
-    getV1FilesFileId: {
+    getFile: {
         parameters: {
             query?: {
                 wait?: number;
@@ -7860,7 +7860,7 @@ export interface operations {
             };
         };
     };
-    postV1AudioTranscriptions: {
+    createTranscription: {
         parameters: {
             query?: never;
             header?: never;
