@@ -12,7 +12,7 @@ for (const backend of await backends()) {
       hark = await startHark({
         backend,
         beforeReady: (app) => {
-          app.get('/test/boom', { config: { public: true } }, async () => {
+          app.get('/test/boom', { config: { public: true }, schema: { hide: true } }, async () => {
             throw new Error('database password=hunter2 exploded at /srv/secret.ts:12');
           });
         },

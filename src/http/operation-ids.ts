@@ -1,5 +1,6 @@
-// The operationId of every route: stable names the client libraries use as their method names
-// (a route without one here stops the app at start, so none is ever generated).
+// The operationId of every documented route: stable names the client libraries use as their method
+// names. A documented route missing here makes the OpenAPI document fail (and its test), so none is
+// ever generated.
 export const operationIds: Record<string, string> = {
   'GET /healthz': 'getHealth',
   'GET /readyz': 'getReadiness',
