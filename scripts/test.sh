@@ -34,6 +34,8 @@ if ! diff -q openapi.json /tmp/hark-openapi.json >/dev/null; then
   diff openapi.json /tmp/hark-openapi.json | head -20 >&2
   exit 1
 fi
+echo "== clients: every operation of openapi.json, and only those"
+npx tsx scripts/generate-clients.ts --check
 echo "== web: API types drift, unit tests"
 (cd web && npx openapi-typescript ../openapi.json -o /tmp/hark-schema.d.ts >/dev/null 2>&1)
 if ! diff -q web/src/api/schema.d.ts /tmp/hark-schema.d.ts >/dev/null; then

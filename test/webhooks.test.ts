@@ -82,7 +82,11 @@ for (const backend of await backends()) {
           assert.equal(payload.data.id, recordingId);
           assert.equal(payload.workspace_id, account.workspaceId);
         }
-        const deliveries = (await hark.request({ method: 'GET', url: `${P}/webhooks/${hook.id}/deliveries`, key: account.key })).json<{ data: { id: string; attempt: number; status_code: number; success: boolean; duration_ms: number; response_body: string }[] }>().data;
+        // The receiver has answered; Hark writes the attempt's log row just after.
+        const deliveries = await eventually(async () => {
+          const log = (await hark.request({ method: 'GET', url: `${P}/webhooks/${hook.id}/deliveries`, key: account.key })).json<{ data: { id: string; attempt: number; status_code: number; success: boolean; duration_ms: number; response_body: string }[] }>().data;
+          return log.length >= 3 ? log : null;
+        }, 10_000, 'three logged attempts');
         assert.deepEqual(deliveries.map((d) => [d.attempt, d.status_code, d.success]).reverse(), [[1, 500, false], [2, 503, false], [3, 200, true]]);
         assert.equal(deliveries[0]?.response_body, 'thanks');
 

@@ -1,0 +1,12 @@
+// Upload an audio file, transcribe it with the workspace's default scenario, print the text.
+//   HARK_URL=http://127.0.0.1:8080 HARK_API_KEY=hark_… node --import tsx clients/typescript/examples/quickstart.ts call.wav
+import { Hark } from '../src/index.ts';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: quickstart.ts AUDIO_FILE');
+  process.exit(2);
+}
+const hark = new Hark();
+const transcript = await hark.transcribe(file);
+console.log(transcript.text);
