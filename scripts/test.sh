@@ -7,8 +7,8 @@ bash scripts/setup.sh
 
 # What only the tests and benches need: flite (speech for test audio), sox and pocketsphinx-testdata
 # (the recognition bench), Debian's Chromium (driven by playwright-core; never a browser download)
-# and a font for its screenshots.
-test_packages=(flite sox pocketsphinx-testdata chromium fonts-dejavu-core)
+# and a font for its screenshots; python3 for the Python client.
+test_packages=(flite sox pocketsphinx-testdata chromium fonts-dejavu-core python3)
 missing=()
 for package in "${test_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -43,5 +43,7 @@ if ! diff -q web/src/api/schema.d.ts /tmp/hark-schema.d.ts >/dev/null; then
   exit 1
 fi
 (cd web && npx vitest run)
+echo "== clients: Python, against a Hark it starts"
+python3 -W error::ResourceWarning -m unittest discover -s clients/python/tests
 echo "== tests"
 node --import tsx --test --test-concurrency=2 --test-timeout=600000 test/*.test.ts
