@@ -1,0 +1,3 @@
+module github.com/hark-audio/hark-go
+
+go 1.19
