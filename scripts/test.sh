@@ -7,8 +7,8 @@ bash scripts/setup.sh
 
 # What only the tests and benches need: flite (speech for test audio), sox and pocketsphinx-testdata
 # (the recognition bench), Debian's Chromium (driven by playwright-core; never a browser download)
-# and a font for its screenshots; python3 and golang-go for the Python and Go clients.
-test_packages=(flite sox pocketsphinx-testdata chromium fonts-dejavu-core python3 golang-go)
+# and a font for its screenshots; python3, golang-go, php-cli and php-curl for the clients.
+test_packages=(flite sox pocketsphinx-testdata chromium fonts-dejavu-core python3 golang-go php-cli php-curl)
 missing=()
 for package in "${test_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -47,5 +47,8 @@ echo "== clients: Python, against a Hark it starts"
 python3 -W error::ResourceWarning -m unittest discover -s clients/python/tests
 echo "== clients: Go (gofmt, go vet, tests against a Hark they start)"
 (cd clients/go && test -z "$(gofmt -l .)" && go vet ./... && go test ./...)
+echo "== clients: PHP (lint, tests against a Hark they start)"
+for file in clients/php/src/*.php clients/php/examples/*.php clients/php/tests/*.php; do php -l "$file" >/dev/null; done
+php clients/php/tests/run.php
 echo "== tests"
 node --import tsx --test --test-concurrency=2 --test-timeout=600000 test/*.test.ts
