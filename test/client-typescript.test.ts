@@ -3,9 +3,12 @@
 // delivery verified (and a tampered one refused), and the quickstart program's output.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { Hark as Client, NotFoundError, PermissionDeniedError, RateLimitError, verifyWebhook, WebhookVerificationError } from '../clients/typescript/src/index.ts';
@@ -120,6 +123,19 @@ describe('the TypeScript client against a live Hark', () => {
       assert.throws(() => verifyWebhook(received[0]!.body, received[0]!.headers, hook.secret, -1), WebhookVerificationError);
     } finally {
       receiver.close();
+    }
+  });
+
+  test('the package builds to plain ESM JavaScript with its declarations', async () => {
+    const out = await fs.mkdtemp(path.join(os.tmpdir(), 'hark-client-ts-'));
+    try {
+      await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'clients/typescript/tsconfig.build.json', '--outDir', out], { cwd: root });
+      const built = (await import(pathToFileURL(path.join(out, 'index.js')).href)) as Record<string, unknown>;
+      assert.equal(typeof built.Hark, 'function');
+      assert.equal(typeof built.verifyWebhook, 'function');
+      assert.ok((await fs.readdir(out)).includes('index.d.ts'));
+    } finally {
+      await fs.rm(out, { recursive: true, force: true });
     }
   });
 
