@@ -244,6 +244,11 @@ func (c *Client) Upload(ctx context.Context, file string, options UploadOptions)
 		return nil, err
 	}
 	defer handle.Close()
+	return c.UploadReader(ctx, handle, filepath.Base(file), options)
+}
+
+// UploadReader sends audio read from r (a stream), never holding it whole.
+func (c *Client) UploadReader(ctx context.Context, r io.Reader, filename string, options UploadOptions) (*Recording, error) {
 	fields := map[string]string{}
 	if options.Metadata != nil {
 		encoded, err := json.Marshal(options.Metadata)
@@ -256,7 +261,7 @@ func (c *Client) Upload(ctx context.Context, file string, options UploadOptions)
 		fields["retention_days"] = strconv.Itoa(options.RetentionDays)
 	}
 	var recording Recording
-	err = c.UploadRecording(ctx, Params{Body: &Form{Fields: fields, File: handle, Filename: filepath.Base(file)}}, &recording)
+	err := c.UploadRecording(ctx, Params{Body: &Form{Fields: fields, File: r, Filename: filename}}, &recording)
 	return &recording, err
 }
 

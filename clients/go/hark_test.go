@@ -140,7 +140,13 @@ func TestPaging(t *testing.T) {
 	ctx := context.Background()
 	c := client()
 	for i := 0; i < 3; i++ {
-		if _, err := c.Upload(ctx, speech(t, fmt.Sprintf("Call number %d.", i)), hark.UploadOptions{Metadata: map[string]any{"agent": "ana"}}); err != nil {
+		file, err := os.Open(speech(t, fmt.Sprintf("Call number %d.", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.UploadReader(ctx, io.MultiReader(file), fmt.Sprintf("call-%d.wav", i), hark.UploadOptions{Metadata: map[string]any{"agent": "ana"}})
+		file.Close()
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -140,16 +140,24 @@ class Hark(Operations):
 
     # ---- helpers ----
 
-    def upload(self, file: Union[str, "os.PathLike[str]"], metadata: Optional[Mapping[str, Any]] = None, retention_days: Optional[int] = None, workspace_id: Optional[str] = None) -> Recording:
-        """Uploads a file from a path, streamed from disk (never read whole)."""
+    def upload(self, file: Union[str, "os.PathLike[str]", BinaryIO], metadata: Optional[Mapping[str, Any]] = None, retention_days: Optional[int] = None, workspace_id: Optional[str] = None, filename: Optional[str] = None) -> Recording:
+        """Uploads a file from a path or an open binary file (seekable), streamed, never read whole."""
         fields: Dict[str, str] = {}
         if metadata is not None:
             fields["metadata"] = json.dumps(metadata)
         if retention_days is not None:
             fields["retention_days"] = str(retention_days)
-        path = os.fspath(file)
+        if hasattr(file, "read"):
+            stream: BinaryIO = file  # type: ignore[assignment]
+            start = stream.tell()
+            size = stream.seek(0, os.SEEK_END) - start
+            stream.seek(start)
+            name = filename or os.path.basename(str(getattr(stream, "name", "audio")))
+            body = _MultipartBody(fields, stream, name, size)
+            return self.upload_recording(workspace_id=workspace_id, body=body)  # type: ignore[no-any-return]
+        path = os.fspath(file)  # type: ignore[arg-type]
         with open(path, "rb") as handle:
-            body = _MultipartBody(fields, handle, os.path.basename(path), os.path.getsize(path))
+            body = _MultipartBody(fields, handle, filename or os.path.basename(path), os.path.getsize(path))
             return self.upload_recording(workspace_id=workspace_id, body=body)  # type: ignore[no-any-return]
 
     def _until(self, what: str, check: Callable[[], Any], timeout: float) -> Any:

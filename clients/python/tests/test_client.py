@@ -77,7 +77,8 @@ class LiveHark(unittest.TestCase):
 
     def test_paging(self) -> None:
         for i in range(3):
-            self.hark.upload(speech(f"Call number {i}.", self.folder))
+            with open(speech(f"Call number {i}.", self.folder), "rb") as stream:
+                self.hark.upload(stream, filename=f"call-{i}.wav")
         seen = [r["id"] for r in self.hark.paginate(self.hark.list_recordings, query={"limit": 2})]
         everything = [r["id"] for r in self.hark.list_recordings(query={"limit": 100})["data"]]
         self.assertGreaterEqual(len(seen), 3)
