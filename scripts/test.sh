@@ -7,8 +7,9 @@ bash scripts/setup.sh
 
 # What only the tests and benches need: flite (speech for test audio), sox and pocketsphinx-testdata
 # (the recognition bench), Debian's Chromium (driven by playwright-core; never a browser download)
-# and a font for its screenshots; python3, golang-go, php-cli and php-curl for the clients.
-test_packages=(flite sox pocketsphinx-testdata chromium fonts-dejavu-core python3 golang-go php-cli php-curl)
+# and a font for its screenshots; Python (with venv, setuptools and wheel, to pip-install its
+# client offline), Go, PHP with curl and Composer for the clients.
+test_packages=(flite sox pocketsphinx-testdata chromium fonts-dejavu-core python3 python3-venv python3-setuptools python3-wheel golang-go php-cli php-curl composer)
 missing=()
 for package in "${test_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
