@@ -82,9 +82,14 @@ final class Client extends Operations
             $url .= '?' . implode('&', $pairs);
         }
         $headers = ['Authorization: Bearer ' . $this->apiKey, 'User-Agent: hark-php/' . self::VERSION . ' php/' . PHP_VERSION, 'Accept: application/json'];
-        $multipart = is_array($body) && ($body['file'] ?? null) instanceof \CURLFile;
+        $streamed = $body instanceof StreamBody;
+        $multipart = $streamed || (is_array($body) && ($body['file'] ?? null) instanceof \CURLFile);
         $payload = null;
-        if ($multipart) {
+        if ($streamed) {
+            // Sent chunked: the length of a stream need not be known.
+            $headers[] = 'Content-Type: ' . $body->contentType;
+            $headers[] = 'Transfer-Encoding: chunked';
+        } elseif ($multipart) {
             $payload = $body;
         } elseif ($body !== null) {
             $payload = json_encode($body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
@@ -111,7 +116,11 @@ final class Client extends Operations
                     return strlen($line);
                 },
             ]);
-            if ($payload !== null) {
+            if ($streamed) {
+                curl_setopt($curl, CURLOPT_UPLOAD, true);
+                curl_setopt($curl, CURLOPT_CUSTOMREQUEST, $method);
+                curl_setopt($curl, CURLOPT_READFUNCTION, $body->read);
+            } elseif ($payload !== null) {
                 curl_setopt($curl, CURLOPT_POSTFIELDS, $payload);
             }
             $text = curl_exec($curl);
@@ -164,6 +173,58 @@ final class Client extends Operations
         }
         $form['file'] = new \CURLFile($file, mime_content_type($file) ?: 'application/octet-stream', basename($file));
         return $this->uploadRecording(body: $form);
+    }
+
+    /**
+     * Uploads audio read from an open stream (a resource), never holding it whole: the multipart
+     * body is written piece by piece as curl asks for it.
+     *
+     * @param resource $stream
+     * @param array<string, mixed>|null $metadata
+     * @return array<string, mixed>
+     */
+    public function uploadStream($stream, string $filename, ?array $metadata = null, ?int $retentionDays = null, ?string $workspaceId = null): array
+    {
+        $boundary = '----hark' . bin2hex(random_bytes(12));
+        $head = '';
+        $fields = [];
+        if ($metadata !== null) {
+            $fields['metadata'] = json_encode($metadata, JSON_THROW_ON_ERROR);
+        }
+        if ($retentionDays !== null) {
+            $fields['retention_days'] = (string) $retentionDays;
+        }
+        foreach ($fields as $name => $value) {
+            $head .= "--{$boundary}\r\nContent-Disposition: form-data; name=\"{$name}\"\r\n\r\n{$value}\r\n";
+        }
+        $quoted = str_replace('"', '%22', $filename);
+        $head .= "--{$boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{$quoted}\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+        $tail = "\r\n--{$boundary}--\r\n";
+        $pieces = [$head, $stream, $tail];
+        $read = static function ($curl, $in, int $length) use (&$pieces): string {
+            while ($pieces !== []) {
+                $piece = $pieces[0];
+                if (is_string($piece)) {
+                    array_shift($pieces);
+                    if (strlen($piece) > $length) {
+                        array_unshift($pieces, substr($piece, $length));
+                        return substr($piece, 0, $length);
+                    }
+                    if ($piece !== '') {
+                        return $piece;
+                    }
+                    continue;
+                }
+                $chunk = fread($piece, $length);
+                if ($chunk !== false && $chunk !== '') {
+                    return $chunk;
+                }
+                array_shift($pieces);
+            }
+            return '';
+        };
+        $path = '/api/v1/workspaces/' . rawurlencode($workspaceId ?? $this->workspaceId()) . '/recordings';
+        return $this->request('POST', $path, [], new StreamBody("multipart/form-data; boundary={$boundary}", $read));
     }
 
     /** @param callable(): mixed $check */

@@ -93,8 +93,11 @@ try {
     check($first['id'] === $again['id'], 'an execution replayed with its key is the same');
 
     foreach ([0, 1, 2] as $i) {
-        $hark->upload(speech("Call number {$i}."), ['agent' => 'ana']);
+        $stream = fopen(speech("Call number {$i}."), 'rb');
+        $uploaded = $hark->uploadStream($stream, "call-{$i}.wav", ['agent' => 'ana']);
+        fclose($stream);
     }
+    check($hark->waitForRecording($uploaded['id'])['metadata']['agent'] === 'ana', 'an upload from a stream is prepared with its metadata');
     $seen = array_map(static fn (array $r): string => $r['id'], iterator_to_array($hark->paginate('listRecordings', [], ['limit' => 2]), false));
     $all = array_map(static fn (array $r): string => $r['id'], $hark->listRecordings([], ['limit' => 100])['data']);
     check(count($seen) >= 3 && $seen === $all, 'paging follows next_cursor over every recording');
