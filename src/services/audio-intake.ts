@@ -56,9 +56,13 @@ const unsupported = () =>
 export async function receiveAudio(blobs: BlobStore, source: Readable, maxBytes: number): Promise<ReceivedAudio> {
   const tempPath = blobs.tempPath();
   const gate = new Gate(maxBytes);
+  // The file exists before the first byte is checked: a write stream that opened it lazily could
+  // create it after a quick refusal had already removed it, leaving it behind.
+  const handle = await fs.promises.open(tempPath, 'wx');
   try {
-    await pipeline(source, gate, fs.createWriteStream(tempPath, { flags: 'wx' }));
+    await pipeline(source, gate, handle.createWriteStream());
   } catch (error) {
+    await handle.close().catch(() => {});
     await blobs.removeTemp(tempPath);
     throw error;
   }
