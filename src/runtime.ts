@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { Metrics } from './observability/metrics.ts';
 import { buildApp } from './http/app.ts';
 import { jobHandlers, runKinds } from './jobs/handlers.ts';
 import { recoverStaleRuns } from './runs/recover.ts';
@@ -40,7 +41,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   const queue = new Queue(database, config, (error) => log.error({ err: error }, 'queue error'));
   const blobs = new BlobStore(config.blobUrl ? fileURLToPath(config.blobUrl) : path.join(config.dataDir, 'blobs'));
   await blobs.init();
-  const ctx: Context = { config, database, db: database.db, queue, log, blobs };
+  const ctx: Context = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db) };
   const handlers = jobHandlers(ctx);
   await queue.start(handlers);
   if (options.workers) {

@@ -11,6 +11,7 @@ import { registerAuth } from './auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts';
 import { registerTextGuard } from './text-guard.ts';
 import { validatorCompiler } from './validation.ts';
+import { registerMetrics } from './metrics-route.ts';
 import { operationIdOf } from './operation-ids.ts';
 import { loadPage, registerWeb } from './web.ts';
 import { accountRoutes } from './routes/accounts.ts';
@@ -129,6 +130,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(async (scope) => openAiCompatRoutes(scope, ctx));
 
   if (page) await registerWeb(app, ctx.config.webDir, page);
+  registerMetrics(app, ctx);
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -44,6 +44,7 @@ export function deliverWebhookJob(ctx: Context): JobHandler<DeliverWebhookJob> {
       };
       const result = await postWebhook(hook.url, headers, event.payload, { allowPrivate: ctx.config.importAllowPrivate, timeoutMs: 10_000 });
       const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+      ctx.metrics.webhookDeliveries.inc({ outcome: success ? 'delivered' : result.statusCode === null ? 'no_answer' : `http_${result.statusCode}` });
       const gone = result.statusCode === 410;
       const failingSince = success ? null : (hook.failing_since ?? new Date());
       const tooLong = !success && failingSince !== null && Date.now() - failingSince.getTime() > DAY_MS;

@@ -33,7 +33,10 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
   const fail = (runId: string, failure: EngineError) =>
     ctx.db.transaction().execute(async (trx) => {
       const failed = await markFailed(trx, kind.table, runId, failure);
-      if (failed) await runEvent(ctx, trx, kind, failed);
+      if (failed) {
+        ctx.metrics.runFailures.inc({ kind: kind.name, error_code: failure.code });
+        await runEvent(ctx, trx, kind, failed);
+      }
     });
 
   /** Queues the run again when the failure allows another attempt; says whether it did. */
@@ -100,6 +103,7 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
         await ctx.db.transaction().execute(async (trx) => {
           const done = await markCompleted(trx, kind.table, runId);
           if (!done) return; // cancelled meanwhile
+          if (done.started_at) ctx.metrics.runDuration.observe({ kind: kind.name, engine: done.engine }, (Date.now() - done.started_at.getTime()) / 1000);
           const columns = await kind.persist(ctx, trx, done, snapshot, gate.input, output);
           const final = Object.keys(columns).length > 0 ? await updateRun(trx, kind.table, runId, columns) : done;
           await hooks.afterComplete?.(ctx, trx, final);
