@@ -12,7 +12,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   databaseSchema: string;
-  blobUrl: string | null;
+  /** Where audio lives: a local folder, or an S3-compatible bucket shared by every host. */
+  blobs: BlobConfig;
   importAllowPrivate: boolean;
   registration: 'open' | 'closed';
   logLevel: string;
@@ -43,6 +44,20 @@ export interface Config {
   webDir: string;
 }
 
+export type BlobConfig =
+  | { kind: 'file'; root: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix inside the bucket, '' or ending with '/'. */
+      prefix: string;
+      endpoint: string | null;
+      region: string;
+      forcePathStyle: boolean;
+      /** null: the AWS SDK's default chain (AWS_ACCESS_KEY_ID…, profiles, instance roles). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | null;
+    };
+
 type Env = Record<string, string | undefined>;
 
 export class ConfigError extends Error {
@@ -66,7 +81,12 @@ export const EnvSchema = Type.Object({
   HARK_DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'Embedded database and audio' }),
   DATABASE_URL: text('A PostgreSQL server instead of embedded PGlite', { pattern: '^postgres(ql)?://' }),
   HARK_DB_SCHEMA: Type.String({ default: 'public', pattern: '^[a-z_][a-z0-9_]{0,40}$', description: 'PostgreSQL schema (lower-case SQL identifier)' }),
-  HARK_BLOB_URL: text('Audio storage; only file:// in this build', { pattern: '^file://' }),
+  HARK_BLOB_URL: text('Audio storage: file:///folder or s3://bucket/prefix (default HARK_DATA_DIR/blobs)', { pattern: '^(file|s3)://' }),
+  HARK_S3_ENDPOINT: text('S3-compatible endpoint (MinIO, Ceph, …); unset: AWS', { pattern: '^https?://' }),
+  HARK_S3_REGION: Type.String({ default: 'us-east-1', minLength: 1, description: 'S3 region' }),
+  HARK_S3_FORCE_PATH_STYLE: choice(['auto', '0', '1', 'true', 'false'], 'auto', 'Path-style bucket addressing (auto: on when HARK_S3_ENDPOINT is set)'),
+  HARK_S3_ACCESS_KEY_ID: text('S3 access key (unset: the AWS SDK default chain)'),
+  HARK_S3_SECRET_ACCESS_KEY: text('S3 secret key'),
   HARK_IMPORT_ALLOW_PRIVATE: choice(['0', '1', 'true', 'false'], '0', 'Let imports, webhooks and engines reach private addresses'),
   HARK_REGISTRATION: choice(['open', 'closed'], 'open', 'Whether anyone may register'),
   HARK_LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'Log level'),
@@ -135,7 +155,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(s.HARK_DATA_DIR),
     databaseUrl: s.DATABASE_URL ?? null,
     databaseSchema: s.HARK_DB_SCHEMA,
-    blobUrl: s.HARK_BLOB_URL ?? null,
+    blobs: blobConfig(s),
     importAllowPrivate: s.HARK_IMPORT_ALLOW_PRIVATE === '1' || s.HARK_IMPORT_ALLOW_PRIVATE === 'true',
     registration: s.HARK_REGISTRATION as Config['registration'],
     logLevel: s.HARK_LOG_LEVEL,
@@ -161,5 +181,29 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     whisperThreads: s.HARK_WHISPER_THREADS,
     webhooks: { maxAttempts: s.HARK_WEBHOOK_MAX_ATTEMPTS, backoffSeconds: s.HARK_WEBHOOK_BACKOFF_SECONDS },
     ...overrides,
+  };
+}
+
+const truthy = (value: string) => value === '1' || value === 'true';
+
+/** HARK_BLOB_URL and the HARK_S3_* settings as one store description; a bad combination stops the start. */
+function blobConfig(s: Settings): BlobConfig {
+  const raw = s.HARK_BLOB_URL;
+  if (!raw) return { kind: 'file', root: path.join(path.resolve(s.HARK_DATA_DIR), 'blobs') };
+  if (raw.startsWith('file://')) return { kind: 'file', root: fileURLToPath(raw) };
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+  if (!match?.[1]) throw new ConfigError([`HARK_BLOB_URL must be s3://bucket or s3://bucket/prefix with a valid bucket name (got "${raw}")`]);
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (Boolean(s.HARK_S3_ACCESS_KEY_ID) !== Boolean(s.HARK_S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(['HARK_S3_ACCESS_KEY_ID and HARK_S3_SECRET_ACCESS_KEY go together']);
+  }
+  return {
+    kind: 's3',
+    bucket: match[1],
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint: s.HARK_S3_ENDPOINT ?? null,
+    region: s.HARK_S3_REGION,
+    forcePathStyle: s.HARK_S3_FORCE_PATH_STYLE === 'auto' ? Boolean(s.HARK_S3_ENDPOINT) : truthy(s.HARK_S3_FORCE_PATH_STYLE),
+    credentials: s.HARK_S3_ACCESS_KEY_ID && s.HARK_S3_SECRET_ACCESS_KEY ? { accessKeyId: s.HARK_S3_ACCESS_KEY_ID, secretAccessKey: s.HARK_S3_SECRET_ACCESS_KEY } : null,
   };
 }

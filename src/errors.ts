@@ -36,6 +36,7 @@ export const errors = {
   internal_error: { status: 500, title: 'Internal server error' },
   engine_failed: { status: 502, title: 'The engine failed' },
   not_ready: { status: 503, title: 'The service is not ready' },
+  storage_unavailable: { status: 503, title: 'The audio store cannot be reached; try again' },
 } as const;
 
 export type ErrorCode = keyof typeof errors;

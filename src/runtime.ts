@@ -11,9 +11,11 @@ import { jobHandlers, runKinds } from './jobs/handlers.ts';
 import { recoverStaleRuns } from './runs/recover.ts';
 import { Queue } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
-import { BlobStore } from './storage/blobs.ts';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { openBlobStore } from './storage/open-blob-store.ts';
+
+/** A scratch file nobody wrote for an hour belongs to a process that died. */
+const STALE_SCRATCH_MS = 3600_000;
+const SCRATCH_SWEEP_MS = 15 * 60_000;
 
 export interface Runtime {
   ctx: Context;
@@ -39,7 +41,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     throw error;
   }
   const queue = new Queue(database, config, (error) => log.error({ err: error }, 'queue error'));
-  const blobs = new BlobStore(config.blobUrl ? fileURLToPath(config.blobUrl) : path.join(config.dataDir, 'blobs'));
+  const blobs = openBlobStore(config);
   await blobs.init();
   const ctx: Context = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db) };
   const handlers = jobHandlers(ctx);
@@ -56,6 +58,15 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     await queue.schedule('recover-runs', '* * * * *');
     await queue.send('expire-audio', {});
   }
+
+  // Scratch files are local to each host: every process sweeps what a stopped one left behind.
+  const sweep = setInterval(() => {
+    blobs.removeStaleTemps(STALE_SCRATCH_MS).then(
+      (orphans) => orphans > 0 && log.warn({ orphans }, 'removed scratch files left by a stopped process'),
+      (error: unknown) => log.warn({ err: error }, 'scratch sweep failed'),
+    );
+  }, SCRATCH_SWEEP_MS);
+  sweep.unref();
 
   let app: FastifyInstance | null = null;
   if (options.http) {
@@ -78,6 +89,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      clearInterval(sweep);
       if (app) await app.close();
       await queue.stop();
       await database.close();

@@ -37,3 +37,22 @@ test('sweep schedules as cron expressions', () => {
   assert.equal(everyMinutes(60), '0 */1 * * *');
   assert.equal(everyMinutes(1440), '0 0 * * *');
 });
+
+test('the blob store: a folder by default, or an S3 bucket with its settings', () => {
+  assert.deepEqual(loadConfig({ HARK_DATA_DIR: '/srv/hark' }).blobs, { kind: 'file', root: '/srv/hark/blobs' });
+  assert.deepEqual(loadConfig({ HARK_BLOB_URL: 'file:///var/audio' }).blobs, { kind: 'file', root: '/var/audio' });
+  assert.deepEqual(loadConfig({ HARK_BLOB_URL: 's3://hark-audio/prod/eu/', HARK_S3_ENDPOINT: 'http://minio:9000', HARK_S3_ACCESS_KEY_ID: 'a', HARK_S3_SECRET_ACCESS_KEY: 'b' }).blobs, {
+    kind: 's3',
+    bucket: 'hark-audio',
+    prefix: 'prod/eu/',
+    endpoint: 'http://minio:9000',
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+  });
+  const aws = loadConfig({ HARK_BLOB_URL: 's3://hark-audio', HARK_S3_REGION: 'eu-west-1' }).blobs;
+  assert.deepEqual(aws, { kind: 's3', bucket: 'hark-audio', prefix: '', endpoint: null, region: 'eu-west-1', forcePathStyle: false, credentials: null });
+  assert.throws(() => loadConfig({ HARK_BLOB_URL: 's3://A_Bad_Bucket' }), /valid bucket name/);
+  assert.throws(() => loadConfig({ HARK_BLOB_URL: 's3://hark-audio', HARK_S3_ACCESS_KEY_ID: 'only-one' }), /go together/);
+  assert.throws(() => loadConfig({ HARK_BLOB_URL: 'ftp://x' }), /HARK_BLOB_URL/);
+});

@@ -2,11 +2,10 @@
 // retention, scopes and the trial, on PGlite and PostgreSQL.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { durationOf, encode, mimeOf, multipart, speech, tone } from './helpers/audio.ts';
 import { upload, waitForRecording, type Card } from './helpers/api.ts';
-import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { assertProblem, backends, hasBlob, registerAccount, scratchDir, startHark, storedKeys, type Account, type Hark } from './helpers/harness.ts';
 import { serveBytes, startOrigin, status, type Origin } from './helpers/origin.ts';
 
 
@@ -15,13 +14,11 @@ const sample = speech('Hello, thank you for calling. How can I help you today?')
 async function storeIsEmpty(hark: Hark, workspaceId: string): Promise<void> {
   const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', workspaceId).execute();
   assert.equal(rows.length, 0, 'a recording row was left behind');
-  const root = hark.runtime.ctx.blobs.root;
-  const temp = fs.readdirSync(path.join(root, '.tmp'));
-  assert.deepEqual(temp, [], 'a temp file was left behind');
-  assert.ok(!fs.existsSync(path.join(root, 'recordings', workspaceId)) || fs.readdirSync(path.join(root, 'recordings', workspaceId)).length === 0);
+  assert.deepEqual(fs.readdirSync(scratchDir(hark.config)), [], 'a temp file was left behind');
+  assert.deepEqual(await storedKeys(hark, `recordings/${workspaceId}`), [], 'a blob was left behind');
 }
 
-for (const backend of await backends()) {
+for (const backend of await backends({ s3: true })) {
   describe(`recordings on ${backend}`, () => {
     let hark: Hark;
     let account: Account;
@@ -60,8 +57,8 @@ for (const backend of await backends()) {
         const card = await waitForRecording(hark, account, ids[format]!, ['completed', 'failed']);
         assert.equal(card.status, 'completed', `${format}: ${card.error_code}`);
         assert.ok(Math.abs((card.duration_seconds ?? 0) - expected) < 0.15, `${format}: ${card.duration_seconds} vs ${expected}`);
-        const prepared = hark.runtime.ctx.blobs.pathOf(`recordings/${account.workspaceId}/${card.id}/prepared.wav`);
-        assert.match(String(fs.readFileSync(prepared).subarray(0, 4)), /RIFF/);
+        const prepared = await hark.runtime.ctx.blobs.read(`recordings/${account.workspaceId}/${card.id}/prepared.wav`, { start: 0, end: 3 });
+        assert.equal(Buffer.concat(await prepared.toArray()).toString(), 'RIFF');
       }
     });
 
@@ -231,7 +228,8 @@ for (const backend of await backends()) {
       const expired = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${card.id}`, key: account.key })).json<Card>();
       assert.ok(expired.audio_deleted_at);
       assert.equal(expired.status, 'completed');
-      assert.ok(!fs.existsSync(hark.runtime.ctx.blobs.pathOf(`recordings/${account.workspaceId}/${card.id}/original`)));
+      assert.equal(await hasBlob(hark, `recordings/${account.workspaceId}/${card.id}/original`), false);
+      assert.equal(await hasBlob(hark, `recordings/${account.workspaceId}/${card.id}/prepared.wav`), false);
 
       const base = `/api/v1/workspaces/${account.workspaceId}/recordings`;
       assert.equal((await hark.request({ method: 'DELETE', url: `${base}/${card.id}`, key: account.key })).statusCode, 204);

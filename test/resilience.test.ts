@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { speech } from './helpers/audio.ts';
-import { assertProblem, backends, dropStore, eventually, registerAccount, startHark, testConfig } from './helpers/harness.ts';
+import { assertProblem, backends, dropStore, eventually, registerAccount, scratchDir, startHark, testConfig } from './helpers/harness.ts';
 import { serveBytes, startOrigin } from './helpers/origin.ts';
 import { spawnServer } from './helpers/process.ts';
 import { librivoxJoined } from './helpers/speech-corpus.ts';
@@ -36,7 +36,7 @@ for (const backend of await backends()) {
             resolve();
           }, 300);
         });
-        const tmp = path.join(hark.runtime.ctx.blobs.root, '.tmp');
+        const tmp = scratchDir(hark.config);
         await eventually(async () => fs.readdirSync(tmp).length === 0, 10_000, 'the temp file to be removed');
         const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').execute();
         assert.equal(rows.length, 0);

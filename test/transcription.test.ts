@@ -42,7 +42,7 @@ export async function waitForRun(hark: Hark, account: Account, id: string, statu
   }, timeoutMs, `run ${id} to reach ${statuses.join('/')}`);
 }
 
-for (const backend of await backends()) {
+for (const backend of await backends({ s3: true })) {
   describe(`transcription on ${backend}`, () => {
     let hark: Hark;
     let account: Account;

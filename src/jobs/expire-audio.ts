@@ -1,12 +1,10 @@
-// expire-audio: deletes the audio of recordings past their retention (cards and results stay),
-// temp files of stopped processes, and browser sessions past their limits.
+// expire-audio: deletes the audio of recordings past their retention (cards and results stay) and
+// browser sessions past their limits, once per cluster. Scratch files are each host's own: every
+// process sweeps its own (runtime.ts).
 import type { Context } from '../context.ts';
 import { deleteExpiredSessions } from '../services/sessions.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
-
-/** A temp file nobody wrote for an hour belongs to a process that died. */
-const STALE_TEMP_MS = 3600_000;
 
 export async function expireAudio(ctx: Context, now = new Date()): Promise<number> {
   let total = 0;
@@ -35,8 +33,6 @@ export function expireAudioJob(ctx: Context): JobHandler<Record<string, never>> 
     async handle() {
       const expired = await expireAudio(ctx);
       if (expired > 0) ctx.log.info({ expired }, 'deleted expired audio');
-      const orphans = await ctx.blobs.removeStaleTemps(STALE_TEMP_MS);
-      if (orphans > 0) ctx.log.warn({ orphans }, 'removed temp files left by a stopped process');
       await deleteExpiredSessions(ctx);
     },
   };

@@ -29,11 +29,13 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       const temp = ctx.blobs.tempPath();
       const stopHeartbeat = startPreparationHeartbeat(ctx, recording.id);
       try {
-        const info = await probe(ctx.blobs.pathOf(keys.original));
-        // Refused from the probe before any WAV is written; a header that lies is caught by the
-        // decoder's own bound.
-        if (info.durationSeconds !== null && info.durationSeconds > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
-        const seconds = await prepare(ctx.blobs.pathOf(keys.original), temp, info.durationSeconds, ctx.config.maxAudioSeconds);
+        const seconds = await ctx.blobs.withLocalFile(keys.original, async (original) => {
+          const info = await probe(original);
+          // Refused from the probe before any WAV is written; a header that lies is caught by the
+          // decoder's own bound.
+          if (info.durationSeconds !== null && info.durationSeconds > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
+          return prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds);
+        });
         await ctx.blobs.commit(temp, keys.prepared);
         await ctx.db.transaction().execute(async (trx) => {
           const done = await trx

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { recordingKeys } from '../storage/blobs.ts';
-import { getRecording } from './recordings.ts';
+import { getRecording, storageUnavailable } from './recordings.ts';
 
 export const audioVariants = ['original', 'prepared'] as const;
 export type AudioVariant = (typeof audioVariants)[number];
@@ -50,7 +50,9 @@ export async function recordingAudio(ctx: Context, workspaceId: string, id: stri
   const recording = await getRecording(ctx, workspaceId, id);
   if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
   const key = recordingKeys(workspaceId, recording.id)[variant];
-  const size = await ctx.blobs.size(key);
+  const size = await ctx.blobs.size(key).catch((error: unknown) => {
+    throw storageUnavailable(ctx, error);
+  });
   if (size === null) {
     throw new AppError('recording_not_ready', variant === 'prepared' ? `the recording is ${recording.status}: its audio is not prepared yet` : `the recording is ${recording.status}: its audio is not here yet`);
   }
@@ -61,6 +63,8 @@ export async function recordingAudio(ctx: Context, workspaceId: string, id: stri
     contentType: variant === 'prepared' ? 'audio/wav' : (recording.content_type ?? 'application/octet-stream'),
     filename: variant === 'prepared' ? `${base}.wav` : recording.filename,
     range,
-    body: ctx.blobs.read(key, range ?? undefined),
+    body: await ctx.blobs.read(key, range ?? undefined).catch((error: unknown) => {
+      throw storageUnavailable(ctx, error);
+    }),
   };
 }

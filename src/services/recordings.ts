@@ -92,7 +92,9 @@ export async function createFromUpload(
   const id = newId('recording');
   const keys = recordingKeys(workspaceId, id);
   try {
-    await ctx.blobs.commit(input.audio.tempPath, keys.original);
+    await ctx.blobs.commit(input.audio.tempPath, keys.original).catch((error: unknown) => {
+      throw storageUnavailable(ctx, error);
+    });
     return await ctx.db.transaction().execute(async (trx) => {
       const days = await retentionDays(ctx, trx, workspaceId, input.retentionDays);
       const recording = await trx
@@ -119,7 +121,9 @@ export async function createFromUpload(
     });
   } catch (error) {
     await ctx.blobs.removeTemp(input.audio.tempPath);
-    await ctx.blobs.remove(keys.folder);
+    // Without a row, an object left by a failed removal is unreachable garbage, never a row
+    // pointing at nothing; the original error is the one the client needs.
+    await ctx.blobs.remove(keys.folder).catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, recordingId: id }, 'could not remove the audio of a refused recording'));
     throw error;
   }
 }
@@ -237,4 +241,10 @@ export async function listRecordings(ctx: Context, workspaceId: string, options:
   for (const condition of recordingConditions(options, 'recordings')) query = query.where(condition);
   if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
   return page(await query.orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute(), options.limit);
+}
+
+/** A store that failed to write or read: logged for the operator, a 503 for the client, who may retry. */
+export function storageUnavailable(ctx: Context, error: unknown): AppError {
+  ctx.log.error({ err: error }, 'the audio store failed');
+  return new AppError('storage_unavailable');
 }

@@ -66,16 +66,18 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
 
   async execute(ctx, _run, snapshot, recording, control) {
     const engine = await engineFor(ctx, snapshot);
-    return engine.transcribe(
-      {
-        audioPath: ctx.blobs.pathOf(recordingKeys(recording.workspace_id, recording.id).prepared),
-        durationSeconds: recording.duration_seconds ?? 0,
-        language: snapshot.language,
-        model: snapshot.model,
-        wordTimestamps: snapshot.options.word_timestamps,
-        ...(snapshot.options.prompt ? { prompt: snapshot.options.prompt } : {}),
-      },
-      control,
+    return ctx.blobs.withLocalFile(recordingKeys(recording.workspace_id, recording.id).prepared, (audioPath) =>
+      engine.transcribe(
+        {
+          audioPath,
+          durationSeconds: recording.duration_seconds ?? 0,
+          language: snapshot.language,
+          model: snapshot.model,
+          wordTimestamps: snapshot.options.word_timestamps,
+          ...(snapshot.options.prompt ? { prompt: snapshot.options.prompt } : {}),
+        },
+        control,
+      ),
     );
   },
 

@@ -1,5 +1,6 @@
 // Starts a real Hark (database, queue, workers, HTTP) per test, on PGlite or on PostgreSQL, each
-// with its own data directory and, on PostgreSQL, its own schema.
+// with its own data directory and, on PostgreSQL, its own schema; `+s3` keeps its audio in its own
+// bucket of an S3-compatible server started by the tests.
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -14,10 +15,11 @@ import type { Context } from '../../src/context.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { Queue } from '../../src/jobs/queue.ts';
 import { startRuntime, type Runtime } from '../../src/runtime.ts';
+import { s3Env } from './s3.ts';
 
 export const POSTGRES_URL = process.env.HARK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-export type Backend = 'pglite' | 'postgres';
+export type Backend = 'pglite' | 'postgres' | 'pglite+s3' | 'postgres+s3';
 
 let postgresReachable: Promise<boolean> | null = null;
 function canReachPostgres(): Promise<boolean> {
@@ -34,11 +36,16 @@ function canReachPostgres(): Promise<boolean> {
   })());
 }
 
-/** The backends to run a suite on: PGlite always, PostgreSQL when reachable (always in CI). */
-export async function backends(): Promise<Backend[]> {
+/**
+ * The backends to run a suite on: PGlite always, PostgreSQL when reachable (always in CI), and
+ * with `s3` the multi-host layout too: PostgreSQL (PGlite when unreachable) with an S3 store.
+ */
+export async function backends(options: { s3?: boolean } = {}): Promise<Backend[]> {
+  const postgres = await canReachPostgres();
+  const all: Backend[] = postgres ? ['pglite', 'postgres'] : ['pglite'];
+  if (options.s3) all.push(postgres ? 'postgres+s3' : 'pglite+s3');
   const only = process.env.HARK_TEST_BACKEND;
-  if (only === 'pglite' || only === 'postgres') return [only];
-  return (await canReachPostgres()) ? ['pglite', 'postgres'] : ['pglite'];
+  return only ? all.filter((backend) => backend === only) : all;
 }
 
 export interface Hark {
@@ -84,7 +91,7 @@ function templateDir(): Promise<string> {
 
 export async function testConfig(backend: Backend, env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<Config> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hark-test-'));
-  if (backend === 'pglite') await fs.cp(await templateDir(), path.join(dataDir, 'pg'), { recursive: true });
+  if (backend.startsWith('pglite')) await fs.cp(await templateDir(), path.join(dataDir, 'pg'), { recursive: true });
   const schema = `t_${randomBytes(6).toString('hex')}`;
   return loadConfig(
     {
@@ -92,7 +99,8 @@ export async function testConfig(backend: Backend, env: Record<string, string> =
       HARK_LOG_LEVEL: process.env.HARK_TEST_LOG_LEVEL ?? 'silent',
       HARK_IMPORT_ALLOW_PRIVATE: '1',
       HARK_WORKER_CONCURRENCY: '2',
-      ...(backend === 'postgres' ? { DATABASE_URL: POSTGRES_URL, HARK_DB_SCHEMA: schema } : {}),
+      ...(backend.startsWith('postgres') ? { DATABASE_URL: POSTGRES_URL, HARK_DB_SCHEMA: schema } : {}),
+      ...(backend.endsWith('+s3') ? await s3Env() : {}),
       ...env,
     },
     overrides,
@@ -191,4 +199,19 @@ export function assertProblem(response: LightMyRequestResponse, status: number, 
     if (!(field in body)) throw new Error(`problem lacks ${field}: ${response.body}`);
   }
   return body;
+}
+
+/** The local scratch folder of a Hark's blob store (uploads being received, local copies). */
+export function scratchDir(config: Config): string {
+  return config.blobs.kind === 'file' ? path.join(config.blobs.root, '.tmp') : path.join(config.dataDir, 'tmp');
+}
+
+/** Whether a Hark's store holds `key`, whichever store it is. */
+export async function hasBlob(hark: Hark, key: string): Promise<boolean> {
+  return (await hark.runtime.ctx.blobs.size(key)) !== null;
+}
+
+/** The keys a Hark's store holds below `folder`. */
+export function storedKeys(hark: Hark, folder: string): Promise<string[]> {
+  return hark.runtime.ctx.blobs.list(folder);
 }

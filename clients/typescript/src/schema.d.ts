@@ -1190,7 +1190,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
         Problem: {
             type: string;
             title: string;
@@ -1604,7 +1604,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1613,7 +1613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1622,7 +1622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1631,7 +1631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1677,7 +1677,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1686,7 +1686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1695,7 +1695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1734,7 +1734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1743,7 +1743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1752,7 +1752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1761,7 +1761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1788,7 +1788,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1797,7 +1797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1806,7 +1806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1815,7 +1815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1861,7 +1861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1870,7 +1870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1879,7 +1879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1888,7 +1888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1919,7 +1919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1928,7 +1928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1937,7 +1937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1946,7 +1946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1994,7 +1994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2003,7 +2003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2012,7 +2012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2021,7 +2021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2065,7 +2065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2074,7 +2074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2083,7 +2083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2092,7 +2092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2101,7 +2101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2152,7 +2152,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2161,7 +2161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2170,7 +2170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2179,7 +2179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2188,7 +2188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2221,7 +2221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2230,7 +2230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2239,7 +2239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2248,7 +2248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2294,7 +2294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2303,7 +2303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2312,7 +2312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2321,7 +2321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2330,7 +2330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2339,7 +2339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2369,7 +2369,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2378,7 +2378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2387,7 +2387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2396,7 +2396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2405,7 +2405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2414,7 +2414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2460,7 +2460,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2469,7 +2469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2478,7 +2478,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2487,7 +2487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2496,7 +2496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2505,7 +2505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2538,7 +2538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2547,7 +2547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2556,7 +2556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2565,7 +2565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2618,7 +2618,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2627,7 +2627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2636,7 +2636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2645,7 +2645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2675,7 +2675,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2684,7 +2684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2693,7 +2693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2702,7 +2702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2711,7 +2711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2750,7 +2750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2790,7 +2790,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2799,7 +2799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2808,7 +2808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2817,7 +2817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2860,7 +2860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2869,7 +2869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2878,7 +2878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2887,7 +2887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2937,7 +2937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2946,7 +2946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2955,7 +2955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2964,7 +2964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2994,7 +2994,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3003,7 +3003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3012,7 +3012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3021,7 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3030,7 +3030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,7 +3073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3082,7 +3082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3091,7 +3091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3100,7 +3100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3171,7 +3171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3180,7 +3180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3189,7 +3189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3198,7 +3198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3207,7 +3207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3216,7 +3216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3225,7 +3225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3295,7 +3295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3304,7 +3304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3313,7 +3313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3322,7 +3322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3331,7 +3331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3395,7 +3395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3404,7 +3404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3413,7 +3413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3422,7 +3422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3431,7 +3431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3440,7 +3440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3449,7 +3449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3507,7 +3507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3516,7 +3516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3525,7 +3525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3534,7 +3534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3543,7 +3543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3573,7 +3573,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3582,7 +3582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3591,7 +3591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3600,7 +3600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3609,7 +3609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3642,7 +3642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3651,7 +3651,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3660,7 +3660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3669,7 +3669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3768,7 +3768,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3777,7 +3777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3786,7 +3786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3795,7 +3795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,7 +3863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3872,7 +3872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3881,7 +3881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3890,7 +3890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3899,7 +3899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3929,7 +3929,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3938,7 +3938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3947,7 +3947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3956,7 +3956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3965,7 +3965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +4065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4074,7 +4074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4083,7 +4083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4092,7 +4092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4101,7 +4101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4140,7 +4140,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4149,7 +4149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4158,7 +4158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4167,7 +4167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4176,7 +4176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4261,7 +4261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4270,7 +4270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4279,7 +4279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4288,7 +4288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4297,7 +4297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4306,7 +4306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4315,7 +4315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4324,7 +4324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4375,7 +4375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4384,7 +4384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4393,7 +4393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4402,7 +4402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4411,7 +4411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4473,7 +4473,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4482,7 +4482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4491,7 +4491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4500,7 +4500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4509,7 +4509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4518,7 +4518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4527,7 +4527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4582,7 +4582,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4591,7 +4591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4600,7 +4600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4609,7 +4609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4618,7 +4618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4661,7 +4661,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4670,7 +4670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4679,7 +4679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4688,7 +4688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4743,7 +4743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4752,7 +4752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4761,7 +4761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4770,7 +4770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4779,7 +4779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4788,7 +4788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4843,7 +4843,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4852,7 +4852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4861,7 +4861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4870,7 +4870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4879,7 +4879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4888,7 +4888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,7 +4897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4955,7 +4955,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4964,7 +4964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4973,7 +4973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4982,7 +4982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4991,7 +4991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5000,7 +5000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5058,7 +5058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5067,7 +5067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5076,7 +5076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5085,7 +5085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5094,7 +5094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5103,7 +5103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5136,7 +5136,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5145,7 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5154,7 +5154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5163,7 +5163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5268,7 +5268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5277,7 +5277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5286,7 +5286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5295,7 +5295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5367,7 +5367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5376,7 +5376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5385,7 +5385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5394,7 +5394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5403,7 +5403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5433,7 +5433,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5442,7 +5442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5451,7 +5451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5460,7 +5460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5469,7 +5469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5575,7 +5575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5584,7 +5584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5593,7 +5593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5602,7 +5602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,7 +5611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5650,7 +5650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5659,7 +5659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5668,7 +5668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5677,7 +5677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5686,7 +5686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5771,7 +5771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5780,7 +5780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5789,7 +5789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5798,7 +5798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5807,7 +5807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5816,7 +5816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5825,7 +5825,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5834,7 +5834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5885,7 +5885,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5894,7 +5894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5903,7 +5903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5912,7 +5912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,7 +5921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5984,7 +5984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5993,7 +5993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6002,7 +6002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -6011,7 +6011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6020,7 +6020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6029,7 +6029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6038,7 +6038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6094,7 +6094,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6103,7 +6103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6112,7 +6112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6121,7 +6121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6130,7 +6130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6173,7 +6173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6182,7 +6182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6191,7 +6191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6200,7 +6200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6256,7 +6256,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6265,7 +6265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6274,7 +6274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6283,7 +6283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6292,7 +6292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6301,7 +6301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6357,7 +6357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6366,7 +6366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6375,7 +6375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -6384,7 +6384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6393,7 +6393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6402,7 +6402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6411,7 +6411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6471,7 +6471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6480,7 +6480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6489,7 +6489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6498,7 +6498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6507,7 +6507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6516,7 +6516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6557,7 +6557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6566,7 +6566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6575,7 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6584,7 +6584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6617,7 +6617,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6626,7 +6626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6635,7 +6635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6644,7 +6644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6699,7 +6699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6708,7 +6708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6717,7 +6717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6726,7 +6726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6771,7 +6771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6780,7 +6780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6789,7 +6789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6798,7 +6798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6807,7 +6807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6837,7 +6837,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6846,7 +6846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6855,7 +6855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6864,7 +6864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6873,7 +6873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6927,7 +6927,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6936,7 +6936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6945,7 +6945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6954,7 +6954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6963,7 +6963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7010,7 +7010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7019,7 +7019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7028,7 +7028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7037,7 +7037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7046,7 +7046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7096,7 +7096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7105,7 +7105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7114,7 +7114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7123,7 +7123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7132,7 +7132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7167,7 +7167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7176,7 +7176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7185,7 +7185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7194,7 +7194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7203,7 +7203,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7238,7 +7238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7247,7 +7247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7256,7 +7256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7265,7 +7265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7274,7 +7274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7328,7 +7328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7337,7 +7337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7346,7 +7346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7355,7 +7355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7364,7 +7364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7413,7 +7413,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7422,7 +7422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7431,7 +7431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7440,7 +7440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7473,7 +7473,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7482,7 +7482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7491,7 +7491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7500,7 +7500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7533,7 +7533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7542,7 +7542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7551,7 +7551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7560,7 +7560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7606,7 +7606,7 @@ export interface operations {
                     "application/json": string;
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7615,7 +7615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +7624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7633,7 +7633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7642,7 +7642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7651,7 +7651,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             416: {
                 headers: {
                     [name: string]: unknown;
@@ -7660,7 +7660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7707,7 +7707,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7716,7 +7716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7725,7 +7725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -7734,7 +7734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7743,7 +7743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7752,7 +7752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7761,7 +7761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7813,7 +7813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7822,7 +7822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7831,7 +7831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7840,7 +7840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7849,7 +7849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready */
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
             429: {
                 headers: {
                     [name: string]: unknown;
