@@ -31,7 +31,9 @@ async function serve(config: Config, http: boolean, workers: boolean): Promise<v
     log.info({ store: runtime.ctx.database.kind }, 'hark worker started');
   }
   const stop = (signal: string) => {
-    log.info({ signal }, 'shutting down: waiting for running jobs');
+    log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down: finishing requests in flight and running work');
+    // A second signal does not wait.
+    process.once(signal, () => process.exit(1));
     runtime.close().then(
       () => process.exit(0),
       (error: unknown) => {

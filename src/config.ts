@@ -38,6 +38,8 @@ export interface Config {
   /** Browser sessions: idle and absolute lifetimes. */
   sessions: { idleMinutes: number; maxDays: number };
   trustProxy: boolean;
+  /** SIGTERM: how long requests in flight and running work may take to finish. */
+  shutdownGraceSeconds: number;
   /** Bearer token of GET /metrics; null: no metrics endpoint. */
   metricsToken: string | null;
   /** The built web interface, served at `/` when it exists. */
@@ -115,6 +117,7 @@ export const EnvSchema = Type.Object({
   HARK_WEBHOOK_BACKOFF_SECONDS: integer(30, 1, 3600, 'First wait between delivery attempts'),
   HARK_SESSION_IDLE_MINUTES: integer(7 * 24 * 60, 1, 365 * 24 * 60, 'A browser session unused this long ends'),
   HARK_SESSION_MAX_DAYS: integer(30, 1, 365, 'A browser session ends this long after sign-in whatever its use'),
+  HARK_SHUTDOWN_GRACE_SECONDS: integer(30, 0, 3600, 'On SIGTERM, how long requests in flight and running work may take before work is given back to the queue'),
   HARK_METRICS_TOKEN: text('Serve Prometheus metrics at /metrics to requests bearing this token'),
   HARK_TRUST_PROXY: choice(['0', '1', 'true', 'false'], '0', 'Take the client address and scheme from X-Forwarded-* (behind a TLS proxy)'),
   HARK_WEB_DIR: Type.String({ default: 'web/dist', minLength: 1, description: 'The built web interface (served at / when it exists)' }),
@@ -176,6 +179,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sessions: { idleMinutes: s.HARK_SESSION_IDLE_MINUTES, maxDays: s.HARK_SESSION_MAX_DAYS },
     trustProxy: s.HARK_TRUST_PROXY === '1' || s.HARK_TRUST_PROXY === 'true',
     metricsToken: s.HARK_METRICS_TOKEN ?? null,
+    shutdownGraceSeconds: s.HARK_SHUTDOWN_GRACE_SECONDS,
     webDir: path.resolve(projectRoot, s.HARK_WEB_DIR),
     llamaThreads: s.HARK_LLAMA_THREADS,
     whisperThreads: s.HARK_WHISPER_THREADS,

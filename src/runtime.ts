@@ -9,6 +9,7 @@ import { Metrics } from './observability/metrics.ts';
 import { buildApp } from './http/app.ts';
 import { jobHandlers, runKinds } from './jobs/handlers.ts';
 import { recoverStaleRuns } from './runs/recover.ts';
+import { handBackActive } from './runs/active-runs.ts';
 import { Queue } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
 import { openBlobStore } from './storage/open-blob-store.ts';
@@ -86,15 +87,34 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     await app.ready();
   }
 
+  // Graceful: the API stops accepting and finishes requests in flight, workers stop taking jobs
+  // and let running work finish, both within the grace; then running runs are given back to the
+  // queue and connections still open are closed.
+  const graceMs = config.shutdownGraceSeconds * 1000;
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       clearInterval(sweep);
-      if (app) await app.close();
-      await queue.stop();
+      await Promise.all([
+        app ? closeWithin(app, graceMs) : null,
+        queue.stop(graceMs, () => {
+          const given = handBackActive();
+          if (given > 0) log.warn({ runs: given }, 'grace over: giving running runs back to the queue');
+        }),
+      ]);
       await database.close();
     })());
   return { ctx, app, close };
+}
+
+/** Closes the HTTP server: no new connections, requests in flight finish; after `graceMs` the rest are cut. */
+async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A cron expression for "every n minutes" (hourly and daily beyond an hour). */

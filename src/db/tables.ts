@@ -121,6 +121,8 @@ export interface RunColumns {
   error_code: string | null;
   error_message: string | null;
   retryable: boolean | null;
+  /** host/pid of the process that claimed it last. */
+  worker: string | null;
   created_at: CreatedAt;
   started_at: NullableTimestamp;
   completed_at: NullableTimestamp;
@@ -236,7 +238,14 @@ export interface InvitationsTable {
   accepted_at: NullableTimestamp;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  window_start: Date;
+  count: number;
+}
+
 export interface Tables {
+  rate_limits: RateLimitsTable;
   invitations: InvitationsTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;

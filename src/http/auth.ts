@@ -72,7 +72,8 @@ function applyRateLimit(limiter: RateLimiter, key: string, reply: FastifyReply):
 }
 
 export function registerAuth(app: FastifyInstance, ctx: Context): void {
-  const limiter = new RateLimiter(ctx.config.rateLimitPerMinute);
+  const limiter = new RateLimiter(ctx.config.rateLimitPerMinute, sharedLimit(ctx, 'request'));
+  app.addHook('onClose', async () => limiter.stop());
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -107,4 +108,10 @@ export function workspaceOf(request: FastifyRequest): string {
   const workspaceId = request.principal?.workspaceId;
   if (!workspaceId) throw new AppError('unauthorized');
   return workspaceId;
+}
+
+/** On PostgreSQL, the limits are shared by every API process (see rate-limit.ts); the embedded store has one process. */
+export function sharedLimit(ctx: Context, namespace: string): ConstructorParameters<typeof RateLimiter>[1] {
+  if (ctx.database.kind !== 'postgres') return null;
+  return { db: ctx.db, namespace, onError: (error) => ctx.log.warn({ err: error }, 'rate limit sync failed') };
 }

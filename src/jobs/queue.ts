@@ -24,10 +24,15 @@ export interface SendOptions {
   singletonKey?: string;
 }
 
+/** How long handlers have to give their work back once a shutdown's grace is over. */
+const HAND_BACK_MS = 10_000;
+
 export class Queue {
   private readonly boss: PgBoss;
   private started = false;
   private readonly workers = new Map<string, string[]>();
+  /** Handlers running now in this process. */
+  private inFlight = 0;
 
   constructor(
     private readonly database: Database,
@@ -102,7 +107,12 @@ export class Queue {
         handler.name,
         { batchSize: 1, pollingIntervalSeconds: this.config.jobPollSeconds, includeMetadata: true },
         async (jobs) => {
-          for (const job of jobs) await handler.handle(job.data, { id: job.id, retryCount: job.retryCount });
+          this.inFlight += 1;
+          try {
+            for (const job of jobs) await handler.handle(job.data, { id: job.id, retryCount: job.retryCount });
+          } finally {
+            this.inFlight -= 1;
+          }
         },
       );
       ids.push(id);
@@ -118,10 +128,25 @@ export class Queue {
     await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
   }
 
-  /** Stops fetching, waits for running handlers (up to `timeoutMs`), then stops. */
-  async stop(timeoutMs = 30_000): Promise<void> {
+  /**
+   * Stops taking jobs and lets running handlers finish for up to `graceMs`; then `onGraceOver`
+   * (which gives running work back to the queue) and a short wait for the handlers to return.
+   * A handler still running after that has its job failed by pg-boss, to be retried.
+   */
+  async stop(graceMs = 30_000, onGraceOver: () => void = () => {}): Promise<void> {
     if (!this.started) return;
     this.started = false;
-    await this.boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+    for (const name of this.workers.keys()) await this.boss.offWork(name);
+    if (!(await this.drained(graceMs))) {
+      onGraceOver();
+      await this.drained(HAND_BACK_MS);
+    }
+    await this.boss.stop({ graceful: true, wait: true, close: false, timeout: 1000 });
+  }
+
+  private async drained(withinMs: number): Promise<boolean> {
+    const deadline = Date.now() + withinMs;
+    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    return this.inFlight === 0;
   }
 }

@@ -5,8 +5,8 @@ import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import type { JobHandler } from '../jobs/queue.ts';
-import { registerActive } from './active-runs.ts';
-import { claimRun, findRun, holdsFairShare, isRunning, markCompleted, markFailed, markRequeued, touchRun, updateRun } from './run-store.ts';
+import { registerActive, ShuttingDown } from './active-runs.ts';
+import { claimRun, findRun, handBackRun, holdsFairShare, isRunning, markCompleted, markFailed, markRequeued, touchRun, updateRun } from './run-store.ts';
 import type { AnyRunKind, RetrySettings, RunRow } from './run-kind.ts';
 import { runEvent, snapshotOf } from './runs.ts';
 
@@ -110,6 +110,13 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
           await runEvent(ctx, trx, kind, final);
         });
       } catch (error) {
+        if (abort.signal.reason instanceof ShuttingDown) {
+          await ctx.db.transaction().execute(async (trx) => {
+            if (await handBackRun(trx, kind.table, runId)) await ctx.queue.send(kind.job, { runId }, { trx });
+          });
+          ctx.log.info({ runId }, 'run given back to the queue by a worker shutting down');
+          return;
+        }
         if (abort.signal.aborted) return; // cancelled: the card already says so
         const failure = engineFailure(ctx, error, runId);
         if (await retryLater(claimed, failure, snapshot.retry)) return;

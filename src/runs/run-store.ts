@@ -1,6 +1,7 @@
 // The SQL of runs, for both kinds: each statement is written once against the columns every run
 // table shares, with the state each move starts from in its WHERE clause, so a move that lost a
 // race (a cancel, a second worker) changes nothing.
+import os from 'node:os';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db, Trx } from '../db/database.ts';
 import type { Json } from '../db/tables.ts';
@@ -59,10 +60,13 @@ export async function markCancelled(trx: Trx, table: Table, id: string): Promise
  * queued → running, or a running run whose heartbeat stopped (its worker died) → running again.
  * A running run with a live heartbeat is never claimed twice.
  */
+/** This process, as runs record who claimed them. */
+const WORKER = `${os.hostname()}/${process.pid}`;
+
 export async function claimRun(db: Db, table: Table, id: string, staleSeconds: number): Promise<Row | undefined> {
   return (await view(db)
     .updateTable(table)
-    .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), progress: 0, started_at: eb.fn.coalesce('started_at', sql<Date>`now()`), updated_at: new Date() }))
+    .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), progress: 0, worker: WORKER, started_at: eb.fn.coalesce('started_at', sql<Date>`now()`), updated_at: new Date() }))
     .where('id', '=', id)
     .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('updated_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`)])]))
     .returningAll()
@@ -157,4 +161,18 @@ export async function hasActiveRun(trx: Trx | Db, table: Table, where: { executi
 
 export async function latestRunStatus(db: Db, table: Table, recordingId: string): Promise<string | undefined> {
   return (await view(db).selectFrom(table).select('status').where('recording_id', '=', recordingId).orderBy('seq', 'desc').executeTakeFirst())?.status;
+}
+
+/**
+ * A running run given back to the queue by a worker shutting down: queued again, its claim not
+ * counted as an attempt. Null when it was no longer running (cancelled, finished).
+ */
+export async function handBackRun(trx: Trx, table: Table, id: string): Promise<Row | undefined> {
+  return (await view(trx)
+    .updateTable(table)
+    .set((eb) => ({ status: 'queued', attempts: sql<number>`greatest(${eb.ref('attempts')} - 1, 0)`, progress: 0, updated_at: new Date() }))
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .returningAll()
+    .executeTakeFirst()) as Row | undefined;
 }

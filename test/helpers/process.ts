@@ -58,3 +58,58 @@ export async function spawnServer(config: Config, env: Record<string, string> = 
       }),
   };
 }
+
+export interface HarkProcess {
+  child: ChildProcess;
+  /** The HTTP base URL of a process that serves. */
+  base: string | null;
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  exited: Promise<number | NodeJS.Signals>;
+  kill(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals>;
+}
+
+/**
+ * Starts `hark <args>` with only `env` (plus PATH and HOME) and waits until it says it is serving
+ * or that its workers started: its own data folder, nothing inherited from the test process.
+ */
+export async function spawnHark(args: string[], env: Record<string, string>): Promise<HarkProcess> {
+  const serves = args[0] === 'serve';
+  const port = serves ? await freePort() : 0;
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      HARK_LOG_LEVEL: 'info',
+      HARK_IMPORT_ALLOW_PRIVATE: '1',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...(serves ? { PORT: String(port) } : {}),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code ?? 0)));
+  await new Promise<void>((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`hark ${args.join(' ')} did not start`)), 120_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered = (buffered + chunk.toString()).slice(-10_000);
+      if (/"msg":"hark (is serving|worker started)"/.test(buffered)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`hark ${args.join(' ')} exited with ${code}`));
+    });
+  });
+  return {
+    child,
+    base: serves ? `http://127.0.0.1:${port}` : null,
+    exited,
+    kill: (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { register } from '../../services/accounts.ts';
+import { sharedLimit } from '../auth.ts';
 import { RateLimiter } from '../rate-limit.ts';
 import { DateTime, ProblemRef } from '../schemas/common.ts';
 
@@ -27,7 +28,8 @@ const Registration = Type.Object({
 const REGISTRATIONS_PER_MINUTE = 20;
 
 export const accountRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
-  const limiter = new RateLimiter(REGISTRATIONS_PER_MINUTE);
+  const limiter = new RateLimiter(REGISTRATIONS_PER_MINUTE, sharedLimit(ctx, 'registration'));
+  app.addHook('onClose', async () => limiter.stop());
   app.post(
     '/api/v1/accounts',
     {

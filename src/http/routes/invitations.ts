@@ -7,6 +7,7 @@ import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { roles } from '../../scopes.ts';
 import { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '../../services/invitations.ts';
+import { sharedLimit } from '../auth.ts';
 import { RateLimiter } from '../rate-limit.ts';
 import { DateTime, ProblemRef, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 import { setSessionCookies } from '../session-cookies.ts';
@@ -27,7 +28,8 @@ const present = (i: { id: string; email: string; role: string; created_at: Date;
 export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const P = '/api/v1/workspaces/:workspace_id/invitations';
   const config = { scope: 'keys:manage' as const };
-  const limiter = new RateLimiter(ACCEPTS_PER_MINUTE);
+  const limiter = new RateLimiter(ACCEPTS_PER_MINUTE, sharedLimit(ctx, 'invitation'));
+  app.addHook('onClose', async () => limiter.stop());
 
   app.post(
     P,
