@@ -10,6 +10,7 @@ import { buildApp } from './http/app.ts';
 import { jobHandlers, runKinds } from './jobs/handlers.ts';
 import { recoverStaleRuns } from './runs/recover.ts';
 import { handBackActive } from './runs/active-runs.ts';
+import { forgetCachedKeys, KEYS_CHANNEL } from './services/api-keys.ts';
 import { Queue } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
 import { openBlobStore } from './storage/open-blob-store.ts';
@@ -71,6 +72,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
 
   let app: FastifyInstance | null = null;
   if (options.http) {
+    // A key revoked through another API process is forgotten here at once.
+    await database.listen(KEYS_CHANNEL, () => forgetCachedKeys(ctx)).catch((error: unknown) => log.warn({ err: error }, 'cannot listen for key revocations: cached keys expire after 30 s'));
     app = await buildApp(ctx, {
       readiness: async () => ({
         database: await database.ping().then(

@@ -250,4 +250,26 @@ describe('the rate limit across two API processes', { skip: onPostgres ? false :
     assert.ok(allowed >= 20 && allowed <= 24, `allowed ${allowed} of 40: ${JSON.stringify(statuses)}`);
     assert.ok(statuses.every((mine) => mine.includes(429)), 'both processes refuse');
   });
+
+  test('a key revoked through one API process is refused by the other at once', async () => {
+    const [first, second] = apis as [HarkProcess, HarkProcess];
+    const registered = await fetch(`${first.base}/api/v1/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `revoke-${schema}@example.com`, password: 'correct horse battery', workspace_name: 'Revoke' }),
+    });
+    const account = (await registered.json()) as { workspace_id: string; api_key: string };
+    const keys = `/api/v1/workspaces/${account.workspace_id}/api-keys`;
+    const created = await fetch(`${first.base}${keys}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'to revoke', scopes: ['recordings:read'] }),
+    });
+    const doomed = (await created.json()) as { id: string; key: string };
+    const use = () => fetch(`${second.base}/api/v1/workspaces/${account.workspace_id}/recordings`, { headers: { authorization: `Bearer ${doomed.key}` } });
+    assert.equal((await use()).status, 200, 'known (and now cached) by the second process');
+    const revoked = await fetch(`${first.base}${keys}/${doomed.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${account.api_key}` } });
+    assert.equal(revoked.status, 204);
+    await eventually(async () => (await use()).status === 401, 2000, 'the second process to refuse the revoked key');
+  });
 });

@@ -22,6 +22,12 @@ export interface Database {
   sql: SqlExecutor;
   schema: string;
   ping(): Promise<void>;
+  /**
+   * Calls `onChange` on each NOTIFY on `channel` from any process of the cluster, and whenever
+   * notifications may have been missed (a lost connection): the caller then forgets what it
+   * cached. The embedded store has one process: nothing to listen to.
+   */
+  listen(channel: string, onChange: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,6 +73,7 @@ async function openPglite(config: Config): Promise<Database> {
     ping: async () => {
       await mutex.runExclusive(() => pglite.query('SELECT 1'));
     },
+    listen: async () => {},
     close: async () => {
       await db.destroy();
       await mutex.runExclusive(() => pglite.close());
@@ -115,6 +122,7 @@ async function openPostgres(url: string, schema: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema},public` });
   pool.on('error', () => {}); // an idle client dropped by the server is replaced on next use
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const listener = new Listener(url);
   return {
     kind: 'postgres',
     db,
@@ -123,7 +131,9 @@ async function openPostgres(url: string, schema: string): Promise<Database> {
     ping: async () => {
       await pool.query('SELECT 1');
     },
+    listen: (channel, onChange) => listener.listen(channel, onChange),
     close: async () => {
+      await listener.close();
       await db.destroy();
     },
   };
@@ -137,4 +147,50 @@ export function transactionExecutor(trx: Trx): SqlExecutor {
       return { rows: result.rows as unknown[] };
     },
   };
+}
+
+/** One connection per process holding LISTENs, reconnected after a loss (see Database.listen). */
+class Listener {
+  private client: pg.Client | null = null;
+  private readonly channels = new Map<string, () => void>();
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, onChange: () => void): Promise<void> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel ${channel}`);
+    this.channels.set(channel, onChange);
+    if (this.client) await this.client.query(`LISTEN ${channel}`);
+    else await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = null;
+      for (const onChange of this.channels.values()) onChange();
+      if (!this.closed) this.retry = setTimeout(() => void this.connect().catch(() => lost()), 1000);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => this.channels.get(message.channel)?.());
+    this.client = client;
+    try {
+      await client.connect();
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      lost();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
 }

@@ -83,6 +83,16 @@ export class Queue {
     if (!options.startAfterSeconds) this.nudge(name, options.trx !== undefined);
   }
 
+  /** Many jobs of one kind in one statement (an execution's runs). */
+  async sendMany(name: string, data: object[], options: { trx?: Trx } = {}): Promise<void> {
+    if (data.length === 0) return;
+    await this.boss.insert(
+      data.map((item) => ({ name, data: item })),
+      options.trx ? { db: transactionExecutor(options.trx) } : {},
+    );
+    this.nudge(name, options.trx !== undefined);
+  }
+
   /**
    * Wakes this process's idle workers of `name` instead of leaving the job to their next poll. A
    * job sent in a transaction is visible only after its commit, which the queue cannot see: the

@@ -22,6 +22,12 @@ export async function insertRun(trx: Trx, table: Table, values: Record<string, u
   return (await view(trx).insertInto(table).values(values as never).returningAll().executeTakeFirstOrThrow()) as Row;
 }
 
+/** Inserts many runs; returns their ids. */
+export async function insertRuns(trx: Trx, table: Table, rows: Record<string, unknown>[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  return (await view(trx).insertInto(table).values(rows as never).returning('id').execute()).map((row) => row.id);
+}
+
 export async function findRun(db: Db | Trx, table: Table, id: string, workspaceId?: string): Promise<Row | undefined> {
   let query = view(db).selectFrom(table).selectAll().where('id', '=', id);
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);

@@ -7,7 +7,7 @@ import { isId, newId } from '../ids.ts';
 import { decodeCursor, page, parseStatuses } from '../services/cursor.ts';
 import { emitEvent, executionProgress } from '../services/events.ts';
 import { abortActive } from './active-runs.ts';
-import { findRun, insertRun, markCancelled, selectRuns } from './run-store.ts';
+import { findRun, insertRun, insertRuns, markCancelled, selectRuns } from './run-store.ts';
 import { runStatuses, type AnyRunKind, type RunRow } from './run-kind.ts';
 import { readStored } from '../db/stored-json.ts';
 
@@ -21,22 +21,35 @@ export interface NewRun {
   retryOf?: string | null | undefined;
 }
 
+const runValues = (kind: AnyRunKind, input: NewRun) => ({
+  id: newId(kind.idKind),
+  workspace_id: input.workspaceId,
+  recording_id: input.recordingId,
+  execution_id: input.executionId ?? null,
+  retry_of: input.retryOf ?? null,
+  status: 'queued',
+  engine: input.snapshot.engine,
+  model: input.snapshot.model,
+  scenario: JSON.stringify(input.snapshot),
+  updated_at: new Date(),
+  ...input.columns,
+});
+
 export async function createRun<K extends AnyRunKind>(ctx: Context, trx: Trx, kind: K, input: NewRun): Promise<RunRow> {
-  const run = await insertRun(trx, kind.table, {
-    id: newId(kind.idKind),
-    workspace_id: input.workspaceId,
-    recording_id: input.recordingId,
-    execution_id: input.executionId ?? null,
-    retry_of: input.retryOf ?? null,
-    status: 'queued',
-    engine: input.snapshot.engine,
-    model: input.snapshot.model,
-    scenario: JSON.stringify(input.snapshot),
-    updated_at: new Date(),
-    ...input.columns,
-  });
+  const run = await insertRun(trx, kind.table, runValues(kind, input));
   await ctx.queue.send(kind.job, { runId: run.id }, { trx });
   return run;
+}
+
+/** Rows a batch statement takes: about a dozen parameters each, far below PostgreSQL's 65,535. */
+const BATCH = 1000;
+
+/** Many runs (an execution's) in a statement per thousand, with their jobs sent in one batch each. */
+export async function createRuns(ctx: Context, trx: Trx, kind: AnyRunKind, inputs: NewRun[]): Promise<void> {
+  for (let i = 0; i < inputs.length; i += BATCH) {
+    const ids = await insertRuns(trx, kind.table, inputs.slice(i, i + BATCH).map((input) => runValues(kind, input)));
+    await ctx.queue.sendMany(kind.job, ids.map((runId) => ({ runId })), { trx });
+  }
 }
 
 export async function getRun(db: Db | Trx, kind: AnyRunKind, workspaceId: string, id: string): Promise<RunRow> {

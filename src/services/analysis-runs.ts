@@ -6,12 +6,12 @@ import type { AnalysisResultsTable } from '../db/tables.ts';
 import { analysisKind, type AnalysisRun, type AnalysisSnapshot } from '../analysis/analysis-kind.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isUuid } from '../ids.ts';
-import { createRun, getRun, retryRun } from '../runs/runs.ts';
+import { createRun, createRuns, getRun, retryRun, type NewRun } from '../runs/runs.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { decodeCursor, page } from './cursor.ts';
 import { startExecution, type ExecutionBody } from './executions.ts';
 import { getRecording } from './recordings.ts';
-import { latestTranscript, type TranscriptRow } from './transcription-runs.ts';
+import { latestTranscript, latestTranscripts, type TranscriptRow } from './transcription-runs.ts';
 
 export type { AnalysisRun };
 export type AnalysisResultRow = Selectable<AnalysisResultsTable>;
@@ -21,18 +21,29 @@ export type { AnalysisSnapshot };
 export async function createAnalysisRun(
   ctx: Context,
   trx: Trx,
-  input: { workspaceId: string; transcript: TranscriptRow; scenario: AnalysisSnapshot; executionId?: string | null; retryOf?: string | null },
+  input: AnalysisRunInput,
 ): Promise<AnalysisRun> {
+  return (await createRun(ctx, trx, analysisKind, newAnalysisRun(input))) as AnalysisRun;
+}
+
+interface AnalysisRunInput {
+  workspaceId: string;
+  transcript: Pick<TranscriptRow, 'id' | 'recording_id' | 'transcription_run_id'>;
+  scenario: AnalysisSnapshot;
+  executionId?: string | null;
+  retryOf?: string | null;
+}
+
+function newAnalysisRun(input: AnalysisRunInput): NewRun {
   const { id, engine, model, instructions, questions, summary, retry, options } = input.scenario;
-  const run = await createRun(ctx, trx, analysisKind, {
+  return {
     workspaceId: input.workspaceId,
     recordingId: input.transcript.recording_id,
     columns: { analysis_scenario_id: id, transcript_id: input.transcript.id, transcription_run_id: input.transcript.transcription_run_id },
     snapshot: { id, engine, model, instructions, questions, summary, retry, options: options ?? {} },
     executionId: input.executionId,
     retryOf: input.retryOf,
-  });
-  return run as AnalysisRun;
+  };
 }
 
 /** The transcript a new analysis of `recordingId` reads: the given version, or the latest. */
@@ -91,12 +102,13 @@ export async function listAnalysisResults(
 export async function startAnalysisExecution(ctx: Context, workspaceId: string, scenarioId: string, body: ExecutionBody) {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
   return startExecution(ctx, 'analysis', workspaceId, scenario, body, async (trx, executionId, recordingIds) => {
+    const latest = await latestTranscripts(trx, workspaceId, recordingIds);
     const transcripts = [];
     for (const recordingId of recordingIds) {
-      const transcript = await latestTranscript(trx, workspaceId, recordingId);
+      const transcript = latest.get(recordingId);
       if (transcript) transcripts.push(transcript);
       else if (body.recording_ids) throw new AppError('transcript_not_available', `recording ${recordingId} has no completed transcript`);
     }
-    for (const transcript of transcripts) await createAnalysisRun(ctx, trx, { workspaceId, transcript, scenario, executionId });
+    await createRuns(ctx, trx, analysisKind, transcripts.map((transcript) => newAnalysisRun({ workspaceId, transcript, scenario, executionId })));
   });
 }

@@ -1,4 +1,8 @@
-// API keys: created with scopes, shown once, stored as a hash, revoked by deletion.
+// API keys: created with scopes, shown once, stored as a hash, revoked by deletion. Keys found by
+// their secret are cached per process for KEY_CACHE_MS, so a request needs no query to
+// authenticate; a revocation empties the cache of every process at once (a NOTIFY on
+// KEYS_CHANNEL, see Database.listen), and `last_used_at` is written at most once a minute per key.
+import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -55,16 +59,61 @@ export async function deleteApiKey(ctx: Context, workspaceId: string, id: string
     ? await ctx.db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
     : undefined;
   if (!result || result.numDeletedRows === 0n) throw notFound(`API key ${id}`);
+  forgetCachedKeys(ctx);
+  await sql`SELECT pg_notify(${KEYS_CHANNEL}, '')`.execute(ctx.db);
+}
+
+export const KEYS_CHANNEL = 'hark_api_keys';
+const KEY_CACHE_MS = 30_000;
+const KEY_CACHE_SIZE = 10_000;
+const LAST_USED_EVERY_MS = 60_000;
+
+interface Cached {
+  key: ApiKey;
+  at: number;
+  touched: number;
+}
+
+/** One cache per database (a test process runs several). */
+const caches = new WeakMap<object, Map<string, Cached>>();
+const cacheOf = (ctx: Context) => {
+  let cache = caches.get(ctx.db);
+  if (!cache) caches.set(ctx.db, (cache = new Map()));
+  return cache;
+};
+
+/** Forgets every cached key of this process (a revocation somewhere, or a lost listener). */
+export function forgetCachedKeys(ctx: Context): void {
+  cacheOf(ctx).clear();
 }
 
 /** The key a bearer secret names, if it exists and has not expired. */
 export async function findKeyBySecret(ctx: Context, secret: string): Promise<ApiKey | null> {
   if (!secret.startsWith('hark_') || secret.length > 100) return null;
-  const key = await ctx.db
-    .selectFrom('api_keys')
-    .select(columns)
-    .where('key_hash', '=', hashKeySecret(secret))
-    .executeTakeFirst();
-  if (!key || (key.expires_at && key.expires_at.getTime() <= Date.now())) return null;
+  const hash = hashKeySecret(secret);
+  const cache = cacheOf(ctx);
+  const now = Date.now();
+  let cached = cache.get(hash);
+  if (!cached || now - cached.at > KEY_CACHE_MS) {
+    const key = await ctx.db.selectFrom('api_keys').select(columns).where('key_hash', '=', hash).executeTakeFirst();
+    if (!key) {
+      cache.delete(hash);
+      return null;
+    }
+    if (cache.size >= KEY_CACHE_SIZE) cache.clear();
+    cached = { key, at: now, touched: cached?.touched ?? 0 };
+    cache.set(hash, cached);
+  }
+  const { key } = cached;
+  if (key.expires_at && key.expires_at.getTime() <= now) return null;
+  if (now - cached.touched >= LAST_USED_EVERY_MS) {
+    cached.touched = now;
+    ctx.db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(now) })
+      .where('id', '=', key.id)
+      .execute()
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'could not record when an API key was used'));
+  }
   return key;
 }

@@ -1,11 +1,11 @@
 // Transcription runs on the run core: start (the workspace's default scenario when none is
 // named), retry, and transcripts by run or recording.
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { TranscriptsTable } from '../db/tables.ts';
 import { AppError, invalid } from '../errors.ts';
-import { createRun, getRun, retryRun } from '../runs/runs.ts';
+import { createRun, createRuns, getRun, retryRun, type NewRun } from '../runs/runs.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from '../transcription/transcription-kind.ts';
 import { startExecution, type ExecutionBody } from './executions.ts';
 import { assertTranscribable, getRecording } from './recordings.ts';
@@ -18,18 +18,29 @@ export type { TranscriptionRun };
 export async function createTranscriptionRun(
   ctx: Context,
   trx: Trx,
-  input: { workspaceId: string; recordingId: string; scenario: ScenarioSnapshot; executionId?: string | null; retryOf?: string | null },
+  input: TranscriptionRunInput,
 ): Promise<TranscriptionRun> {
+  return (await createRun(ctx, trx, transcriptionKind, newTranscriptionRun(input))) as TranscriptionRun;
+}
+
+interface TranscriptionRunInput {
+  workspaceId: string;
+  recordingId: string;
+  scenario: ScenarioSnapshot;
+  executionId?: string | null;
+  retryOf?: string | null;
+}
+
+function newTranscriptionRun(input: TranscriptionRunInput): NewRun {
   const { id, engine, model, language, options, retry } = input.scenario;
-  const run = await createRun(ctx, trx, transcriptionKind, {
+  return {
     workspaceId: input.workspaceId,
     recordingId: input.recordingId,
     columns: { transcription_scenario_id: id },
     snapshot: { id, engine, model, language, options, retry },
     executionId: input.executionId,
     retryOf: input.retryOf,
-  });
-  return run as TranscriptionRun;
+  };
 }
 
 async function defaultScenarioId(db: Db, workspaceId: string): Promise<string> {
@@ -66,6 +77,21 @@ export async function latestTranscript(db: Db | Trx, workspaceId: string, record
   return db.selectFrom('transcripts').selectAll().where('workspace_id', '=', workspaceId).where('recording_id', '=', recordingId).orderBy('seq', 'desc').executeTakeFirst();
 }
 
+/** The latest transcript of each of `recordingIds` that has one, by recording id (ids only). */
+export async function latestTranscripts(db: Db | Trx, workspaceId: string, recordingIds: string[]): Promise<Map<string, Pick<TranscriptRow, 'id' | 'recording_id' | 'transcription_run_id'>>> {
+  if (recordingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('transcripts')
+    .select(['id', 'recording_id', 'transcription_run_id'])
+    .distinctOn('recording_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('recording_id', '=', sql<string>`ANY(${recordingIds}::text[])`)
+    .orderBy('recording_id')
+    .orderBy('seq', 'desc')
+    .execute();
+  return new Map(rows.map((row) => [row.recording_id, row]));
+}
+
 export async function transcriptOfRecording(ctx: Context, workspaceId: string, recordingId: string): Promise<TranscriptRow> {
   const recording = await getRecording(ctx, workspaceId, recordingId);
   const transcript = await latestTranscript(ctx.db, workspaceId, recording.id);
@@ -86,6 +112,6 @@ export async function startTranscriptionExecution(ctx: Context, workspaceId: str
         throw error;
       }
     }
-    for (const recording of recordings) await createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario, executionId });
+    await createRuns(ctx, trx, transcriptionKind, recordings.map((recording) => newTranscriptionRun({ workspaceId, recordingId: recording.id, scenario, executionId })));
   });
 }

@@ -72,10 +72,10 @@ export interface HarkProcess {
  * Starts `hark <args>` with only `env` (plus PATH and HOME) and waits until it says it is serving
  * or that its workers started: its own data folder, nothing inherited from the test process.
  */
-export async function spawnHark(args: string[], env: Record<string, string>): Promise<HarkProcess> {
+export async function spawnHark(args: string[], env: Record<string, string>, options: { nodeArgs?: string[] } = {}): Promise<HarkProcess> {
   const serves = args[0] === 'serve';
   const port = serves ? await freePort() : 0;
-  const child = spawn(process.execPath, [bin, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, ...args], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/root',

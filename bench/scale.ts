@@ -1,0 +1,329 @@
+// Scale bench: Hark on PostgreSQL with a million recordings, transcripts and analysis results.
+// Prints each figure next to its goal and, for the card reads, next to a bare Fastify route
+// serving the same card in the same run; query plans of the list queries; the CPU profile's top
+// entries of the API process under the card load; and the embedded store's idle memory and card
+// reads beside PostgreSQL's.
+// Run: npx tsx bench/scale.ts [--recordings 1000000] [--reuse] [--skip-embedded]
+//   --reuse keeps a seeded bench schema of that size from an earlier run (seeding takes minutes).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import type { Context } from '../src/context.ts';
+import type { Tables } from '../src/db/tables.ts';
+import { listRecordings } from '../src/services/recordings.ts';
+import { analysisReport } from '../src/services/reports.ts';
+import { speech } from '../test/helpers/audio.ts';
+import { spawnHark, type HarkProcess } from '../test/helpers/process.ts';
+import { seed, type Template } from './scale-seed.ts';
+
+const { values: args } = parseArgs({
+  options: { recordings: { type: 'string', default: '1000000' }, reuse: { type: 'boolean', default: false }, 'skip-embedded': { type: 'boolean', default: false } },
+});
+const TOTAL = Number(args.recordings);
+const POSTGRES = process.env.HARK_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = 'bench_scale';
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-scale-'));
+const folder = (name: string) => {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+const db = new pg.Client({ connectionString: POSTGRES });
+await db.connect();
+await db.query(`SET search_path TO ${SCHEMA}, public`);
+
+interface Seeded extends Template {
+  key: string;
+  transcriptionScenarioId: string;
+  analysisScenarioId: string;
+  total: number;
+}
+
+const line = (label: string, figure: string, goal: string, ok: boolean | null) =>
+  console.log(`${label.padEnd(46)} ${figure.padStart(16)}   goal ${goal.padEnd(10)} ${ok === null ? '' : ok ? 'met' : 'NOT MET'}`);
+
+// ---------------------------------------------------------------- seeding
+
+async function seeded(): Promise<Seeded | null> {
+  const { rows } = await db.query<{ info: Seeded }>(`SELECT info FROM ${SCHEMA}.bench_seed LIMIT 1`).catch(() => ({ rows: [] as { info: Seeded }[] }));
+  return rows[0]?.info.total === TOTAL ? rows[0].info : null;
+}
+
+async function freshSeed(): Promise<Seeded> {
+  await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; DROP SCHEMA IF EXISTS ${SCHEMA}_boss CASCADE`);
+  console.error(`seeding ${TOTAL.toLocaleString('en')} recordings: one transcribed and analysed for real, then cloned`);
+  const hark = await spawnHark(['serve'], { DATABASE_URL: POSTGRES, HARK_DB_SCHEMA: SCHEMA, HARK_DATA_DIR: folder('seed') });
+  const base = hark.base!;
+  const account = (await post(base, '/api/v1/accounts', null, { email: 'scale@example.com', password: 'scale bench password', workspace_name: 'Scale' })) as { workspace_id: string; api_key: string };
+  const P = `/api/v1/workspaces/${account.workspace_id}`;
+  const form = new FormData();
+  form.set('file', await fs.openAsBlob(speech('Hello, thank you for calling. I would like a refund for my last invoice, please.'), { type: 'audio/wav' }), 'call.wav');
+  form.set('metadata', JSON.stringify({ agent: 'agent-0', team: 'team-0', queue: 'sales' }));
+  const recording = (await (await fetch(`${base}${P}/recordings`, { method: 'POST', headers: { authorization: `Bearer ${account.api_key}` }, body: form })).json()) as { id: string };
+  const transcription = (await post(base, `${P}/recordings/${recording.id}/transcription-runs`, account.api_key, {})) as { id: string; transcription_scenario_id: string };
+  await until(base, `${P}/transcription-runs/${transcription.id}`, account.api_key);
+  const scenario = (await post(base, `${P}/analysis-scenarios`, account.api_key, {
+    name: 'Call review',
+    questions: [
+      { id: 'greeting', text: 'Did the agent greet the customer?', type: 'boolean' },
+      { id: 'refund', text: 'Did the customer ask for a refund?', type: 'boolean' },
+      { id: 'request', text: 'What did the customer ask for?', type: 'text' },
+    ],
+  })) as { id: string };
+  const analysis = (await post(base, `${P}/recordings/${recording.id}/analysis-runs`, account.api_key, { analysis_scenario_id: scenario.id })) as { id: string };
+  await until(base, `${P}/analysis-runs/${analysis.id}`, account.api_key);
+  await hark.kill('SIGTERM');
+  const info: Seeded = {
+    workspaceId: account.workspace_id,
+    recordingId: recording.id,
+    transcriptionRunId: transcription.id,
+    analysisRunId: analysis.id,
+    key: account.api_key,
+    transcriptionScenarioId: transcription.transcription_scenario_id,
+    analysisScenarioId: scenario.id,
+    total: TOTAL,
+  };
+  const started = performance.now();
+  await seed(db, info, TOTAL);
+  console.error(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await db.query(`CREATE TABLE ${SCHEMA}.bench_seed (info jsonb NOT NULL)`);
+  await db.query(`INSERT INTO ${SCHEMA}.bench_seed VALUES ($1)`, [JSON.stringify(info)]);
+  return info;
+}
+
+async function post(base: string, url: string, key: string | null, body: unknown): Promise<unknown> {
+  const response = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function until(base: string, url: string, key: string): Promise<void> {
+  for (;;) {
+    const card = (await (await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string; error_message: string | null };
+    if (card.status === 'completed') return;
+    if (card.status === 'failed') throw new Error(`${url} failed: ${card.error_message}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+// ---------------------------------------------------------------- measuring
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function latencies(base: string, key: string, urls: () => string, n = 200): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n + 20; i++) {
+    const started = performance.now();
+    const response = await fetch(`${base}${urls()}`, { headers: { authorization: `Bearer ${key}` } });
+    if (!response.ok) throw new Error(`${urls()}: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function load(url: string, headers: Record<string, string>, seconds = 10): Promise<number> {
+  const result = await autocannon({ url, connections: 20, duration: seconds, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/** The SQL the service runs for a call, captured through Kysely's log, then EXPLAIN ANALYZE'd. */
+async function plans(run: (ctx: Context) => Promise<unknown>): Promise<string[]> {
+  const captured: CompiledQuery[] = [];
+  const pool = new pg.Pool({ connectionString: POSTGRES, max: 1, options: `-c search_path=${SCHEMA},public` });
+  const kysely = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: (event) => void captured.push(event.query) });
+  const ctx = { db: kysely, config: { databaseSchema: SCHEMA } } as unknown as Context;
+  await run(ctx);
+  const out: string[] = [];
+  for (const query of captured) {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`, query.parameters as unknown[]);
+    out.push(rows.map((row) => row['QUERY PLAN']).join('\n'));
+  }
+  await kysely.destroy();
+  return out;
+}
+
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+}
+
+/** The top self-time entries of a V8 CPU profile. */
+function topOfProfile(dir: string, count = 12): string[] {
+  const file = fs.readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) return ['(no profile written)'];
+  const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    samples: number[];
+  };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  for (const sample of profile.samples) {
+    const frame = byId.get(sample)?.callFrame;
+    if (!frame) continue;
+    const where = frame.url ? `${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(src|bin)\//, '$1/')}:${frame.lineNumber + 1}` : '';
+    const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
+    self.set(name, (self.get(name) ?? 0) + 1);
+  }
+  const total = profile.samples.length;
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, n]) => `${((100 * n) / total).toFixed(1).padStart(5)} %  ${name}`);
+}
+
+/** A bare Fastify route answering `card` as JSON, in its own process. */
+async function bareFastify(card: unknown): Promise<{ base: string; stop: () => void }> {
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const script = `const app = require('fastify')(); const card = ${JSON.stringify(JSON.stringify(card))};
+    app.get('/card', (req, reply) => reply.type('application/json').send(card));
+    app.listen({ port: ${port}, host: '127.0.0.1' }).then(() => console.log('ready'));`;
+  const child = spawn(process.execPath, ['-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+}
+
+// ---------------------------------------------------------------- run
+
+const info = (args.reuse && (await seeded())) || (await freshSeed());
+const P = `/api/v1/workspaces/${info.workspaceId}`;
+const auth = { authorization: `Bearer ${info.key}` };
+const { rows: counts } = await db.query<{ recordings: number; transcripts: number; results: number }>(
+  `SELECT (SELECT count(*) FROM recordings)::int AS recordings, (SELECT count(*) FROM transcripts)::int AS transcripts, (SELECT count(*) FROM analysis_results)::int AS results`,
+);
+console.log(`\nPostgreSQL 127.0.0.1, schema ${SCHEMA}: ${counts[0]!.recordings.toLocaleString('en')} recordings, ${counts[0]!.transcripts.toLocaleString('en')} transcripts, ${counts[0]!.results.toLocaleString('en')} analysis results\n`);
+
+const profileDir = folder('profile');
+const api = await spawnHark(['serve', '--no-workers'], {
+  DATABASE_URL: POSTGRES,
+  HARK_DB_SCHEMA: SCHEMA,
+  HARK_DATA_DIR: folder('api'),
+  HARK_RATE_LIMIT_PER_MINUTE: '1000000',
+}, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+const base = api.base!;
+
+// Lists: first page, by metadata, by status and a week's range, and page 200 by cursor.
+const aWeek = new Date(Date.now() - 180 * 86_400_000);
+const range = { created_after: aWeek.toISOString(), created_before: new Date(aWeek.getTime() + 7 * 86_400_000).toISOString() };
+const lists: [string, string, Parameters<typeof listRecordings>[2]][] = [
+  ['list, first page', `${P}/recordings`, { limit: 50, offset: 0, metadata: {} }],
+  ['list, metadata.agent=agent-7', `${P}/recordings?metadata.agent=agent-7`, { limit: 50, offset: 0, metadata: { agent: 'agent-7' } }],
+  ['list, status=failed and a week 6 months ago', `${P}/recordings?status=failed&created_after=${range.created_after}&created_before=${range.created_before}`, { limit: 50, offset: 0, status: 'failed', ...range, metadata: {} }],
+];
+const planLines: string[] = [];
+for (const [label, url, options] of lists) {
+  const { p50, p95 } = await latencies(base, info.key, () => url);
+  line(`${label} (p50 ${p50.toFixed(1)} ms)`, `p95 ${p95.toFixed(1)} ms`, '< 50 ms', p95 < 50);
+  const [plan] = await plans((ctx) => listRecordings(ctx, info.workspaceId, options));
+  planLines.push(`-- ${label}\n${plan}`);
+}
+{
+  // Walk 200 pages; the figure is the p95 of pages 150 to 200.
+  let cursor: string | null = null;
+  const times: number[] = [];
+  for (let page = 1; page <= 200; page++) {
+    const started = performance.now();
+    const body = (await (await fetch(`${base}${P}/recordings${cursor ? `?cursor=${cursor}` : ''}`, { headers: auth })).json()) as { next_cursor: string | null };
+    if (page >= 150) times.push(performance.now() - started);
+    cursor = body.next_cursor;
+  }
+  times.sort((a, b) => a - b);
+  line('list, pages 150-200 by cursor', `p95 ${percentile(times, 95).toFixed(1)} ms`, '< 50 ms', percentile(times, 95) < 50);
+}
+
+// A recording card under 20 connections, against a bare Fastify route serving the same card.
+const cardId = (await db.query<{ id: string }>(`SELECT id FROM recordings WHERE workspace_id = $1 ORDER BY seq DESC OFFSET 5000 LIMIT 1`, [info.workspaceId])).rows[0]!.id;
+const cardUrl = `${base}${P}/recordings/${cardId}`;
+const card = await (await fetch(cardUrl, { headers: auth })).json();
+const bare = await bareFastify(card);
+const bareRate = await load(`${bare.base}/card`, {});
+bare.stop();
+const idleRss = rssMb(api.child.pid!);
+const cardRate = await load(cardUrl, auth);
+line('recording card, 20 connections', `${cardRate.toFixed(0)} req/s`, '>= 5000/s', cardRate >= 5000);
+line('  bare Fastify route, same card', `${bareRate.toFixed(0)} req/s`, '', null);
+console.log(`  ratio ${(cardRate / bareRate).toFixed(2)} of the bare route; API RSS ${idleRss.toFixed(0)} MB idle, ${rssMb(api.child.pid!).toFixed(0)} MB after`);
+
+// The analysis report over every result, grouped by agent and week.
+{
+  const url = `${P}/reports/analysis?analysis_scenario_id=${info.analysisScenarioId}&group_by=metadata.agent&group_by=created_at:week`;
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    const response = await fetch(`${base}${url}`, { headers: auth });
+    if (!response.ok) throw new Error(`report: ${response.status} ${await response.text()}`);
+    const body = (await response.json()) as { groups: unknown[] };
+    times.push(performance.now() - started);
+    if (i === 0) console.log(`  report: ${body.groups.length.toLocaleString('en')} groups (agent × week)`);
+  }
+  const best = Math.min(...times);
+  line(`analysis report by agent and week (${counts[0]!.results.toLocaleString('en')})`, `${(best / 1000).toFixed(2)} s`, '< 1 s', best < 1000);
+  const reportPlans = await plans((ctx) => analysisReport(ctx, info.workspaceId, info.analysisScenarioId, ['metadata.agent', 'created_at:week'], { metadata: {} }));
+  planLines.push(...reportPlans.map((plan, i) => `-- analysis report, query ${i + 1}\n${plan}`));
+}
+
+// An execution over 10,000 recordings: accepted, its runs queued with one job each.
+{
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM recordings WHERE workspace_id = $1 AND status = 'completed' ORDER BY seq DESC LIMIT 10000`, [info.workspaceId]);
+  const started = performance.now();
+  const response = await fetch(`${base}${P}/transcription-scenarios/${info.transcriptionScenarioId}/executions`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ recording_ids: rows.map((row) => row.id), idempotency_key: `bench-${Date.now()}` }),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (response.status !== 202) throw new Error(`execution: ${response.status} ${await response.text()}`);
+  const execution = (await response.json()) as { id: string };
+  const runs = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM transcription_runs WHERE execution_id = $1 AND status = 'queued'`, [execution.id])).rows[0]!.n;
+  const jobs = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${SCHEMA}_boss.job WHERE name = 'transcribe' AND state = 'created'`)).rows[0]!.n;
+  line('execution over 10,000 recordings accepted', `${seconds.toFixed(2)} s`, '< 2 s', seconds < 2);
+  console.log(`  ${runs.toLocaleString('en')} runs queued, ${jobs.toLocaleString('en')} transcribe jobs waiting`);
+  // Leave the bench schema as it was: no workers will ever take these.
+  await db.query(`DELETE FROM ${SCHEMA}_boss.job WHERE name = 'transcribe' AND state = 'created'`);
+  await db.query(`DELETE FROM transcription_runs WHERE execution_id = $1`, [execution.id]);
+  await db.query(`DELETE FROM executions WHERE id = $1`, [execution.id]);
+}
+
+await api.kill('SIGTERM');
+console.log('\nCPU profile of the API process (self time, whole run):');
+for (const entry of topOfProfile(profileDir)) console.log(`  ${entry}`);
+
+// The embedded store beside PostgreSQL: idle memory and card reads on a small workspace.
+if (!args['skip-embedded']) {
+  console.log('\nEmbedded store (PGlite) beside PostgreSQL, a fresh server each, one recording card:');
+  for (const [name, env] of [
+    ['PGlite', { HARK_DATA_DIR: folder('embedded') }],
+    ['PostgreSQL', { HARK_DATA_DIR: folder('server'), DATABASE_URL: POSTGRES, HARK_DB_SCHEMA: `bench_small_${process.pid}` }],
+  ] as const) {
+    const started = performance.now();
+    const server: HarkProcess = await spawnHark(['serve', '--no-workers'], { ...env, HARK_RATE_LIMIT_PER_MINUTE: '1000000' });
+    const startSeconds = (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = rssMb(server.child.pid!);
+    const account = (await post(server.base!, '/api/v1/accounts', null, { email: 'small@example.com', password: 'scale bench password', workspace_name: 'Small' })) as { workspace_id: string; api_key: string };
+    const form = new FormData();
+    form.set('file', await fs.openAsBlob(speech('A short call.'), { type: 'audio/wav' }), 'call.wav');
+    const recording = (await (await fetch(`${server.base}/api/v1/workspaces/${account.workspace_id}/recordings`, { method: 'POST', headers: { authorization: `Bearer ${account.api_key}` }, body: form })).json()) as { id: string };
+    const rate = await load(`${server.base}/api/v1/workspaces/${account.workspace_id}/recordings/${recording.id}`, { authorization: `Bearer ${account.api_key}` });
+    const goals = name === 'PGlite' ? { rss: 250, rate: 2000 } : { rss: Infinity, rate: 5000 };
+    line(`${name}: idle RSS (start ${startSeconds.toFixed(1)} s)`, `${idle.toFixed(0)} MB`, name === 'PGlite' ? '<= 250 MB' : '', name === 'PGlite' ? idle <= goals.rss : null);
+    line(`${name}: recording card, 20 connections`, `${rate.toFixed(0)} req/s`, `>= ${goals.rate}/s`, rate >= goals.rate);
+    await server.kill('SIGTERM');
+    if ('DATABASE_URL' in env) await db.query(`DROP SCHEMA IF EXISTS ${env.HARK_DB_SCHEMA} CASCADE; DROP SCHEMA IF EXISTS ${env.HARK_DB_SCHEMA}_boss CASCADE`);
+  }
+}
+
+console.log('\nQuery plans (EXPLAIN ANALYZE of the SQL the services run):');
+for (const plan of planLines) console.log(`\n${plan}`);
+await db.end();
+fs.rmSync(work, { recursive: true, force: true });
