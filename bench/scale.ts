@@ -149,7 +149,7 @@ async function plans(run: (ctx: Context) => Promise<unknown>): Promise<string[]>
   const ctx = { db: kysely, config: { databaseSchema: SCHEMA } } as unknown as Context;
   await run(ctx);
   const out: string[] = [];
-  for (const query of captured) {
+  for (const query of captured.filter((q) => /^\s*select/i.test(q.sql))) {
     const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`, query.parameters as unknown[]);
     out.push(rows.map((row) => row['QUERY PLAN']).join('\n'));
   }
@@ -178,15 +178,23 @@ function topOfProfile(dir: string, count = 12): string[] {
     const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
     self.set(name, (self.get(name) ?? 0) + 1);
   }
-  const total = profile.samples.length;
-  return [...self].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, n]) => `${((100 * n) / total).toFixed(1).padStart(5)} %  ${name}`);
+  const idle = self.get('(idle)') ?? 0;
+  self.delete('(idle)');
+  const busy = profile.samples.length - idle;
+  const entries = [...self].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, n]) => `${((100 * n) / busy).toFixed(1).padStart(5)} %  ${name}`);
+  return [`busy ${((100 * busy) / profile.samples.length).toFixed(0)} % of the samples`, ...entries];
 }
 
-/** A bare Fastify route answering `card` as JSON, in its own process. */
-async function bareFastify(card: unknown): Promise<{ base: string; stop: () => void }> {
+/**
+ * A bare Fastify route answering `card` as JSON, in its own process; and one reading the
+ * recording's row by id from PostgreSQL first (the floor of one query per request).
+ */
+async function bareFastify(card: unknown, recordingId: string): Promise<{ base: string; stop: () => void }> {
   const port = 19000 + Math.floor(Math.random() * 1000);
   const script = `const app = require('fastify')(); const card = ${JSON.stringify(JSON.stringify(card))};
+    const pool = new (require('pg').Pool)({ connectionString: ${JSON.stringify(POSTGRES)}, max: 10, options: '-c search_path=${SCHEMA}' });
     app.get('/card', (req, reply) => reply.type('application/json').send(card));
+    app.get('/card-db', async () => (await pool.query('SELECT * FROM recordings WHERE id = $1', [${JSON.stringify(recordingId)}])).rows[0]);
     app.listen({ port: ${port}, host: '127.0.0.1' }).then(() => console.log('ready'));`;
   const child = spawn(process.execPath, ['-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
@@ -203,13 +211,8 @@ const { rows: counts } = await db.query<{ recordings: number; transcripts: numbe
 );
 console.log(`\nPostgreSQL 127.0.0.1, schema ${SCHEMA}: ${counts[0]!.recordings.toLocaleString('en')} recordings, ${counts[0]!.transcripts.toLocaleString('en')} transcripts, ${counts[0]!.results.toLocaleString('en')} analysis results\n`);
 
-const profileDir = folder('profile');
-const api = await spawnHark(['serve', '--no-workers'], {
-  DATABASE_URL: POSTGRES,
-  HARK_DB_SCHEMA: SCHEMA,
-  HARK_DATA_DIR: folder('api'),
-  HARK_RATE_LIMIT_PER_MINUTE: '1000000',
-}, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+const serverEnv = (name: string) => ({ DATABASE_URL: POSTGRES, HARK_DB_SCHEMA: SCHEMA, HARK_DATA_DIR: folder(name), HARK_RATE_LIMIT_PER_MINUTE: '1000000' });
+const api = await spawnHark(['serve', '--no-workers'], serverEnv('api'));
 const base = api.base!;
 
 // Lists: first page, by metadata, by status and a week's range, and page 200 by cursor.
@@ -245,14 +248,25 @@ for (const [label, url, options] of lists) {
 const cardId = (await db.query<{ id: string }>(`SELECT id FROM recordings WHERE workspace_id = $1 ORDER BY seq DESC OFFSET 5000 LIMIT 1`, [info.workspaceId])).rows[0]!.id;
 const cardUrl = `${base}${P}/recordings/${cardId}`;
 const card = await (await fetch(cardUrl, { headers: auth })).json();
-const bare = await bareFastify(card);
+const bare = await bareFastify(card, cardId);
 const bareRate = await load(`${bare.base}/card`, {});
+const bareDbRate = await load(`${bare.base}/card-db`, {});
 bare.stop();
-const idleRss = rssMb(api.child.pid!);
-const cardRate = await load(cardUrl, auth);
+// The card load runs against its own API process, CPU-profiled for that load only.
+const profileDir = folder('profile');
+const profiled = await spawnHark(['serve', '--no-workers'], serverEnv('profiled'), { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+const profiledCard = `${profiled.base!}${P}/recordings/${cardId}`;
+await load(profiledCard, auth, 2); // warm-up
+const idleRss = rssMb(profiled.child.pid!);
+const cardRate = await load(profiledCard, auth);
+const loadedRss = rssMb(profiled.child.pid!);
+await profiled.kill('SIGTERM');
 line('recording card, 20 connections', `${cardRate.toFixed(0)} req/s`, '>= 5000/s', cardRate >= 5000);
 line('  bare Fastify route, same card', `${bareRate.toFixed(0)} req/s`, '', null);
-console.log(`  ratio ${(cardRate / bareRate).toFixed(2)} of the bare route; API RSS ${idleRss.toFixed(0)} MB idle, ${rssMb(api.child.pid!).toFixed(0)} MB after`);
+line('  bare Fastify route reading the row first', `${bareDbRate.toFixed(0)} req/s`, '', null);
+console.log(`  ratio ${(cardRate / bareRate).toFixed(2)} of the bare route, ${(cardRate / bareDbRate).toFixed(2)} of the bare route with its query; API RSS ${idleRss.toFixed(0)} MB before the load, ${loadedRss.toFixed(0)} MB after`);
+console.log('  CPU profile of the API process under the card load (self time, share of busy samples):');
+for (const entry of topOfProfile(profileDir)) console.log(`    ${entry}`);
 
 // The analysis report over every result, grouped by agent and week.
 {
@@ -295,8 +309,6 @@ console.log(`  ratio ${(cardRate / bareRate).toFixed(2)} of the bare route; API 
 }
 
 await api.kill('SIGTERM');
-console.log('\nCPU profile of the API process (self time, whole run):');
-for (const entry of topOfProfile(profileDir)) console.log(`  ${entry}`);
 
 // The embedded store beside PostgreSQL: idle memory and card reads on a small workspace.
 if (!args['skip-embedded']) {

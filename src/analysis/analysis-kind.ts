@@ -68,6 +68,25 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
         tokens_used: output.tokens_used,
       })
       .execute();
+    const booleans = Object.fromEntries(output.answers.filter((a) => a.type === 'boolean' && typeof a.answer === 'boolean').map((a) => [a.question_id, a.answer]));
+    await trx
+      .insertInto('analysis_facts')
+      .columns(['analysis_run_id', 'workspace_id', 'analysis_scenario_id', 'recording_id', 'created_at', 'metadata', 'booleans'])
+      .expression((eb) =>
+        eb
+          .selectFrom('recordings')
+          .select([
+            eb.val(run.id).as('analysis_run_id'),
+            eb.val(run.workspace_id).as('workspace_id'),
+            eb.val(run.analysis_scenario_id).as('analysis_scenario_id'),
+            'id',
+            'created_at',
+            'metadata',
+            eb.val(JSON.stringify(booleans)).as('booleans'),
+          ])
+          .where('id', '=', run.recording_id),
+      )
+      .execute();
     return {};
   },
 

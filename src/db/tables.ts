@@ -244,7 +244,18 @@ export interface RateLimitsTable {
   count: number;
 }
 
+export interface AnalysisFactsTable {
+  analysis_run_id: string;
+  workspace_id: string;
+  analysis_scenario_id: string;
+  recording_id: string;
+  created_at: Date;
+  metadata: Json;
+  booleans: Json;
+}
+
 export interface Tables {
+  analysis_facts: AnalysisFactsTable;
   rate_limits: RateLimitsTable;
   invitations: InvitationsTable;
   memberships: MembershipsTable;

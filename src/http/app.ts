@@ -12,6 +12,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './er
 import { registerTextGuard } from './text-guard.ts';
 import { validatorCompiler } from './validation.ts';
 import { registerMetrics } from './metrics-route.ts';
+import { OneLinePerRequest } from './request-log.ts';
 import { operationIdOf } from './operation-ids.ts';
 import { loadPage, registerWeb } from './web.ts';
 import { accountRoutes } from './routes/accounts.ts';
@@ -46,8 +47,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     clientErrorHandler,
     // Behind a TLS proxy, its X-Forwarded-* headers give the client's address and scheme.
     trustProxy: ctx.config.trustProxy,
-    // One line per request, when it is answered (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // JSON endpoints take JSON: other bodies are 415, not a confusing schema error.
@@ -55,9 +55,6 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
   });
   const page = loadPage(ctx.config.webDir);
   if (!page) ctx.log.info({ webDir: ctx.config.webDir }, 'no web interface built: serving the API only');

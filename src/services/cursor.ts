@@ -30,3 +30,24 @@ export function parseStatuses(raw: string, allowed: readonly string[]): string[]
   if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
   return statuses;
 }
+
+/**
+ * A cursor over (created_at, seq), newest first: lists ordered by creation time, so a date range
+ * is an index range. The time travels as whole microseconds since the epoch (a JavaScript Date
+ * would lose PostgreSQL's microseconds and skip rows).
+ */
+export function encodeTimeCursor(createdMicros: number | string, seq: number): string {
+  return Buffer.from(JSON.stringify({ u: String(createdMicros), s: seq })).toString('base64url');
+}
+
+export function decodeTimeCursor(cursor: string): { micros: string; seq: number } {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { u?: unknown; s?: unknown };
+    if (typeof value.u === 'string' && /^\d{1,17}$/.test(value.u) && typeof value.s === 'number' && Number.isInteger(value.s) && value.s > 0) {
+      return { micros: value.u, seq: value.s };
+    }
+  } catch {
+    // falls through to the error below
+  }
+  throw invalid('cursor', 'is not a cursor this API returned');
+}

@@ -1,6 +1,6 @@
 // Recordings: creation from an upload or an import, reading, listing, deletion, and the rules
 // other services ask of a recording's state.
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import type { RecordingsTable } from '../db/tables.ts';
@@ -10,7 +10,7 @@ import { AddressNotAllowedError, assertLiteralAllowed } from '../net/address-pol
 import { checkOutboundUrl, OutboundError } from '../net/outbound.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
-import { decodeCursor, page } from './cursor.ts';
+import { decodeTimeCursor, encodeTimeCursor } from './cursor.ts';
 import { recordingConditions, recordingStatuses, type RecordingFilters } from './recording-filters.ts';
 
 export { recordingStatuses, type RecordingFilters };
@@ -236,11 +236,22 @@ export interface ListOptions extends RecordingFilters {
   cursor?: string | undefined;
 }
 
+/** Newest first by creation time (index recordings_workspace_created: a date range is a range scan). */
 export async function listRecordings(ctx: Context, workspaceId: string, options: ListOptions): Promise<{ data: Recording[]; next_cursor: string | null }> {
-  let query = ctx.db.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId);
+  let query = ctx.db
+    .selectFrom('recordings')
+    .selectAll()
+    .select(sql<string>`(extract(epoch FROM created_at) * 1000000)::bigint::text`.as('created_micros'))
+    .where('workspace_id', '=', workspaceId);
   for (const condition of recordingConditions(options, 'recordings')) query = query.where(condition);
-  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
-  return page(await query.orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute(), options.limit);
+  if (options.cursor) {
+    const { micros, seq } = decodeTimeCursor(options.cursor);
+    query = query.where(sql<boolean>`(created_at, seq) < (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${seq}::bigint)`);
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute();
+  const data = rows.slice(0, options.limit).map(({ created_micros: _, ...recording }) => recording);
+  const last = rows.length > options.limit ? rows[options.limit - 1] : undefined;
+  return { data, next_cursor: last ? encodeTimeCursor(last.created_micros, last.seq) : null };
 }
 
 /** A store that failed to write or read: logged for the operator, a 503 for the client, who may retry. */

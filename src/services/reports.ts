@@ -8,16 +8,39 @@ import { recordingConditions, type RecordingFilters } from './recording-filters.
 
 interface GroupKey {
   name: string;
-  expression: RawBuilder<string | null>;
+  /** Cheap to compute per row: periods are whole numbers (days, weeks, months since 1970). */
+  expression: RawBuilder<string | number | null>;
+  /** The key as reported, from the grouped value. */
+  label: (value: unknown) => string | null;
 }
+
+const DAY = 86_400;
+const isoDate = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+/** Periods in UTC, weeks from Monday (as date_trunc), each labelled by its first day. */
+const periods = {
+  day: { expression: sql<number>`floor(date_part('epoch', rec.created_at) / ${DAY})::int`, label: (k: number) => isoDate(k * DAY) },
+  // 1970-01-01 was a Thursday: weeks counted from Monday 1969-12-29.
+  week: { expression: sql<number>`floor((date_part('epoch', rec.created_at) + ${3 * DAY}) / ${7 * DAY})::int`, label: (k: number) => isoDate(k * 7 * DAY - 3 * DAY) },
+  month: {
+    expression: sql<number>`(date_part('year', rec.created_at AT TIME ZONE 'UTC') * 12 + date_part('month', rec.created_at AT TIME ZONE 'UTC') - 1)::int`,
+    label: (k: number) => `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}-01`,
+  },
+};
 
 export function parseGroupBy(values: string[]): GroupKey[] {
   if (values.length > 5) throw invalid('group_by', 'at most 5 groupings');
   return values.map((value) => {
-    const period = /^created_at:(day|week|month)$/.exec(value)?.[1] as 'day' | 'week' | 'month' | undefined;
-    if (period) return { name: value, expression: sql<string>`to_char(date_trunc(${period}, rec.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')` };
+    const period = /^created_at:(day|week|month)$/.exec(value)?.[1] as keyof typeof periods | undefined;
+    if (period) {
+      const { expression, label } = periods[period];
+      return { name: value, expression, label: (k) => (k === null || k === undefined ? null : label(Number(k))) };
+    }
     const field = /^metadata\.([^.]+(\.[^.]+)*)$/.exec(value)?.[1];
-    if (field && field.length <= 200) return { name: value, expression: sql<string | null>`rec.metadata #>> ${field.split('.')}::text[]` };
+    if (field && field.length <= 200) {
+      const path = field.split('.');
+      const expression = path.length === 1 ? sql<string | null>`rec.metadata ->> ${path[0]}` : sql<string | null>`rec.metadata #>> ${path}::text[]`;
+      return { name: value, expression, label: (v) => (v === null || v === undefined ? null : String(v)) };
+    }
     throw invalid('group_by', `"${value}" is not metadata.<field> or created_at:day|week|month`);
   });
 }
@@ -26,7 +49,7 @@ const where = (conditions: RawBuilder<boolean>[]) => (conditions.length ? sql`AN
 const keyColumns = (keys: GroupKey[]) => (keys.length ? sql`${sql.join(keys.map((k, i) => sql`${k.expression} AS ${sql.ref(`k${i}`)}`))},` : sql``);
 const keyRefs = (keys: GroupKey[]) => keys.map((_, i) => sql.ref(`k${i}`));
 const groupClause = (keys: GroupKey[]) => (keys.length ? sql`GROUP BY ${sql.join(keyRefs(keys))}` : sql``);
-const keyOf = (keys: GroupKey[], row: Record<string, unknown>) => Object.fromEntries(keys.map((k, i) => [k.name, (row[`k${i}`] as string | null) ?? null]));
+const keyOf = (keys: GroupKey[], row: Record<string, unknown>) => Object.fromEntries(keys.map((k, i) => [k.name, k.label(row[`k${i}`])]));
 const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.stringify(keys.map((_, i) => row[`k${i}`] ?? null));
 
 export interface AnalysisReport {
@@ -38,27 +61,40 @@ export interface AnalysisReport {
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
   const keys = parseGroupBy(groupBy);
-  const conditions = where(recordingConditions(filters, 'rec'));
-  const base = sql`FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id WHERE res.workspace_id = ${workspaceId} AND res.analysis_scenario_id = ${scenario.id} ${conditions}`;
-  const totals = await sql<Record<string, unknown> & { n: number }>`SELECT ${keyColumns(keys)} count(*)::int AS n ${base} ${groupClause(keys)}`.execute(ctx.db);
-  const booleans = await sql<Record<string, unknown> & { question_id: string; t: number; f: number }>`
-    SELECT ${keyColumns(keys)} a->>'question_id' AS question_id,
-      count(*) FILTER (WHERE a->'answer' = 'true'::jsonb)::int AS t,
-      count(*) FILTER (WHERE a->'answer' = 'false'::jsonb)::int AS f
-    FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id
-    CROSS JOIN LATERAL jsonb_array_elements(res.answers) a
-    WHERE res.workspace_id = ${workspaceId} AND res.analysis_scenario_id = ${scenario.id} ${conditions} AND a->>'type' = 'boolean'
-    GROUP BY ${sql.join([...keyRefs(keys), sql.ref('question_id')])}`.execute(ctx.db);
-  const questionText = new Map(scenario.questions.map((q) => [q.id, q.text]));
-  const groups = new Map<string, AnalysisReport['groups'][number]>();
-  for (const row of totals.rows) groups.set(keyString(keys, row), { key: keyOf(keys, row), results: Number(row.n), questions: [] });
-  for (const row of booleans.rows) {
-    const group = groups.get(keyString(keys, row));
-    if (!group) continue;
-    const decided = Number(row.t) + Number(row.f);
-    group.questions.push({ question_id: row.question_id, question: questionText.get(row.question_id) ?? row.question_id, true: Number(row.t), false: Number(row.f), rate: decided ? Number(row.t) / decided : null });
-  }
-  return { analysis_scenario_id: scenario.id, group_by: groupBy, groups: [...groups.values()].sort(byKey) };
+  // One pass over the narrow facts (migration 015), which carry the recording's creation time and
+  // metadata; only a status filter looks at the recordings themselves.
+  const { status, ...rest } = filters;
+  const conditions = [...recordingConditions(rest, 'rec')];
+  if (status) conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM recordings r WHERE r.id = rec.recording_id ${where(recordingConditions({ status, metadata: {} }, 'r'))})`);
+  const questions = scenario.questions.filter((q) => q.type === 'boolean');
+  const counts = questions.flatMap((q, i) => [
+    sql`count(*) FILTER (WHERE rec.booleans -> ${q.id} = 'true'::jsonb)::int AS ${sql.ref(`t${i}`)}`,
+    sql`count(*) FILTER (WHERE rec.booleans -> ${q.id} = 'false'::jsonb)::int AS ${sql.ref(`f${i}`)}`,
+  ]);
+  const rows = await ctx.db.transaction().execute(async (trx) => {
+    // Reports fold many rows into few groups, but the planner cannot know how few groups a
+    // metadata field gives and plans for a million: steer it to hash the groups in parallel
+    // workers (partial aggregates) instead of sorting every row. 0.79 s instead of 3.2 s over a
+    // million results in bench/scale.ts.
+    await sql`SET LOCAL work_mem = '64MB'; SET LOCAL enable_sort = off; SET LOCAL parallel_setup_cost = 0; SET LOCAL parallel_tuple_cost = 0; SET LOCAL jit = off`.execute(trx);
+    return (
+      await sql<Record<string, unknown> & { n: number }>`
+        SELECT ${keyColumns(keys)} ${sql.join([sql`count(*)::int AS n`, ...counts])}
+        FROM analysis_facts rec
+        WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} ${where(conditions)}
+        ${groupClause(keys)}`.execute(trx)
+    ).rows;
+  });
+  const groups = rows.map((row) => ({
+      key: keyOf(keys, row),
+      results: Number(row.n),
+      questions: questions.map((q, i) => {
+        const yes = Number(row[`t${i}`]);
+        const no = Number(row[`f${i}`]);
+        return { question_id: q.id, question: q.text, true: yes, false: no, rate: yes + no ? yes / (yes + no) : null };
+      }),
+    }));
+  return { analysis_scenario_id: scenario.id, group_by: groupBy, groups: groups.sort(byKey) };
 }
 
 export interface RecordingsReport {

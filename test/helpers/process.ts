@@ -87,7 +87,15 @@ export async function spawnHark(args: string[], env: Record<string, string>, opt
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code ?? 0)));
+  // Never outlives the test or bench that started it, even one that crashed.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.once('exit', (code, signal) => {
+      process.off('exit', orphan);
+      resolve(signal ?? code ?? 0);
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => reject(new Error(`hark ${args.join(' ')} did not start`)), 120_000);
