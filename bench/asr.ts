@@ -41,24 +41,49 @@ const account = (await (await fetch(`${base}/api/v1/accounts`, { method: 'POST',
 const P = `${base}/api/v1/workspaces/${account.workspace_id}`;
 const headers = { authorization: `Bearer ${account.api_key}` };
 
-async function pipeline(file: string): Promise<{ text: string; seconds: number; audio: number }> {
+/** Where the time of one recording went, in seconds (from the cards' timestamps). */
+interface Phases {
+  upload: number;
+  prepare: number;
+  queue: number;
+  decode: number;
+  after: number;
+}
+const phaseTotals: Phases = { upload: 0, prepare: 0, queue: 0, decode: 0, after: 0 };
+
+async function pipeline(file: string): Promise<{ text: string; seconds: number; audio: number; phases: Phases }> {
   const started = performance.now();
+  const startedAt = Date.now();
   const form = new FormData();
   form.set('file', await fs.openAsBlob(file, { type: 'audio/wav' }), path.basename(file));
   const recording = (await (await fetch(`${P}/recordings`, { method: 'POST', headers, body: form })).json()) as { id: string };
+  const uploadedAt = Date.now();
   const run = (await (await fetch(`${P}/recordings/${recording.id}/transcription-runs`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string };
+  let card: { status: string; error_message: string; started_at: string; completed_at: string };
   for (;;) {
-    const card = (await (await fetch(`${P}/transcription-runs/${run.id}`, { headers })).json()) as { status: string; error_message: string };
+    card = (await (await fetch(`${P}/transcription-runs/${run.id}`, { headers })).json()) as typeof card;
     if (card.status === 'completed') break;
     if (card.status === 'failed') throw new Error(card.error_message);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const transcript = (await (await fetch(`${P}/transcription-runs/${run.id}/transcript`, { headers })).json()) as { text: string; duration_seconds: number };
-  return { text: transcript.text, seconds: (performance.now() - started) / 1000, audio: transcript.duration_seconds };
+  const seconds = (performance.now() - started) / 1000;
+  const prepared = (await (await fetch(`${P}/recordings/${recording.id}`, { headers })).json()) as { updated_at: string };
+  const at = (iso: string) => new Date(iso).getTime();
+  const phases: Phases = {
+    upload: (uploadedAt - startedAt) / 1000,
+    prepare: Math.max(0, at(prepared.updated_at) - uploadedAt) / 1000,
+    queue: Math.max(0, at(card.started_at) - Math.max(uploadedAt, at(prepared.updated_at))) / 1000,
+    decode: (at(card.completed_at) - at(card.started_at)) / 1000,
+    after: Math.max(0, startedAt + seconds * 1000 - at(card.completed_at)) / 1000,
+  };
+  for (const key of Object.keys(phases) as (keyof Phases)[]) phaseTotals[key] += phases[key];
+  return { text: transcript.text, seconds, audio: transcript.duration_seconds, phases };
 }
 
 const decoder = createPocketsphinx();
 await pipeline(items[0]!.file); // warm: the worker loads its model once
+for (const key of Object.keys(phaseTotals) as (keyof Phases)[]) phaseTotals[key] = 0;
 const totals = { ours: { errors: 0, words: 0, seconds: 0 }, raw: { errors: 0, words: 0, seconds: 0 }, audio: 0 };
 console.log('file'.padEnd(52), 'words', ' WER ours', ' WER raw', ' RTF ours', ' RTF raw', ' ours/raw');
 for (const item of items) {
@@ -97,6 +122,12 @@ console.log(
   (totals.ours.seconds / totals.raw.seconds).toFixed(2).padStart(9),
 );
 console.log('(ours = upload + preparation + queue + decode through the HTTP API; raw = the same decoder on the same PCM; target ours/raw <= 1.1 on long files)');
+const phaseSum = Object.values(phaseTotals).reduce((a, b) => a + b, 0);
+console.log(
+  `where our time went (all files): ${(Object.entries(phaseTotals) as [string, number][])
+    .map(([name, value]) => `${name} ${value.toFixed(1)} s (${((100 * value) / phaseSum).toFixed(0)} %)`)
+    .join(', ')}; the raw decoder alone: ${totals.raw.seconds.toFixed(1)} s`,
+);
 
 const longest = items.slice(0, 5).map((i) => i.file);
 const joined = path.join(dataDir, 'joined.wav');
