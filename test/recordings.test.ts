@@ -62,6 +62,22 @@ for (const backend of await backends({ s3: true })) {
       }
     });
 
+    test('a WAV already 16 kHz mono 16-bit is kept as it is; any other is decoded by ffmpeg', async () => {
+      const bytes = async (key: string) => Buffer.concat(await (await hark.runtime.ctx.blobs.read(key)).toArray());
+      // flite's 16 kHz mono WAV with a LIST chunk before its data: ffmpeg would drop the chunk, so
+      // a prepared file equal to the upload shows it was not decoded again.
+      const wav = fs.readFileSync(sample);
+      const list = Buffer.concat([Buffer.from('LIST'), Buffer.from([12, 0, 0, 0]), Buffer.from('INFOISFTmine')]);
+      const tagged = Buffer.concat([wav.subarray(0, 36), list, wav.subarray(36)]);
+      tagged.writeUInt32LE(tagged.length - 8, 4);
+      const ready = (await upload(hark, account, tagged, { filename: 'tagged.wav' })).json<Card>();
+      const other = (await upload(hark, account, encode(sample, 'flac'))).json<Card>();
+      for (const card of [ready, other]) assert.equal((await waitForRecording(hark, account, card.id, ['completed', 'failed'])).status, 'completed');
+      const folder = (id: string) => `recordings/${account.workspaceId}/${id}`;
+      assert.ok((await bytes(`${folder(ready.id)}/prepared.wav`)).equals(await bytes(`${folder(ready.id)}/original`)), 'used as it is');
+      assert.ok(!(await bytes(`${folder(other.id)}/prepared.wav`)).equals(await bytes(`${folder(other.id)}/original`)));
+    });
+
     test('octet-stream is accepted when the content is audio', async () => {
       const response = await upload(hark, account, sample, { contentType: 'application/octet-stream' });
       assert.equal(response.statusCode, 202, response.body);

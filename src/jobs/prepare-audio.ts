@@ -1,6 +1,8 @@
 // prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it, fill the duration.
 import type { Context } from '../context.ts';
-import { MediaError, prepare, probe, tooLong } from '../media/ffmpeg.ts';
+import fs from 'node:fs/promises';
+import { MediaError, prepare, probe, tooLong, wavShortfall } from '../media/ffmpeg.ts';
+import { openPcmFile, SAMPLE_RATE } from '../engines/transcription/pcm-file.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import { onRecordingPrepared } from '../services/automation.ts';
 import { recordingEvent } from '../services/events.ts';
@@ -30,6 +32,15 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       const stopHeartbeat = startPreparationHeartbeat(ctx, recording.id);
       try {
         const seconds = await ctx.blobs.withLocalFile(keys.original, async (original) => {
+          // Audio already in the prepared form (16 kHz mono 16-bit PCM WAV, complete) is used as it
+          // is: no ffprobe and no ffmpeg for the user to wait for.
+          const ready = await alreadyPrepared(original);
+          if (ready !== null) {
+            if (ready > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
+            if (ready < 0.01) throw new MediaError('empty_audio', 'the file contains no audio samples');
+            await fs.copyFile(original, temp);
+            return ready;
+          }
           const info = await probe(original);
           // Refused from the probe before any WAV is written; a header that lies is caught by the
           // decoder's own bound.
@@ -67,4 +78,17 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       }
     },
   };
+}
+
+/** The duration of a complete 16 kHz mono s16 WAV, or null for anything else (ffmpeg prepares it). */
+async function alreadyPrepared(file: string): Promise<number | null> {
+  let samples: number;
+  try {
+    const pcm = openPcmFile(file);
+    samples = pcm.samples;
+    pcm.close();
+  } catch {
+    return null;
+  }
+  return (await wavShortfall(file)) > 0 ? null : samples / SAMPLE_RATE;
 }
