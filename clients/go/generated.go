@@ -613,6 +613,12 @@ func (c *Client) RotateWebhookSecret(ctx context.Context, p Params, out any) err
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret", p, out)
 }
 
+// SearchTranscripts: Search transcripts: the first matching segment of each matching transcript, newest first (GET /api/v1/workspaces/{workspace_id}/search).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) SearchTranscripts(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/search", p, out)
+}
+
 // SendTestEvent: Send a webhook.test event to this webhook now, whatever its event filter (one attempt) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) SendTestEvent(ctx context.Context, p Params, out any) error {

@@ -25,6 +25,7 @@ import { invitationRoutes } from './routes/invitations.ts';
 import { openAiCompatRoutes } from './routes/openai-compat.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { searchRoutes } from './routes/search.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
 import { transcriptionScenarioRoutes } from './routes/transcription-scenarios.ts';
@@ -127,6 +128,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(analysisRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(reportRoutes(ctx));
+  await app.register(searchRoutes(ctx));
   await app.register(catalogRoutes(ctx));
   await app.register(fileRoutes(ctx));
   await app.register(async (scope) => openAiCompatRoutes(scope, ctx));

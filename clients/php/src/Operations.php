@@ -752,6 +752,17 @@ abstract class Operations
     }
 
     /**
+     * Search transcripts: the first matching segment of each matching transcript, newest first (GET /api/v1/workspaces/{workspace_id}/search)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function searchTranscripts(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/search', $path, $query, $body);
+    }
+
+    /**
      * Send a webhook.test event to this webhook now, whatever its event filter (one attempt) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test)
      *
      * @param array<string, string> $path

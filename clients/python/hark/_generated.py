@@ -529,6 +529,10 @@ class Operations:
         """A new secret; the old one also signs for 24 hours (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
+    def search_transcripts(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Search transcripts: the first matching segment of each matching transcript, newest first (GET /api/v1/workspaces/{workspace_id}/search)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/search", {"workspace_id": workspace_id}, query, body)
+
     def send_test_event(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Send a webhook.test event to this webhook now, whatever its event filter (one attempt) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)

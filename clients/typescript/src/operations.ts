@@ -344,6 +344,11 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret', 'post'>>;
   }
 
+  /** Search transcripts: the first matching segment of each matching transcript, newest first (GET /api/v1/workspaces/{workspace_id}/search) */
+  searchTranscripts(args: Args<'/api/v1/workspaces/{workspace_id}/search', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/search', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/search', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/search', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/search', 'get'>>;
+  }
+
   /** Send a webhook.test event to this webhook now, whatever its event filter (one attempt) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test) */
   sendTestEvent(args: Args<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test', 'post'>> {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test', 'post'>>;

@@ -1061,6 +1061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search transcripts: the first matching segment of each matching transcript, newest first
+         * @description Scope: `transcripts:read`
+         */
+        get: operations["searchTranscripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/engines": {
         parameters: {
             query?: never;
@@ -7410,6 +7430,87 @@ export interface operations {
                             };
                             total_duration_seconds: number;
                         }[];
+                    };
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchTranscripts: {
+        parameters: {
+            query: {
+                /** @description Words (stemmed: "refunds" finds "refund"), "exact phrases" in double quotes, `or`, and -excluded words */
+                q: string;
+                /** @description Only segments of this speaker */
+                speaker?: string;
+                /** @description Comma-separated recording statuses */
+                status?: string;
+                created_after?: string;
+                created_before?: string;
+                limit: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            recording_id: string;
+                            transcript_id: string;
+                            /** @description Seconds: the start of the segment that matches */
+                            start: number;
+                            end: number;
+                            speaker: string | null;
+                            /** @description The segment around the match, each matching word between <mark> and </mark> */
+                            snippet: string;
+                        }[];
+                        next_cursor: string | null;
                     };
                 };
             };
