@@ -19,7 +19,6 @@ import { listRecordings } from '../src/services/recordings.ts';
 import { analysisReport } from '../src/services/reports.ts';
 import { speech } from '../test/helpers/audio.ts';
 import { spawnHark, type HarkProcess } from '../test/helpers/process.ts';
-import { startPrivateCluster } from './private-postgres.ts';
 import { seed, type Template } from './scale-seed.ts';
 
 const { values: args } = parseArgs({
@@ -29,6 +28,7 @@ const TOTAL = Number(args.recordings);
 const POSTGRES = process.env.HARK_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = 'bench_scale';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-scale-'));
+fs.chmodSync(work, 0o711); // a private PostgreSQL cluster below it runs as another user
 const folder = (name: string) => {
   const dir = path.join(work, name);
   fs.mkdirSync(dir, { recursive: true });
@@ -158,6 +158,33 @@ async function plans(run: (ctx: Context) => Promise<unknown>): Promise<string[]>
   return out;
 }
 
+/** Proportional set size of every descendant of `pid` (shared memory counted once), in MB. */
+function descendantsPssMb(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  let total = 0;
+  const stack = [...(children.get(pid) ?? [])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    stack.push(...(children.get(next) ?? []));
+    try {
+      total += Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${next}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
+
 function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
@@ -206,16 +233,14 @@ async function bareFastify(card: unknown, recordingId: string): Promise<{ base: 
 // memory, card reads, start time, and jobs a second (an execution of 200 analysis runs drained
 // by one worker process).
 async function compareEmbedded(): Promise<void> {
-  console.log('\nEmbedded store options, a fresh `hark serve` each (memory: the Hark process, plus the cluster for a private one):');
+  console.log('\nEmbedded store options, a fresh `hark serve` each (memory: the Hark process, plus its PostgreSQL processes for a private cluster):');
   console.log(`${'option'.padEnd(44)} ${'start'.padStart(7)} ${'idle memory'.padStart(12)} ${'card reads'.padStart(12)} ${'analysis jobs'.padStart(14)}`);
   const options: { name: string; env: () => Promise<{ env: Record<string, string>; extraMb: () => number; stop: () => Promise<void> }> }[] = [
     { name: 'PGlite (the default)', env: async () => ({ env: { HARK_DATA_DIR: folder('embedded') }, extraMb: () => 0, stop: async () => {} }) },
     {
-      name: 'private PostgreSQL cluster (Debian, socket)',
-      env: async () => {
-        const cluster = await startPrivateCluster();
-        return { env: { HARK_DATA_DIR: folder('private'), DATABASE_URL: cluster.url }, extraMb: () => cluster.memoryMb(), stop: () => cluster.stop() };
-      },
+      // Hark starts it as its child: its memory is that of Hark's descendants.
+      name: 'HARK_EMBEDDED_DB=postgres (private cluster)',
+      env: async () => ({ env: { HARK_DATA_DIR: folder('private'), HARK_EMBEDDED_DB: 'postgres' }, extraMb: () => 0, stop: async () => {} }),
     },
     {
       name: 'the shared PostgreSQL server (not counted)',
@@ -235,7 +260,7 @@ async function compareEmbedded(): Promise<void> {
     const server: HarkProcess = await spawnHark(['serve'], { ...store.env, HARK_RATE_LIMIT_PER_MINUTE: '1000000', HARK_WORKER_CONCURRENCY: '2' });
     const startSeconds = (performance.now() - started) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const idle = rssMb(server.child.pid!) + store.extraMb();
+    const idle = rssMb(server.child.pid!) + descendantsPssMb(server.child.pid!) + store.extraMb();
     const account = (await post(server.base!, '/api/v1/accounts', null, { email: 'small@example.com', password: 'scale bench password', workspace_name: 'Small' })) as { workspace_id: string; api_key: string };
     const W = `/api/v1/workspaces/${account.workspace_id}`;
     const form = new FormData();

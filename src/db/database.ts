@@ -1,4 +1,5 @@
-// The one database seam: embedded PGlite under HARK_DATA_DIR/pg, or a PostgreSQL server by URL.
+// The one database seam: embedded PGlite under HARK_DATA_DIR/pg, a private PostgreSQL cluster under
+// HARK_DATA_DIR/postgres (HARK_EMBEDDED_DB=postgres), or a PostgreSQL server by URL.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
@@ -6,6 +7,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { Mutex } from '../mutex.ts';
 import { pgliteDialect } from './pglite-dialect.ts';
+import { startPrivateCluster } from './private-cluster.ts';
 import type { Tables } from './tables.ts';
 
 export type Db = Kysely<Tables>;
@@ -36,7 +38,20 @@ pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
 export async function openDatabase(config: Config): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, config.databaseSchema) : openPglite(config);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
+  if (config.embeddedDb === 'pglite') return openPglite(config);
+  const cluster = await startPrivateCluster(config.dataDir);
+  const database = await openPostgres(cluster.url, config.databaseSchema).catch(async (error: unknown) => {
+    await cluster.stop();
+    throw error;
+  });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await cluster.stop();
+    },
+  };
 }
 
 async function openPglite(config: Config): Promise<Database> {
