@@ -114,7 +114,7 @@ describe('the TypeScript client against a live Hark', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
-      const hook = await client.createWebhook({ body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` } });
+      const hook = await client.createWebhook({ body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['recording.download_failed'] } });
       await client.sendTestEvent({ path: { webhook_id: hook.id } });
       await eventually(async () => received.length > 0, 30_000, 'a delivery');
       const event = verifyWebhook<{ type: string }>(received[0]!.body, received[0]!.headers, hook.secret);

@@ -237,7 +237,7 @@ func TestWebhookVerified(t *testing.T) {
 		ID     string `json:"id"`
 		Secret string `json:"secret"`
 	}
-	if err := c.CreateWebhook(ctx, hark.Params{Body: map[string]any{"url": receiver.URL + "/hook"}}, &hook); err != nil {
+	if err := c.CreateWebhook(ctx, hark.Params{Body: map[string]any{"url": receiver.URL + "/hook", "events": []string{"recording.download_failed"}}}, &hook); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.SendTestEvent(ctx, hark.Params{Path: map[string]string{"webhook_id": hook.ID}}, nil); err != nil {

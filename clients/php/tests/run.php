@@ -131,7 +131,7 @@ try {
     proc_terminate($limited);
 
     [$receiver, $receiverUrl] = stub('<?php file_put_contents(__DIR__ . "/delivery.json", json_encode(["body" => file_get_contents("php://input"), "headers" => getallheaders()]));');
-    $hook = $hark->createWebhook(body: ['url' => "{$receiverUrl}/hook"]);
+    $hook = $hark->createWebhook(body: ['url' => "{$receiverUrl}/hook", 'events' => ['recording.download_failed']]);
     $hark->sendTestEvent(['webhook_id' => $hook['id']]);
     for ($i = 0; $i < 300 && !is_file("{$folder}/delivery.json"); $i++) {
         usleep(100000);

@@ -145,7 +145,9 @@ class LiveHark(unittest.TestCase):
         server = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            hook = self.hark.create_webhook(body={"url": f"http://127.0.0.1:{server.server_address[1]}/hook"})
+            # Only an event no other test causes: the test event comes whatever the filter, and
+            # nothing else (an execution of another test finishing) arrives first.
+            hook = self.hark.create_webhook(body={"url": f"http://127.0.0.1:{server.server_address[1]}/hook", "events": ["recording.download_failed"]})
             self.hark.send_test_event(webhook_id=hook["id"])
             deadline = time.monotonic() + 30
             while not received and time.monotonic() < deadline:
