@@ -399,6 +399,47 @@ for (const entry of topOfProfile(profileDir)) console.log(`    ${entry}`);
   await db.query(`DELETE FROM executions WHERE id = $1`, [execution.id]);
 }
 
+// Search over 100,000 transcripts of varied text (a workspace of their own, made once per schema):
+// a rare word, a common one, and a two-word phrase.
+{
+  const { rows: existing } = await db.query<{ info: { workspaceId: string; key: string } }>(`SELECT info FROM bench_search LIMIT 1`).catch(() => ({ rows: [] as { info: { workspaceId: string; key: string } }[] }));
+  let search = existing[0]?.info;
+  if (!search) {
+    const account = (await post(base, '/api/v1/accounts', null, { email: 'search@example.com', password: 'scale bench password', workspace_name: 'Search' })) as { workspace_id: string; api_key: string };
+    search = { workspaceId: account.workspace_id, key: account.api_key };
+    console.error('seeding 100,000 transcripts of varied text for search…');
+    await db.query(
+      `WITH vocabulary AS (SELECT ARRAY['refund','invoice','delivery','parcel','warranty','password','account','upgrade','cancel','discount',
+         'broken','engineer','appointment','balance','payment','contract','router','signal','address','manager'] AS w),
+       made AS (
+         SELECT g, 'fl-' || gen_random_uuid() AS recording_id, 'trn-' || gen_random_uuid() AS run_id, gen_random_uuid()::text AS transcript_id,
+           'hello thank you for calling my ' || w[1 + g % 20] || ' is about the ' || w[1 + (g / 20) % 20] || ' and the ' || w[1 + (g / 400) % 20] || ' ticket t' || (g % 400) || ' please' AS text,
+           now() - (100000 - g) * interval '5 minutes' AS at
+         FROM generate_series(1, 100000) g, vocabulary),
+       recs AS (INSERT INTO recordings (id, workspace_id, status, filename, size_bytes, duration_seconds, metadata, metadata_json, retention_days, expires_at, source, created_at, updated_at)
+         SELECT recording_id, $1, 'completed', 'call.wav', 1000, 6, jsonb_build_object('agent', 'agent-' || g % 50), json_build_object('agent', 'agent-' || g % 50)::text, 30, now() + interval '30 days', 'upload', at, at FROM made RETURNING id),
+       runs AS (INSERT INTO transcription_runs (id, workspace_id, recording_id, transcription_scenario_id, transcript_id, status, attempts, engine, model, scenario, progress, created_at, updated_at)
+         SELECT run_id, $1, recording_id, 'sct-bench', transcript_id, 'completed', 1, 'pocketsphinx', 'en-us', '{}'::jsonb, 1, at, at FROM made WHERE EXISTS (SELECT 1 FROM recs) RETURNING id)
+       INSERT INTO transcripts (id, workspace_id, transcription_run_id, recording_id, language, duration_seconds, text, segments, words, created_at)
+         SELECT transcript_id, $1, run_id, recording_id, 'en', 6, text, jsonb_build_array(jsonb_build_object('start', 0.5, 'end', 5.5, 'text', text)), '[]'::jsonb, at
+         FROM made WHERE EXISTS (SELECT 1 FROM runs)`,
+      [search.workspaceId],
+    );
+    await db.query('ANALYZE transcripts');
+    await db.query(`CREATE TABLE IF NOT EXISTS bench_search (info jsonb NOT NULL)`);
+    await db.query(`INSERT INTO bench_search VALUES ($1)`, [JSON.stringify(search)]);
+  }
+  const S = `/api/v1/workspaces/${search.workspaceId}/search`;
+  for (const [label, q] of [
+    ['a rare word (1 in 400)', 't123'],
+    ['a common word (about 1 in 7)', 'refund'],
+    ['an exact phrase (1 in 10)', '"the warranty"'],
+  ] as const) {
+    const { p50, p95 } = await latencies(base, search.key, () => `${S}?q=${encodeURIComponent(q)}`, 100);
+    line(`search over 100,000 transcripts, ${label} (p50 ${p50.toFixed(1)} ms)`, `p95 ${p95.toFixed(1)} ms`, '< 100 ms', p95 < 100);
+  }
+}
+
 await api.kill('SIGTERM');
 
 if (!args['skip-embedded']) await compareEmbedded();

@@ -1,6 +1,6 @@
 // Search across a workspace's transcripts: PostgreSQL full-text search (English stemming, words,
 // "exact phrases", or, -excluded, as websearch_to_tsquery reads them) over each transcript's text
-// with a GIN index (migration 017), then the first segment of each matching transcript that
+// stored with each transcript and indexed with GIN (migration 018), then the first segment of each matching transcript that
 // matches by itself, with its times and the match marked in a snippet. Newest transcripts first.
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
@@ -45,7 +45,7 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
       LIMIT 1
     ) s
     WHERE t.workspace_id = ${workspaceId}
-      AND to_tsvector('english', t.text) @@ ${tsquery}
+      AND t.search_vector @@ ${tsquery}
       ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
       ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}
     ORDER BY t.seq DESC
