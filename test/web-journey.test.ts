@@ -112,6 +112,24 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await check(page, 'recording-transcript');
   });
 
+  test('search: a word of the transcript finds it, marked, and opens its recording', async () => {
+    const { page } = owner;
+    const words = (await page.getByLabel('Transcript', { exact: true }).locator('[data-word]').allTextContents()).map((w) => w.trim().toLowerCase().replace(/[^a-z]/g, ''));
+    const word = words.find((w) => w.length >= 4);
+    assert.ok(word, `a word of four letters or more in ${words.join(' ')}`);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Search' }).click();
+    await page.getByLabel('Search transcripts').fill(word);
+    await page.getByLabel('Search transcripts').press('Enter');
+    const hit = page.locator('[data-hit]').first();
+    await hit.waitFor({ timeout: 10_000 });
+    assert.match((await hit.locator('mark').first().textContent()) ?? '', new RegExp(word, 'i'));
+    assert.match(page.url(), new RegExp(`/search\\?q=${word}$`));
+    await page.mouse.move(700, 500); // off the hovered link, whose hover colours are not the page's
+    await check(page, 'search');
+    await hit.getByRole('link').click();
+    await page.getByLabel('Transcript', { exact: true }).waitFor();
+  });
+
   test('write a boolean and a text question in the editor, run it, and read typed answers with evidence', async () => {
     const { page } = owner;
     await page.goto(`${workspaceUrl}/scenarios`);

@@ -22,6 +22,7 @@ export const router = createBrowserRouter([
       { path: 'scenarios/analysis/:scenarioId', lazy: page(() => import('./pages/AnalysisScenario.tsx')) },
       { path: 'scenarios/transcription/:scenarioId', lazy: page(() => import('./pages/TranscriptionScenario.tsx')) },
       { path: 'executions', lazy: page(() => import('./pages/Executions.tsx')) },
+      { path: 'search', lazy: page(() => import('./pages/Search.tsx')) },
       { path: 'reports', lazy: page(() => import('./pages/Reports.tsx')) },
       { path: 'settings', lazy: page(() => import('./pages/Settings.tsx')) },
     ],

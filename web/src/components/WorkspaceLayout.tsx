@@ -21,6 +21,7 @@ export function useWorkspace(): WorkspaceInfo {
 
 const sections = [
   ['recordings', 'Recordings'],
+  ['search', 'Search'],
   ['scenarios', 'Scenarios'],
   ['executions', 'Executions'],
   ['reports', 'Reports'],

@@ -1,0 +1,60 @@
+// Search: words and "exact phrases" across the workspace's transcripts; each hit shows the segment
+// with the matching words marked and links to its recording. The query lives in the URL.
+import { Anchor, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, ok } from '../api/client.ts';
+import { ProblemAlert } from '../components/Problem.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+
+/** The snippet as text with its <mark>…</mark> spans as <mark> elements (never parsed as HTML). */
+function Snippet({ text }: { text: string }) {
+  const parts = text.split(/(<mark>.*?<\/mark>)/g);
+  return (
+    <Text size="sm">
+      {parts.map((part, i) => (part.startsWith('<mark>') ? <mark key={i}>{part.slice(6, -7)}</mark> : <span key={i}>{part}</span>))}
+    </Text>
+  );
+}
+
+export default function Search() {
+  const workspace = useWorkspace();
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const [draft, setDraft] = useState(q);
+  const hits = useQuery({
+    queryKey: ['search', workspace.id, q],
+    enabled: q.trim() !== '',
+    queryFn: async () => ok(api.GET('/api/v1/workspaces/{workspace_id}/search', { params: { path: { workspace_id: workspace.id }, query: { q, limit: 50 } } })),
+  });
+
+  return (
+    <Stack>
+      <Title order={1}>Search</Title>
+      <form
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setParams(draft.trim() ? { q: draft.trim() } : {});
+        }}
+      >
+        <TextInput label="Search transcripts" description={'Words, or "an exact phrase" in double quotes; press Enter'} value={draft} onChange={(event) => setDraft(event.currentTarget.value)} />
+      </form>
+      <ProblemAlert error={hits.error} />
+      {hits.data?.data.length === 0 && <Text c="dimmed">No transcript matches “{q}”.</Text>}
+      {hits.data?.data.map((hit) => (
+        <Card key={hit.transcript_id} withBorder padding="sm" data-hit={hit.recording_id}>
+          <Group justify="space-between" wrap="nowrap">
+            <Snippet text={hit.snippet} />
+            <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+              Open at {clock(hit.start)}
+            </Anchor>
+          </Group>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
