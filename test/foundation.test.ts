@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { validate } from '@readme/openapi-parser';
 import { operationIds } from '../src/http/operation-ids.ts';
 import { forgetCachedKeys } from '../src/services/api-keys.ts';
-import { assertProblem, backends, registerAccount, startHark, type Hark } from './helpers/harness.ts';
+import { assertProblem, backends, eventually, registerAccount, startHark, type Hark } from './helpers/harness.ts';
 
 for (const backend of await backends()) {
   describe(`foundation on ${backend}`, () => {
@@ -54,6 +54,11 @@ for (const backend of await backends()) {
       assert.equal(created.statusCode, 201);
       const { id, key } = created.json<{ id: string; key: string }>();
       assert.equal((await hark.request({ method: 'GET', url, key })).statusCode, 200);
+      // A key in use says when it was last used (written in the background, at most once a minute).
+      await eventually(async () => {
+        const listed = (await hark.request({ method: 'GET', url, key })).json<{ data: { id: string; last_used_at: string | null }[] }>().data;
+        return listed.find((k) => k.id === id)?.last_used_at;
+      }, 5000, 'last_used_at');
       // Stands in for the passing of time (no route changes a key's expiry): the cached key is
       // forgotten as after its cache period.
       await hark.runtime.ctx.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();

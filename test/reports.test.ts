@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { upload, waitForRecording } from './helpers/api.ts';
 import { speech } from './helpers/audio.ts';
+import { sql } from 'kysely';
+import { parseGroupBy } from '../src/services/reports.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 const calls = [
@@ -91,3 +93,25 @@ for (const backend of await backends()) {
     });
   });
 }
+
+test('period keys are whole numbers whose labels equal PostgreSQL\'s date_trunc in UTC', async () => {
+  const hark = await startHark({ backend: 'pglite', workers: false });
+  try {
+    const moments = ['1969-12-28T23:59:59Z', '1970-01-01T00:00:00Z', '2024-02-29T12:00:00Z', '2026-11-22T23:59:59.999Z', '2026-11-23T00:00:00Z', '2026-12-31T23:59:59Z', '2027-01-01T00:00:00Z'];
+    const keys = parseGroupBy(['created_at:day', 'created_at:week', 'created_at:month']);
+    for (const moment of moments) {
+      const { rows } = await sql<Record<string, unknown>>`
+        SELECT ${sql.join(keys.map((k, i) => sql`${k.expression} AS ${sql.ref(`k${i}`)}`))},
+          ${sql.join(['day', 'week', 'month'].map((p) => sql`to_char(date_trunc(${p}, rec.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS ${sql.ref(`t_${p}`)}`))}
+        FROM (SELECT ${moment}::timestamptz AS created_at) rec`.execute(hark.runtime.ctx.db);
+      const row = rows[0]!;
+      assert.deepEqual(
+        keys.map((k, i) => k.label(row[`k${i}`])),
+        [row.t_day, row.t_week, row.t_month],
+        moment,
+      );
+    }
+  } finally {
+    await hark.destroy();
+  }
+});

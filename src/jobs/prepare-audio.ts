@@ -1,7 +1,7 @@
 // prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it, fill the duration.
 import type { Context } from '../context.ts';
 import fs from 'node:fs/promises';
-import { MediaError, prepare, probe, tooLong, wavShortfall } from '../media/ffmpeg.ts';
+import { checkPreparedLength, MediaError, prepare, probe, tooLong, wavShortfall } from '../media/ffmpeg.ts';
 import { openPcmFile, SAMPLE_RATE } from '../engines/transcription/pcm-file.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import { onRecordingPrepared } from '../services/automation.ts';
@@ -36,8 +36,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
           // is: no ffprobe and no ffmpeg for the user to wait for.
           const ready = await alreadyPrepared(original);
           if (ready !== null) {
-            if (ready > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
-            if (ready < 0.01) throw new MediaError('empty_audio', 'the file contains no audio samples');
+            checkPreparedLength(ready, ctx.config.maxAudioSeconds);
             await fs.copyFile(original, temp);
             return ready;
           }

@@ -101,6 +101,13 @@ export function tooLong(maxSeconds: number): MediaError {
   return new MediaError('audio_too_long', `the audio is longer than the limit of ${maxSeconds} seconds (HARK_MAX_AUDIO_SECONDS)`);
 }
 
+/** Prepared audio's length, refused when empty or over the limit (whether ffmpeg wrote it or not). */
+export function checkPreparedLength(seconds: number, maxSeconds: number): number {
+  if (seconds < 0.01) throw new MediaError('empty_audio', 'the file contains no audio samples');
+  if (seconds > maxSeconds) throw tooLong(maxSeconds);
+  return seconds;
+}
+
 /**
  * Decodes `input` to 16 kHz mono s16le WAV at `output`; returns the decoded duration. The output
  * stops just past `maxSeconds` whatever the file's header claims (a small file of hours of
@@ -116,9 +123,7 @@ export async function prepare(input: string, output: string, declaredSeconds: nu
   const missing = await wavShortfall(input);
   if (missing > 0) throw new MediaError('truncated_audio', `the WAV file ends ${missing} bytes before its declared end`);
   const size = (await fs.stat(output)).size;
-  const seconds = Math.max(0, size - 44) / (2 * PREPARED_SAMPLE_RATE);
-  if (seconds < 0.01) throw new MediaError('empty_audio', 'the file contains no audio samples');
-  if (seconds > maxSeconds) throw tooLong(maxSeconds);
+  const seconds = checkPreparedLength(Math.max(0, size - 44) / (2 * PREPARED_SAMPLE_RATE), maxSeconds);
   if (declaredSeconds !== null && seconds < declaredSeconds * 0.9 - 0.5) {
     throw new MediaError('truncated_audio', `the file ends early: ${seconds.toFixed(1)} s of a declared ${declaredSeconds.toFixed(1)} s decoded`);
   }

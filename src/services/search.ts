@@ -24,8 +24,8 @@ export interface SearchHit {
   snippet: string;
 }
 
-export const MARK_START = '<mark>';
-export const MARK_END = '</mark>';
+const MARK_START = '<mark>';
+const MARK_END = '</mark>';
 
 export async function searchTranscripts(ctx: Context, workspaceId: string, query: SearchQuery): Promise<{ data: SearchHit[]; next_cursor: string | null }> {
   const q = query.q.trim();
