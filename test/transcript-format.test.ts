@@ -36,3 +36,20 @@ test('word error rate', async () => {
   assert.equal(wer('a b c d', 'a x c'), 0.5);
   assert.equal(wer('', ''), 0);
 });
+
+test('exports of several speakers name each turn and cue', () => {
+  const segments = [
+    { start: 0, end: 1, text: 'hello this is sam', channel: 0, speaker: 'agent' },
+    { start: 1.2, end: 2, text: 'how can I help', channel: 0, speaker: 'agent' },
+    { start: 2.5, end: 4, text: 'my card was charged twice', channel: 1, speaker: 'customer' },
+  ];
+  assert.equal(toText(segments), 'agent: hello this is sam how can I help\ncustomer: my card was charged twice\n');
+  assert.equal(
+    toSrt(segments),
+    '1\n00:00:00,000 --> 00:00:01,000\nagent: hello this is sam\n\n2\n00:00:01,200 --> 00:00:02,000\nagent: how can I help\n\n3\n00:00:02,500 --> 00:00:04,000\ncustomer: my card was charged twice\n',
+  );
+  assert.match(toVtt(segments), /^WEBVTT\n\n00:00:00\.000 --> 00:00:01\.000\nagent: hello this is sam\n/);
+  // One speaker: no prefixes, as before.
+  const mono = segments.map((s) => ({ ...s, channel: 0, speaker: 'channel_0' }));
+  assert.equal(toText(mono), 'hello this is sam\nhow can I help\nmy card was charged twice\n');
+});

@@ -4,7 +4,8 @@ import type { Selectable } from 'kysely';
 import { readStored } from '../db/stored-json.ts';
 import type { TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
 import { transcriptionEngineNames } from '../engines/transcription/registry.ts';
-import type { Segment, Word } from '../engines/transcription/types.ts';
+import type { SpeakerSegment, SpeakerWord } from '../engines/transcription/types.ts';
+import { talkStats, type TalkStats } from '../transcription/talk-stats.ts';
 import { presentRunFields, runCardFields } from './run.ts';
 import { RetrySettings, SelectionSchema } from './scenario.ts';
 import { StringEnum, DateTime, Nullable } from './schema-types.ts';
@@ -12,12 +13,66 @@ import { StringEnum, DateTime, Nullable } from './schema-types.ts';
 type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 type TranscriptRow = Selectable<TranscriptsTable>;
 
+export const channelModes = ['auto', 'separate', 'mix'] as const;
+export const redactionKinds = ['credit_card', 'phone_number', 'email', 'us_ssn', 'number_sequence'] as const;
+
+// The call-analytics options are optional in the schema because scenarios and run snapshots stored
+// before them lack them; scenario cards always show them, filled with their defaults.
 export const TranscriptionOptions = Type.Object({
   word_timestamps: Type.Boolean(),
   summary: Type.Boolean({ description: 'Add a summary to the transcript (basic engine)' }),
   base_url: Type.Optional(Nullable(Type.String({ description: 'openai engine: the server base URL (default HARK_OPENAI_BASE_URL)' }))),
   prompt: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  channels: Type.Optional(
+    Type.Union(channelModes.map((mode) => Type.Literal(mode)), {
+      description: '"separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels',
+    }),
+  ),
+  speaker_labels: Type.Optional(
+    Type.Record(Type.String({ pattern: '^[0-7]$' }), Type.String({ minLength: 1, maxLength: 64 }), {
+      description: 'The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>"',
+    }),
+  ),
+  speaker_labels_field: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'A metadata field of the recording whose value overrides speaker_labels for that recording: an object like speaker_labels, or an array of labels by channel',
+      }),
+    ),
+  ),
+  redact: Type.Optional(
+    Type.Array(Type.Union(redactionKinds.map((kind) => Type.Literal(kind))), {
+      uniqueItems: true,
+      maxItems: redactionKinds.length,
+      description: 'Personal data replaced in the stored transcript (text, segments, words) by [CREDIT_CARD], [PHONE_NUMBER], [EMAIL], [US_SSN], [NUMBER_SEQUENCE], keeping times; detected in digits and in spoken numbers',
+    }),
+  ),
+  redact_audio: Type.Optional(Type.Boolean({ description: 'Also silence the redacted words in a copy of the audio that playback and downloads then serve' })),
+  keep_original_audio: Type.Optional(Type.Boolean({ description: 'false: with redact_audio, delete the unredacted audio once the redacted copy exists' })),
 });
+
+/** Defaults of the options a stored scenario or snapshot may lack. */
+export const transcriptionOptionDefaults: {
+  word_timestamps: boolean;
+  summary: boolean;
+  channels: (typeof channelModes)[number];
+  speaker_labels: Record<string, string>;
+  speaker_labels_field: string | null;
+  redact: (typeof redactionKinds)[number][];
+  redact_audio: boolean;
+  keep_original_audio: boolean;
+} = {
+  word_timestamps: true,
+  summary: false,
+  channels: 'auto',
+  speaker_labels: {},
+  speaker_labels_field: null,
+  redact: [],
+  redact_audio: false,
+  keep_original_audio: true,
+};
 
 export const TranscriptionScenarioCard = Type.Object(
   {
@@ -50,18 +105,51 @@ export function presentTranscriptionRun(run: TranscriptionRun) {
   return { id: run.id, transcription_scenario_id: run.transcription_scenario_id, transcript_id: run.transcript_id, ...presentRunFields(run) };
 }
 
-export const SegmentSchema = Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String() });
-export const WordSchema = Type.Object({ start: Type.Number(), end: Type.Number(), word: Type.String(), confidence: Type.Number() });
-const StoredSegments = Type.Array(SegmentSchema);
-const StoredWords = Type.Array(WordSchema);
+const speakerFields = {
+  channel: Type.Integer({ minimum: 0, description: 'The audio channel it was said on (0 for audio transcribed mixed)' }),
+  speaker: Type.String({ description: 'The channel\'s speaker label ("agent", "customer"), else "channel_<n>"' }),
+};
+export const SegmentSchema = Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String(), ...speakerFields });
+export const WordSchema = Type.Object({ start: Type.Number(), end: Type.Number(), word: Type.String(), confidence: Type.Number(), ...speakerFields });
+// Transcripts stored before speakers existed have neither field: they were all channel 0.
+const StoredSegments = Type.Array(Type.Composite([Type.Omit(SegmentSchema, ['channel', 'speaker']), Type.Partial(Type.Object(speakerFields))]));
+const StoredWords = Type.Array(Type.Composite([Type.Omit(WordSchema, ['channel', 'speaker']), Type.Partial(Type.Object(speakerFields))]));
+
+const withSpeaker = <T extends { channel?: number | undefined; speaker?: string | undefined }>(item: T) => ({
+  ...item,
+  channel: item.channel ?? 0,
+  speaker: item.speaker ?? 'channel_0',
+});
 
 /** A stored transcript's segments and words, checked against their schemas. */
-export function transcriptParts(transcript: Pick<TranscriptRow, 'id' | 'segments' | 'words'>): { segments: Segment[]; words: Word[] } {
+export function transcriptParts(transcript: Pick<TranscriptRow, 'id' | 'segments' | 'words'>): { segments: SpeakerSegment[]; words: SpeakerWord[] } {
   return {
-    segments: readStored(StoredSegments, transcript.segments, `transcript ${transcript.id} segments`),
-    words: readStored(StoredWords, transcript.words, `transcript ${transcript.id} words`),
+    segments: readStored(StoredSegments, transcript.segments, `transcript ${transcript.id} segments`).map(withSpeaker),
+    words: readStored(StoredWords, transcript.words, `transcript ${transcript.id} words`).map(withSpeaker),
   };
 }
+
+const SpeakerStatsSchema = Type.Object({
+  speaker: Type.String(),
+  channel: Type.Integer(),
+  talk_seconds: Type.Number({ description: 'Time speaking (pauses under half a second included)' }),
+  talk_ratio: Type.Number({ description: "This speaker's share of all talk, 0 to 1" }),
+  words: Type.Integer(),
+  words_per_minute: Type.Number({ description: 'Words per minute of talk' }),
+  turns: Type.Integer({ description: 'Stretches of speech without a pause over 1.5 s' }),
+  longest_turn_seconds: Type.Number(),
+  interruptions: Type.Integer({ description: 'Turns of this speaker that started while another speaker was mid-turn' }),
+});
+
+export const TalkStatsSchema = Type.Object(
+  {
+    speakers: Type.Array(SpeakerStatsSchema),
+    silence_seconds: Type.Number({ description: 'Time nobody speaks' }),
+    overlap_seconds: Type.Number({ description: 'Time two speakers or more speak at once' }),
+    interruptions: Type.Integer(),
+  },
+  { $id: 'TalkStats' },
+);
 
 export const TranscriptCard = Type.Object(
   {
@@ -74,12 +162,19 @@ export const TranscriptCard = Type.Object(
     segments: Type.Array(SegmentSchema),
     words: Type.Array(WordSchema),
     summary: Type.Optional(Type.String({ description: 'Present only when the scenario enables summary' })),
+    stats: TalkStatsSchema,
     created_at: DateTime,
   },
   { $id: 'Transcript' },
 );
 
+/** Talk statistics as stored, or computed from the parts for transcripts stored before them. */
+export function transcriptStats(transcript: TranscriptRow, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): TalkStats {
+  return transcript.stats === null ? talkStats(parts.segments, parts.words, transcript.duration_seconds) : readStored(TalkStatsSchema, transcript.stats, `transcript ${transcript.id} stats`);
+}
+
 export function presentTranscript(transcript: TranscriptRow) {
+  const parts = transcriptParts(transcript);
   return {
     id: transcript.id,
     transcription_run_id: transcript.transcription_run_id,
@@ -87,8 +182,9 @@ export function presentTranscript(transcript: TranscriptRow) {
     language: transcript.language,
     duration_seconds: transcript.duration_seconds,
     text: transcript.text,
-    ...transcriptParts(transcript),
+    ...parts,
     ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
+    stats: transcriptStats(transcript, parts),
     created_at: transcript.created_at,
   };
 }

@@ -81,6 +81,9 @@ export interface RecordingsTable {
   retention_days: number;
   expires_at: Timestamp;
   audio_deleted_at: NullableTimestamp;
+  channels: number | null;
+  audio_redacted_at: NullableTimestamp;
+  original_audio_deleted_at: NullableTimestamp;
   source: string;
   source_url: string | null;
   download_attempts: Generated<number>;
@@ -146,6 +149,7 @@ export interface TranscriptsTable {
   segments: Json;
   words: Json;
   summary: string | null;
+  stats: Json | null;
   created_at: CreatedAt;
 }
 

@@ -1,7 +1,8 @@
-// prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it, fill the duration.
+// prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it (and one per channel
+// when it has several), fill the duration and the channel count.
 import type { Context } from '../context.ts';
 import fs from 'node:fs/promises';
-import { checkPreparedLength, MediaError, prepare, probe, tooLong, wavShortfall } from '../media/ffmpeg.ts';
+import { checkPreparedLength, MAX_SEPARATE_CHANNELS, MediaError, prepare, probe, tooLong, wavShortfall } from '../media/ffmpeg.ts';
 import { openPcmFile, SAMPLE_RATE } from '../engines/transcription/pcm-file.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import { onRecordingPrepared } from '../services/automation.ts';
@@ -29,28 +30,33 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       if (!recording) return; // deleted, or already prepared by an earlier delivery of this job
       const keys = recordingKeys(recording.workspace_id, recording.id);
       const temp = ctx.blobs.tempPath();
+      let channelTemps: string[] = [];
       const stopHeartbeat = startPreparationHeartbeat(ctx, recording.id);
       try {
-        const seconds = await ctx.blobs.withLocalFile(keys.original, async (original) => {
+        const { seconds, channels } = await ctx.blobs.withLocalFile(keys.original, async (original) => {
           // Audio already in the prepared form (16 kHz mono 16-bit PCM WAV, complete) is used as it
           // is: no ffprobe and no ffmpeg for the user to wait for.
           const ready = await alreadyPrepared(original);
           if (ready !== null) {
             checkPreparedLength(ready, ctx.config.maxAudioSeconds);
             await fs.copyFile(original, temp);
-            return ready;
+            return { seconds: ready, channels: 1 };
           }
           const info = await probe(original);
           // Refused from the probe before any WAV is written; a header that lies is caught by the
           // decoder's own bound.
           if (info.durationSeconds !== null && info.durationSeconds > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
-          return prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds);
+          const separate = info.channels >= 2 && info.channels <= MAX_SEPARATE_CHANNELS ? info.channels : 0;
+          channelTemps = Array.from({ length: separate }, () => ctx.blobs.tempPath());
+          const decoded = await prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds, channelTemps);
+          return { seconds: decoded, channels: info.channels };
         });
+        for (const [channel, file] of channelTemps.entries()) await ctx.blobs.commit(file, keys.channel(channel));
         await ctx.blobs.commit(temp, keys.prepared);
         await ctx.db.transaction().execute(async (trx) => {
           const done = await trx
             .updateTable('recordings')
-            .set({ status: 'completed', duration_seconds: Math.round(seconds * 1000) / 1000, error_code: null, error_message: null, updated_at: new Date() })
+            .set({ status: 'completed', duration_seconds: Math.round(seconds * 1000) / 1000, channels, error_code: null, error_message: null, updated_at: new Date() })
             .where('id', '=', recording.id)
             .where('status', '=', 'processing')
             .returningAll()
@@ -61,6 +67,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
         });
       } catch (error) {
         await ctx.blobs.removeTemp(temp);
+        for (const file of channelTemps) await ctx.blobs.removeTemp(file);
         if (!(error instanceof MediaError)) throw error;
         await ctx.db.transaction().execute(async (trx) => {
           const failed = await trx

@@ -1,4 +1,5 @@
-// Debian's ffprobe and ffmpeg: probe an upload, and normalise it to 16 kHz mono s16le WAV.
+// Debian's ffprobe and ffmpeg: probe an upload, and normalise it to 16 kHz mono s16le WAV (and,
+// for audio of several channels, one such WAV per channel, decoded in the same pass).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 
@@ -40,6 +41,7 @@ export interface Probe {
   format: string;
   durationSeconds: number | null;
   audioCodec: string;
+  channels: number;
 }
 
 const acceptedContainers = [/wav/, /mp3/, /mov|mp4|m4a/, /ogg/, /flac/];
@@ -53,7 +55,7 @@ export async function probe(file: string): Promise<Probe> {
   if (result.code !== 0) throw new MediaError('invalid_audio', 'the file could not be read as audio');
   const info = JSON.parse(result.stdout) as {
     format?: { format_name?: string; duration?: string };
-    streams?: { codec_name?: string; codec_type?: string; duration?: string }[];
+    streams?: { codec_name?: string; codec_type?: string; duration?: string; channels?: number }[];
   };
   const format = info.format?.format_name ?? '';
   if (!acceptedContainers.some((pattern) => pattern.test(format))) {
@@ -65,7 +67,8 @@ export async function probe(file: string): Promise<Probe> {
     throw new MediaError('unsupported_format', `OGG with codec ${stream.codec_name} is not supported`);
   }
   const duration = Number(stream.duration ?? info.format?.duration);
-  return { format, audioCodec: stream.codec_name, durationSeconds: Number.isFinite(duration) ? duration : null };
+  const channels = Number.isInteger(stream.channels) && (stream.channels ?? 0) > 0 ? (stream.channels as number) : 1;
+  return { format, audioCodec: stream.codec_name, durationSeconds: Number.isFinite(duration) ? duration : null, channels };
 }
 
 /**
@@ -108,15 +111,24 @@ export function checkPreparedLength(seconds: number, maxSeconds: number): number
   return seconds;
 }
 
+/** Audio with more channels than this is transcribed mixed (call recorders write two). */
+export const MAX_SEPARATE_CHANNELS = 8;
+
 /**
- * Decodes `input` to 16 kHz mono s16le WAV at `output`; returns the decoded duration. The output
- * stops just past `maxSeconds` whatever the file's header claims (a small file of hours of
- * silence), so an over-long file costs at most that much disk before it is refused.
+ * Decodes `input` to 16 kHz mono s16le WAV at `output`, and channel i alone to `channelOutputs[i]`
+ * in the same pass; returns the decoded duration. Each output stops just past `maxSeconds` whatever
+ * the file's header claims (a small file of hours of silence), so an over-long file costs at most
+ * that much disk before it is refused.
  */
-export async function prepare(input: string, output: string, declaredSeconds: number | null, maxSeconds: number): Promise<number> {
+export async function prepare(input: string, output: string, declaredSeconds: number | null, maxSeconds: number, channelOutputs: readonly string[] = []): Promise<number> {
+  const wav = (file: string) => ['-ar', String(PREPARED_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-t', String(maxSeconds + 1), '-flags', '+bitexact', '-fflags', '+bitexact', '-f', 'wav', file];
   const result = await run(
     'ffmpeg',
-    ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', String(PREPARED_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-t', String(maxSeconds + 1), '-flags', '+bitexact', '-fflags', '+bitexact', '-f', 'wav', output],
+    [
+      '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input,
+      '-vn', '-map', '0:a:0', '-ac', '1', ...wav(output),
+      ...channelOutputs.flatMap((file, channel) => ['-vn', '-map', '0:a:0', '-af', `pan=mono|c0=c${channel}`, ...wav(file)]),
+    ],
     6 * 3600_000,
   );
   if (result.code !== 0) throw new MediaError('invalid_audio', 'the audio could not be decoded');
@@ -128,4 +140,25 @@ export async function prepare(input: string, output: string, declaredSeconds: nu
     throw new MediaError('truncated_audio', `the file ends early: ${seconds.toFixed(1)} s of a declared ${declaredSeconds.toFixed(1)} s decoded`);
   }
   return seconds;
+}
+
+/**
+ * Writes `input` (a prepared WAV) to `output` with every span silenced, a little wider than the
+ * words' own times so no edge of a redacted word is heard.
+ */
+export async function silenceSpans(input: string, output: string, spans: readonly { start: number; end: number }[], padSeconds = 0.05): Promise<void> {
+  const filters = spans.map(({ start, end }) => `volume=enable='between(t,${Math.max(0, start - padSeconds).toFixed(3)},${(end + padSeconds).toFixed(3)})':volume=0`);
+  // A filter script file, since a long call can have more spans than a command line holds.
+  const script = `${output}.filter`;
+  await fs.writeFile(script, filters.length ? filters.join(',\n') : 'anull');
+  try {
+    const result = await run(
+      'ffmpeg',
+      ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-filter_script:a', script, '-c:a', 'pcm_s16le', '-flags', '+bitexact', '-fflags', '+bitexact', '-f', 'wav', output],
+      6 * 3600_000,
+    );
+    if (result.code !== 0) throw new Error(`ffmpeg could not silence the audio: ${result.stderr.trim().slice(-500)}`);
+  } finally {
+    await fs.rm(script, { force: true });
+  }
 }

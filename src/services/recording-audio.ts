@@ -1,5 +1,6 @@
 // A recording's audio for playback and download: the original as uploaded or the prepared 16 kHz
-// WAV, with the byte range a player asks for (RFC 9110 single ranges).
+// WAV, with the byte range a player asks for (RFC 9110 single ranges). Once a transcription has
+// redacted the audio, both serve the redacted copy: unredacted audio never leaves again.
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -49,7 +50,9 @@ const unsatisfiable = (size: number) => new AppError('range_not_satisfiable', `t
 export async function recordingAudio(ctx: Context, workspaceId: string, id: string, variant: AudioVariant, rangeHeader: string | undefined): Promise<AudioBytes> {
   const recording = await getRecording(ctx, workspaceId, id);
   if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
-  const key = recordingKeys(workspaceId, recording.id)[variant];
+  const keys = recordingKeys(workspaceId, recording.id);
+  const redacted = recording.audio_redacted_at !== null;
+  const key = redacted ? (recording.original_audio_deleted_at !== null ? keys.prepared : keys.redacted) : keys[variant];
   const size = await ctx.blobs.size(key).catch((error: unknown) => {
     throw storageUnavailable(ctx, error);
   });
@@ -60,8 +63,8 @@ export async function recordingAudio(ctx: Context, workspaceId: string, id: stri
   const base = recording.filename.replace(/\.[^.]*$/, '') || 'audio';
   return {
     size,
-    contentType: variant === 'prepared' ? 'audio/wav' : (recording.content_type ?? 'application/octet-stream'),
-    filename: variant === 'prepared' ? `${base}.wav` : recording.filename,
+    contentType: variant === 'prepared' || redacted ? 'audio/wav' : (recording.content_type ?? 'application/octet-stream'),
+    filename: redacted ? `${base}-redacted.wav` : variant === 'prepared' ? `${base}.wav` : recording.filename,
     range,
     body: await ctx.blobs.read(key, range ?? undefined).catch((error: unknown) => {
       throw storageUnavailable(ctx, error);

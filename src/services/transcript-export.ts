@@ -1,5 +1,9 @@
-// Transcript exports: plain text, SubRip (srt) and WebVTT.
+// Transcript exports: plain text, SubRip (srt) and WebVTT. A transcript of several speakers names
+// them: each line of text is a turn ("agent: …"), each cue starts with its speaker.
 import type { Segment } from '../engines/transcription/types.ts';
+import { turns } from '../transcription/speakers.ts';
+
+type ExportSegment = Segment & { speaker?: string; channel?: number };
 
 export const exportFormats = ['json', 'txt', 'srt', 'vtt'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -20,18 +24,25 @@ function clock(seconds: number, separator: ',' | '.'): string {
   return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms, 3)}`;
 }
 
-export function toText(segments: readonly Segment[]): string {
-  return segments.map((s) => s.text.trim()).filter(Boolean).join('\n') + '\n';
+const named = (segments: readonly ExportSegment[]) => new Set(segments.map((s) => s.speaker)).size > 1;
+const line = (segment: ExportSegment, withSpeaker: boolean) => (withSpeaker ? `${segment.speaker}: ${segment.text.trim()}` : segment.text.trim());
+
+export function toText(segments: readonly ExportSegment[]): string {
+  const withSpeaker = named(segments);
+  const lines = withSpeaker ? turns(segments.map((s) => ({ ...s, speaker: s.speaker ?? '', channel: s.channel ?? 0 }))) : segments;
+  return lines.map((s) => line(s, withSpeaker)).filter((text) => text !== '' && !/^[^:]+: $/.test(text)).join('\n') + '\n';
 }
 
-export function toSrt(segments: readonly Segment[]): string {
-  return segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${s.text.trim()}\n`).join('\n');
+export function toSrt(segments: readonly ExportSegment[]): string {
+  const withSpeaker = named(segments);
+  return segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${line(s, withSpeaker)}\n`).join('\n');
 }
 
-export function toVtt(segments: readonly Segment[]): string {
-  return `WEBVTT\n\n${segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${s.text.trim()}\n`).join('\n')}`;
+export function toVtt(segments: readonly ExportSegment[]): string {
+  const withSpeaker = named(segments);
+  return `WEBVTT\n\n${segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${line(s, withSpeaker)}\n`).join('\n')}`;
 }
 
-export function exportTranscript(format: Exclude<ExportFormat, 'json'>, segments: readonly Segment[]): string {
+export function exportTranscript(format: Exclude<ExportFormat, 'json'>, segments: readonly ExportSegment[]): string {
   return format === 'txt' ? toText(segments) : format === 'srt' ? toSrt(segments) : toVtt(segments);
 }

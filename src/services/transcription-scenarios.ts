@@ -3,7 +3,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { RetrySettings as RetrySchema, SelectionSchema } from '../cards/scenario.ts';
-import { TranscriptionOptions as OptionsSchema } from '../cards/transcription.ts';
+import { TranscriptionOptions as OptionsSchema, transcriptionOptionDefaults } from '../cards/transcription.ts';
 import type { Context } from '../context.ts';
 import type { Db, Trx } from '../db/database.ts';
 import { readStored } from '../db/stored-json.ts';
@@ -53,7 +53,7 @@ export function toScenario(row: TranscriptionScenarioRow): TranscriptionScenario
     engine: row.engine as TranscriptionEngineName,
     model: row.model,
     language: row.language,
-    options: readStored(OptionsSchema, row.options, `transcription scenario ${row.id} options`),
+    options: { ...transcriptionOptionDefaults, ...readStored(OptionsSchema, row.options, `transcription scenario ${row.id} options`) },
     auto: row.auto,
     retry: readStored(RetrySchema, row.retry, `transcription scenario ${row.id} retry`),
     selection: readStored(SelectionSchema, row.selection, `transcription scenario ${row.id} selection`) as Selection,
@@ -72,12 +72,13 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
   if (engine === 'pocketsphinx' && model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
   if (engine === 'whisper.cpp') await checkModelAvailable(ctx, 'whisper.cpp', model);
   const options: TranscriptionOptions = {
-    word_timestamps: true,
-    summary: false,
+    ...transcriptionOptionDefaults,
     ...current?.options,
     ...input.options,
   };
   if (options.base_url) checkBaseUrl(options.base_url);
+  if (options.redact_audio && !options.redact?.length) throw invalid('options.redact_audio', 'needs the kinds to redact in options.redact');
+  if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options.keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
   return {
     name: input.name ?? current?.name ?? `${engine} ${model}`,
     engine,

@@ -46,4 +46,8 @@ export const recordingKeys = (workspaceId: string, recordingId: string) => ({
   folder: `recordings/${workspaceId}/${recordingId}`,
   original: `recordings/${workspaceId}/${recordingId}/original`,
   prepared: `recordings/${workspaceId}/${recordingId}/prepared.wav`,
+  /** Channel `i` alone, prepared like the mix, for audio of several channels. */
+  channel: (channel: number) => `recordings/${workspaceId}/${recordingId}/channel-${channel}.wav`,
+  /** The prepared audio with redacted words silenced: what playback and downloads serve once it exists. */
+  redacted: `recordings/${workspaceId}/${recordingId}/redacted.wav`,
 });

@@ -1,19 +1,26 @@
 // The transcription kind of run: waits for the recording's preparation, runs the scenario's
-// transcription engine on the prepared audio, and stores the transcript with the completion.
+// transcription engine on the prepared audio (or on each channel, in parallel), labels speakers,
+// redacts personal data, and stores the transcript and its talk statistics with the completion.
+import os from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { RetrySettings } from '../cards/scenario.ts';
-import { presentTranscriptionRun, TranscriptionOptions } from '../cards/transcription.ts';
+import { presentTranscriptionRun, TranscriptionOptions, transcriptionOptionDefaults } from '../cards/transcription.ts';
 import type { Context } from '../context.ts';
 import type { TranscriptionRunsTable } from '../db/tables.ts';
 import type { Recording } from '../services/recordings.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import { loadTranscriptionEngine } from '../engines/transcription/registry.ts';
-import type { TranscriptionEngine, TranscriptionResult } from '../engines/transcription/types.ts';
+import type { TranscriptionEngine, TranscriptionRequest, TranscriptionResult } from '../engines/transcription/types.ts';
 import { newUuid } from '../ids.ts';
 import type { RunKind } from '../runs/run-kind.ts';
 import { summarizeTranscript } from '../services/transcript-summary.ts';
 import { recordingKeys } from '../storage/blobs.ts';
+import { commitRedactedAudio, redactAudio, type RedactedAudio } from './audio-redaction.ts';
+import { redactTranscript } from './redaction.ts';
+import { mergeChannels, separateChannels, severalSpeakers, speakerLabels, type SpeakerTranscript } from './speakers.ts';
+import { talkStats, type TalkStats } from './talk-stats.ts';
+import { inParallel } from './parallel.ts';
 
 export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 
@@ -47,7 +54,13 @@ function engineFor(ctx: Context, snapshot: TranscriptionSnapshot): Promise<Trans
   return engine;
 }
 
-export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot, Recording, TranscriptionResult> = {
+export interface CallTranscript {
+  transcript: SpeakerTranscript;
+  stats: TalkStats;
+  audio: RedactedAudio | null;
+}
+
+export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot, Recording, CallTranscript> = {
   name: 'transcription',
   table: 'transcription_runs',
   job: 'transcribe',
@@ -66,23 +79,47 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
 
   async execute(ctx, _run, snapshot, recording, control) {
     const engine = await engineFor(ctx, snapshot);
-    return ctx.blobs.withLocalFile(recordingKeys(recording.workspace_id, recording.id).prepared, (audioPath) =>
-      engine.transcribe(
-        {
-          audioPath,
-          durationSeconds: recording.duration_seconds ?? 0,
-          language: snapshot.language,
-          model: snapshot.model,
-          wordTimestamps: snapshot.options.word_timestamps,
-          ...(snapshot.options.prompt ? { prompt: snapshot.options.prompt } : {}),
-        },
-        control,
-      ),
-    );
+    const options = { ...transcriptionOptionDefaults, ...snapshot.options };
+    const keys = recordingKeys(recording.workspace_id, recording.id);
+    const request = (audioPath: string): TranscriptionRequest => ({
+      audioPath,
+      durationSeconds: recording.duration_seconds ?? 0,
+      language: snapshot.language,
+      model: snapshot.model,
+      wordTimestamps: snapshot.options.word_timestamps,
+      ...(snapshot.options.prompt ? { prompt: snapshot.options.prompt } : {}),
+    });
+    const channels = separateChannels(options.channels, recording.channels);
+    let results: TranscriptionResult[];
+    if (channels === 0) {
+      results = [await ctx.blobs.withLocalFile(keys.prepared, (audioPath) => engine.transcribe(request(audioPath), control))];
+    } else {
+      // Channels are decoded side by side, as many at once as the machine has cores.
+      const done = new Array<number>(channels).fill(0);
+      results = await inParallel(channels, os.availableParallelism(), (channel) =>
+        ctx.blobs.withLocalFile(keys.channel(channel), (audioPath) =>
+          engine.transcribe(request(audioPath), {
+            signal: control.signal,
+            onProgress: (fraction) => {
+              done[channel] = fraction;
+              control.onProgress(done.reduce((sum, f) => sum + f, 0) / channels);
+            },
+          }),
+        ),
+      );
+    }
+    const labels = speakerLabels(Math.max(1, channels), options.speaker_labels, options.speaker_labels_field, recording.metadata);
+    const merged = mergeChannels(results, labels);
+    // Statistics from the words as recognised (a redacted number is many words said); redaction
+    // before anything is stored, summarised or sent on.
+    const stats = talkStats(merged.segments, merged.words, recording.duration_seconds);
+    const { transcript, spans } = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
+    const audio = options.redact_audio && options.redact.length > 0 ? await redactAudio(ctx, recording, spans, options.keep_original_audio) : null;
+    return { transcript, stats, audio };
   },
 
-  async persist(_ctx, trx, run, snapshot, recording, result) {
-    const summary = snapshot.options.summary ? await summarizeTranscript(result) : null;
+  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio }) {
+    const summary = snapshot.options.summary ? await summarizeTranscript(transcript) : null;
     const transcriptId = newUuid();
     await trx
       .insertInto('transcripts')
@@ -91,14 +128,16 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
         workspace_id: run.workspace_id,
         transcription_run_id: run.id,
         recording_id: run.recording_id,
-        language: result.language,
+        language: transcript.language,
         duration_seconds: recording.duration_seconds,
-        text: result.text,
-        segments: JSON.stringify(result.segments),
-        words: JSON.stringify(snapshot.options.word_timestamps ? result.words : []),
+        text: transcript.text,
+        segments: JSON.stringify(transcript.segments),
+        words: JSON.stringify(snapshot.options.word_timestamps ? transcript.words : []),
         summary,
+        stats: JSON.stringify(stats),
       })
       .execute();
+    if (audio) await commitRedactedAudio(ctx, trx, recording, audio);
     return { transcript_id: transcriptId };
   },
 

@@ -14,6 +14,17 @@ export interface Segment {
   text: string;
 }
 
+/** A segment of a stored transcript: who said it, on which channel of the audio. */
+export interface SpeakerSegment extends Segment {
+  channel: number;
+  speaker: string;
+}
+
+export interface SpeakerWord extends Word {
+  channel: number;
+  speaker: string;
+}
+
 export interface TranscriptionRequest {
   /** The prepared 16 kHz mono s16le WAV. */
   audioPath: string;

@@ -1,0 +1,108 @@
+// Talk statistics of a transcript: how long each speaker talked, how fast, their longest turn, and
+// the silence, overlap and interruptions between speakers. Pure: computed from timed words (or
+// segments when the engine gave no words) when the transcript is stored, and for older ones when read.
+import type { SpeakerSegment, SpeakerWord } from '../engines/transcription/types.ts';
+
+/** Pauses up to this long inside one speaker's speech count as talking. */
+const SPEECH_GAP_SECONDS = 0.5;
+/** A speaker's pause longer than this ends their turn. */
+const TURN_GAP_SECONDS = 1.5;
+/** A turn starting at least this far inside another speaker's turn interrupts it. */
+const INTERRUPT_MARGIN_SECONDS = 0.2;
+
+export interface SpeakerStats {
+  speaker: string;
+  channel: number;
+  talk_seconds: number;
+  /** This speaker's share of all talk, 0..1. */
+  talk_ratio: number;
+  words: number;
+  words_per_minute: number;
+  turns: number;
+  longest_turn_seconds: number;
+  /** Turns of this speaker that started while another speaker was mid-turn. */
+  interruptions: number;
+}
+
+export interface TalkStats {
+  speakers: SpeakerStats[];
+  silence_seconds: number;
+  overlap_seconds: number;
+  interruptions: number;
+}
+
+type Interval = [start: number, end: number];
+
+function mergeIntervals(intervals: readonly Interval[], gap: number): Interval[] {
+  const sorted = [...intervals].filter(([s, e]) => e > s).sort((a, b) => a[0] - b[0]);
+  const merged: Interval[] = [];
+  for (const [start, end] of sorted) {
+    const last = merged.at(-1);
+    if (last && start - last[1] <= gap) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+const measure = (intervals: readonly Interval[]) => intervals.reduce((sum, [s, e]) => sum + (e - s), 0);
+
+/** Time covered by at least two of the lists (each list already merged, so non-overlapping). */
+function overlapOf(lists: readonly Interval[][]): number {
+  const edges = lists.flatMap((list) => list.flatMap(([s, e]): [number, number][] => [[s, 1], [e, -1]])).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let active = 0;
+  let since = 0;
+  let total = 0;
+  for (const [time, delta] of edges) {
+    if (active >= 2) total += time - since;
+    active += delta;
+    since = time;
+  }
+  return total;
+}
+
+const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
+
+export function talkStats(segments: readonly SpeakerSegment[], words: readonly SpeakerWord[], durationSeconds: number | null): TalkStats {
+  const timed: { start: number; end: number; speaker: string; channel: number; words: number }[] =
+    words.length > 0
+      ? words.map((w) => ({ ...w, words: 1 }))
+      : segments.map((s) => ({ ...s, words: s.text.split(/\s+/).filter(Boolean).length }));
+  const speakers = [...new Map(timed.map((t) => [t.speaker, t.channel])).entries()].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
+  const speech = new Map<string, Interval[]>();
+  const turnsOf = new Map<string, Interval[]>();
+  for (const [speaker] of speakers) {
+    const own = timed.filter((t) => t.speaker === speaker).map((t): Interval => [t.start, t.end]);
+    speech.set(speaker, mergeIntervals(own, SPEECH_GAP_SECONDS));
+    turnsOf.set(speaker, mergeIntervals(own, TURN_GAP_SECONDS));
+  }
+  const allSpeech = mergeIntervals([...speech.values()].flat(), 0);
+  const totalTalk = [...speech.values()].reduce((sum, list) => sum + measure(list), 0);
+  const end = Math.max(durationSeconds ?? 0, ...allSpeech.map(([, e]) => e));
+
+  let interruptions = 0;
+  const perSpeaker = speakers.map(([speaker, channel]): SpeakerStats => {
+    const talk = measure(speech.get(speaker) ?? []);
+    const turns = turnsOf.get(speaker) ?? [];
+    const count = timed.filter((t) => t.speaker === speaker).reduce((sum, t) => sum + t.words, 0);
+    const others = speakers.filter(([other]) => other !== speaker).flatMap(([other]) => turnsOf.get(other) ?? []);
+    const interrupting = turns.filter(([start]) => others.some(([s, e]) => start - s >= INTERRUPT_MARGIN_SECONDS && e - start >= INTERRUPT_MARGIN_SECONDS)).length;
+    interruptions += interrupting;
+    return {
+      speaker,
+      channel,
+      talk_seconds: round(talk),
+      talk_ratio: totalTalk > 0 ? round(talk / totalTalk) : 0,
+      words: count,
+      words_per_minute: talk > 0 ? round((count * 60) / talk, 1) : 0,
+      turns: turns.length,
+      longest_turn_seconds: round(Math.max(0, ...turns.map(([s, e]) => e - s))),
+      interruptions: interrupting,
+    };
+  });
+  return {
+    speakers: perSpeaker,
+    silence_seconds: round(Math.max(0, end - measure(allSpeech))),
+    overlap_seconds: round(overlapOf([...speech.values()])),
+    interruptions,
+  };
+}
