@@ -1,5 +1,6 @@
-// The analysis kind of run: reads the transcript the run is bound to, runs the scenario's analysis
-// engine (cancellable), and stores the result with the completion.
+// The analysis kind of run: reads the transcript the run is bound to, answers phrase rules itself
+// and runs the scenario's analysis engine (cancellable) on each question's part of the transcript,
+// and stores the result with the completion.
 import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { AnalysisOptions, presentAnalysisRun, QuestionSchema } from '../cards/analysis.ts';
@@ -8,7 +9,8 @@ import { transcriptParts } from '../cards/transcription.ts';
 import type { AnalysisRunsTable } from '../db/tables.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import { loadAnalysisEngine } from '../engines/analysis/registry.ts';
-import type { AnalysisOutput } from '../engines/analysis/types.ts';
+import type { AnalysisEngine, AnalysisOutput } from '../engines/analysis/types.ts';
+import { analyzeTranscript } from './targeted-questions.ts';
 import type { RunKind } from '../runs/run-kind.ts';
 import type { TranscriptRow } from '../services/transcription-runs.ts';
 
@@ -41,14 +43,22 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
   },
 
   async execute(ctx, _run, snapshot, transcript, control) {
-    const engine = await loadAnalysisEngine(snapshot.engine, { config: ctx.config, model: snapshot.model, baseUrl: snapshot.options?.base_url ?? null }).catch((error: unknown) => {
-      throw error instanceof EngineError ? error : new EngineError('engine_unavailable', (error as Error).message, false);
+    let engine: Promise<AnalysisEngine> | undefined;
+    const load = () =>
+      (engine ??= loadAnalysisEngine(snapshot.engine, { config: ctx.config, model: snapshot.model, baseUrl: snapshot.options?.base_url ?? null }).catch((error: unknown) => {
+        throw error instanceof EngineError ? error : new EngineError('engine_unavailable', (error as Error).message, false);
+      }));
+    const parts = transcriptParts(transcript);
+    return analyzeTranscript({
+      parts: { text: transcript.text, ...parts },
+      instructions: snapshot.instructions,
+      questions: snapshot.questions,
+      summary: snapshot.summary,
+      engine: load,
+      engineName: snapshot.engine,
+      model: snapshot.model,
+      signal: control.signal,
     });
-    const { segments } = transcriptParts(transcript);
-    return engine.analyze(
-      { transcript: { text: transcript.text, segments }, instructions: snapshot.instructions, questions: snapshot.questions, summary: snapshot.summary },
-      control.signal,
-    );
   },
 
   async persist(_ctx, trx, run, _snapshot, transcript, output) {

@@ -16,6 +16,16 @@ export const QuestionSchema = Type.Object({
   id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
   text: Type.String({ minLength: 1, maxLength: 500 }),
   type: Type.Union([Type.Literal('boolean'), Type.Literal('text')]),
+  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only what this speaker said counts (a speaker label of the transcript, e.g. "agent")' })),
+  within_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 86_400, description: 'Only the first N seconds of the recording count (e.g. the greeting)' })),
+  phrases: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      minItems: 1,
+      maxItems: 50,
+      description:
+        'Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence',
+    }),
+  ),
 });
 
 export const AnalysisOptions = Type.Object({

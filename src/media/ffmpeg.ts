@@ -150,7 +150,8 @@ export async function silenceSpans(input: string, output: string, spans: readonl
   const filters = spans.map(({ start, end }) => `volume=enable='between(t,${Math.max(0, start - padSeconds).toFixed(3)},${(end + padSeconds).toFixed(3)})':volume=0`);
   // A filter script file, since a long call can have more spans than a command line holds.
   const script = `${output}.filter`;
-  await fs.writeFile(script, filters.length ? filters.join(',\n') : 'anull');
+  // The volume filter switches per frame: frames of 5 ms make the silence start and end on time.
+  await fs.writeFile(script, filters.length ? ['asetnsamples=n=80', ...filters].join(',\n') : 'anull');
   try {
     const result = await run(
       'ffmpeg',

@@ -41,7 +41,7 @@ export interface AnalysisScenarioInput {
   engine?: string | undefined;
   model?: string | undefined;
   instructions?: string | undefined;
-  questions?: { id?: string | undefined; text: string; type: 'boolean' | 'text' }[] | undefined;
+  questions?: (Omit<Question, 'id'> & { id?: string | undefined })[] | undefined;
   summary?: boolean | undefined;
   auto?: boolean | undefined;
   retry?: Partial<RetrySettings> | undefined;
@@ -77,7 +77,19 @@ function checkQuestions(input: NonNullable<AnalysisScenarioInput['questions']>):
     seen.add(id);
     const text = question.text.trim();
     if (!text) throw invalid(`questions/${index}/text`, 'must not be blank');
-    return { id, text, type: question.type };
+    if (question.phrases && question.type !== 'boolean') throw invalid(`questions/${index}/phrases`, 'phrases answer boolean questions only');
+    const phrases = question.phrases?.map((phrase) => phrase.trim());
+    phrases?.forEach((phrase, p) => {
+      if (!/[\p{L}\p{N}]/u.test(phrase)) throw invalid(`questions/${index}/phrases/${p}`, 'must contain a word');
+    });
+    return {
+      id,
+      text,
+      type: question.type,
+      ...(question.speaker !== undefined ? { speaker: question.speaker.trim() } : {}),
+      ...(question.within_seconds !== undefined ? { within_seconds: question.within_seconds } : {}),
+      ...(phrases ? { phrases } : {}),
+    };
   });
 }
 

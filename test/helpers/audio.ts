@@ -1,5 +1,5 @@
 // Real audio made for tests: speech from flite, re-encoded by ffmpeg into each accepted format.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,4 +71,31 @@ export function multipart(
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * A call recorded on two channels, as call recorders write them: each utterance spoken by flite
+ * on its channel (0 or 1) from its time in seconds, silence elsewhere; 16 kHz stereo WAV.
+ */
+export function stereoCall(utterances: { channel: 0 | 1; at: number; text: string }[], seconds: number): string {
+  const out = next('wav');
+  const inputs = utterances.flatMap((u) => ['-i', speech(u.text)]);
+  const channel = (c: 0 | 1) => {
+    const own = utterances.map((u, i) => ({ ...u, i })).filter((u) => u.channel === c);
+    const delayed = own.map((u) => `[${u.i}:a]aresample=16000,adelay=${Math.round(u.at * 1000)}:all=1[d${u.i}]`);
+    const sources = own.map((u) => `[d${u.i}]`).join('');
+    const mix = own.length > 1 ? `amix=inputs=${own.length}:normalize=0:duration=longest,` : '';
+    return [...delayed, `${sources}${mix}apad=whole_dur=${seconds},atrim=0:${seconds},aformat=sample_fmts=s16:channel_layouts=mono[c${c}]`];
+  };
+  const graph = [...channel(0), ...channel(1), '[c0][c1]join=inputs=2:channel_layout=stereo[out]'].join(';');
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', graph, '-map', '[out]', '-ar', '16000', out]);
+  return out;
+}
+
+/** The loudest sample of `file` between `start` and `end` seconds, in dB (about -91 for silence). */
+export function maxVolume(file: string, start: number, end: number): number {
+  const result = spawnSync('ffmpeg', ['-nostdin', '-hide_banner', '-ss', String(start), '-t', String(end - start), '-i', file, '-af', 'volumedetect', '-f', 'null', '-'], { encoding: 'utf8' });
+  const match = /max_volume: (-?[\d.]+|-inf) dB/.exec(result.stderr);
+  if (!match) throw new Error(`no volume measured: ${result.stderr.slice(-300)}`);
+  return match[1] === '-inf' ? -Infinity : Number(match[1]);
 }

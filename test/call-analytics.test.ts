@@ -1,0 +1,219 @@
+// Call analytics over HTTP on real recognised speech (flite voices, pocketsphinx): a stereo call
+// transcribed per channel with speakers, talk statistics and named exports; speaker labels from
+// metadata; phrase rules targeted at a speaker and a time window; search by speaker; a spoken card
+// number and phone number redacted in the transcript and silenced in the audio.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { upload, waitForRecording } from './helpers/api.ts';
+import { maxVolume, speech, stereoCall } from './helpers/audio.ts';
+import { assertProblem, backends, eventually, hasBlob, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+interface Segment {
+  start: number;
+  end: number;
+  text: string;
+  channel: number;
+  speaker: string;
+}
+interface Transcript {
+  text: string;
+  segments: Segment[];
+  words: (Omit<Segment, 'text'> & { word: string })[];
+  stats: {
+    speakers: { speaker: string; channel: number; talk_seconds: number; talk_ratio: number; words: number; words_per_minute: number; turns: number; longest_turn_seconds: number }[];
+    silence_seconds: number;
+    overlap_seconds: number;
+    interruptions: number;
+  };
+}
+interface Answer {
+  question_id: string;
+  answer: boolean | string;
+  evidence: { text: string; start: number; end: number }[];
+}
+
+// The agent greets and mentions the recording, the customer complains, the agent offers a refund.
+const CALL = [
+  { channel: 0 as const, at: 0.5, text: 'Hello, thank you for calling. This call is recorded for quality.' },
+  { channel: 1 as const, at: 5.5, text: 'My card was charged twice for the same order.' },
+  { channel: 0 as const, at: 10, text: 'I can refund that for you today.' },
+];
+const CALL_SECONDS = 14;
+
+for (const backend of await backends()) {
+  describe(`call analytics on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    let callId: string;
+    let callScenario: string;
+    const call = stereoCall(CALL, CALL_SECONDS);
+    const request = (method: 'GET' | 'POST', url: string, payload?: object) => hark.request({ method, url: `${P}${url}`, key: account.key, ...(payload ? { payload } : {}) });
+
+    const transcribe = async (recordingId: string, scenarioId: string): Promise<Transcript> => {
+      const started = await request('POST', `/recordings/${recordingId}/transcription-runs`, { transcription_scenario_id: scenarioId });
+      assert.equal(started.statusCode, 202, started.body);
+      const run = await eventually(async () => {
+        const card = (await request('GET', `/transcription-runs/${started.json<{ id: string }>().id}`)).json<{ status: string; error_code: string | null }>();
+        return ['completed', 'failed'].includes(card.status) ? card : null;
+      }, 120_000, 'the transcription run');
+      assert.equal(run.status, 'completed', String(run.error_code));
+      return (await request('GET', `/transcription-runs/${started.json<{ id: string }>().id}/transcript`)).json<Transcript>();
+    };
+    const scenario = async (options: object): Promise<string> => {
+      const created = await request('POST', '/transcription-scenarios', { name: `calls ${Math.random()}`, options });
+      assert.equal(created.statusCode, 201, created.body);
+      return created.json<{ id: string }>().id;
+    };
+
+    before(async () => {
+      hark = await startHark({ backend });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+      callId = (await upload(hark, account, call, { fields: { metadata: JSON.stringify({ agent: 'sam', speakers: { 0: 'sam' } }) } })).json<{ id: string }>().id;
+      callScenario = await scenario({ speaker_labels: { 0: 'agent', 1: 'customer' } });
+    });
+    after(() => hark.destroy());
+
+    test('a stereo call is transcribed channel by channel: speakers, statistics and named exports', async () => {
+      const recording = await waitForRecording(hark, account, callId, ['completed']);
+      assert.equal(recording.channels, 2);
+      const transcript = await transcribe(callId, callScenario);
+      const said = (speaker: string) => transcript.words.filter((w) => w.speaker === speaker).map((w) => w.word);
+      for (const word of ['thank', 'calling', 'recorded', 'refund']) assert.ok(said('agent').includes(word), `agent said "${word}": ${said('agent').join(' ')}`);
+      for (const word of ['card', 'charged', 'order']) assert.ok(said('customer').includes(word), `customer said "${word}": ${said('customer').join(' ')}`);
+      for (const word of ['refund', 'calling']) assert.ok(!said('customer').includes(word));
+      assert.ok(!said('agent').includes('charged'));
+      assert.ok(transcript.words.every((w) => (w.speaker === 'agent' ? w.channel === 0 : w.channel === 1)));
+      // Merged in time order: agent, customer, agent.
+      assert.deepEqual([...new Set(transcript.segments.map((s) => s.speaker))], ['agent', 'customer']);
+      assert.deepEqual(transcript.segments.map((s) => s.start), [...transcript.segments.map((s) => s.start)].sort((a, b) => a - b));
+      assert.match(transcript.text, /^agent: .*calling.*\ncustomer: .*charged.*\nagent: .*refund/);
+
+      const { stats } = transcript;
+      assert.deepEqual(stats.speakers.map((s) => s.speaker), ['agent', 'customer']);
+      const [agent, customer] = stats.speakers;
+      assert.ok(agent && customer);
+      assert.ok(agent.talk_seconds > customer.talk_seconds && customer.talk_seconds > 1, JSON.stringify(stats));
+      assert.ok(Math.abs(agent.talk_ratio + customer.talk_ratio - 1) < 0.01);
+      assert.equal(agent.turns, 2);
+      assert.equal(customer.turns, 1);
+      assert.ok(agent.words >= 15 && customer.words >= 8 && customer.words_per_minute > 60, JSON.stringify(stats));
+      assert.ok(stats.silence_seconds > 2 && stats.silence_seconds < CALL_SECONDS - 7, JSON.stringify(stats));
+      assert.equal(stats.overlap_seconds, 0);
+      assert.equal(stats.interruptions, 0);
+
+      const srt = (await request('GET', `/recordings/${callId}/transcript?format=srt`)).body;
+      assert.match(srt, /^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\nagent: hello thank you for calling/);
+      assert.match(srt, /\ncustomer: my card was charged/);
+      const txt = (await request('GET', `/recordings/${callId}/transcript?format=txt`)).body;
+      assert.deepEqual(txt.trim().split('\n').map((line) => line.split(':')[0]), ['agent', 'customer', 'agent']);
+    });
+
+    test('speaker labels come from a metadata field the scenario names; "mix" keeps one speaker', async () => {
+      await waitForRecording(hark, account, callId, ['completed']);
+      const byMetadata = await transcribe(callId, await scenario({ speaker_labels: { 0: 'agent', 1: 'customer' }, speaker_labels_field: 'speakers' }));
+      assert.deepEqual([...new Set(byMetadata.segments.map((s) => s.speaker))], ['sam', 'customer']);
+      const mixed = await transcribe(callId, await scenario({ channels: 'mix' }));
+      assert.deepEqual([...new Set(mixed.segments.map((s) => `${s.channel}/${s.speaker}`))], ['0/channel_0']);
+      assert.doesNotMatch(mixed.text, /channel_0:/);
+      assert.ok(/calling/.test(mixed.text) && /charged/.test(mixed.text));
+    });
+
+    test('phrase rules and questions targeted at a speaker and at the first seconds', async () => {
+      await waitForRecording(hark, account, callId, ['completed']);
+      await transcribe(callId, callScenario);
+      const questions = [
+        { id: 'notice', text: 'Did the agent say the call is recorded?', type: 'boolean', phrases: ['this call is recorded', 'call may be recorded'], speaker: 'agent', within_seconds: 10 },
+        { id: 'agent_charged', text: 'Did the agent mention a charge?', type: 'boolean', phrases: ['card was charged'], speaker: 'agent' },
+        { id: 'customer_charged', text: 'Did the customer mention a charge?', type: 'boolean', phrases: ['card was charged'], speaker: 'customer' },
+        { id: 'early_refund', text: 'Was a refund offered in the first 8 seconds?', type: 'boolean', phrases: ['refund'], within_seconds: 8 },
+        { id: 'refund', text: 'Was a refund offered?', type: 'boolean', phrases: ['refund that for you'] },
+        { id: 'ask', text: 'What did the customer ask for?', type: 'text', speaker: 'customer' },
+      ];
+      const created = await request('POST', '/analysis-scenarios', { name: 'compliance', questions });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.deepEqual(created.json<{ questions: object[] }>().questions, questions);
+      const started = await request('POST', `/recordings/${callId}/analysis-runs`, { analysis_scenario_id: created.json<{ id: string }>().id });
+      assert.equal(started.statusCode, 202, started.body);
+      const runId = started.json<{ id: string }>().id;
+      await eventually(async () => (await request('GET', `/analysis-runs/${runId}`)).json<{ status: string }>().status === 'completed', 60_000, 'the analysis run');
+      const { answers } = (await request('GET', `/recordings/${callId}/analysis-results/${runId}`)).json<{ answers: Answer[] }>();
+      const answer = (id: string) => answers.find((a) => a.question_id === id) as Answer;
+      assert.equal(answer('notice').answer, true);
+      const [notice] = answer('notice').evidence;
+      assert.ok(notice && notice.start > 2 && notice.end < 5.5, JSON.stringify(notice));
+      assert.match(notice.text, /call (is|his) recorded/);
+      assert.equal(answer('agent_charged').answer, false);
+      assert.deepEqual(answer('agent_charged').evidence, []);
+      assert.equal(answer('customer_charged').answer, true);
+      assert.ok((answer('customer_charged').evidence[0]?.start ?? 0) > 5.5);
+      assert.equal(answer('early_refund').answer, false);
+      assert.equal(answer('refund').answer, true);
+      assert.ok((answer('refund').evidence[0]?.start ?? 0) > 10);
+      // A model's answer about the customer rests only on what the customer said.
+      assert.equal(typeof answer('ask').answer, 'string');
+      for (const evidence of answer('ask').evidence) assert.ok(evidence.start >= 5.5 && evidence.end <= 9, JSON.stringify(evidence));
+    });
+
+    test('search finds what one speaker said, filtered by speaker', async () => {
+      await waitForRecording(hark, account, callId, ['completed']);
+      await transcribe(callId, callScenario);
+      const hits = (query: string) => request('GET', `/search?${query}`).then((r) => r.json<{ data: { recording_id: string; speaker: string; start: number }[] }>().data);
+      const customer = await hits('q=charged&speaker=customer');
+      assert.ok(customer.length > 0 && customer.every((h) => h.speaker === 'customer' && h.recording_id === callId && h.start > 5));
+      assert.deepEqual(await hits('q=charged&speaker=agent'), []);
+      assert.ok((await hits('q=refund&speaker=agent')).length > 0);
+    });
+
+    test('a spoken card number and phone number are redacted in the transcript and silenced in the audio', async () => {
+      const source = speech('My card number is four one one one, one one one one, one one one one, one one one one. And my phone number is five five five, one two three, four five six seven.');
+      const id = (await upload(hark, account, source)).json<{ id: string }>().id;
+      await waitForRecording(hark, account, id, ['completed']);
+      const redacting = await scenario({ redact: ['credit_card', 'phone_number'], redact_audio: true, keep_original_audio: false });
+      const transcript = await transcribe(id, redacting);
+      assert.match(transcript.text, /\[CREDIT_CARD\].*\[PHONE_NUMBER\]/);
+      assert.doesNotMatch(JSON.stringify(transcript), /(one|five) (one|five) (one|five)|four five six/);
+      const markers = transcript.words.filter((w) => w.word.startsWith('['));
+      assert.deepEqual(markers.map((w) => w.word), ['[CREDIT_CARD]', '[PHONE_NUMBER]']);
+      assert.ok(transcript.segments.some((s) => s.text.includes('[CREDIT_CARD]')));
+
+      const card = (await request('GET', `/recordings/${id}`)).json<{ audio_redacted_at: string | null; original_audio_deleted_at: string | null }>();
+      assert.ok(card.audio_redacted_at && card.original_audio_deleted_at);
+      assert.equal(await hasBlob(hark, `recordings/${account.workspaceId}/${id}/original`), false);
+      const audio = await request('GET', `/recordings/${id}/audio`);
+      assert.equal(audio.statusCode, 200);
+      assert.equal(audio.headers['content-type'], 'audio/wav');
+      const fs = await import('node:fs');
+      const served = `${source}.served.wav`;
+      fs.writeFileSync(served, audio.rawPayload);
+      for (const marker of markers) {
+        assert.ok(maxVolume(source, marker.start, marker.end) > -30, 'the source is loud there');
+        assert.ok(maxVolume(served, marker.start, marker.end) < -80, `${marker.word} is silenced at ${marker.start}-${marker.end}: ${maxVolume(served, marker.start, marker.end)} dB`);
+      }
+      assert.ok(maxVolume(served, 0, Math.max(0.5, (markers[0]?.start ?? 1) - 0.2)) > -30, 'the rest is still heard');
+
+      // Analysis reads the redacted transcript only.
+      const questions = [{ id: 'card', text: 'Was a card number given?', type: 'boolean', phrases: ['four one one one'] }];
+      const analysis = await request('POST', '/analysis-scenarios', { name: 'card rule', questions });
+      const started = await request('POST', `/recordings/${id}/analysis-runs`, { analysis_scenario_id: analysis.json<{ id: string }>().id });
+      const runId = started.json<{ id: string }>().id;
+      await eventually(async () => (await request('GET', `/analysis-runs/${runId}`)).json<{ status: string }>().status === 'completed', 60_000, 'the analysis run');
+      const result = (await request('GET', `/recordings/${id}/analysis-results/${runId}`)).json<{ answers: Answer[] }>();
+      assert.equal(result.answers[0]?.answer, false);
+    });
+
+    test('bad options and questions are 400s that create nothing', async () => {
+      const before = (await request('GET', '/transcription-scenarios')).json<{ data: unknown[] }>().data.length;
+      assertProblem(await request('POST', '/transcription-scenarios', { options: { redact_audio: true } }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/transcription-scenarios', { options: { redact: ['passport'] } }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/transcription-scenarios', { options: { channels: 'stereo' } }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/transcription-scenarios', { options: { speaker_labels: { 9: 'agent' } } }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/transcription-scenarios', { options: { keep_original_audio: false } }), 400, 'validation_failed');
+      assert.equal((await request('GET', '/transcription-scenarios')).json<{ data: unknown[] }>().data.length, before);
+      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'What?', type: 'text', phrases: ['hello'] }] }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', phrases: [] }] }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', within_seconds: -1 }] }), 400, 'validation_failed');
+    });
+  });
+}

@@ -1,0 +1,54 @@
+// Pure logic: phrase rules over timed words (one slip per four words), and a question's part of a
+// transcript (one speaker, the first N seconds).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { matchPhrase, matchPhrases, timedTokens } from '../src/analysis/phrase-match.ts';
+import { answerByPhrases, scopedTranscript } from '../src/analysis/targeted-questions.ts';
+
+const said = (text: string, from = 0, speaker = 'agent', channel = 0) =>
+  text.split(' ').map((word, i) => ({ word, start: from + i * 0.5, end: from + i * 0.5 + 0.4, confidence: 0.9, speaker, channel }));
+
+test('a phrase matches exactly, without case or punctuation, with its words and times', () => {
+  const match = matchPhrase('This call is recorded.', timedTokens(said('hello this call is recorded for quality', 1)));
+  assert.deepEqual(match, { phrase: 'This call is recorded.', text: 'this call is recorded', start: 1.5, end: 3.4, edits: 0 });
+});
+
+test('one slip per four words is tolerated, not more', () => {
+  const tokens = timedTokens(said('hello this call his recorded for quality'));
+  assert.equal(matchPhrase('this call is recorded', tokens)?.edits, 1);
+  assert.equal(matchPhrase('this call is recorded', timedTokens(said('hello this fall his recorded'))), null);
+  // Under four words, no slip: "charged twice" is not "charged lies".
+  assert.equal(matchPhrase('charged twice', timedTokens(said('my card was charged lies'))), null);
+  // A missing word is a slip too: one is tolerated in five words, not a second.
+  assert.equal(matchPhrase('this call is being recorded', timedTokens(said('this call is recorded')))?.edits, 1);
+  assert.equal(matchPhrase('this call is being recorded', tokens), null);
+});
+
+test('the best of several phrases first; none said is no match', () => {
+  const tokens = timedTokens(said('thank you for calling acme how can I help'));
+  assert.deepEqual(matchPhrases(['goodbye', 'thank you for calling'], tokens).map((m) => m.text), ['thank you for calling']);
+  assert.deepEqual(matchPhrases(['goodbye'], tokens), []);
+});
+
+test('a question sees only its speaker and its window', () => {
+  const words = [...said('hello thank you for calling', 0), ...said('I was charged twice', 3, 'customer', 1), ...said('I can refund that', 12)];
+  const segments = [
+    { start: 0, end: 2.4, text: 'hello thank you for calling', channel: 0, speaker: 'agent' },
+    { start: 3, end: 4.9, text: 'I was charged twice', channel: 1, speaker: 'customer' },
+    { start: 12, end: 13.9, text: 'I can refund that', channel: 0, speaker: 'agent' },
+  ];
+  const parts = { text: '', segments, words };
+  assert.equal(scopedTranscript(parts, { speaker: 'agent' }).text, 'hello thank you for calling\nI can refund that');
+  assert.equal(scopedTranscript(parts, { within_seconds: 10 }).text, 'agent: hello thank you for calling\ncustomer: I was charged twice');
+  assert.equal(scopedTranscript(parts, { speaker: 'agent', within_seconds: 1.2 }).segments[0]?.text, 'hello thank you');
+
+  const ask = (phrases: string[], scope: { speaker?: string; within_seconds?: number }) =>
+    answerByPhrases({ id: 'q', text: 'rule', type: 'boolean', phrases, ...scope }, parts);
+  const greeted = ask(['thank you for calling'], { speaker: 'agent', within_seconds: 10 });
+  assert.equal(greeted.answer, true);
+  assert.deepEqual(greeted.evidence, [{ text: 'thank you for calling', start: 0.5, end: 2.4 }]);
+  assert.equal(ask(['charged twice'], { speaker: 'agent' }).answer, false);
+  assert.equal(ask(['charged twice'], { speaker: 'customer' }).answer, true);
+  assert.equal(ask(['refund'], { within_seconds: 10 }).answer, false);
+  assert.equal(ask(['refund'], {}).answer, true);
+});
