@@ -203,6 +203,29 @@ for (const backend of await backends()) {
       assert.equal(result.answers[0]?.answer, false);
     });
 
+    test('the talk report averages talk statistics per metadata field and week, in JSON and CSV', async () => {
+      await waitForRecording(hark, account, callId, ['completed']);
+      const latest = await transcribe(callId, callScenario);
+      const report = (await request('GET', '/reports/talk?group_by=metadata.agent&group_by=created_at:week&metadata.agent=sam')).json<{
+        groups: { key: Record<string, string>; transcripts: number; silence_seconds_avg: number; speakers: { speaker: string; talk_ratio_avg: number; talk_seconds_avg: number }[] }[];
+      }>();
+      assert.equal(report.groups.length, 1);
+      const [group] = report.groups;
+      assert.equal(group?.key['metadata.agent'], 'sam');
+      assert.match(group?.key['created_at:week'] ?? '', /^\d{4}-\d{2}-\d{2}$/);
+      assert.equal(group?.transcripts, 1);
+      assert.equal(group?.silence_seconds_avg, latest.stats.silence_seconds);
+      assert.deepEqual(
+        group?.speakers.map((s) => [s.speaker, s.talk_ratio_avg, s.talk_seconds_avg]),
+        latest.stats.speakers.map((s) => [s.speaker, s.talk_ratio, s.talk_seconds]),
+      );
+      const csv = await hark.request({ method: 'GET', url: `${P}/reports/talk?group_by=metadata.agent&metadata.agent=sam`, key: account.key, headers: { accept: 'text/csv' } });
+      assert.match(csv.headers['content-type'] as string, /^text\/csv/);
+      const [header, row] = csv.body.trim().split('\n');
+      assert.match(header ?? '', /^metadata\.agent,transcripts,silence_seconds_avg,overlap_seconds_avg,interruptions_avg,agent\.talk_ratio_avg,.*customer\.talk_ratio_avg/);
+      assert.match(row ?? '', /^sam,1,/);
+    });
+
     test('bad options and questions are 400s that create nothing', async () => {
       const before = (await request('GET', '/transcription-scenarios')).json<{ data: unknown[] }>().data.length;
       assertProblem(await request('POST', '/transcription-scenarios', { options: { redact_audio: true } }), 400, 'validation_failed');

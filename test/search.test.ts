@@ -57,7 +57,7 @@ for (const backend of await backends()) {
       const [hit] = data as [Hit];
       assert.match(hit.snippet, new RegExp(`<mark>${word}</mark>`, 'i'));
       assert.ok(hit.end > hit.start && hit.start >= 0, JSON.stringify(hit));
-      assert.equal(hit.speaker, null);
+      assert.equal(hit.speaker, 'channel_0', 'a mono call has one speaker, named after its channel');
     });
 
     test('an exact phrase, a metadata filter and paging', async () => {
@@ -78,7 +78,8 @@ for (const backend of await backends()) {
       const page2 = (await search(`q=${q}&limit=1&cursor=${page1.next_cursor}`)).json<{ data: Hit[]; next_cursor: string | null }>();
       assert.deepEqual(page2.data.map((hit) => hit.recording_id), [first.id]);
       assert.equal(page2.next_cursor, null);
-      assert.deepEqual((await search(`q=${q}&speaker=agent`)).json<{ data: Hit[] }>().data, [], 'no segment has a speaker yet');
+      assert.deepEqual((await search(`q=${q}&speaker=agent`)).json<{ data: Hit[] }>().data, [], 'no segment of a mono call is the agent\'s');
+      assert.equal((await search(`q=${q}&speaker=channel_0`)).json<{ data: Hit[] }>().data.length, 2);
     });
 
     test('bad queries are 400; a key without transcripts:read is 403', async () => {

@@ -46,23 +46,26 @@ type Invitation struct {
 
 // Recording is a resource of the Hark API.
 type Recording struct {
-	ID               string         `json:"id"`
-	Status           string         `json:"status"`
-	Filename         string         `json:"filename"`
-	ContentType      *string        `json:"content_type"`
-	SizeBytes        *int64         `json:"size_bytes"`
-	DurationSeconds  *float64       `json:"duration_seconds"`
-	Metadata         map[string]any `json:"metadata"`
-	RetentionDays    int64          `json:"retention_days"`
-	ExpiresAt        string         `json:"expires_at"`
-	AudioDeletedAt   *string        `json:"audio_deleted_at"`
-	Source           string         `json:"source"`
-	SourceURL        *string        `json:"source_url"`
-	DownloadAttempts int64          `json:"download_attempts"`
-	ErrorCode        *string        `json:"error_code"`
-	ErrorMessage     *string        `json:"error_message"`
-	CreatedAt        string         `json:"created_at"`
-	UpdatedAt        string         `json:"updated_at"`
+	ID                     string         `json:"id"`
+	Status                 string         `json:"status"`
+	Filename               string         `json:"filename"`
+	ContentType            *string        `json:"content_type"`
+	SizeBytes              *int64         `json:"size_bytes"`
+	DurationSeconds        *float64       `json:"duration_seconds"`
+	Metadata               map[string]any `json:"metadata"`
+	RetentionDays          int64          `json:"retention_days"`
+	ExpiresAt              string         `json:"expires_at"`
+	AudioDeletedAt         *string        `json:"audio_deleted_at"`
+	Channels               *int64         `json:"channels"`
+	AudioRedactedAt        *string        `json:"audio_redacted_at"`
+	OriginalAudioDeletedAt *string        `json:"original_audio_deleted_at"`
+	Source                 string         `json:"source"`
+	SourceURL              *string        `json:"source_url"`
+	DownloadAttempts       int64          `json:"download_attempts"`
+	ErrorCode              *string        `json:"error_code"`
+	ErrorMessage           *string        `json:"error_message"`
+	CreatedAt              string         `json:"created_at"`
+	UpdatedAt              string         `json:"updated_at"`
 }
 
 // TranscriptionScenario is a resource of the Hark API.
@@ -111,6 +114,14 @@ type TranscriptionRun struct {
 	CreatedAt               string  `json:"created_at"`
 	StartedAt               *string `json:"started_at"`
 	CompletedAt             *string `json:"completed_at"`
+}
+
+// TalkStats is a resource of the Hark API.
+type TalkStats struct {
+	Speakers       []map[string]any `json:"speakers"`
+	SilenceSeconds float64          `json:"silence_seconds"`
+	OverlapSeconds float64          `json:"overlap_seconds"`
+	Interruptions  int64            `json:"interruptions"`
 }
 
 // AnalysisScenario is a resource of the Hark API.
@@ -208,6 +219,7 @@ type Transcript struct {
 	Segments           []map[string]any `json:"segments"`
 	Words              []map[string]any `json:"words"`
 	Summary            string           `json:"summary,omitempty"`
+	Stats              TalkStats        `json:"stats"`
 	CreatedAt          string           `json:"created_at"`
 }
 
@@ -431,6 +443,12 @@ func (c *Client) GetRunTranscript(ctx context.Context, p Params, out any) error 
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) GetSession(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/sessions/current", p, out)
+}
+
+// GetTalkReport: Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) GetTalkReport(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/reports/talk", p, out)
 }
 
 // GetTranscriptionExecution: An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}).

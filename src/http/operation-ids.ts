@@ -75,6 +75,7 @@ export const operationIds: Record<string, string> = {
   'POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': 'redeliverWebhook',
   'GET /api/v1/workspaces/{workspace_id}/reports/analysis': 'getAnalysisReport',
   'GET /api/v1/workspaces/{workspace_id}/reports/recordings': 'getRecordingsReport',
+  'GET /api/v1/workspaces/{workspace_id}/reports/talk': 'getTalkReport',
   'GET /api/v1/workspaces/{workspace_id}/search': 'searchTranscripts',
   'POST /v1/files': 'createFile',
   'GET /v1/files/{file_id}': 'getFile',

@@ -1,5 +1,5 @@
-// Reports: analysis results and recordings grouped by metadata fields and by creation period,
-// under the recording filters of the list endpoint; computed in SQL.
+// Reports: analysis results, recordings and talk statistics grouped by metadata fields and by
+// creation period, under the recording filters of the list endpoint; computed in SQL.
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../context.ts';
 import { invalid } from '../errors.ts';
@@ -118,6 +118,85 @@ export async function recordingsReport(ctx: Context, workspaceId: string, groupB
     groups.set(id, group);
   }
   return { group_by: groupBy, groups: [...groups.values()].sort(byKey) };
+}
+
+export interface TalkReport {
+  group_by: string[];
+  groups: {
+    key: Record<string, string | null>;
+    transcripts: number;
+    silence_seconds_avg: number;
+    overlap_seconds_avg: number;
+    interruptions_avg: number;
+    speakers: { speaker: string; transcripts: number; talk_ratio_avg: number; talk_seconds_avg: number; words_per_minute_avg: number; longest_turn_seconds_avg: number; interruptions_avg: number }[];
+  }[];
+}
+
+const avg = (field: string, source = sql.ref('l.stats')) => sql<number>`coalesce(avg((${source} ->> ${field})::float8), 0)::float8`;
+const rounded = (value: unknown) => Math.round(Number(value) * 1000) / 1000;
+
+/**
+ * Talk statistics of each recording's latest transcript, averaged per group: silence, overlap and
+ * interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn.
+ */
+export async function talkReport(ctx: Context, workspaceId: string, groupBy: string[], filters: RecordingFilters): Promise<TalkReport> {
+  const keys = parseGroupBy(groupBy);
+  const latest = sql`(
+    SELECT DISTINCT ON (t.recording_id) t.recording_id, t.stats FROM transcripts t
+    WHERE t.workspace_id = ${workspaceId} AND t.stats IS NOT NULL ORDER BY t.recording_id, t.seq DESC
+  ) l JOIN recordings rec ON rec.id = l.recording_id`;
+  const conditions = where(recordingConditions(filters, 'rec'));
+  const calls = await sql<Record<string, unknown>>`
+    SELECT ${keyColumns(keys)} count(*)::int AS n, ${avg('silence_seconds')} AS silence, ${avg('overlap_seconds')} AS overlap, ${avg('interruptions')} AS interruptions
+    FROM ${latest} WHERE rec.workspace_id = ${workspaceId} ${conditions} ${groupClause(keys)}`.execute(ctx.db);
+  const speakers = await sql<Record<string, unknown> & { speaker: string }>`
+    SELECT ${keyColumns(keys)} s.value ->> 'speaker' AS speaker, count(*)::int AS n,
+      ${sql.join(['talk_ratio', 'talk_seconds', 'words_per_minute', 'longest_turn_seconds', 'interruptions'].map((field) => sql`${avg(field, sql.ref('s.value'))} AS ${sql.ref(field)}`))}
+    FROM ${latest} CROSS JOIN LATERAL jsonb_array_elements(l.stats -> 'speakers') s
+    WHERE rec.workspace_id = ${workspaceId} ${conditions}
+    GROUP BY ${sql.join([...keyRefs(keys), sql.ref('speaker')])}`.execute(ctx.db);
+  const groups = new Map<string, TalkReport['groups'][number]>();
+  for (const row of calls.rows) {
+    groups.set(keyString(keys, row), {
+      key: keyOf(keys, row),
+      transcripts: Number(row.n),
+      silence_seconds_avg: rounded(row.silence),
+      overlap_seconds_avg: rounded(row.overlap),
+      interruptions_avg: rounded(row.interruptions),
+      speakers: [],
+    });
+  }
+  for (const row of speakers.rows) {
+    groups.get(keyString(keys, row))?.speakers.push({
+      speaker: row.speaker,
+      transcripts: Number(row.n),
+      talk_ratio_avg: rounded(row.talk_ratio),
+      talk_seconds_avg: rounded(row.talk_seconds),
+      words_per_minute_avg: rounded(row.words_per_minute),
+      longest_turn_seconds_avg: rounded(row.longest_turn_seconds),
+      interruptions_avg: rounded(row.interruptions),
+    });
+  }
+  for (const group of groups.values()) group.speakers.sort((a, b) => a.speaker.localeCompare(b.speaker));
+  return { group_by: groupBy, groups: [...groups.values()].sort(byKey) };
+}
+
+export function talkReportCsv(report: TalkReport): string {
+  const speakers = [...new Set(report.groups.flatMap((g) => g.speakers.map((s) => s.speaker)))].sort();
+  const fields = ['talk_ratio_avg', 'talk_seconds_avg', 'words_per_minute_avg', 'longest_turn_seconds_avg', 'interruptions_avg'] as const;
+  const header = [...report.group_by, 'transcripts', 'silence_seconds_avg', 'overlap_seconds_avg', 'interruptions_avg', ...speakers.flatMap((s) => fields.map((f) => `${s}.${f}`))];
+  const lines = report.groups.map((g) => {
+    const bySpeaker = new Map(g.speakers.map((s) => [s.speaker, s]));
+    return [
+      ...report.group_by.map((name) => g.key[name]),
+      g.transcripts,
+      g.silence_seconds_avg,
+      g.overlap_seconds_avg,
+      g.interruptions_avg,
+      ...speakers.flatMap((s) => fields.map((f) => bySpeaker.get(s)?.[f] ?? '')),
+    ];
+  });
+  return [header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n') + '\n';
 }
 
 function byKey(a: { key: Record<string, string | null> }, b: { key: Record<string, string | null> }): number {

@@ -16,6 +16,7 @@ export interface Card {
   size_bytes: number | null;
   filename: string;
   audio_deleted_at: string | null;
+  channels: number | null;
 }
 
 export async function upload(hark: Hark, account: Account, file: string | Buffer, options: { contentType?: string; filename?: string; fields?: Record<string, string> } = {}) {

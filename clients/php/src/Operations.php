@@ -422,6 +422,17 @@ abstract class Operations
     }
 
     /**
+     * Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function getTalkReport(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/reports/talk', $path, $query, $body);
+    }
+
+    /**
      * An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id})
      *
      * @param array<string, string> $path

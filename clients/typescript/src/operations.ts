@@ -194,6 +194,11 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/sessions/current', args as object, options) as Promise<Answer<'/api/v1/sessions/current', 'get'>>;
   }
 
+  /** Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk) */
+  getTalkReport(args: Args<'/api/v1/workspaces/{workspace_id}/reports/talk', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/reports/talk', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/reports/talk', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/reports/talk', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/reports/talk', 'get'>>;
+  }
+
   /** An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}) */
   getTranscriptionExecution(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}', 'get'>>;

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
-import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv } from '../../services/reports.ts';
+import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from '../../services/reports.ts';
 import { DateTime, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
 import { metadataFilters } from '../query.ts';
 
@@ -28,6 +28,30 @@ const AnalysisReport = Type.Object({
 const RecordingsReport = Type.Object({
   group_by: Type.Array(Type.String()),
   groups: Type.Array(Type.Object({ key: Key, recordings: Type.Integer(), by_status: Type.Record(Type.String(), Type.Integer()), total_duration_seconds: Type.Number() })),
+});
+
+const TalkReport = Type.Object({
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(
+    Type.Object({
+      key: Key,
+      transcripts: Type.Integer({ description: 'Recordings in the group with a transcript (their latest one counts)' }),
+      silence_seconds_avg: Type.Number(),
+      overlap_seconds_avg: Type.Number(),
+      interruptions_avg: Type.Number(),
+      speakers: Type.Array(
+        Type.Object({
+          speaker: Type.String(),
+          transcripts: Type.Integer({ description: 'Transcripts in which this speaker is heard' }),
+          talk_ratio_avg: Type.Number({ description: "The speaker's share of the talk, averaged over the transcripts" }),
+          talk_seconds_avg: Type.Number(),
+          words_per_minute_avg: Type.Number(),
+          longest_turn_seconds_avg: Type.Number(),
+          interruptions_avg: Type.Number(),
+        }),
+      ),
+    }),
+  ),
 });
 
 const wantsCsv = (request: FastifyRequest) => /text\/csv/.test(String(request.headers.accept ?? ''));
@@ -75,6 +99,25 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
     async (request, reply) => {
       const report = await recordingsReport(ctx, request.params.workspace_id, request.query.group_by ?? [], filtersOf(request.query));
       if (wantsCsv(request)) return (reply as FastifyReply).type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(recordingsReportCsv(report));
+      return report;
+    },
+  );
+  app.get(
+    '/api/v1/workspaces/:workspace_id/reports/talk',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged',
+        description: "Each recording counts with its latest transcript. Recording filters as on the list. `Accept: text/csv` answers CSV.",
+        params: WorkspaceParams,
+        querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
+        response: withProblems({ 200: TalkReport }),
+      },
+    },
+    async (request, reply) => {
+      const report = await talkReport(ctx, request.params.workspace_id, request.query.group_by ?? [], filtersOf(request.query));
+      if (wantsCsv(request)) return (reply as FastifyReply).type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(talkReportCsv(report));
       return report;
     },
   );

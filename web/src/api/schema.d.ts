@@ -1061,6 +1061,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/reports/talk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged
+         * @description Each recording counts with its latest transcript. Recording filters as on the list. `Accept: text/csv` answers CSV.
+         *
+         *     Scope: `reports:read`
+         */
+        get: operations["getTalkReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/search": {
         parameters: {
             query?: never;
@@ -1274,6 +1296,11 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             audio_deleted_at: string | null;
+            channels: number | null;
+            /** @description When a transcription redacted the audio: playback and downloads serve the redacted copy since */
+            audio_redacted_at: string | null;
+            /** @description When the unredacted audio was deleted (a scenario with keep_original_audio false) */
+            original_audio_deleted_at: string | null;
             source: "upload" | "import";
             source_url: string | null;
             download_attempts: number;
@@ -1299,6 +1326,19 @@ export interface components {
                 summary: boolean;
                 base_url?: string | null;
                 prompt?: string | null;
+                /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
+                channels?: "auto" | "separate" | "mix";
+                /** @description The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>" */
+                speaker_labels?: {
+                    [key: string]: string;
+                };
+                speaker_labels_field?: string | null;
+                /** @description Personal data replaced in the stored transcript (text, segments, words) by [CREDIT_CARD], [PHONE_NUMBER], [EMAIL], [US_SSN], [NUMBER_SEQUENCE], keeping times; detected in digits and in spoken numbers */
+                redact?: ("credit_card" | "phone_number" | "email" | "us_ssn" | "number_sequence")[];
+                /** @description Also silence the redacted words in a copy of the audio that playback and downloads then serve */
+                redact_audio?: boolean;
+                /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
+                keep_original_audio?: boolean;
             };
             /** @description Runs by itself after preparation; at most one per workspace */
             auto: boolean;
@@ -1364,6 +1404,29 @@ export interface components {
             started_at: string | null;
             completed_at: string | null;
         };
+        TalkStats: {
+            speakers: {
+                speaker: string;
+                channel: number;
+                /** @description Time speaking (pauses under half a second included) */
+                talk_seconds: number;
+                /** @description This speaker's share of all talk, 0 to 1 */
+                talk_ratio: number;
+                words: number;
+                /** @description Words per minute of talk */
+                words_per_minute: number;
+                /** @description Stretches of speech without a pause over 1.5 s */
+                turns: number;
+                longest_turn_seconds: number;
+                /** @description Turns of this speaker that started while another speaker was mid-turn */
+                interruptions: number;
+            }[];
+            /** @description Time nobody speaks */
+            silence_seconds: number;
+            /** @description Time two speakers or more speak at once */
+            overlap_seconds: number;
+            interruptions: number;
+        };
         AnalysisScenario: {
             /** @description sca-<uuid> */
             id: string;
@@ -1379,6 +1442,12 @@ export interface components {
                 id: string;
                 text: string;
                 type: "boolean" | "text";
+                /** @description Only what this speaker said counts (a speaker label of the transcript, e.g. "agent") */
+                speaker?: string;
+                /** @description Only the first N seconds of the recording count (e.g. the greeting) */
+                within_seconds?: number;
+                /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
+                phrases?: string[];
             }[];
             summary: boolean;
             /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -1505,15 +1574,24 @@ export interface components {
                 start: number;
                 end: number;
                 text: string;
+                /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                channel: number;
+                /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                speaker: string;
             }[];
             words: {
                 start: number;
                 end: number;
                 word: string;
                 confidence: number;
+                /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                channel: number;
+                /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                speaker: string;
             }[];
             /** @description Present only when the scenario enables summary */
             summary?: string;
+            stats: components["schemas"]["TalkStats"];
             /** Format: date-time */
             created_at: string;
         };
@@ -3179,6 +3257,11 @@ export interface operations {
                         /** Format: date-time */
                         expires_at: string;
                         audio_deleted_at: string | null;
+                        channels: number | null;
+                        /** @description When a transcription redacted the audio: playback and downloads serve the redacted copy since */
+                        audio_redacted_at: string | null;
+                        /** @description When the unredacted audio was deleted (a scenario with keep_original_audio false) */
+                        original_audio_deleted_at: string | null;
                         source: "upload" | "import";
                         source_url: string | null;
                         download_attempts: number;
@@ -3303,6 +3386,11 @@ export interface operations {
                         /** Format: date-time */
                         expires_at: string;
                         audio_deleted_at: string | null;
+                        channels: number | null;
+                        /** @description When a transcription redacted the audio: playback and downloads serve the redacted copy since */
+                        audio_redacted_at: string | null;
+                        /** @description When the unredacted audio was deleted (a scenario with keep_original_audio false) */
+                        original_audio_deleted_at: string | null;
                         source: "upload" | "import";
                         source_url: string | null;
                         download_attempts: number;
@@ -3403,6 +3491,11 @@ export interface operations {
                         /** Format: date-time */
                         expires_at: string;
                         audio_deleted_at: string | null;
+                        channels: number | null;
+                        /** @description When a transcription redacted the audio: playback and downloads serve the redacted copy since */
+                        audio_redacted_at: string | null;
+                        /** @description When the unredacted audio was deleted (a scenario with keep_original_audio false) */
+                        original_audio_deleted_at: string | null;
                         source: "upload" | "import";
                         source_url: string | null;
                         download_attempts: number;
@@ -3515,6 +3608,11 @@ export interface operations {
                         /** Format: date-time */
                         expires_at: string;
                         audio_deleted_at: string | null;
+                        channels: number | null;
+                        /** @description When a transcription redacted the audio: playback and downloads serve the redacted copy since */
+                        audio_redacted_at: string | null;
+                        /** @description When the unredacted audio was deleted (a scenario with keep_original_audio false) */
+                        original_audio_deleted_at: string | null;
                         source: "upload" | "import";
                         source_url: string | null;
                         download_attempts: number;
@@ -3738,6 +3836,19 @@ export interface operations {
                         summary?: boolean;
                         base_url?: string | null;
                         prompt?: string | null;
+                        /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
+                        channels?: "auto" | "separate" | "mix";
+                        /** @description The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>" */
+                        speaker_labels?: {
+                            [key: string]: string;
+                        };
+                        speaker_labels_field?: string | null;
+                        /** @description Personal data replaced in the stored transcript (text, segments, words) by [CREDIT_CARD], [PHONE_NUMBER], [EMAIL], [US_SSN], [NUMBER_SEQUENCE], keeping times; detected in digits and in spoken numbers */
+                        redact?: ("credit_card" | "phone_number" | "email" | "us_ssn" | "number_sequence")[];
+                        /** @description Also silence the redacted words in a copy of the audio that playback and downloads then serve */
+                        redact_audio?: boolean;
+                        /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
+                        keep_original_audio?: boolean;
                     };
                 };
             };
@@ -3764,6 +3875,19 @@ export interface operations {
                             summary: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
+                            /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
+                            channels?: "auto" | "separate" | "mix";
+                            /** @description The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>" */
+                            speaker_labels?: {
+                                [key: string]: string;
+                            };
+                            speaker_labels_field?: string | null;
+                            /** @description Personal data replaced in the stored transcript (text, segments, words) by [CREDIT_CARD], [PHONE_NUMBER], [EMAIL], [US_SSN], [NUMBER_SEQUENCE], keeping times; detected in digits and in spoken numbers */
+                            redact?: ("credit_card" | "phone_number" | "email" | "us_ssn" | "number_sequence")[];
+                            /** @description Also silence the redacted words in a copy of the audio that playback and downloads then serve */
+                            redact_audio?: boolean;
+                            /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
+                            keep_original_audio?: boolean;
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -3859,6 +3983,19 @@ export interface operations {
                             summary: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
+                            /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
+                            channels?: "auto" | "separate" | "mix";
+                            /** @description The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>" */
+                            speaker_labels?: {
+                                [key: string]: string;
+                            };
+                            speaker_labels_field?: string | null;
+                            /** @description Personal data replaced in the stored transcript (text, segments, words) by [CREDIT_CARD], [PHONE_NUMBER], [EMAIL], [US_SSN], [NUMBER_SEQUENCE], keeping times; detected in digits and in spoken numbers */
+                            redact?: ("credit_card" | "phone_number" | "email" | "us_ssn" | "number_sequence")[];
+                            /** @description Also silence the redacted words in a copy of the audio that playback and downloads then serve */
+                            redact_audio?: boolean;
+                            /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
+                            keep_original_audio?: boolean;
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -4035,6 +4172,19 @@ export interface operations {
                         summary?: boolean;
                         base_url?: string | null;
                         prompt?: string | null;
+                        /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
+                        channels?: "auto" | "separate" | "mix";
+                        /** @description The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>" */
+                        speaker_labels?: {
+                            [key: string]: string;
+                        };
+                        speaker_labels_field?: string | null;
+                        /** @description Personal data replaced in the stored transcript (text, segments, words) by [CREDIT_CARD], [PHONE_NUMBER], [EMAIL], [US_SSN], [NUMBER_SEQUENCE], keeping times; detected in digits and in spoken numbers */
+                        redact?: ("credit_card" | "phone_number" | "email" | "us_ssn" | "number_sequence")[];
+                        /** @description Also silence the redacted words in a copy of the audio that playback and downloads then serve */
+                        redact_audio?: boolean;
+                        /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
+                        keep_original_audio?: boolean;
                     };
                 };
             };
@@ -4061,6 +4211,19 @@ export interface operations {
                             summary: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
+                            /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
+                            channels?: "auto" | "separate" | "mix";
+                            /** @description The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>" */
+                            speaker_labels?: {
+                                [key: string]: string;
+                            };
+                            speaker_labels_field?: string | null;
+                            /** @description Personal data replaced in the stored transcript (text, segments, words) by [CREDIT_CARD], [PHONE_NUMBER], [EMAIL], [US_SSN], [NUMBER_SEQUENCE], keeping times; detected in digits and in spoken numbers */
+                            redact?: ("credit_card" | "phone_number" | "email" | "us_ssn" | "number_sequence")[];
+                            /** @description Also silence the redacted words in a copy of the audio that playback and downloads then serve */
+                            redact_audio?: boolean;
+                            /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
+                            keep_original_audio?: boolean;
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -4961,15 +5124,24 @@ export interface operations {
                             start: number;
                             end: number;
                             text: string;
+                            /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                            channel: number;
+                            /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                            speaker: string;
                         }[];
                         words: {
                             start: number;
                             end: number;
                             word: string;
                             confidence: number;
+                            /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                            channel: number;
+                            /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                            speaker: string;
                         }[];
                         /** @description Present only when the scenario enables summary */
                         summary?: string;
+                        stats: components["schemas"]["TalkStats"];
                         /** Format: date-time */
                         created_at: string;
                     };
@@ -5064,15 +5236,24 @@ export interface operations {
                             start: number;
                             end: number;
                             text: string;
+                            /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                            channel: number;
+                            /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                            speaker: string;
                         }[];
                         words: {
                             start: number;
                             end: number;
                             word: string;
                             confidence: number;
+                            /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                            channel: number;
+                            /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                            speaker: string;
                         }[];
                         /** @description Present only when the scenario enables summary */
                         summary?: string;
+                        stats: components["schemas"]["TalkStats"];
                         /** Format: date-time */
                         created_at: string;
                     };
@@ -5230,6 +5411,12 @@ export interface operations {
                         id?: string;
                         text: string;
                         type: "boolean" | "text";
+                        /** @description Only what this speaker said counts (a speaker label of the transcript, e.g. "agent") */
+                        speaker?: string;
+                        /** @description Only the first N seconds of the recording count (e.g. the greeting) */
+                        within_seconds?: number;
+                        /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
+                        phrases?: string[];
                     }[];
                     summary?: boolean;
                     options?: {
@@ -5260,6 +5447,12 @@ export interface operations {
                             id: string;
                             text: string;
                             type: "boolean" | "text";
+                            /** @description Only what this speaker said counts (a speaker label of the transcript, e.g. "agent") */
+                            speaker?: string;
+                            /** @description Only the first N seconds of the recording count (e.g. the greeting) */
+                            within_seconds?: number;
+                            /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
+                            phrases?: string[];
                         }[];
                         summary: boolean;
                         /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -5359,6 +5552,12 @@ export interface operations {
                             id: string;
                             text: string;
                             type: "boolean" | "text";
+                            /** @description Only what this speaker said counts (a speaker label of the transcript, e.g. "agent") */
+                            speaker?: string;
+                            /** @description Only the first N seconds of the recording count (e.g. the greeting) */
+                            within_seconds?: number;
+                            /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
+                            phrases?: string[];
                         }[];
                         summary: boolean;
                         /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -5537,6 +5736,12 @@ export interface operations {
                         id?: string;
                         text: string;
                         type: "boolean" | "text";
+                        /** @description Only what this speaker said counts (a speaker label of the transcript, e.g. "agent") */
+                        speaker?: string;
+                        /** @description Only the first N seconds of the recording count (e.g. the greeting) */
+                        within_seconds?: number;
+                        /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
+                        phrases?: string[];
                     }[];
                     summary?: boolean;
                     options?: {
@@ -5567,6 +5772,12 @@ export interface operations {
                             id: string;
                             text: string;
                             type: "boolean" | "text";
+                            /** @description Only what this speaker said counts (a speaker label of the transcript, e.g. "agent") */
+                            speaker?: string;
+                            /** @description Only the first N seconds of the recording count (e.g. the greeting) */
+                            within_seconds?: number;
+                            /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
+                            phrases?: string[];
                         }[];
                         summary: boolean;
                         /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -7429,6 +7640,93 @@ export interface operations {
                                 [key: string]: number;
                             };
                             total_duration_seconds: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, engine_failed, not_ready, storage_unavailable */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTalkReport: {
+        parameters: {
+            query?: {
+                /** @description metadata.<field> or created_at:day|week|month; repeat for several */
+                group_by?: string[];
+                status?: string;
+                created_after?: string;
+                created_before?: string;
+            };
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group_by: string[];
+                        groups: {
+                            key: {
+                                [key: string]: string | null;
+                            };
+                            /** @description Recordings in the group with a transcript (their latest one counts) */
+                            transcripts: number;
+                            silence_seconds_avg: number;
+                            overlap_seconds_avg: number;
+                            interruptions_avg: number;
+                            speakers: {
+                                speaker: string;
+                                /** @description Transcripts in which this speaker is heard */
+                                transcripts: number;
+                                /** @description The speaker's share of the talk, averaged over the transcripts */
+                                talk_ratio_avg: number;
+                                talk_seconds_avg: number;
+                                words_per_minute_avg: number;
+                                longest_turn_seconds_avg: number;
+                                interruptions_avg: number;
+                            }[];
                         }[];
                     };
                 };

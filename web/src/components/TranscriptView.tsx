@@ -1,6 +1,7 @@
-// The transcript beside the player: segments with their times, the word being heard lit; a click
-// on a word, or a segment's time button (keyboard), seeks the audio there.
-import { Anchor, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+// The transcript beside the player: segments with their times (and speakers, for a call recorded
+// on several channels, with their talk statistics), the word being heard lit; a click on a word,
+// or a segment's time button (keyboard), seeks the audio there.
+import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { memo, useMemo } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { formatTime, indexAt } from '../lib/transcript-sync.ts';
@@ -26,15 +27,22 @@ const Word = memo(function Word({ text, index, active, onSeek, start }: { text: 
 export function TranscriptView({ transcript, time, onSeek }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void }) {
   const words = transcript.words;
   const current = indexAt(words, time);
-  // Each segment's words, found once.
+  // Each segment's words (its channel's, inside its times), found once.
   const segments = useMemo(() => {
-    let next = 0;
+    const byChannel = new Map<number, number[]>();
+    words.forEach((w, index) => byChannel.set(w.channel, [...(byChannel.get(w.channel) ?? []), index]));
+    const next = new Map<number, number>();
     return transcript.segments.map((segment) => {
-      const from = next;
-      while (next < words.length && words[next]!.start < segment.end - 0.001) next += 1;
-      return { segment, from, to: next };
+      const own = byChannel.get(segment.channel) ?? [];
+      let k = next.get(segment.channel) ?? 0;
+      const indexes: number[] = [];
+      while (k < own.length && words[own[k]!]!.start < segment.end - 0.001) indexes.push(own[k++]!);
+      next.set(segment.channel, k);
+      return { segment, indexes };
     });
   }, [transcript.segments, words]);
+  const speakers = transcript.stats.speakers;
+  const several = new Set(transcript.segments.map((s) => s.speaker)).size > 1;
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -48,17 +56,34 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
               <Text size="sm">{transcript.summary}</Text>
             </Box>
           )}
+          {several && (
+            <Group gap="lg" aria-label="Talk statistics">
+              {speakers.map((s) => (
+                <Text key={s.speaker} size="sm">
+                  <b>{s.speaker}</b> {Math.round(s.talk_ratio * 100)} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatTime(s.longest_turn_seconds)}
+                </Text>
+              ))}
+              <Text size="sm" c="dimmed">
+                silence {formatTime(transcript.stats.silence_seconds)} · overlap {formatTime(transcript.stats.overlap_seconds)} · {transcript.stats.interruptions} interruptions
+              </Text>
+            </Group>
+          )}
           {segments.length === 0 && <Text c="dimmed">The transcript is empty: no speech was recognised.</Text>}
-          {segments.map(({ segment, from, to }, i) => (
+          {segments.map(({ segment, indexes }, i) => (
             <Group key={i} align="flex-start" gap="sm" wrap="nowrap">
               <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
                 {formatTime(segment.start)}
               </Anchor>
+              {several && (
+                <Badge variant="light" color={segment.channel === 0 ? 'blue' : 'grape'} style={{ flexShrink: 0 }}>
+                  {segment.speaker}
+                </Badge>
+              )}
               <Text size="md" style={{ lineHeight: 1.7 }}>
-                {to > from
-                  ? words.slice(from, to).map((w, k) => (
-                      <span key={from + k}>
-                        <Word text={w.word} index={from + k} active={from + k === current} onSeek={onSeek} start={w.start} />{' '}
+                {indexes.length > 0
+                  ? indexes.map((index) => (
+                      <span key={index}>
+                        <Word text={words[index]!.word} index={index} active={index === current} onSeek={onSeek} start={words[index]!.start} />{' '}
                       </span>
                     ))
                   : segment.text}
