@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { speech } from './helpers/audio.ts';
+import { speech, stereoCall } from './helpers/audio.ts';
 import { accessibilityProblems, hasChromium, launch, open, screenshots, type Watched } from './helpers/browser.ts';
 import { startHark, type Hark } from './helpers/harness.ts';
 
@@ -182,6 +182,33 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     assert.match(csv.split('\n')[0]!, /metadata\.agent/);
     assert.match(csv, /ana/);
+  });
+
+  test('a call on two channels: the transcript names each speaker and shows the talk statistics', async () => {
+    const { page } = owner;
+    await page.goto(`${workspaceUrl}/recordings`);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const call = stereoCall(
+      [
+        { channel: 0, at: 0.3, text: 'Thank you for calling, this is Sam.' },
+        { channel: 1, at: 3, text: 'Hi, my parcel never arrived.' },
+        { channel: 0, at: 6, text: 'I am sorry, I will send another one today.' },
+      ],
+      10,
+    );
+    await page.locator('input[type=file]').setInputFiles([call]);
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    await page.getByText('Uploaded').first().waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Close' }).click();
+    const table = page.getByRole('table', { name: 'Recordings' });
+    await table.getByRole('row').nth(1).getByText('completed').waitFor({ timeout: 60_000 });
+    await table.getByRole('link').first().click();
+    await page.getByRole('button', { name: 'Transcribe' }).click();
+    const transcript = page.getByLabel('Transcript', { exact: true });
+    await transcript.locator('[data-speaker="channel_1"]').waitFor({ timeout: 60_000 });
+    assert.deepEqual(await transcript.locator('[data-speaker]').evaluateAll((badges) => badges.map((b) => b.getAttribute('data-speaker'))), ['channel_0', 'channel_1', 'channel_0'], 'each turn starts with its speaker');
+    assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /channel_0 \d+ % of the talk.*channel_1 \d+ % of the talk/);
+    await check(page, 'recording-call');
   });
 
   test('settings: an API key and a webhook are made (secrets shown once) and revoked', async () => {

@@ -75,9 +75,14 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
                 {formatTime(segment.start)}
               </Anchor>
               {several && (
-                <Badge variant="light" color={segment.channel === 0 ? 'blue' : 'grape'} style={{ flexShrink: 0 }}>
-                  {segment.speaker}
-                </Badge>
+                // The speaker at the start of each turn, in a column of its own.
+                <Box w={104} style={{ flexShrink: 0 }}>
+                  {segments[i - 1]?.segment.speaker !== segment.speaker && (
+                    <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={104} data-speaker={segment.speaker}>
+                      {segment.speaker}
+                    </Badge>
+                  )}
+                </Box>
               )}
               <Text size="md" style={{ lineHeight: 1.7 }}>
                 {indexes.length > 0
