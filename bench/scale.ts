@@ -236,10 +236,10 @@ async function compareEmbedded(): Promise<void> {
   console.log('\nEmbedded store options, a fresh `hark serve` each (memory: the Hark process, plus its PostgreSQL processes for a private cluster):');
   console.log(`${'option'.padEnd(44)} ${'start'.padStart(7)} ${'idle memory'.padStart(12)} ${'card reads'.padStart(12)} ${'analysis jobs'.padStart(14)}`);
   const options: { name: string; env: () => Promise<{ env: Record<string, string>; extraMb: () => number; stop: () => Promise<void> }> }[] = [
-    { name: 'PGlite (the default)', env: async () => ({ env: { HARK_DATA_DIR: folder('embedded') }, extraMb: () => 0, stop: async () => {} }) },
+    { name: 'HARK_EMBEDDED_DB=pglite', env: async () => ({ env: { HARK_DATA_DIR: folder('embedded'), HARK_EMBEDDED_DB: 'pglite' }, extraMb: () => 0, stop: async () => {} }) },
     {
       // Hark starts it as its child: its memory is that of Hark's descendants.
-      name: 'HARK_EMBEDDED_DB=postgres (private cluster)',
+      name: 'private cluster (the default)',
       env: async () => ({ env: { HARK_DATA_DIR: folder('private'), HARK_EMBEDDED_DB: 'postgres' }, extraMb: () => 0, stop: async () => {} }),
     },
     {

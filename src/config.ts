@@ -12,8 +12,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   databaseSchema: string;
-  /** Without DATABASE_URL: PGlite in-process, or a private PostgreSQL cluster run by Hark. */
-  embeddedDb: 'pglite' | 'postgres';
+  /** Without DATABASE_URL: PGlite in-process, a private PostgreSQL cluster run by Hark, or whichever can run (auto). */
+  embeddedDb: 'auto' | 'pglite' | 'postgres';
   /** Where audio lives: a local folder, or an S3-compatible bucket shared by every host. */
   blobs: BlobConfig;
   importAllowPrivate: boolean;
@@ -84,7 +84,11 @@ export const EnvSchema = Type.Object({
   PORT: integer(8080, 0, 65535, 'HTTP port'),
   HARK_DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'Embedded database and audio' }),
   DATABASE_URL: text('A PostgreSQL server instead of embedded PGlite', { pattern: '^postgres(ql)?://' }),
-  HARK_EMBEDDED_DB: choice(['pglite', 'postgres'], 'pglite', 'Without DATABASE_URL: PGlite in-process, or a private PostgreSQL cluster from Debian\'s binaries under HARK_DATA_DIR/postgres'),
+  HARK_EMBEDDED_DB: choice(
+    ['auto', 'pglite', 'postgres'],
+    'auto',
+    'Without DATABASE_URL: a private PostgreSQL cluster from Debian\'s binaries under HARK_DATA_DIR/postgres (postgres), PGlite in-process (pglite), or auto: the cluster when it can run here and the folder holds no PGlite store, else PGlite',
+  ),
   HARK_DB_SCHEMA: Type.String({ default: 'public', pattern: '^[a-z_][a-z0-9_]{0,40}$', description: 'PostgreSQL schema (lower-case SQL identifier)' }),
   HARK_BLOB_URL: text('Audio storage: file:///folder or s3://bucket/prefix (default HARK_DATA_DIR/blobs)', { pattern: '^(file|s3)://' }),
   HARK_S3_ENDPOINT: text('S3-compatible endpoint (MinIO, Ceph, …); unset: AWS', { pattern: '^https?://' }),

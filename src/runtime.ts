@@ -36,6 +36,7 @@ export interface RuntimeOptions {
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
   const database = await openDatabase(config);
+  if (database.note) log.warn(database.note);
   try {
     await migrate(database);
   } catch (error) {
@@ -51,8 +52,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   if (options.workers) {
     const recovered = await queue.recoverOrphans();
     // One process owns the embedded store: whatever it finds running belonged to one that died.
-    const orphanedRuns = database.kind === 'pglite' ? await recoverStaleRuns(ctx, runKinds, 0) : 0;
-    if (database.kind === 'pglite') await blobs.removeStaleTemps(0);
+    const orphanedRuns = database.embedded ? await recoverStaleRuns(ctx, runKinds, 0) : 0;
+    if (database.embedded) await blobs.removeStaleTemps(0);
     if (recovered + orphanedRuns > 0) log.info({ recovered, orphanedRuns }, 'requeued work left active by a stopped process');
     for (const handler of handlers) await queue.work(handler);
     // Sweeps run once per cluster on pg-boss schedules; an expiry sweep also runs at start.

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
+import { embeddedStore } from '../src/db/database.ts';
 import { startPrivateCluster } from '../src/db/private-cluster.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { multipart, speech } from './helpers/audio.ts';
@@ -52,5 +53,24 @@ describe('the private PostgreSQL cluster as the embedded store', { skip: hasPost
     await runtime.close();
     assert.throws(() => process.kill(pid, 0));
     await leftover.stop();
+  });
+
+  test('the default (auto) runs the private cluster for a new folder, keeps a PGlite folder on PGlite, and falls back to PGlite where the cluster cannot run', () => {
+    const auto = (folder: string) => embeddedStore(loadConfig({ HARK_DATA_DIR: folder, HARK_LOG_LEVEL: 'silent' }));
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-auto-'));
+    fs.chmodSync(fresh, 0o755);
+    assert.deepEqual(auto(path.join(fresh, 'data')), { kind: 'postgres' });
+    fs.mkdirSync(path.join(fresh, 'pglite', 'pg'), { recursive: true });
+    assert.equal(auto(path.join(fresh, 'pglite')).kind, 'pglite', 'a store PGlite holds stays on PGlite');
+    assert.equal(embeddedStore(loadConfig({ HARK_DATA_DIR: path.join(fresh, 'pglite'), HARK_EMBEDDED_DB: 'postgres' })).kind, 'postgres', 'unless asked');
+    if (process.getuid?.() === 0) {
+      // Root runs PostgreSQL as the postgres user, which cannot pass a folder only root may enter.
+      const closed = path.join(fresh, 'closed');
+      fs.mkdirSync(closed, { mode: 0o700 });
+      const store = auto(path.join(closed, 'data'));
+      assert.equal(store.kind, 'pglite');
+      assert.match(store.note ?? '', /the postgres user cannot reach .*closed/);
+    }
+    fs.rmSync(fresh, { recursive: true, force: true });
   });
 });

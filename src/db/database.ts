@@ -1,5 +1,6 @@
 // The one database seam: embedded PGlite under HARK_DATA_DIR/pg, a private PostgreSQL cluster under
 // HARK_DATA_DIR/postgres (HARK_EMBEDDED_DB=postgres), or a PostgreSQL server by URL.
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
@@ -7,7 +8,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { Mutex } from '../mutex.ts';
 import { pgliteDialect } from './pglite-dialect.ts';
-import { startPrivateCluster } from './private-cluster.ts';
+import { privateClusterProblem, startPrivateCluster } from './private-cluster.ts';
 import type { Tables } from './tables.ts';
 
 export type Db = Kysely<Tables>;
@@ -20,6 +21,10 @@ export interface SqlExecutor {
 
 export interface Database {
   kind: 'pglite' | 'postgres';
+  /** PGlite or the private cluster: one Hark process at a time (what it finds running at start was left by one that died). */
+  embedded: boolean;
+  /** Why HARK_EMBEDDED_DB=auto chose PGlite, to be logged. */
+  note?: string;
   db: Db;
   sql: SqlExecutor;
   schema: string;
@@ -37,19 +42,44 @@ export interface Database {
 pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
+/**
+ * The embedded store to open. `auto` keeps a folder PGlite already holds on PGlite, and otherwise
+ * runs the private cluster when Debian's PostgreSQL can run here (its binaries installed, and, for
+ * root, a `postgres` user that can reach the folder), else PGlite with the reason.
+ */
+export function embeddedStore(config: Config): { kind: 'pglite' | 'postgres'; note?: string } {
+  if (config.embeddedDb !== 'auto') return { kind: config.embeddedDb };
+  const pglite = path.join(config.dataDir, 'pg');
+  if (existsSync(pglite) && !existsSync(path.join(config.dataDir, 'postgres'))) return { kind: 'pglite', note: `${pglite} holds a PGlite store: kept on PGlite` };
+  const problem = privateClusterProblem(config.dataDir);
+  return problem ? { kind: 'pglite', note: `PGlite instead of a private PostgreSQL cluster: ${problem}` } : { kind: 'postgres' };
+}
+
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
-  if (config.embeddedDb === 'pglite') return openPglite(config);
-  const cluster = await startPrivateCluster(config.dataDir);
+  const store = embeddedStore(config);
+  if (store.kind === 'pglite') return { ...(await openPglite(config)), ...(store.note ? { note: store.note } : {}) };
+  // One process at a time, as with PGlite: a second one (an admin command beside a running server)
+  // would stop the cluster under the first when it exits.
+  const dir = path.join(config.dataDir, 'postgres');
+  await fs.mkdir(dir, { recursive: true });
+  const unlock = await lockDataDir(dir);
+  const cluster = await startPrivateCluster(config.dataDir).catch(async (error: unknown) => {
+    await unlock();
+    throw error;
+  });
   const database = await openPostgres(cluster.url, config.databaseSchema).catch(async (error: unknown) => {
     await cluster.stop();
+    await unlock();
     throw error;
   });
   return {
     ...database,
+    embedded: true,
     close: async () => {
       await database.close();
       await cluster.stop();
+      await unlock();
     },
   };
 }
@@ -69,6 +99,7 @@ async function openPglite(config: Config): Promise<Database> {
   await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}, public;`);
   return {
     kind: 'pglite',
+    embedded: true,
     db,
     schema,
     sql: {
@@ -140,6 +171,7 @@ async function openPostgres(url: string, schema: string): Promise<Database> {
   const listener = new Listener(url);
   return {
     kind: 'postgres',
+    embedded: false,
     db,
     schema,
     sql: { executeSql: (text, values) => pool.query(text, values) },

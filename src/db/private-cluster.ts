@@ -1,7 +1,7 @@
-// The embedded store's other option (HARK_EMBEDDED_DB=postgres): a private PostgreSQL cluster from
-// Debian's binaries under HARK_DATA_DIR/postgres, reachable only through a Unix socket in that
+// The embedded store's default (HARK_EMBEDDED_DB=auto or postgres): a private PostgreSQL cluster
+// from Debian's binaries under HARK_DATA_DIR/postgres, reachable only through a Unix socket in that
 // folder (no TCP port), started with Hark and stopped with it. Measured beside PGlite in
-// bench/scale.ts: a fraction of PGlite's memory and several times its request rate.
+// bench/scale.ts: a quarter of PGlite's memory and several times its request rate.
 // PostgreSQL refuses to run as root: started by root, it runs as the `postgres` user, which must
 // be able to reach HARK_DATA_DIR (Hark adds traverse permission to that folder itself).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -53,9 +53,28 @@ function checkReachable(folder: string, user: { uid: number; gid: number }): voi
   for (let current = folder; ; current = path.dirname(current)) {
     const stat = fs.statSync(current);
     const through = stat.uid === user.uid ? stat.mode & 0o100 : stat.gid === user.gid ? stat.mode & 0o010 : stat.mode & 0o001;
-    if (!through) throw new Error(`HARK_EMBEDDED_DB=postgres: the postgres user cannot reach ${current}; allow it through (chmod o+x ${current}) or put HARK_DATA_DIR elsewhere`);
+    if (!through) throw new Error(`the postgres user cannot reach ${current}; allow it through (chmod o+x ${current}) or put HARK_DATA_DIR elsewhere`);
     if (current === path.dirname(current)) return;
   }
+}
+
+/** Why the private cluster cannot run for `dataDir` here, or null when it can. */
+export function privateClusterProblem(dataDir: string): string | null {
+  try {
+    postgresBin();
+    const user = runAs();
+    const resolved = path.resolve(dataDir);
+    if (user) checkReachable(fs.existsSync(resolved) ? path.dirname(resolved) : nearestExisting(resolved), user);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function nearestExisting(folder: string): string {
+  let current = folder;
+  while (!fs.existsSync(current) && current !== path.dirname(current)) current = path.dirname(current);
+  return current;
 }
 
 export async function startPrivateCluster(dataDir: string): Promise<PrivateCluster> {

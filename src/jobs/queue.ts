@@ -65,7 +65,7 @@ export class Queue {
    * a process that died: hand it back now instead of waiting for its expiry.
    */
   async recoverOrphans(): Promise<number> {
-    if (this.database.kind !== 'pglite') return 0;
+    if (!this.database.embedded) return 0;
     const schema = this.database.schema === 'public' ? 'pgboss' : `${this.database.schema}_boss`;
     const { rows } = await this.database.sql.executeSql(
       `UPDATE ${schema}.job SET state = 'retry', start_after = now() WHERE state = 'active' RETURNING id`,

@@ -78,7 +78,7 @@ function templateDir(): Promise<string> {
   return (pgliteTemplate ??= (async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hark-template-'));
     process.on('exit', () => fsSync.rmSync(dir, { recursive: true, force: true }));
-    const config = loadConfig({ HARK_DATA_DIR: dir });
+    const config = loadConfig({ HARK_DATA_DIR: dir, HARK_EMBEDDED_DB: 'pglite' });
     const database = await openDatabase(config);
     await migrate(database);
     const queue = new Queue(database, config, () => {});
@@ -99,7 +99,7 @@ export async function testConfig(backend: Backend, env: Record<string, string> =
       HARK_LOG_LEVEL: process.env.HARK_TEST_LOG_LEVEL ?? 'silent',
       HARK_IMPORT_ALLOW_PRIVATE: '1',
       HARK_WORKER_CONCURRENCY: '2',
-      ...(backend.startsWith('postgres') ? { DATABASE_URL: POSTGRES_URL, HARK_DB_SCHEMA: schema } : {}),
+      ...(backend.startsWith('postgres') ? { DATABASE_URL: POSTGRES_URL, HARK_DB_SCHEMA: schema } : { HARK_EMBEDDED_DB: 'pglite' }),
       ...(backend.endsWith('+s3') ? await s3Env() : {}),
       ...env,
     },

@@ -30,6 +30,7 @@ export async function spawnServer(config: Config, env: Record<string, string> = 
       HARK_DATA_DIR: config.dataDir,
       HARK_LOG_LEVEL: 'warn',
       HARK_IMPORT_ALLOW_PRIVATE: '1',
+      HARK_EMBEDDED_DB: config.embeddedDb,
       ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl, HARK_DB_SCHEMA: config.databaseSchema } : {}),
       ...env,
     },
