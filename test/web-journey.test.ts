@@ -112,7 +112,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await check(page, 'recording-transcript');
   });
 
-  test('search: a word of the transcript finds it, marked, and opens its recording', async () => {
+  test('search: a word of the transcript finds it, marked, and opens its recording at the hit', async () => {
     const { page } = owner;
     const words = (await page.getByLabel('Transcript', { exact: true }).locator('[data-word]').allTextContents()).map((w) => w.trim().toLowerCase().replace(/[^a-z]/g, ''));
     const word = words.find((w) => w.length >= 4);
@@ -128,6 +128,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await check(page, 'search');
     await hit.getByRole('link').click();
     await page.getByLabel('Transcript', { exact: true }).waitFor();
+    // The recording opens with the player at the hit's time.
+    const t = new URL(page.url()).searchParams.get('t');
+    assert.match(t ?? '', /^\d+(\.\d+)?$/, `the link carries the hit's time: ${page.url()}`);
+    if (Number(t) > 0.05) await page.waitForFunction((at) => Math.abs((document.querySelector('audio')?.currentTime ?? 0) - at) < 0.05, Number(t), { timeout: 10_000 });
   });
 
   test('write a boolean and a text question in the editor, run it, and read typed answers with evidence', async () => {

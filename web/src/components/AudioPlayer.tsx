@@ -13,9 +13,11 @@ interface Props {
   src: string;
   peaksSrc: string;
   onTime: (seconds: number) => void;
+  /** Where the player stands when the audio is ready (a search hit's time). */
+  startAt?: number | undefined;
 }
 
-export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer({ src, peaksSrc, onTime }, ref) {
+export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer({ src, peaksSrc, onTime, startAt }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const audio = useRef<HTMLAudioElement>(null);
   const surfer = useRef<WaveSurfer | null>(null);
@@ -45,14 +47,21 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
       }),
       ws.on('play', () => setPlaying(true)),
       ws.on('pause', () => setPlaying(false)),
-      ws.on('ready', (d) => setDuration(d)),
+      ws.on('ready', (d) => {
+        setDuration(d);
+        if (startAt !== undefined && startAt > 0 && startAt < d && audio.current) {
+          audio.current.currentTime = startAt;
+          setTime(startAt);
+          onTime(startAt);
+        }
+      }),
     ];
     return () => {
       unsubscribe.forEach((off) => off());
       ws.destroy();
       surfer.current = null;
     };
-  }, [src, peaksSrc, onTime]);
+  }, [src, peaksSrc, onTime, startAt]);
 
   useImperativeHandle(ref, () => ({
     seekTo(seconds, play = true) {

@@ -6,7 +6,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, ApiError, ok, workspacePath } from '../api/client.ts';
 import { activeRun, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
 import { AnalysisResultCard } from '../components/AnalysisResultCard.tsx';
@@ -24,6 +24,8 @@ const preparing = new Set(['queued', 'processing', 'download_pending', 'download
 export default function Recording() {
   const workspace = useWorkspace();
   const { recordingId = '' } = useParams();
+  // ?t=12.5 (a search hit) stands the player at that time.
+  const startAt = Number(useSearchParams()[0].get('t')) || undefined;
   const client = useQueryClient();
   const navigate = useNavigate();
   const player = useRef<PlayerHandle>(null);
@@ -141,7 +143,7 @@ export default function Recording() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
-            {hasAudio && <AudioPlayer ref={player} src={audioUrl} peaksSrc={`${audioUrl}?variant=prepared`} onTime={onTime} />}
+            {hasAudio && <AudioPlayer ref={player} src={audioUrl} peaksSrc={`${audioUrl}?variant=prepared`} onTime={onTime} startAt={startAt} />}
             {transcript.data ? (
               <>
                 <Group gap="xs">

@@ -49,7 +49,7 @@ export default function Search() {
         <Card key={hit.transcript_id} withBorder padding="sm" data-hit={hit.recording_id}>
           <Group justify="space-between" wrap="nowrap">
             <Snippet text={hit.snippet} />
-            <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+            <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}?t=${hit.start}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
               Open at {clock(hit.start)}
             </Anchor>
           </Group>

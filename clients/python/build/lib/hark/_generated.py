@@ -67,6 +67,9 @@ class _RecordingRequired(TypedDict):
     retention_days: int
     expires_at: str
     audio_deleted_at: Optional[str]
+    channels: Optional[int]
+    audio_redacted_at: Optional[str]
+    original_audio_deleted_at: Optional[str]
     source: str
     source_url: Optional[str]
     download_attempts: int
@@ -134,6 +137,17 @@ class _TranscriptionRunRequired(TypedDict):
 
 
 class TranscriptionRun(_TranscriptionRunRequired, total=False):
+    pass
+
+
+class _TalkStatsRequired(TypedDict):
+    speakers: List[Dict[str, Any]]
+    silence_seconds: float
+    overlap_seconds: float
+    interruptions: int
+
+
+class TalkStats(_TalkStatsRequired, total=False):
     pass
 
 
@@ -248,6 +262,7 @@ class _TranscriptRequired(TypedDict):
     text: str
     segments: List[Dict[str, Any]]
     words: List[Dict[str, Any]]
+    stats: 'TalkStats'
     created_at: str
 
 
@@ -409,6 +424,10 @@ class Operations:
         """The signed-in account, its workspaces and its CSRF token (GET /api/v1/sessions/current)"""
         return self._call("GET", "/api/v1/sessions/current", {}, query, body)
 
+    def get_talk_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/talk", {"workspace_id": workspace_id}, query, body)
+
     def get_transcription_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, execution_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id, "execution_id": execution_id}, query, body)
@@ -528,6 +547,10 @@ class Operations:
     def rotate_webhook_secret(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """A new secret; the old one also signs for 24 hours (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
+
+    def search_transcripts(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Search transcripts: the first matching segment of each matching transcript, newest first (GET /api/v1/workspaces/{workspace_id}/search)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/search", {"workspace_id": workspace_id}, query, body)
 
     def send_test_event(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Send a webhook.test event to this webhook now, whatever its event filter (one attempt) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test)"""
