@@ -132,6 +132,20 @@ console.log(
 const longest = items.slice(0, 5).map((i) => i.file);
 const joined = path.join(dataDir, 'joined.wav');
 execFileSync('sox', [...longest, joined]);
+// The issue's figure: upload → transcript of a recording of about 100 s against the raw decoder on
+// the same audio, measured here one after the other.
+const long = path.join(dataDir, 'long.wav');
+execFileSync('sox', [joined, joined, joined, joined, long]);
+const longOurs = await pipeline(long);
+const longPcm = pcmOf(long);
+const t3 = performance.now();
+await decoder.decodeAsync(longPcm);
+const longRaw = (performance.now() - t3) / 1000;
+console.log(
+  `a ${longOurs.audio.toFixed(1)} s recording, upload to transcript: ${longOurs.seconds.toFixed(2)} s; the raw decoder on the same audio: ${longRaw.toFixed(2)} s; ` +
+    `ratio ${(longOurs.seconds / longRaw).toFixed(2)} (goal <= 1.10); ${(Object.entries(longOurs.phases) as [string, number][]).map(([name, value]) => `${name} ${value.toFixed(2)} s`).join(', ')}`,
+);
+
 const one = await pipeline(joined);
 const t2 = performance.now();
 await Promise.all([pipeline(joined), pipeline(joined)]);
