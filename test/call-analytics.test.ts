@@ -193,6 +193,12 @@ for (const backend of await backends()) {
       }
       assert.ok(maxVolume(served, 0, Math.max(0.5, (markers[0]?.start ?? 1) - 0.2)) > -30, 'the rest is still heard');
 
+      // A later redaction of other kinds starts from the redacted audio: the card stays silent.
+      await transcribe(id, await scenario({ redact: ['email'], redact_audio: true }));
+      const again = `${source}.again.wav`;
+      fs.writeFileSync(again, (await request('GET', `/recordings/${id}/audio`)).rawPayload);
+      for (const marker of markers) assert.ok(maxVolume(again, marker.start, marker.end) < -80, `${marker.word} stays silenced`);
+
       // Analysis reads the redacted transcript only.
       const questions = [{ id: 'card', text: 'Was a card number given?', type: 'boolean', phrases: ['four one one one'] }];
       const analysis = await request('POST', '/analysis-scenarios', { name: 'card rule', questions });

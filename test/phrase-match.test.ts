@@ -52,3 +52,12 @@ test('a question sees only its speaker and its window', () => {
   assert.equal(ask(['refund'], { within_seconds: 10 }).answer, false);
   assert.equal(ask(['refund'], {}).answer, true);
 });
+
+test('without words, a window keeps the share of a segment said by then; a speaker not heard is false and unsure', () => {
+  const parts = { text: '', words: [], segments: [{ start: 0, end: 4, text: 'we can offer a refund today', channel: 0, speaker: 'agent' }] };
+  assert.equal(scopedTranscript(parts, { within_seconds: 2 }).segments[0]?.text, 'we can offer');
+  const rule = (scope: { speaker?: string; within_seconds?: number }) => answerByPhrases({ id: 'q', text: 'refund?', type: 'boolean', phrases: ['refund'], ...scope }, parts);
+  assert.equal(rule({ within_seconds: 2 }).answer, false);
+  assert.equal(rule({}).answer, true);
+  assert.deepEqual([rule({ speaker: 'customer' }).answer, rule({ speaker: 'customer' }).confidence], [false, 0]);
+});

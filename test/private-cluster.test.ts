@@ -61,6 +61,7 @@ describe('the private PostgreSQL cluster as the embedded store', { skip: hasPost
     fs.chmodSync(fresh, 0o755);
     assert.deepEqual(auto(path.join(fresh, 'data')), { kind: 'postgres' });
     fs.mkdirSync(path.join(fresh, 'pglite', 'pg'), { recursive: true });
+    fs.writeFileSync(path.join(fresh, 'pglite', 'pg', 'PG_VERSION'), '17\n');
     assert.equal(auto(path.join(fresh, 'pglite')).kind, 'pglite', 'a store PGlite holds stays on PGlite');
     assert.equal(embeddedStore(loadConfig({ HARK_DATA_DIR: path.join(fresh, 'pglite'), HARK_EMBEDDED_DB: 'postgres' })).kind, 'postgres', 'unless asked');
     if (process.getuid?.() === 0) {

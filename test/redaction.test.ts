@@ -43,6 +43,10 @@ const cases: [string, string, PiiKind[]?][] = [
   ['write to jane.doe@example.com today', 'write to [EMAIL] today'],
   ['it is john dot smith at example dot com okay', 'it is [EMAIL] okay'],
   ['my email is jsmith at gmail dot com', 'my email is [EMAIL]'],
+  ['write to john at example.com please', 'write to [EMAIL] please'],
+  ['it is john.smith at gmail dot com', 'it is [EMAIL]'],
+  // A hesitation inside a number does not split it.
+  ['card 4111 1111 um 1111 1111 ok', 'card [CREDIT_CARD] ok'],
   // Must not be redacted: ordinary numbers and words.
   ['I have one question about two or three things', 'I have one question about two or three things', all],
   ['we met at the office at nine', 'we met at the office at nine', all],

@@ -35,43 +35,49 @@ export const allowedEdits = (n: number) => Math.floor(n / 4);
  */
 export function matchPhrase(phrase: string, tokens: readonly TimedToken[]): PhraseMatch | null {
   const pattern = normalWords(phrase);
-  const words = tokens.map((t) => t.word);
   const n = pattern.length;
-  if (n === 0 || words.length === 0) return null;
+  const m = tokens.length;
+  if (n === 0 || m === 0) return null;
   const limit = allowedEdits(n);
-  // cost[i][j]: edits to match pattern[0..i) ending at word j; start[i][j]: where that match starts.
-  let cost = new Array<number>(words.length + 1).fill(0);
-  let start = Array.from({ length: words.length + 1 }, (_, j) => j);
+  // A match has at least n − limit of the phrase's words: without that many present, no search.
+  const present = new Set(tokens.map((t) => t.word));
+  if (pattern.filter((word) => present.has(word)).length < n - limit) return null;
+  // cost[j]: edits to match the phrase so far ending at token j; start[j]: where that match starts.
+  let cost = new Int32Array(m + 1);
+  let start = Int32Array.from({ length: m + 1 }, (_, j) => j);
+  let nextCost = new Int32Array(m + 1);
+  let nextStart = new Int32Array(m + 1);
   for (let i = 1; i <= n; i++) {
-    const nextCost = new Array<number>(words.length + 1);
-    const nextStart = new Array<number>(words.length + 1);
     nextCost[0] = i;
     nextStart[0] = 0;
-    for (let j = 1; j <= words.length; j++) {
-      const same = pattern[i - 1] === words[j - 1] ? 0 : 1;
-      const options: [number, number][] = [
-        [(cost[j - 1] ?? 0) + same, start[j - 1] ?? 0],
-        [(cost[j] ?? 0) + 1, start[j] ?? 0],
-        [(nextCost[j - 1] ?? 0) + 1, nextStart[j - 1] ?? 0],
-      ];
-      const best = options.reduce((a, b) => (b[0] < a[0] ? b : a));
-      nextCost[j] = best[0];
-      nextStart[j] = best[1];
+    const word = pattern[i - 1];
+    for (let j = 1; j <= m; j++) {
+      // Substitute (or match), skip a phrase word, or take an extra spoken word; first best wins.
+      let best = (cost[j - 1] as number) + (word === tokens[j - 1]?.word ? 0 : 1);
+      let from = start[j - 1] as number;
+      if ((cost[j] as number) + 1 < best) {
+        best = (cost[j] as number) + 1;
+        from = start[j] as number;
+      }
+      if ((nextCost[j - 1] as number) + 1 < best) {
+        best = (nextCost[j - 1] as number) + 1;
+        from = nextStart[j - 1] as number;
+      }
+      nextCost[j] = best;
+      nextStart[j] = from;
     }
-    cost = nextCost;
-    start = nextStart;
+    [cost, nextCost] = [nextCost, cost];
+    [start, nextStart] = [nextStart, start];
   }
   let found: PhraseMatch | null = null;
-  for (let j = 1; j <= words.length; j++) {
-    const edits = cost[j] ?? Infinity;
-    const from = start[j] ?? 0;
-    if (edits > limit || from >= j) continue;
-    if (found && edits >= found.edits) continue;
-    const matched = tokens.slice(from, j);
-    const first = matched[0];
-    const last = matched.at(-1);
+  for (let j = 1; j <= m; j++) {
+    const edits = cost[j] as number;
+    const from = start[j] as number;
+    if (edits > limit || from >= j || (found && edits >= found.edits)) continue;
+    const first = tokens[from];
+    const last = tokens[j - 1];
     if (!first || !last) continue;
-    found = { phrase, text: matched.map((t) => t.word).join(' '), start: first.start, end: last.end, edits };
+    found = { phrase, text: tokens.slice(from, j).map((t) => t.word).join(' '), start: first.start, end: last.end, edits };
   }
   return found;
 }

@@ -30,8 +30,11 @@ export function scopedTranscript(parts: TranscriptParts, scope: Scope): Transcri
   const segments = parts.segments.filter(mine).map((segment) => {
     if (segment.end <= limit) return segment;
     // A segment running past the window keeps only the words said inside it.
+    // Without words, the share of its words said by the limit, as if spoken at an even pace.
     const inside = words.filter((w) => w.channel === segment.channel && w.start >= segment.start && w.start < limit);
-    return { ...segment, end: limit, text: inside.length ? inside.map((w) => w.word).join(' ') : segment.text };
+    const all = segment.text.split(/\s+/).filter(Boolean);
+    const share = Math.floor((all.length * (limit - segment.start)) / Math.max(0.001, segment.end - segment.start));
+    return { ...segment, end: limit, text: parts.words.length ? inside.map((w) => w.word).join(' ') : all.slice(0, share).join(' ') };
   });
   const several = new Set(segments.map((s) => s.speaker)).size > 1;
   const text = segments.map((s) => (several ? `${s.speaker}: ${s.text.trim()}` : s.text.trim())).join('\n');
@@ -45,14 +48,16 @@ function tokensOf(parts: TranscriptParts): TimedToken[] {
 }
 
 export function answerByPhrases(question: Question & { phrases: string[] }, parts: TranscriptParts): AnalysisAnswer {
-  const matches = matchPhrases(question.phrases, tokensOf(scopedTranscript(parts, question)));
+  const tokens = tokensOf(scopedTranscript(parts, question));
+  const matches = matchPhrases(question.phrases, tokens);
   const best = matches[0];
   return {
     question_id: question.id,
     question: question.text,
     type: 'boolean',
     answer: best !== undefined,
-    confidence: best ? Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000 : 1,
+    // Nothing said in the question's part (a speaker the call does not have): false, but unsure.
+    confidence: best ? Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000 : tokens.length > 0 ? 1 : 0,
     evidence: matches.slice(0, 5).map((m) => ({ text: m.text, start: m.start, end: m.end })),
   };
 }

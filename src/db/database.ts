@@ -49,8 +49,10 @@ pg.types.setTypeParser(1700, (value) => Number(value));
  */
 export function embeddedStore(config: Config): { kind: 'pglite' | 'postgres'; note?: string } {
   if (config.embeddedDb !== 'auto') return { kind: config.embeddedDb };
+  // A store that already holds data is kept, whichever it is (the cluster's first, should both).
+  if (existsSync(path.join(config.dataDir, 'postgres', 'data', 'PG_VERSION'))) return { kind: 'postgres' };
   const pglite = path.join(config.dataDir, 'pg');
-  if (existsSync(pglite) && !existsSync(path.join(config.dataDir, 'postgres'))) return { kind: 'pglite', note: `${pglite} holds a PGlite store: kept on PGlite` };
+  if (existsSync(path.join(pglite, 'PG_VERSION'))) return { kind: 'pglite', note: `${pglite} holds a PGlite store: kept on PGlite` };
   const problem = privateClusterProblem(config.dataDir);
   return problem ? { kind: 'pglite', note: `PGlite instead of a private PostgreSQL cluster: ${problem}` } : { kind: 'postgres' };
 }

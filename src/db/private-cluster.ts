@@ -40,6 +40,15 @@ const alive = (pid: number) => {
   }
 };
 
+/** Whether a live pid is a PostgreSQL server (a stale pid file may name a process reusing its pid). */
+function isPostgres(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]?.endsWith('postgres') ?? false;
+  } catch {
+    return true; // no /proc to ask: trust the pid file, as PostgreSQL itself does
+  }
+}
+
 async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -108,7 +117,7 @@ export async function startPrivateCluster(dataDir: string): Promise<PrivateClust
   const pidFile = path.join(data, 'postmaster.pid');
   const leftover = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
   let child: ChildProcess | null = null;
-  let pid = leftover && alive(leftover) ? leftover : 0;
+  let pid = leftover && alive(leftover) && isPostgres(leftover) ? leftover : 0;
   if (!pid) {
     const log = fs.openSync(path.join(dir, 'server.log'), 'a');
     if (user) fs.fchownSync(log, user.uid, user.gid);

@@ -142,24 +142,3 @@ export async function prepare(input: string, output: string, declaredSeconds: nu
   return seconds;
 }
 
-/**
- * Writes `input` (a prepared WAV) to `output` with every span silenced, a little wider than the
- * words' own times so no edge of a redacted word is heard.
- */
-export async function silenceSpans(input: string, output: string, spans: readonly { start: number; end: number }[], padSeconds = 0.05): Promise<void> {
-  const filters = spans.map(({ start, end }) => `volume=enable='between(t,${Math.max(0, start - padSeconds).toFixed(3)},${(end + padSeconds).toFixed(3)})':volume=0`);
-  // A filter script file, since a long call can have more spans than a command line holds.
-  const script = `${output}.filter`;
-  // The volume filter switches per frame: frames of 5 ms make the silence start and end on time.
-  await fs.writeFile(script, filters.length ? ['asetnsamples=n=80', ...filters].join(',\n') : 'anull');
-  try {
-    const result = await run(
-      'ffmpeg',
-      ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-filter_script:a', script, '-c:a', 'pcm_s16le', '-flags', '+bitexact', '-fflags', '+bitexact', '-f', 'wav', output],
-      6 * 3600_000,
-    );
-    if (result.code !== 0) throw new Error(`ffmpeg could not silence the audio: ${result.stderr.trim().slice(-500)}`);
-  } finally {
-    await fs.rm(script, { force: true });
-  }
-}

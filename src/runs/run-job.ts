@@ -100,15 +100,23 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
       try {
         const output = await kind.execute(ctx, claimed, snapshot, gate.input, { signal: abort.signal, onProgress: watcher.onProgress });
         watcher.stop();
+        let committed = false;
         await ctx.db.transaction().execute(async (trx) => {
           const done = await markCompleted(trx, kind.table, runId);
           if (!done) return; // cancelled meanwhile
+          committed = true;
           if (done.started_at) ctx.metrics.runDuration.observe({ kind: kind.name, engine: done.engine }, (Date.now() - done.started_at.getTime()) / 1000);
           const columns = await kind.persist(ctx, trx, done, snapshot, gate.input, output);
           const final = Object.keys(columns).length > 0 ? await updateRun(trx, kind.table, runId, columns) : done;
           await hooks.afterComplete?.(ctx, trx, final);
           await runEvent(ctx, trx, kind, final);
+        }).catch(async (error: unknown) => {
+          committed = false;
+          await kind.settle?.(ctx, output, false).catch(() => {});
+          throw error;
         });
+        // The run is settled in the database; a failure here is logged, not a run failure.
+        await kind.settle?.(ctx, output, committed).catch((error: unknown) => ctx.log.error({ err: error, runId }, 'settling a completed run failed'));
       } catch (error) {
         if (abort.signal.reason instanceof ShuttingDown) {
           await ctx.db.transaction().execute(async (trx) => {

@@ -44,6 +44,11 @@ export interface RunKind<Row extends RunRow, Snapshot extends { retry: RetrySett
   execute(ctx: Context, run: Row, snapshot: Snapshot, input: Input, control: ExecuteControl): Promise<Output>;
   /** Stores the output in the transaction that completes the run; returns columns to set on it. */
   persist(ctx: Context, trx: Trx, run: Row, snapshot: Snapshot, input: Input, output: Output): Promise<Partial<Row>>;
+  /**
+   * After the completing transaction: work that must not happen unless it committed (deleting
+   * what the stored result replaces), or, when it did not (cancelled meanwhile), clean-up.
+   */
+  settle?(ctx: Context, output: Output, committed: boolean): Promise<void>;
   /** The public card of a run, for the API and for webhooks. */
   present(run: Row): object;
 }

@@ -52,7 +52,7 @@ export async function recordingAudio(ctx: Context, workspaceId: string, id: stri
   if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
   const keys = recordingKeys(workspaceId, recording.id);
   const redacted = recording.audio_redacted_at !== null;
-  const key = redacted ? (recording.original_audio_deleted_at !== null ? keys.prepared : keys.redacted) : keys[variant];
+  const key = redacted ? keys.redacted : keys[variant];
   const size = await ctx.blobs.size(key).catch((error: unknown) => {
     throw storageUnavailable(ctx, error);
   });

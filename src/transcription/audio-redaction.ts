@@ -1,60 +1,70 @@
-// Redacted audio: the prepared audio with the redacted words silenced, written while the run works
-// and committed with its completion. Playback and downloads serve it from then on; without
-// keep_original_audio the unredacted audio (the original, the prepared mix and each channel) is
-// replaced or deleted, so later runs work on the redacted audio too.
+// Redacted audio: the recording's audio with the redacted words silenced, written while the run
+// works. The completing transaction stores it as the redacted copy, which playback and downloads
+// serve from then on; each redaction silences the current redacted copy, so kinds redacted by an
+// earlier run stay silent. Without keep_original_audio, once the completion has committed, the
+// original upload is deleted and the prepared audio (and each channel) replaced by silenced copies,
+// so later runs work on redacted audio too.
+import fs from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { EngineError } from '../engines/engine-error.ts';
-import { MAX_SEPARATE_CHANNELS, silenceSpans } from '../media/ffmpeg.ts';
+import { MAX_SEPARATE_CHANNELS } from '../media/ffmpeg.ts';
+import { silenceSpans } from '../media/silence.ts';
 import type { Recording } from '../services/recordings.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { RedactedSpan } from './redaction.ts';
 
 export interface RedactedAudio {
-  /** Scratch files: the silenced mix, and each silenced channel when the original goes. */
-  mix: string;
+  /** Scratch files: the silenced copy; without the original, the new prepared mix and channels. */
+  copy: string;
+  prepared: string | null;
   channels: string[];
-  keepOriginal: boolean;
 }
+
+const scratchFiles = (audio: RedactedAudio) => [audio.copy, ...(audio.prepared ? [audio.prepared] : []), ...audio.channels];
 
 export async function redactAudio(ctx: Context, recording: Recording, spans: readonly RedactedSpan[], keepOriginal: boolean): Promise<RedactedAudio> {
   const keys = recordingKeys(recording.workspace_id, recording.id);
-  // Once the original is gone the prepared audio is the redacted copy: later redactions replace it.
-  const keep = keepOriginal && recording.original_audio_deleted_at === null;
   // Every channel's words are silenced everywhere: the mix holds all channels.
   const times = spans.map(({ start, end }) => ({ start, end }));
-  const channelFiles = !keep && recording.channels !== null && recording.channels >= 2 && recording.channels <= MAX_SEPARATE_CHANNELS ? recording.channels : 0;
-  const mix = ctx.blobs.tempPath();
-  const channels = Array.from({ length: channelFiles }, () => ctx.blobs.tempPath());
+  const replace = !keepOriginal;
+  const channelFiles = replace && recording.channels !== null && recording.channels >= 2 && recording.channels <= MAX_SEPARATE_CHANNELS ? recording.channels : 0;
+  const audio: RedactedAudio = { copy: ctx.blobs.tempPath(), prepared: replace ? ctx.blobs.tempPath() : null, channels: Array.from({ length: channelFiles }, () => ctx.blobs.tempPath()) };
   try {
-    await ctx.blobs.withLocalFile(keys.prepared, (file) => silenceSpans(file, mix, times));
-    for (const [channel, temp] of channels.entries()) await ctx.blobs.withLocalFile(keys.channel(channel), (file) => silenceSpans(file, temp, times));
+    await ctx.blobs.withLocalFile(recording.audio_redacted_at !== null ? keys.redacted : keys.prepared, (file) => silenceSpans(file, audio.copy, times));
+    if (audio.prepared) await fs.copyFile(audio.copy, audio.prepared);
+    for (const [channel, temp] of audio.channels.entries()) await ctx.blobs.withLocalFile(keys.channel(channel), (file) => silenceSpans(file, temp, times));
   } catch (error) {
-    for (const temp of [mix, ...channels]) await ctx.blobs.removeTemp(temp);
+    await discardRedactedAudio(ctx, audio);
     throw new EngineError('redaction_failed', `the audio could not be redacted: ${(error as Error).message}`, true);
   }
-  return { mix, channels, keepOriginal: keep };
+  return audio;
 }
 
-/** Stores the redacted audio and says so on the recording, in the run's completing transaction. */
-export async function commitRedactedAudio(ctx: Context, trx: Trx, recording: Recording, audio: RedactedAudio): Promise<void> {
-  const keys = recordingKeys(recording.workspace_id, recording.id);
+/** In the completing transaction: the redacted copy is stored and the recording says so. */
+export async function storeRedactedAudio(ctx: Context, trx: Trx, recording: Recording, audio: RedactedAudio): Promise<void> {
   await trx
     .updateTable('recordings')
     .set({
       audio_redacted_at: sql<Date>`now()`,
-      ...(audio.keepOriginal ? {} : { original_audio_deleted_at: sql<Date>`coalesce(original_audio_deleted_at, now())` }),
+      ...(audio.prepared ? { original_audio_deleted_at: sql<Date>`coalesce(original_audio_deleted_at, now())` } : {}),
       updated_at: new Date(),
     })
     .where('id', '=', recording.id)
     .execute();
-  if (audio.keepOriginal) {
-    await ctx.blobs.commit(audio.mix, keys.redacted);
-    return;
-  }
+  await ctx.blobs.commit(audio.copy, recordingKeys(recording.workspace_id, recording.id).redacted);
+}
+
+/** After the completion committed: the unredacted audio goes when the scenario keeps no original. */
+export async function replaceUnredactedAudio(ctx: Context, recording: Recording, audio: RedactedAudio): Promise<void> {
+  const keys = recordingKeys(recording.workspace_id, recording.id);
+  if (!audio.prepared) return;
   for (const [channel, temp] of audio.channels.entries()) await ctx.blobs.commit(temp, keys.channel(channel));
-  await ctx.blobs.commit(audio.mix, keys.prepared);
+  await ctx.blobs.commit(audio.prepared, keys.prepared);
   await ctx.blobs.remove(keys.original);
-  await ctx.blobs.remove(keys.redacted);
+}
+
+export async function discardRedactedAudio(ctx: Context, audio: RedactedAudio): Promise<void> {
+  for (const file of scratchFiles(audio)) await ctx.blobs.removeTemp(file);
 }

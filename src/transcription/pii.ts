@@ -29,8 +29,8 @@ const REPEATS: ReadonlyMap<string, number> = new Map([['double', 2], ['triple', 
 /** Words a recogniser writes for a spoken digit ("four one one one" heard as "for one one one"):
  * digits only next to another number. */
 const HOMOPHONES: ReadonlyMap<string, number> = new Map([['for', 4], ['to', 2], ['too', 2], ['won', 1], ['ate', 8]]);
-/** Words said between the groups of a number that belong to it. */
-const JOINERS = new Set(['-', 'dash', 'hyphen']);
+/** Words said between the groups of a number that do not end it ("4111 um 1111"). */
+const JOINERS = new Set(['-', 'dash', 'hyphen', 'uh', 'um', 'er', 'erm', 'ah', 'hmm']);
 
 const TLDS = new Set(['com', 'org', 'net', 'edu', 'gov', 'io', 'co', 'uk', 'us', 'ca', 'de', 'fr', 'info', 'biz', 'me', 'ai', 'app', 'dev']);
 const SSN_CONTEXT = /^(social|security|ssn|ss)$/;
@@ -180,23 +180,23 @@ export function detectPii(tokens: readonly string[], raw: readonly string[], kin
 /** Spoken or written e-mail addresses: name (dot name)* at domain (dot part)+ ending in a known TLD. */
 function emails(tokens: readonly string[]): [number, number][] {
   const found: [number, number][] = [];
-  const isPart = (t: string | undefined) => t !== undefined && /^[a-z0-9][a-z0-9_-]*$/.test(t) && t !== 'at' && t !== 'dot';
+  const isPart = (t: string | undefined) => t !== undefined && /^[a-z0-9][a-z0-9._-]*$/.test(t) && t !== 'at' && t !== 'dot';
+  const tldOf = (t: string) => TLDS.has(t.split('.').at(-1) ?? '');
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] ?? '';
     if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/.test(token)) {
       found.push([i, i]);
       continue;
     }
-    if ((token !== 'at' && token !== '@') || !isPart(tokens[i - 1])) continue;
-    let end = i;
-    let dots = 0;
-    if (!isPart(tokens[end + 1])) continue;
-    end += 1;
+    if ((token !== 'at' && token !== '@') || !isPart(tokens[i - 1]) || !isPart(tokens[i + 1])) continue;
+    // The domain: written ("example.com"), spoken ("example dot com"), or both ("example.co dot uk").
+    let end = i + 1;
+    let dotted = (tokens[end] ?? '').includes('.');
     while ((tokens[end + 1] === 'dot' || tokens[end + 1] === '.') && isPart(tokens[end + 2])) {
       end += 2;
-      dots++;
+      dotted = true;
     }
-    if (dots === 0 || !TLDS.has(tokens[end] ?? '')) continue;
+    if (!dotted || !tldOf(tokens[end] ?? '')) continue;
     let start = i - 1;
     while ((tokens[start - 1] === 'dot' || tokens[start - 1] === 'underscore') && isPart(tokens[start - 2])) start -= 2;
     found.push([start, end]);

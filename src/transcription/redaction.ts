@@ -72,8 +72,11 @@ function redactChannelWords(words: readonly SpeakerWord[], kinds: readonly PiiKi
   const out: SpeakerWord[] = [];
   const spans: RedactedSpan[] = [];
   let next = 0;
+  const keep = (from: number, to: number) => {
+    for (let i = from; i < to; i++) out.push(words[i] as SpeakerWord);
+  };
   for (const range of ranges) {
-    out.push(...words.slice(next, range.from));
+    keep(next, range.from);
     const covered = words.slice(range.from, range.to + 1);
     const first = covered[0];
     const last = covered.at(-1);
@@ -83,7 +86,7 @@ function redactChannelWords(words: readonly SpeakerWord[], kinds: readonly PiiKi
     }
     next = range.to + 1;
   }
-  out.push(...words.slice(next));
+  keep(next, words.length);
   return { words: out, spans };
 }
 
@@ -101,15 +104,22 @@ export function redactTranscript(transcript: SpeakerTranscript, kinds: readonly 
   const spans: RedactedSpan[] = [];
   for (const channel of channelsOf([...transcript.words, ...transcript.segments])) {
     const own = redactChannelWords(transcript.words.filter((w) => w.channel === channel), kinds);
-    words.push(...own.words);
-    spans.push(...own.spans);
+    for (const word of own.words) words.push(word);
+    for (const span of own.spans) spans.push(span);
     const channelSegments = transcript.segments.filter((s) => s.channel === channel);
-    const { pieces } = redactStrings(channelSegments.map((s) => s.text), kinds);
+    const { pieces, ranges, at } = redactStrings(channelSegments.map((s) => s.text), kinds);
+    // Without words, a segment that held personal data is silenced whole, labelled with its kind.
+    const kindIn = new Map<number, PiiKind>();
+    for (const range of ranges) {
+      for (let i = range.from; i <= range.to; i++) {
+        const piece = at[i]?.piece;
+        if (piece !== undefined && !kindIn.has(piece)) kindIn.set(piece, range.kind);
+      }
+    }
     channelSegments.forEach((segment, index) => {
       const text = pieces[index] ?? '';
-      if (text !== segment.text && own.words.length === 0 && transcript.words.length === 0) {
-        spans.push({ start: segment.start, end: segment.end, channel, kind: kinds[0] as PiiKind });
-      }
+      const kind = kindIn.get(index);
+      if (kind && transcript.words.length === 0) spans.push({ start: segment.start, end: segment.end, channel, kind });
       if (text.trim() !== '') segments.push({ ...segment, text });
     });
   }

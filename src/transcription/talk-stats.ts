@@ -84,7 +84,8 @@ export function talkStats(segments: readonly SpeakerSegment[], words: readonly S
     const talk = measure(speech.get(speaker) ?? []);
     const turns = turnsOf.get(speaker) ?? [];
     const count = timed.filter((t) => t.speaker === speaker).reduce((sum, t) => sum + t.words, 0);
-    const others = speakers.filter(([other]) => other !== speaker).flatMap(([other]) => turnsOf.get(other) ?? []);
+    // Interrupting: starting a turn while another speaker is actually speaking (not in a pause).
+    const others = speakers.filter(([other]) => other !== speaker).flatMap(([other]) => speech.get(other) ?? []);
     const interrupting = turns.filter(([start]) => others.some(([s, e]) => start - s >= INTERRUPT_MARGIN_SECONDS && e - start >= INTERRUPT_MARGIN_SECONDS)).length;
     interruptions += interrupting;
     return {

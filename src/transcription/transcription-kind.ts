@@ -16,7 +16,7 @@ import { newUuid } from '../ids.ts';
 import type { RunKind } from '../runs/run-kind.ts';
 import { summarizeTranscript } from '../services/transcript-summary.ts';
 import { recordingKeys } from '../storage/blobs.ts';
-import { commitRedactedAudio, redactAudio, type RedactedAudio } from './audio-redaction.ts';
+import { discardRedactedAudio, redactAudio, replaceUnredactedAudio, storeRedactedAudio, type RedactedAudio } from './audio-redaction.ts';
 import { redactTranscript } from './redaction.ts';
 import { mergeChannels, separateChannels, severalSpeakers, speakerLabels, type SpeakerTranscript } from './speakers.ts';
 import { talkStats, type TalkStats } from './talk-stats.ts';
@@ -57,7 +57,7 @@ function engineFor(ctx: Context, snapshot: TranscriptionSnapshot): Promise<Trans
 export interface CallTranscript {
   transcript: SpeakerTranscript;
   stats: TalkStats;
-  audio: RedactedAudio | null;
+  audio: { recording: Recording; files: RedactedAudio } | null;
 }
 
 export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot, Recording, CallTranscript> = {
@@ -94,18 +94,24 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     if (channels === 0) {
       results = [await ctx.blobs.withLocalFile(keys.prepared, (audioPath) => engine.transcribe(request(audioPath), control))];
     } else {
-      // Channels are decoded side by side, as many at once as the machine has cores.
+      // Channels are decoded side by side, as many at once as the machine has cores; one that
+      // fails stops the others.
       const done = new Array<number>(channels).fill(0);
+      const siblings = new AbortController();
+      const signal = AbortSignal.any([control.signal, siblings.signal]);
       results = await inParallel(channels, os.availableParallelism(), (channel) =>
         ctx.blobs.withLocalFile(keys.channel(channel), (audioPath) =>
           engine.transcribe(request(audioPath), {
-            signal: control.signal,
+            signal,
             onProgress: (fraction) => {
               done[channel] = fraction;
               control.onProgress(done.reduce((sum, f) => sum + f, 0) / channels);
             },
           }),
-        ),
+        ).catch((error: unknown) => {
+          siblings.abort(error);
+          throw error;
+        }),
       );
     }
     const labels = speakerLabels(Math.max(1, channels), options.speaker_labels, options.speaker_labels_field, recording.metadata);
@@ -114,7 +120,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     // before anything is stored, summarised or sent on.
     const stats = talkStats(merged.segments, merged.words, recording.duration_seconds);
     const { transcript, spans } = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
-    const audio = options.redact_audio && options.redact.length > 0 ? await redactAudio(ctx, recording, spans, options.keep_original_audio) : null;
+    const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     return { transcript, stats, audio };
   },
 
@@ -137,8 +143,14 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
         stats: JSON.stringify(stats),
       })
       .execute();
-    if (audio) await commitRedactedAudio(ctx, trx, recording, audio);
+    if (audio) await storeRedactedAudio(ctx, trx, recording, audio.files);
     return { transcript_id: transcriptId };
+  },
+
+  async settle(ctx, { audio }, committed) {
+    if (!audio) return;
+    if (committed) await replaceUnredactedAudio(ctx, audio.recording, audio.files);
+    else await discardRedactedAudio(ctx, audio.files);
   },
 
   present: presentTranscriptionRun,
