@@ -42,8 +42,16 @@ export async function redactAudio(ctx: Context, recording: Recording, spans: rea
   return audio;
 }
 
-/** In the completing transaction: the redacted copy is stored and the recording says so. */
+/**
+ * In the completing transaction: the redacted copy is stored and the recording says so. Another
+ * redaction committed since this run read the audio would be undone by this copy: the run is tried
+ * again instead, from the newer copy.
+ */
 export async function storeRedactedAudio(ctx: Context, trx: Trx, recording: Recording, audio: RedactedAudio): Promise<void> {
+  const current = await trx.selectFrom('recordings').select('audio_redacted_at').where('id', '=', recording.id).forUpdate().executeTakeFirst();
+  if ((current?.audio_redacted_at?.getTime() ?? null) !== (recording.audio_redacted_at?.getTime() ?? null)) {
+    throw new EngineError('redaction_conflict', 'another run redacted the audio meanwhile; this run starts again from its copy', true);
+  }
   await trx
     .updateTable('recordings')
     .set({
