@@ -213,6 +213,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.deepEqual(await transcript.locator('[data-speaker]').evaluateAll((badges) => badges.map((b) => b.getAttribute('data-speaker'))), ['channel_0', 'channel_1', 'channel_0'], 'each turn starts with its speaker');
     assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /channel_0 \d+ % of the talk.*channel_1 \d+ % of the talk/);
     await check(page, 'recording-call');
+    // The reports' Talk tab averages it with the other calls.
+    await page.goto(`${workspaceUrl}/reports`);
+    await page.getByRole('tab', { name: 'Talk' }).click();
+    const talk = page.getByRole('table', { name: 'Talk per group' });
+    await talk.getByRole('columnheader', { name: 'channel_1' }).waitFor();
+    assert.match((await talk.getByRole('row').nth(1).textContent()) ?? '', /\d+ % · \d+ wpm/);
+    await check(page, 'reports-talk');
   });
 
   test('settings: an API key and a webhook are made (secrets shown once) and revoked', async () => {

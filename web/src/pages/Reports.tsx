@@ -42,6 +42,12 @@ export default function Reports() {
     queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
   });
 
+  const talk = useQuery({
+    queryKey: ['report-talk', workspace.id, groupBy],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/reports/talk', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
+  });
+  const talkSpeakers = [...new Set((talk.data?.groups ?? []).flatMap((g) => g.speakers.map((s) => s.speaker)))].sort();
+
   const groups = analysis.data?.groups ?? [];
   const questions = groups[0]?.questions ?? [];
   const chart = chartOf(groups, field, period, questionId);
@@ -83,6 +89,7 @@ export default function Reports() {
         <Tabs.List>
           <Tabs.Tab value="analysis">Answers</Tabs.Tab>
           <Tabs.Tab value="recordings">Recordings</Tabs.Tab>
+          <Tabs.Tab value="talk">Talk</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="analysis" pt="md">
           <Stack>
@@ -163,6 +170,47 @@ export default function Reports() {
                         .join(', ')}
                     </Table.Td>
                     <Table.Td>{(g.total_duration_seconds / 3600).toFixed(2)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Tabs.Panel>
+        <Tabs.Panel value="talk" pt="md">
+          <ProblemAlert error={talk.error} />
+          <Text size="sm" c="dimmed" mb="xs">
+            Averages over each recording&apos;s latest transcript: each speaker&apos;s share of the talk and pace (over the calls they are heard in), and the silence, overlap and interruptions per call.
+          </Text>
+          <Table.ScrollContainer minWidth={600}>
+            <Table aria-label="Talk per group" striped>
+              <Table.Thead>
+                <Table.Tr>
+                  {groupBy.map((g) => (
+                    <Table.Th key={g}>{g.replace('metadata.', '').replace('created_at:', '')}</Table.Th>
+                  ))}
+                  <Table.Th>Calls</Table.Th>
+                  {talkSpeakers.map((s) => (
+                    <Table.Th key={s}>{s}</Table.Th>
+                  ))}
+                  <Table.Th>Silence</Table.Th>
+                  <Table.Th>Overlap</Table.Th>
+                  <Table.Th>Interruptions</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {talk.data?.groups.map((g, i) => (
+                  <Table.Tr key={i}>
+                    {groupBy.map((k) => (
+                      <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
+                    ))}
+                    <Table.Td>{g.transcripts}</Table.Td>
+                    {talkSpeakers.map((name) => {
+                      const s = g.speakers.find((x) => x.speaker === name);
+                      return <Table.Td key={name}>{s ? `${Math.round(s.talk_ratio_avg * 100)} % · ${Math.round(s.words_per_minute_avg)} wpm` : '—'}</Table.Td>;
+                    })}
+                    <Table.Td>{g.silence_seconds_avg.toFixed(1)} s</Table.Td>
+                    <Table.Td>{g.overlap_seconds_avg.toFixed(1)} s</Table.Td>
+                    <Table.Td>{g.interruptions_avg.toFixed(1)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
