@@ -180,7 +180,8 @@ for (const backend of await backends()) {
 
       const card = (await request('GET', `/recordings/${id}`)).json<{ audio_redacted_at: string | null; original_audio_deleted_at: string | null }>();
       assert.ok(card.audio_redacted_at && card.original_audio_deleted_at);
-      assert.equal(await hasBlob(hark, `recordings/${account.workspaceId}/${id}/original`), false);
+      // The original goes right after the completion commits.
+      await eventually(async () => !(await hasBlob(hark, `recordings/${account.workspaceId}/${id}/original`)), 10_000, 'the original to be deleted');
       const audio = await request('GET', `/recordings/${id}/audio`);
       assert.equal(audio.statusCode, 200);
       assert.equal(audio.headers['content-type'], 'audio/wav');
