@@ -5,6 +5,7 @@
 import type { Question } from '../services/analysis-scenarios.ts';
 import type { AnalysisAnswer, AnalysisEngine, AnalysisOutput } from '../engines/analysis/types.ts';
 import type { SpeakerSegment, SpeakerWord } from '../engines/transcription/types.ts';
+import { severalSpeakers, turnsText } from '../transcription/speakers.ts';
 import { matchPhrases, normalWords, timedTokens, type TimedToken } from './phrase-match.ts';
 
 export interface TranscriptParts {
@@ -36,8 +37,7 @@ export function scopedTranscript(parts: TranscriptParts, scope: Scope): Transcri
     const share = Math.floor((all.length * (limit - segment.start)) / Math.max(0.001, segment.end - segment.start));
     return { ...segment, end: limit, text: parts.words.length ? inside.map((w) => w.word).join(' ') : all.slice(0, share).join(' ') };
   });
-  const several = new Set(segments.map((s) => s.speaker)).size > 1;
-  const text = segments.map((s) => (several ? `${s.speaker}: ${s.text.trim()}` : s.text.trim())).join('\n');
+  const text = severalSpeakers(segments) ? turnsText(segments) : segments.map((s) => s.text.trim()).join('\n');
   return { text, segments, words };
 }
 

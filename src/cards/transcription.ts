@@ -5,7 +5,9 @@ import { readStored } from '../db/stored-json.ts';
 import type { TranscriptionRunsTable, TranscriptsTable } from '../db/tables.ts';
 import { transcriptionEngineNames } from '../engines/transcription/registry.ts';
 import type { SpeakerSegment, SpeakerWord } from '../engines/transcription/types.ts';
-import { talkStats, type TalkStats } from '../transcription/talk-stats.ts';
+import { talkStats, TalkStatsSchema, type TalkStats } from '../transcription/talk-stats.ts';
+
+export { TalkStatsSchema, type TalkStats };
 import { presentRunFields, runCardFields } from './run.ts';
 import { RetrySettings, SelectionSchema } from './scenario.ts';
 import { StringEnum, DateTime, Nullable } from './schema-types.ts';
@@ -129,27 +131,7 @@ export function transcriptParts(transcript: Pick<TranscriptRow, 'id' | 'segments
   };
 }
 
-const SpeakerStatsSchema = Type.Object({
-  speaker: Type.String(),
-  channel: Type.Integer(),
-  talk_seconds: Type.Number({ description: 'Time speaking (pauses under half a second included)' }),
-  talk_ratio: Type.Number({ description: "This speaker's share of all talk, 0 to 1" }),
-  words: Type.Integer(),
-  words_per_minute: Type.Number({ description: 'Words per minute of talk' }),
-  turns: Type.Integer({ description: 'Stretches of speech without a pause over 1.5 s' }),
-  longest_turn_seconds: Type.Number(),
-  interruptions: Type.Integer({ description: 'Turns of this speaker that started while another speaker was mid-turn' }),
-});
 
-export const TalkStatsSchema = Type.Object(
-  {
-    speakers: Type.Array(SpeakerStatsSchema),
-    silence_seconds: Type.Number({ description: 'Time nobody speaks' }),
-    overlap_seconds: Type.Number({ description: 'Time two speakers or more speak at once' }),
-    interruptions: Type.Integer(),
-  },
-  { $id: 'TalkStats' },
-);
 
 export const TranscriptCard = Type.Object(
   {

@@ -1,7 +1,7 @@
 // Transcript exports: plain text, SubRip (srt) and WebVTT. A transcript of several speakers names
 // them: each line of text is a turn ("agent: …"), each cue starts with its speaker.
 import type { Segment } from '../engines/transcription/types.ts';
-import { turns } from '../transcription/speakers.ts';
+import { severalSpeakers, turns } from '../transcription/speakers.ts';
 
 type ExportSegment = Segment & { speaker?: string; channel?: number };
 
@@ -24,7 +24,7 @@ function clock(seconds: number, separator: ',' | '.'): string {
   return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms, 3)}`;
 }
 
-const named = (segments: readonly ExportSegment[]) => new Set(segments.map((s) => s.speaker)).size > 1;
+const named = severalSpeakers;
 const line = (segment: ExportSegment, withSpeaker: boolean) => (withSpeaker ? `${segment.speaker}: ${segment.text.trim()}` : segment.text.trim());
 
 export function toText(segments: readonly ExportSegment[]): string {

@@ -72,7 +72,7 @@ export function mergeChannels(results: readonly TranscriptionResult[], labels: r
 }
 
 /** Whether a transcript has more than one speaker (then text and exports name them). */
-export function severalSpeakers(segments: readonly Pick<SpeakerSegment, 'speaker'>[]): boolean {
+export function severalSpeakers(segments: readonly { speaker?: string | undefined }[]): boolean {
   return new Set(segments.map((s) => s.speaker)).size > 1;
 }
 

@@ -1,35 +1,40 @@
 // Talk statistics of a transcript: how long each speaker talked, how fast, their longest turn, and
 // the silence, overlap and interruptions between speakers. Pure: computed from timed words (or
 // segments when the engine gave no words) when the transcript is stored, and for older ones when read.
+import { Type, type Static } from '@sinclair/typebox';
 import type { SpeakerSegment, SpeakerWord } from '../engines/transcription/types.ts';
 
 /** Pauses up to this long inside one speaker's speech count as talking. */
 const SPEECH_GAP_SECONDS = 0.5;
 /** A speaker's pause longer than this ends their turn. */
 const TURN_GAP_SECONDS = 1.5;
-/** A turn starting at least this far inside another speaker's turn interrupts it. */
+/** A turn starting at least this far into another speaker's speech (and before its end) interrupts it. */
 const INTERRUPT_MARGIN_SECONDS = 0.2;
 
-export interface SpeakerStats {
-  speaker: string;
-  channel: number;
-  talk_seconds: number;
-  /** This speaker's share of all talk, 0..1. */
-  talk_ratio: number;
-  words: number;
-  words_per_minute: number;
-  turns: number;
-  longest_turn_seconds: number;
-  /** Turns of this speaker that started while another speaker was mid-turn. */
-  interruptions: number;
-}
+// The shape of the statistics (the transcript card's `stats`).
+const SpeakerStatsSchema = Type.Object({
+  speaker: Type.String(),
+  channel: Type.Integer(),
+  talk_seconds: Type.Number({ description: 'Time speaking (pauses under half a second included)' }),
+  talk_ratio: Type.Number({ description: "This speaker's share of all talk, 0 to 1" }),
+  words: Type.Integer(),
+  words_per_minute: Type.Number({ description: 'Words per minute of talk' }),
+  turns: Type.Integer({ description: 'Stretches of speech without a pause over 1.5 s' }),
+  longest_turn_seconds: Type.Number(),
+  interruptions: Type.Integer({ description: 'Turns of this speaker that started while another speaker was mid-turn' }),
+});
 
-export interface TalkStats {
-  speakers: SpeakerStats[];
-  silence_seconds: number;
-  overlap_seconds: number;
-  interruptions: number;
-}
+export const TalkStatsSchema = Type.Object(
+  {
+    speakers: Type.Array(SpeakerStatsSchema),
+    silence_seconds: Type.Number({ description: 'Time nobody speaks' }),
+    overlap_seconds: Type.Number({ description: 'Time two speakers or more speak at once' }),
+    interruptions: Type.Integer(),
+  },
+  { $id: 'TalkStats' },
+);
+export type TalkStats = Static<typeof TalkStatsSchema>;
+export type SpeakerStats = Static<typeof SpeakerStatsSchema>;
 
 type Interval = [start: number, end: number];
 

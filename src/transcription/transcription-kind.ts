@@ -5,7 +5,7 @@ import os from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { RetrySettings } from '../cards/scenario.ts';
-import { presentTranscriptionRun, TranscriptionOptions, transcriptionOptionDefaults } from '../cards/transcription.ts';
+import { presentTranscriptionRun, TranscriptionOptions, transcriptionOptionDefaults, type TalkStats } from '../cards/transcription.ts';
 import type { Context } from '../context.ts';
 import type { TranscriptionRunsTable } from '../db/tables.ts';
 import type { Recording } from '../services/recordings.ts';
@@ -19,7 +19,7 @@ import { recordingKeys } from '../storage/blobs.ts';
 import { discardRedactedAudio, redactAudio, replaceUnredactedAudio, storeRedactedAudio, type RedactedAudio } from './audio-redaction.ts';
 import { redactTranscript } from './redaction.ts';
 import { mergeChannels, separateChannels, severalSpeakers, speakerLabels, type SpeakerTranscript } from './speakers.ts';
-import { talkStats, type TalkStats } from './talk-stats.ts';
+import { talkStats } from './talk-stats.ts';
 import { inParallel } from './parallel.ts';
 
 export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
