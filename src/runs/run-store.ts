@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db, Trx } from '../db/database.ts';
+import { rowById } from '../db/rows-by-id.ts';
 import type { Json } from '../db/tables.ts';
 import type { AnyRunKind, RunRow } from './run-kind.ts';
 
@@ -29,6 +30,7 @@ export async function insertRuns(trx: Trx, table: Table, rows: Record<string, un
 }
 
 export async function findRun(db: Db | Trx, table: Table, id: string, workspaceId?: string): Promise<Row | undefined> {
+  if (workspaceId !== undefined) return rowById<Row>(db, table, workspaceId, id);
   let query = view(db).selectFrom(table).selectAll().where('id', '=', id);
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
   return (await query.executeTakeFirst()) as Row | undefined;

@@ -3,6 +3,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
+import { rowById } from '../db/rows-by-id.ts';
 import type { RecordingsTable } from '../db/tables.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
@@ -207,9 +208,7 @@ export async function retryImport(ctx: Context, workspaceId: string, id: string,
 }
 
 export async function getRecording(ctx: Context, workspaceId: string, id: string): Promise<Recording> {
-  const recording = isId('recording', id)
-    ? await ctx.db.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
-    : undefined;
+  const recording = isId('recording', id) ? await rowById<Recording>(ctx.db, 'recordings', workspaceId, id) : undefined;
   if (!recording) throw notFound(`recording ${id}`);
   return recording;
 }
