@@ -33,7 +33,7 @@ function pcmOf(file: string): Buffer {
 
 const items = corpus();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-'));
-const config = loadConfig({ HARK_DATA_DIR: dataDir, HARK_LOG_LEVEL: 'warn', PORT: '0' });
+const config = loadConfig({ HARK_DATA_DIR: dataDir, HARK_LOG_LEVEL: 'warn', PORT: '0', HARK_METRICS_TOKEN: 'bench' });
 const runtime = await startRuntime(config, { http: true, workers: true });
 const app = runtime.app!;
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -79,6 +79,14 @@ async function pipeline(file: string): Promise<{ text: string; seconds: number; 
   };
   for (const key of Object.keys(phases) as (keyof Phases)[]) phaseTotals[key] += phases[key];
   return { text: transcript.text, seconds, audio: transcript.duration_seconds, phases };
+}
+
+/** The decoders' seconds by phase so far, from the process's /metrics. */
+async function decodeSeconds(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer bench' } })).text();
+  const out: Record<string, number> = {};
+  for (const match of text.matchAll(/^hark_transcription_decode_seconds_total\{[^}]*phase="(\w+)"[^}]*\} (\S+)$/gm)) out[match[1]!] = Number(match[2]);
+  return out;
 }
 
 const decoder = createPocketsphinx();
@@ -136,15 +144,21 @@ execFileSync('sox', [...longest, joined]);
 // the same audio, measured here one after the other.
 const long = path.join(dataDir, 'long.wav');
 execFileSync('sox', [joined, joined, joined, joined, long]);
+const longReference = Array.from({ length: 4 }, () => items.slice(0, 5).map((i) => i.reference).join(' ')).join(' ');
+const decodeBefore = await decodeSeconds();
 const longOurs = await pipeline(long);
+const decodePhases = Object.fromEntries(Object.entries(await decodeSeconds()).map(([phase, value]) => [phase, value - (decodeBefore[phase] ?? 0)]));
 const longPcm = pcmOf(long);
 const t3 = performance.now();
-await decoder.decodeAsync(longPcm);
+const longRawResult = await decoder.decodeAsync(longPcm);
 const longRaw = (performance.now() - t3) / 1000;
 console.log(
   `a ${longOurs.audio.toFixed(1)} s recording, upload to transcript: ${longOurs.seconds.toFixed(2)} s; the raw decoder on the same audio: ${longRaw.toFixed(2)} s; ` +
     `ratio ${(longOurs.seconds / longRaw).toFixed(2)} (goal <= 1.10); ${(Object.entries(longOurs.phases) as [string, number][]).map(([name, value]) => `${name} ${value.toFixed(2)} s`).join(', ')}`,
 );
+const fmt = (timings: Record<string, number>) => ['cmn', 'search', 'lattice'].map((phase) => `${phase} ${(timings[phase] ?? 0).toFixed(2)} s`).join(', ');
+console.log(`  inside the decode (decoder time, summed over the ${os.availableParallelism()} pieces decoded side by side): ${fmt(decodePhases)}; the raw decoder: ${fmt({ ...longRawResult.timings })}`);
+console.log(`  WER on it: ours ${(wer(longReference, longOurs.text) * 100).toFixed(1)} %, the raw decoder ${(wer(longReference, longRawResult.text) * 100).toFixed(1)} %`);
 
 const one = await pipeline(joined);
 const t2 = performance.now();

@@ -43,6 +43,10 @@ describe('metrics', () => {
     const text = response.body;
     assert.match(text, /hark_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/workspaces\/:workspace_id\/recordings",status="202"\} 1/);
     assert.match(text, /hark_run_duration_seconds_count\{kind="transcription",engine="pocketsphinx"\} 1/);
+    for (const phase of ['cmn', 'search', 'lattice']) {
+      const seconds = new RegExp(`hark_transcription_decode_seconds_total\\{engine="pocketsphinx",phase="${phase}"\\} (\\S+)`).exec(text)?.[1];
+      assert.ok(Number(seconds) > 0, `${phase}: ${seconds}`);
+    }
     assert.match(text, /hark_run_failures_total\{kind="transcription",error_code="[a-z_]+"\} 1/);
     assert.match(text, /hark_runs\{kind="transcription",status="queued"\} 0/);
     assert.match(text, /hark_queue_oldest_seconds\{kind="analysis"\} 0/);

@@ -1,6 +1,6 @@
 // Prometheus metrics of one process (prom-client, a registry per process so several Harks in one
 // test process stay apart): HTTP request durations by route and status, run durations by kind and
-// engine, run failures by error code, webhook delivery outcomes, and — read at each scrape — the
+// engine, the decoders' time by phase, run failures by error code, webhook delivery outcomes, and — read at each scrape — the
 // runs waiting and running per kind with the age of the oldest waiting one.
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -23,6 +23,12 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly runFailures = new Counter({ name: 'hark_run_failures_total', help: 'Failed runs by kind and error code', labelNames: ['kind', 'error_code'] as const, registers: [this.registry] });
+  readonly decodeSeconds = new Counter({
+    name: 'hark_transcription_decode_seconds_total',
+    help: 'Seconds transcription engines spent in each phase (pocketsphinx: cmn, search, lattice), summed over pieces decoded side by side',
+    labelNames: ['engine', 'phase'] as const,
+    registers: [this.registry],
+  });
   readonly webhookDeliveries = new Counter({ name: 'hark_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] as const, registers: [this.registry] });
 
   constructor(db: Db) {

@@ -114,6 +114,9 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
         }),
       );
     }
+    for (const result of results) {
+      for (const [phase, seconds] of Object.entries(result.timings ?? {})) ctx.metrics.decodeSeconds.inc({ engine: engine.name, phase }, seconds);
+    }
     const labels = speakerLabels(Math.max(1, channels), options.speaker_labels, options.speaker_labels_field, recording.metadata);
     const merged = mergeChannels(results, labels);
     // Statistics from the words as recognised (a redacted number is many words said); redaction

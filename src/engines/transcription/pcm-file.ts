@@ -102,6 +102,22 @@ export function quietWindows(source: PcmSource, maxSeconds: number, searchSecond
   return windows;
 }
 
+/**
+ * Splits a source into `count` pieces of about equal length, each cut at the quietest 100 ms
+ * within `searchSeconds` around the even split, so pieces decoded apart rarely part a word.
+ */
+export function quietPieces(source: PcmSource, count: number, searchSeconds: number): PcmWindow[] {
+  const total = source.samples;
+  const search = Math.floor(Math.min(searchSeconds * SAMPLE_RATE, total / count / 2));
+  const cuts = [0];
+  for (let k = 1; k < count; k++) {
+    const from = Math.max(cuts[cuts.length - 1]!, Math.floor((k * total) / count - search / 2));
+    const cut = from + quietestOffset(source.read(from, search));
+    if (cut > cuts[cuts.length - 1]! && cut < total) cuts.push(cut);
+  }
+  return cuts.map((start, i) => ({ start, length: (cuts[i + 1] ?? total) - start }));
+}
+
 /** The sample offset, in a piece of s16le audio, of the middle of its quietest 100 ms. */
 export function quietestOffset(pcm: Buffer): number {
   const frames = Math.floor(pcm.length / 2 / FRAME);

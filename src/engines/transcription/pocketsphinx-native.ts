@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNative, type Native, type OutInt, type OutPtr, type Ptr } from './pocketsphinx-bindings.ts';
-import { bufferSource, quietWindows, type PcmSource } from './pcm-file.ts';
+import { bufferSource, quietWindows, type PcmSource, type PcmWindow } from './pcm-file.ts';
 import { CepHistogram } from './pocketsphinx-cmn.ts';
 import { runAsync, runSync, step, type Step } from './pocketsphinx-steps.ts';
 
@@ -81,6 +81,27 @@ export interface PocketsphinxWord {
 export interface PocketsphinxResult {
   text: string;
   words: PocketsphinxWord[];
+  /** Where the decode's time went, in seconds of wall-clock time. */
+  timings: DecodeTimings;
+}
+
+export interface DecodeTimings {
+  /** The per-file cepstral mean pass (MFCCs only, no search); 0 when given a mean. */
+  cmn: number;
+  /** Feeding the audio: the forward (tree and flat) search as it goes. */
+  search: number;
+  /** Ending each utterance: the rest of the flat pass, the lattice and its best path, the words. */
+  lattice: number;
+}
+
+export interface DecodeOptions {
+  /** Decode only these samples; word times still count from the start of the source. */
+  range?: PcmWindow;
+  /**
+   * The cepstral mean to start from, as `cmnMean()` gives for the whole source: pieces of one
+   * file decoded apart then share one estimate, as one decode of the file would.
+   */
+  cmnMean?: Float32Array | null;
 }
 
 export interface PocketsphinxInfo {
@@ -106,7 +127,9 @@ export interface Pocketsphinx {
    * Same result as decode(), but the heavy native calls run on koffi's async
    * thread pool so the calling thread's event loop stays responsive.
    */
-  decodeAsync(pcm: Buffer | PcmSource, onProgress?: (fraction: number) => void): Promise<PocketsphinxResult>;
+  decodeAsync(pcm: Buffer | PcmSource, onProgress?: (fraction: number) => void, options?: DecodeOptions): Promise<PocketsphinxResult>;
+  /** The per-file cepstral mean of `pcm` (null when this decoder does not estimate one), on koffi's pool. */
+  cmnMeanAsync(pcm: Buffer | PcmSource): Promise<Float32Array | null>;
   /** Free the decoder. Idempotent; later decode calls throw. */
   close(): void;
 }
@@ -273,7 +296,7 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
     }
   };
 
-  const collect = (): PocketsphinxResult => {
+  const collect = (): PocketsphinxWord[] => {
     const words: PocketsphinxWord[] = [];
     let seg = n.ps_seg_iter(ps);
     try {
@@ -296,34 +319,47 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
     } finally {
       if (seg !== null) n.ps_seg_free(seg);
     }
-    return { text: words.map((w) => w.word).join(' '), words };
+    return words;
   };
 
+  /** Step 1 of a decode: the per-file CMN estimate, MFCCs only (no search), mean over non-silent frames. */
+  const meanSteps = function* (pcm: PcmSource): Generator<Step, Float32Array | null, number> {
+    if (mode !== 'file' || fe === null) return null;
+    const hist = new CepHistogram(ceplen);
+    n.fe_start_stream(fe);
+    n.fe_start_utt(fe);
+    for (let off = 0; off < pcm.samples; off += PREPASS_SAMPLES) {
+      const len = Math.min(PREPASS_SAMPLES, pcm.samples - off);
+      const cep: OutPtr = [null];
+      const nfr: OutInt = [0];
+      const rv = yield step(n.fe_process_utt, fe, pcm.read(off, len), len, cep, nfr);
+      accumulate(cep[0], nfr[0], hist); // frees the block
+      check(rv, 'fe_process_utt');
+    }
+    return hist.mean(CMN_GATE);
+  };
 
   /**
    * The decode algorithm, written once. Each potentially long native call is
    * yielded as a Step, which the driver runs synchronously (decode) or on
    * koffi's thread pool (decodeAsync); its return value is sent back in.
    */
-  const steps = function* (pcm: PcmSource, onProgress?: (fraction: number) => void): Generator<Step, PocketsphinxResult, number> {
-    const total = pcm.samples;
+  const steps = function* (pcm: PcmSource, onProgress?: (fraction: number) => void, options: DecodeOptions = {}): Generator<Step, PocketsphinxResult, number> {
+    const range = options.range ?? { start: 0, length: pcm.samples };
+    const source: PcmSource = options.range ? { samples: range.length, read: (off, len) => pcm.read(range.start + off, len) } : pcm;
+    const total = source.samples;
+    const offset = range.start / sampleRate;
+    const timings: DecodeTimings = { cmn: 0, search: 0, lattice: 0 };
+    let since = performance.now();
+    const lap = (phase: keyof DecodeTimings): void => {
+      const now = performance.now();
+      timings[phase] += (now - since) / 1000;
+      since = now;
+    };
 
-    // 1. Per-file CMN estimate: MFCCs only (no search), mean over non-silent frames.
-    let fileMean: Float32Array | null = null;
-    if (mode === 'file' && fe !== null) {
-      const hist = new CepHistogram(ceplen);
-      n.fe_start_stream(fe);
-      n.fe_start_utt(fe);
-      for (let off = 0; off < total; off += PREPASS_SAMPLES) {
-        const len = Math.min(PREPASS_SAMPLES, total - off);
-        const cep: OutPtr = [null];
-        const nfr: OutInt = [0];
-        const rv = yield step(n.fe_process_utt, fe, pcm.read(off, len), len, cep, nfr);
-        accumulate(cep[0], nfr[0], hist); // frees the block
-        check(rv, 'fe_process_utt');
-      }
-      fileMean = hist.mean(CMN_GATE);
-    }
+    // 1. The file's CMN estimate, unless given.
+    const fileMean = options.cmnMean !== undefined ? options.cmnMean : yield* meanSteps(pcm);
+    lap('cmn');
 
     // 2. Reset per-stream state. ps_start_stream resets the front end's sample
     // counter + noise statistics and the stream frame offset (without it,
@@ -333,9 +369,9 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
     if (cmn !== null && cmnStart !== null) n.cmn_live_set(cmn, cmnStart);
 
     // 3. Utterances of bounded length, cut at quiet moments, each fed in chunks. Segment frames
-    // count from the start of the stream, so times need no offset.
+    // count from the start of the stream (the range's start).
     const words: PocketsphinxWord[] = [];
-    for (const window of quietWindows(pcm, utteranceSeconds, CUT_SEARCH_SECONDS)) {
+    for (const window of quietWindows(source, utteranceSeconds, CUT_SEARCH_SECONDS)) {
       check(n.ps_start_utt(ps), 'ps_start_utt');
       const end = window.start + window.length;
       let ended = false;
@@ -343,20 +379,22 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
         for (let off = window.start; off < end; off += chunkSamples) {
           const len = Math.min(chunkSamples, end - off);
           // The chunk stays referenced (by the step) until the call returns.
-          check(yield step(n.ps_process_raw, ps, pcm.read(off, len), len, 0, 0), 'ps_process_raw');
+          check(yield step(n.ps_process_raw, ps, source.read(off, len), len, 0, 0), 'ps_process_raw');
           onProgress?.((window.start + FEED_SHARE * (off + len - window.start)) / total);
         }
+        lap('search');
         ended = true;
         // Rest of the fwdflat pass + bestpath lattice search over the utterance.
         check(yield step(n.ps_end_utt, ps), 'ps_end_utt');
       } finally {
         if (!ended) n.ps_end_utt(ps); // leave the decoder reusable after an error
       }
-      words.push(...collect().words);
+      for (const word of collect()) words.push(offset === 0 ? word : { ...word, start: word.start + offset, end: word.end + offset });
+      lap('lattice');
       onProgress?.(end / total);
     }
     onProgress?.(1);
-    return { text: words.map((w) => w.word).join(' '), words };
+    return { text: words.map((w) => w.word).join(' '), words, timings };
   };
 
   return {
@@ -371,10 +409,19 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
       }
     },
 
-    async decodeAsync(pcm, onProgress) {
+    async decodeAsync(pcm, onProgress, options) {
       const source = enter(pcm);
       try {
-        return await runAsync(steps(source, onProgress));
+        return await runAsync(steps(source, onProgress, options));
+      } finally {
+        busy = false;
+      }
+    },
+
+    async cmnMeanAsync(pcm) {
+      const source = enter(pcm);
+      try {
+        return await runAsync(meanSteps(source));
       } finally {
         busy = false;
       }

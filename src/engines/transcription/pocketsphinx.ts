@@ -1,39 +1,90 @@
 // pocketsphinx: Debian's libpocketsphinx3 with the en-us model, called in-process through koffi
-// (binding in ./pocketsphinx-native.ts). Decoders are loaded once and reused: one per concurrent
-// run, each decoding a file on koffi's thread pool as utterances of at most 2 minutes cut at quiet
-// moments, read from disk a chunk at a time.
+// (binding in ./pocketsphinx-native.ts). Decoders are loaded once and reused, each decoding on
+// koffi's thread pool as utterances of at most 2 minutes cut at quiet moments, read from disk a
+// chunk at a time. A decoder uses one core: a recording of a minute or more is cut at quiet
+// moments into as many pieces as the machine has cores, which are decoded side by side from the
+// file's one cepstral mean and joined, so a recording is not waited for at one core's pace. At
+// most one decode per core runs in the process, whatever the number of runs, channels or pieces.
+import os from 'node:os';
+import { Semaphore } from 'async-mutex';
 import type { Config } from '../../config.ts';
-import { createPocketsphinx, type Pocketsphinx } from './pocketsphinx-native.ts';
-import { openPcmFile } from './pcm-file.ts';
+import { createPocketsphinx, type DecodeTimings, type Pocketsphinx, type PocketsphinxWord } from './pocketsphinx-native.ts';
+import { openPcmFile, quietPieces, SAMPLE_RATE } from './pcm-file.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type TranscriptionEngine } from './types.ts';
 
-export function pocketsphinxEngine(_config: Config): TranscriptionEngine {
+/** The shortest piece worth a decoder of its own. */
+const MIN_PIECE_SECONDS = 30;
+/** A piece is cut at the quietest 100 ms within this many seconds around the even split. */
+const CUT_SEARCH_SECONDS = 10;
+
+/** How many pieces a recording of `samples` is decoded in: one per core, none under MIN_PIECE_SECONDS. */
+export function pieceCount(samples: number, cores: number): number {
+  return Math.max(1, Math.min(cores, Math.floor(samples / SAMPLE_RATE / MIN_PIECE_SECONDS)));
+}
+
+export function pocketsphinxEngine(_config: Config, cores = os.availableParallelism()): TranscriptionEngine {
   const idle: Pocketsphinx[] = [];
-  const take = (): Pocketsphinx => {
-    const decoder = idle.pop();
-    if (decoder) return decoder;
-    try {
-      return createPocketsphinx();
-    } catch (error) {
-      throw new EngineError('engine_unavailable', `pocketsphinx could not start: ${(error as Error).message}`, false);
-    }
-  };
+  const slots = new Semaphore(cores);
+  /** Runs `task` on a decoder of its own, once one of the process's decode slots is free. */
+  const withDecoder = <T>(task: (decoder: Pocketsphinx) => Promise<T>): Promise<T> =>
+    slots.runExclusive(async () => {
+      let decoder = idle.pop();
+      if (!decoder) {
+        try {
+          decoder = createPocketsphinx();
+        } catch (error) {
+          throw new EngineError('engine_unavailable', `pocketsphinx could not start: ${(error as Error).message}`, false);
+        }
+      }
+      try {
+        return await task(decoder);
+      } finally {
+        idle.push(decoder);
+      }
+    });
+
   return {
     name: 'pocketsphinx',
     async transcribe(request, control) {
       const pcm = openPcmFile(request.audioPath);
-      const decoder = take();
       try {
-        const result = await decoder.decodeAsync(pcm, (fraction) => {
-          control.onProgress(fraction);
+        const count = pieceCount(pcm.samples, cores);
+        const pieces = count > 1 ? quietPieces(pcm, count, CUT_SEARCH_SECONDS) : [{ start: 0, length: pcm.samples }];
+        const done = pieces.map(() => 0);
+        // A piece that fails stops the others at their next chunk.
+        let failed = false;
+        const progress = (index: number) => (fraction: number) => {
           if (control.signal.aborted) throw new EngineError('cancelled', 'the run was cancelled', false);
-        });
-        const words = result.words.map((w) => ({ ...w, start: round(w.start), end: round(w.end), confidence: round(w.confidence) }));
-        return { language: 'en', text: result.text, segments: segmentWords(words), words };
+          if (failed) throw new EngineError('cancelled', 'another piece of the recording failed', false);
+          done[index] = fraction * pieces[index]!.length;
+          control.onProgress(done.reduce((sum, samples) => sum + samples, 0) / pcm.samples);
+        };
+        const timings: DecodeTimings = { cmn: 0, search: 0, lattice: 0 };
+        const started = performance.now();
+        const cmnMean = pieces.length > 1 ? await withDecoder((decoder) => decoder.cmnMeanAsync(pcm)) : undefined;
+        timings.cmn = (performance.now() - started) / 1000;
+        // Every piece settles before the file is closed; the first failure is the one reported.
+        let failure: { error: unknown } | null = null;
+        const settled = await Promise.allSettled(
+          pieces.map((range, index) =>
+            withDecoder((decoder) => decoder.decodeAsync(pcm, progress(index), pieces.length > 1 ? { range, cmnMean: cmnMean ?? null } : {})).catch((error: unknown) => {
+              failed = true;
+              failure ??= { error };
+              throw error;
+            }),
+          ),
+        );
+        if (failure) throw (failure as { error: unknown }).error;
+        const recognised: PocketsphinxWord[] = [];
+        for (const result of settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))) {
+          for (const phase of ['cmn', 'search', 'lattice'] as const) timings[phase] += result.timings[phase];
+          for (const word of result.words) recognised.push(word);
+        }
+        const words = recognised.map((w) => ({ ...w, start: round(w.start), end: round(w.end), confidence: round(w.confidence) }));
+        return { language: 'en', text: words.map((w) => w.word).join(' '), segments: segmentWords(words), words, timings: { ...timings } };
       } finally {
         pcm.close();
-        idle.push(decoder);
       }
     },
   };

@@ -41,6 +41,8 @@ export interface TranscriptionResult {
   text: string;
   segments: Segment[];
   words: Word[];
+  /** Seconds the engine spent in each of its phases (pocketsphinx: cmn, search, lattice), summed over pieces decoded side by side. */
+  timings?: Record<string, number>;
 }
 
 export interface TranscribeControl {
