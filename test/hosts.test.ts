@@ -1,7 +1,7 @@
 // Hark as several hosts sharing only PostgreSQL and an S3 bucket: one API process
 // (`serve --no-workers`) and two `worker` processes, each with its own empty data folder. Work is
 // spread and done once; a worker killed mid-run has its run finished by the other; SIGTERM is
-// graceful on both roles; the rate limit holds across two API processes.
+// graceful on both roles; the rate limit and the sign-in throttle hold across two API processes.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -249,6 +249,26 @@ describe('the rate limit across two API processes', { skip: onPostgres ? false :
     // what the other process counted since its last sync (a fraction of a second).
     assert.ok(allowed >= 20 && allowed <= 24, `allowed ${allowed} of 40: ${JSON.stringify(statuses)}`);
     assert.ok(statuses.every((mine) => mine.includes(429)), 'both processes refuse');
+  });
+
+  test('failed sign-ins counted by one API process throttle the account at the other', async () => {
+    const [first, second] = apis as [HarkProcess, HarkProcess];
+    const email = `throttle-${schema}@example.com`;
+    const registered = await fetch(`${first.base}/api/v1/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery', workspace_name: 'Throttle' }),
+    });
+    assert.equal(registered.status, 201);
+    const signIn = (api: HarkProcess, password: string) =>
+      fetch(`${api.base}/api/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    // Five wrong passwords in all, three at one process and two at the other: each alone stays under five.
+    for (const [i, api] of [first, second, first, second, first].entries()) assert.equal((await signIn(api, `wrong ${i}`)).status, 401);
+    for (const api of [first, second]) {
+      const refused = await signIn(api, 'correct horse battery');
+      assert.equal(refused.status, 429, await refused.text());
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    }
   });
 
   test('a key revoked through one API process is refused by the other at once', async () => {

@@ -248,6 +248,11 @@ export interface RateLimitsTable {
   count: number;
 }
 
+export interface SignInFailuresTable {
+  key: string;
+  failed_at: Generated<Date>;
+}
+
 export interface AnalysisFactsTable {
   analysis_run_id: string;
   workspace_id: string;
@@ -261,6 +266,7 @@ export interface AnalysisFactsTable {
 export interface Tables {
   analysis_facts: AnalysisFactsTable;
   rate_limits: RateLimitsTable;
+  sign_in_failures: SignInFailuresTable;
   invitations: InvitationsTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;

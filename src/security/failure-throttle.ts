@@ -1,34 +1,42 @@
-// Counts failures per key (an account, an address) in a sliding window kept in this process's
-// memory: past the limit, the key waits until its oldest failure leaves the window.
-export class FailureThrottle {
-  private readonly failures = new Map<string, number[]>();
+// Counts failures per key (an account, an address) in a sliding window kept in the database, so
+// every API process sees the same count: past the limit, the key waits until its oldest failure
+// leaves the window. Keys are stored hashed (they are e-mail addresses and client addresses).
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
 
+const hashed = (key: string) => createHash('sha256').update(`sign-in:${key}`).digest('base64url');
+
+export class FailureThrottle {
   constructor(
+    private readonly name: string,
     private readonly limit: number,
     private readonly windowMs: number,
   ) {}
 
   /** Seconds to wait before trying again; 0 when allowed. */
-  waitSeconds(key: string, now = Date.now()): number {
-    const recent = this.recent(key, now);
-    if (recent.length < this.limit) return 0;
-    return Math.max(1, Math.ceil((recent[0]! + this.windowMs - now) / 1000));
+  async waitSeconds(db: Db, key: string): Promise<number> {
+    const { rows } = await sql<{ wait: number | null }>`
+      SELECT ceil(extract(epoch FROM min(failed_at) + make_interval(secs => ${this.windowMs / 1000}) - now()))::int AS wait
+      FROM (SELECT failed_at FROM sign_in_failures
+            WHERE key = ${this.key(key)} AND failed_at > now() - make_interval(secs => ${this.windowMs / 1000})
+            ORDER BY failed_at DESC LIMIT ${this.limit}) AS recent
+      HAVING count(*) >= ${this.limit}`.execute(db);
+    const wait = rows[0]?.wait;
+    return wait === undefined || wait === null ? 0 : Math.max(1, wait);
   }
 
-  fail(key: string, now = Date.now()): void {
-    if (this.failures.size > 100_000) this.prune(now);
-    this.failures.set(key, [...this.recent(key, now), now]);
+  /** Counts a failure, and forgets every key's failures older than the window. */
+  async fail(db: Db, key: string): Promise<void> {
+    await db.insertInto('sign_in_failures').values({ key: this.key(key) }).execute();
+    await db.deleteFrom('sign_in_failures').where('failed_at', '<=', sql<Date>`now() - make_interval(secs => ${this.windowMs / 1000})`).where('key', 'like', `${this.name}:%`).execute();
   }
 
-  clear(key: string): void {
-    this.failures.delete(key);
+  async clear(db: Db, key: string): Promise<void> {
+    await db.deleteFrom('sign_in_failures').where('key', '=', this.key(key)).execute();
   }
 
-  private recent(key: string, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((at) => now - at < this.windowMs);
-  }
-
-  private prune(now: number): void {
-    for (const [key, times] of this.failures) if (times.every((at) => now - at >= this.windowMs)) this.failures.delete(key);
+  private key(key: string): string {
+    return `${this.name}:${hashed(key)}`;
   }
 }

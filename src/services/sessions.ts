@@ -32,7 +32,7 @@ export interface SignInThrottle {
 }
 
 /** Five wrong passwords for one account, or twenty from one address, in 15 minutes wait the rest of it. */
-export const newSignInThrottle = (): SignInThrottle => ({ byAccount: new FailureThrottle(5, 15 * 60_000), byAddress: new FailureThrottle(20, 15 * 60_000) });
+export const newSignInThrottle = (): SignInThrottle => ({ byAccount: new FailureThrottle('account', 5, 15 * 60_000), byAddress: new FailureThrottle('address', 20, 15 * 60_000) });
 
 export function csrfTokenFor(token: string): string {
   return createHash('sha256').update(`csrf:${token}`).digest('base64url');
@@ -45,7 +45,7 @@ function throttled(seconds: number): AppError {
 export async function signIn(ctx: Context, throttle: SignInThrottle, input: { email: string; password: string }, address: string): Promise<NewSession> {
   const { byAccount, byAddress } = throttle;
   const email = input.email.trim().toLowerCase();
-  const wait = Math.max(byAccount.waitSeconds(email), byAddress.waitSeconds(address));
+  const wait = Math.max(await byAccount.waitSeconds(ctx.db, email), await byAddress.waitSeconds(ctx.db, address));
   if (wait > 0) throw throttled(wait);
   const account = await ctx.db
     .selectFrom('accounts')
@@ -55,11 +55,11 @@ export async function signIn(ctx: Context, throttle: SignInThrottle, input: { em
   // Unknown accounts cost the same scrypt as known ones, so timing does not tell them apart.
   const ok = account ? await verifyPassword(input.password, account.password_hash) : (await hashPassword(input.password), false);
   if (!account || !ok) {
-    byAccount.fail(email);
-    byAddress.fail(address);
+    await byAccount.fail(ctx.db, email);
+    await byAddress.fail(ctx.db, address);
     throw new AppError('invalid_credentials');
   }
-  byAccount.clear(email);
+  await byAccount.clear(ctx.db, email);
   return createSession(ctx, account.id);
 }
 
