@@ -23,10 +23,39 @@ export async function insertRun(trx: Trx, table: Table, values: Record<string, u
   return (await view(trx).insertInto(table).values(values as never).returningAll().executeTakeFirstOrThrow()) as Row;
 }
 
-/** Inserts many runs; returns their ids. */
+/** The SQL type a run column's values are sent as (run columns are text unless they say otherwise). */
+function sqlType(column: string, value: unknown): string {
+  if (column === 'scenario') return 'jsonb';
+  if (value instanceof Date) return 'timestamptz';
+  if (typeof value === 'number') return 'float8';
+  if (typeof value === 'boolean') return 'boolean';
+  return 'text';
+}
+
+/**
+ * Inserts many runs (an execution's) in one statement; returns their ids. Each column is sent once:
+ * as one value when every row has the same (the scenario snapshot, the execution), else as an
+ * array unnested into rows, so ten thousand runs are a few arrays, not ten thousand bound rows.
+ */
 export async function insertRuns(trx: Trx, table: Table, rows: Record<string, unknown>[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  return (await view(trx).insertInto(table).values(rows as never).returning('id').execute()).map((row) => row.id);
+  const first = rows[0];
+  if (!first) return [];
+  const columns = Object.keys(first);
+  const arrays: { column: string; type: string; values: unknown[] }[] = [];
+  const selected = columns.map((column) => {
+    const values = rows.map((row) => (row[column] instanceof Date ? (row[column] as Date).toISOString() : row[column]));
+    const type = sqlType(column, first[column]);
+    if (values.every((value) => value === values[0])) return sql`${values[0]}::${sql.raw(type)}`;
+    arrays.push({ column, type, values });
+    return sql`${sql.ref(`t.${column}`)}::${sql.raw(type)}`;
+  });
+  // Arrays go as text[] (each value in its text form) and are cast per column.
+  const from = arrays.length === 0 ? sql`generate_series(1, ${rows.length}) AS t(n)` : sql`unnest(${sql.join(arrays.map((a) => sql`${a.values.map((v) => (v === null || v === undefined ? null : String(v)))}::text[]`))}) AS t(${sql.join(arrays.map((a) => sql.ref(a.column)))})`;
+  const { rows: inserted } = await sql<{ id: string }>`
+    INSERT INTO ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
+    SELECT ${sql.join(selected)} FROM ${from}
+    RETURNING id`.execute(trx);
+  return inserted.map((row) => row.id);
 }
 
 export async function findRun(db: Db | Trx, table: Table, id: string, workspaceId?: string): Promise<Row | undefined> {

@@ -41,8 +41,8 @@ export async function createRun<K extends AnyRunKind>(ctx: Context, trx: Trx, ki
   return run;
 }
 
-/** Rows a batch statement takes: about a dozen parameters each, far below PostgreSQL's 65,535. */
-const BATCH = 1000;
+/** Runs a statement inserts (and jobs a batch sends): bounds the arrays and the job batch in memory. */
+const BATCH = 5000;
 
 /** Many runs (an execution's) in a statement per thousand, with their jobs sent in one batch each. */
 export async function createRuns(ctx: Context, trx: Trx, kind: AnyRunKind, inputs: NewRun[]): Promise<void> {

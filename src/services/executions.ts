@@ -74,7 +74,7 @@ async function createExecution(ctx: Context, request: ExecutionRequest): Promise
 
   const recordingIds = request.recordingIds ? [...new Set(request.recordingIds)] : await selectRecordings(ctx, request);
   if (request.recordingIds) {
-    const found = await ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId).where('id', 'in', recordingIds.length ? recordingIds : ['']).execute();
+    const found = await ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId).where('id', '=', sql<string>`ANY(${recordingIds}::text[])`).execute();
     const known = new Set(found.map((r) => r.id));
     const unknown = recordingIds.filter((id) => !known.has(id));
     if (unknown.length > 0) {

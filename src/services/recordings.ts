@@ -220,7 +220,7 @@ export async function deleteRecording(ctx: Context, workspaceId: string, id: str
 }
 
 /** A transcription can start once the audio is here (it waits while preparation runs). */
-export function assertTranscribable(recording: Recording): void {
+export function assertTranscribable(recording: Pick<Recording, 'status' | 'audio_deleted_at'>): void {
   if (recording.status.startsWith('download_') || recording.status === 'downloading') {
     const code = recording.status === 'download_failed' ? 'recording_failed' : 'recording_not_ready';
     throw new AppError(code, `the recording is ${recording.status}: its audio has not been downloaded`);

@@ -103,7 +103,9 @@ export async function transcriptOfRecording(ctx: Context, workspaceId: string, r
 export async function startTranscriptionExecution(ctx: Context, workspaceId: string, scenarioId: string, body: ExecutionBody) {
   const scenario = await getTranscriptionScenario(ctx.db, workspaceId, scenarioId);
   return startExecution(ctx, 'transcription', workspaceId, scenario, body, async (trx, executionId, recordingIds) => {
-    const recordings = recordingIds.length ? await trx.selectFrom('recordings').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', recordingIds).execute() : [];
+    const recordings = recordingIds.length
+      ? await trx.selectFrom('recordings').select(['id', 'status', 'audio_deleted_at']).where('workspace_id', '=', workspaceId).where('id', '=', sql<string>`ANY(${recordingIds}::text[])`).execute()
+      : [];
     for (const recording of recordings) {
       try {
         assertTranscribable(recording);

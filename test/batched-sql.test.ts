@@ -1,11 +1,13 @@
-// Reads by id that arrive together go to the database as one query, each caller getting its own
-// row and only in its own workspace; inside a transaction a read sees what the transaction wrote.
+// Batched SQL: reads by id that arrive together go to the database as one query, each caller
+// getting its own row and only in its own workspace (inside a transaction a read sees what the
+// transaction wrote); many runs are inserted in one statement with every value where it belongs.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql, type KyselyPlugin } from 'kysely';
 import { openDatabase, type Database, type Db, type Trx } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { rowById } from '../src/db/rows-by-id.ts';
+import { insertRuns } from '../src/runs/run-store.ts';
 import { backends, dropStore, testConfig } from './helpers/harness.ts';
 
 interface Counted {
@@ -88,6 +90,39 @@ for (const backend of await backends()) {
         })
         .catch((error: Error) => assert.equal(error.message, 'roll back'));
       assert.equal(await rowById(database.db, 'recordings', 'ws_a', 'rec_intrx'), undefined);
+    });
+
+    test('many runs in one statement: shared values once, varying ones per row, nulls kept', async () => {
+      const snapshot = { engine: 'pocketsphinx', model: 'en-us', retry: null, options: { redact: ['email'] } };
+      const at = new Date('2026-01-02T03:04:05.678Z');
+      const rows = ids.slice(0, 3).map((recordingId, i) => ({
+        id: `trn_batch${i}`,
+        workspace_id: 'ws_a',
+        recording_id: recordingId,
+        execution_id: null,
+        retry_of: i === 1 ? 'trn_earlier' : null,
+        status: 'queued',
+        engine: 'pocketsphinx',
+        model: 'en-us',
+        scenario: JSON.stringify(snapshot),
+        updated_at: new Date(at.getTime() + i),
+        transcription_scenario_id: 'tsc_one',
+      }));
+      const single = { ...rows[0]!, id: 'trn_single', recording_id: ids[3]! };
+      await database.db.transaction().execute(async (trx) => {
+        assert.deepEqual((await insertRuns(trx, 'transcription_runs', rows)).sort(), ['trn_batch0', 'trn_batch1', 'trn_batch2']);
+        assert.deepEqual(await insertRuns(trx, 'transcription_runs', [single]), ['trn_single']);
+        assert.deepEqual(await insertRuns(trx, 'transcription_runs', []), []);
+      });
+      const stored = await database.db.selectFrom('transcription_runs').selectAll().where('id', 'like', 'trn_%').orderBy('id').execute();
+      assert.deepEqual(stored.map((r) => [r.id, r.recording_id, r.retry_of, r.transcription_scenario_id, r.status]), [
+        ['trn_batch0', ids[0], null, 'tsc_one', 'queued'],
+        ['trn_batch1', ids[1], 'trn_earlier', 'tsc_one', 'queued'],
+        ['trn_batch2', ids[2], null, 'tsc_one', 'queued'],
+        ['trn_single', ids[3], null, 'tsc_one', 'queued'],
+      ]);
+      for (const row of stored) assert.deepEqual(row.scenario, snapshot);
+      assert.deepEqual(stored.slice(0, 3).map((r) => r.updated_at.toISOString()), [0, 1, 2].map((i) => new Date(at.getTime() + i).toISOString()));
     });
 
     test('a failed query fails every read it carried, and the next reads still work', async () => {
