@@ -36,12 +36,18 @@ export async function seed(db: pg.Client, template: Template, total: number): Pr
   // The clones keep their generation number in a temporary map, to link runs, transcripts and
   // results to their recording without a join on text.
   await db.query('CREATE TEMP TABLE seed_map (g int PRIMARY KEY, recording_id text, transcription_run_id text, transcript_id text, analysis_run_id text)');
+  // Ids as Hark makes them: version 7 UUIDs of the row's creation time (src/ids.ts).
+  await db.query(`CREATE FUNCTION pg_temp.uuid_v7(at timestamptz) RETURNS text LANGUAGE sql AS $$
+    SELECT regexp_replace(lpad(to_hex((extract(epoch FROM at) * 1000)::bigint), 12, '0') || '7' || substr(h, 1, 3)
+      || substr('89ab', 1 + floor(random() * 4)::int, 1) || substr(h, 4, 15), '^(.{8})(.{4})(.{4})(.{4})(.{12})$', '\\1-\\2-\\3-\\4-\\5')
+    FROM (SELECT md5(random()::text) AS h) r $$`);
   await chunked(
     db,
     'ids',
     total,
-    `INSERT INTO seed_map SELECT g, 'fl-' || gen_random_uuid(), 'trn-' || gen_random_uuid(), gen_random_uuid()::text, 'anl-' || gen_random_uuid() FROM generate_series($1::int, $2::int - 1) g`,
-    [],
+    `INSERT INTO seed_map SELECT g, 'fl-' || pg_temp.uuid_v7(at), 'trn-' || pg_temp.uuid_v7(at), pg_temp.uuid_v7(at), 'anl-' || pg_temp.uuid_v7(at)
+     FROM generate_series($1::int, $2::int - 1) g, LATERAL (SELECT now() - ($3::int - g) * interval '31 seconds' AS at) t`,
+    [total],
   );
   // Oldest first, so that seq grows with created_at as it does in real use; one a ~31 s over a year.
   await chunked(

@@ -377,26 +377,31 @@ for (const entry of topOfProfile(profileDir)) console.log(`    ${entry}`);
   planLines.push(...reportPlans.map((plan, i) => `-- analysis report, query ${i + 1}\n${plan}`));
 }
 
-// An execution over 10,000 recordings: accepted, its runs queued with one job each.
+// An execution over 10,000 recordings: accepted, its runs queued with one job each. Twice: the
+// first is the API process's first (cold plans and caches), the goal is judged on it.
 {
   const { rows } = await db.query<{ id: string }>(`SELECT id FROM recordings WHERE workspace_id = $1 AND status = 'completed' ORDER BY seq DESC LIMIT 10000`, [info.workspaceId]);
-  const started = performance.now();
-  const response = await fetch(`${base}${P}/transcription-scenarios/${info.transcriptionScenarioId}/executions`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ recording_ids: rows.map((row) => row.id), idempotency_key: `bench-${Date.now()}` }),
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (response.status !== 202) throw new Error(`execution: ${response.status} ${await response.text()}`);
-  const execution = (await response.json()) as { id: string };
-  const runs = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM transcription_runs WHERE execution_id = $1 AND status = 'queued'`, [execution.id])).rows[0]!.n;
-  const jobs = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${SCHEMA}_boss.job WHERE name = 'transcribe' AND state = 'created'`)).rows[0]!.n;
-  line('execution over 10,000 recordings accepted', `${seconds.toFixed(2)} s`, '< 2 s', seconds < 2);
-  console.log(`  ${runs.toLocaleString('en')} runs queued, ${jobs.toLocaleString('en')} transcribe jobs waiting`);
-  // Leave the bench schema as it was: no workers will ever take these.
-  await db.query(`DELETE FROM ${SCHEMA}_boss.job WHERE name = 'transcribe' AND state = 'created'`);
-  await db.query(`DELETE FROM transcription_runs WHERE execution_id = $1`, [execution.id]);
-  await db.query(`DELETE FROM executions WHERE id = $1`, [execution.id]);
+  const times: number[] = [];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const started = performance.now();
+    const response = await fetch(`${base}${P}/transcription-scenarios/${info.transcriptionScenarioId}/executions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ recording_ids: rows.map((row) => row.id), idempotency_key: `bench-${Date.now()}-${attempt}` }),
+    });
+    times.push((performance.now() - started) / 1000);
+    if (response.status !== 202) throw new Error(`execution: ${response.status} ${await response.text()}`);
+    const execution = (await response.json()) as { id: string };
+    const runs = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM transcription_runs WHERE execution_id = $1 AND status = 'queued'`, [execution.id])).rows[0]!.n;
+    const jobs = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${SCHEMA}_boss.job WHERE name = 'transcribe' AND state = 'created'`)).rows[0]!.n;
+    if (attempt === 0) line('execution over 10,000 recordings accepted', `${times[0]!.toFixed(2)} s`, '< 2 s', times[0]! < 2);
+    else console.log(`  a second execution of the same size: ${times[1]!.toFixed(2)} s`);
+    console.log(`  ${runs.toLocaleString('en')} runs queued, ${jobs.toLocaleString('en')} transcribe jobs waiting`);
+    // Leave the bench schema as it was: no workers will ever take these.
+    await db.query(`DELETE FROM ${SCHEMA}_boss.job WHERE name = 'transcribe' AND state = 'created'`);
+    await db.query(`DELETE FROM transcription_runs WHERE execution_id = $1`, [execution.id]);
+    await db.query(`DELETE FROM executions WHERE id = $1`, [execution.id]);
+  }
 }
 
 // Search over 100,000 transcripts of varied text (a workspace of their own, made once per schema):
