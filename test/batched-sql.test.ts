@@ -106,6 +106,9 @@ for (const backend of await backends()) {
         model: 'en-us',
         scenario: JSON.stringify(snapshot),
         updated_at: new Date(at.getTime() + i),
+        // Null in the first row, a time in another; null in every row.
+        started_at: i === 2 ? at : null,
+        completed_at: null,
         transcription_scenario_id: 'tsc_one',
       }));
       const single = { ...rows[0]!, id: 'trn_single', recording_id: ids[3]! };
@@ -122,7 +125,17 @@ for (const backend of await backends()) {
         ['trn_single', ids[3], null, 'tsc_one', 'queued'],
       ]);
       for (const row of stored) assert.deepEqual(row.scenario, snapshot);
+      assert.deepEqual(stored.map((r) => [r.started_at?.toISOString() ?? null, r.completed_at]), [[null, null], [null, null], [at.toISOString(), null], [null, null]]);
       assert.deepEqual(stored.slice(0, 3).map((r) => r.updated_at.toISOString()), [0, 1, 2].map((i) => new Date(at.getTime() + i).toISOString()));
+    });
+
+    test('reads inside a transaction are not batched: each goes to the transaction itself', async () => {
+      const { db, selects } = counting(database.db);
+      await db.transaction().execute(async (trx) => {
+        const rows = await Promise.all(ids.slice(0, 3).map((id) => rowById(trx, 'recordings', 'ws_a', id)));
+        assert.deepEqual(rows.map((row) => row?.id), ids.slice(0, 3));
+      });
+      assert.equal(selects(), 3);
     });
 
     test('a failed query fails every read it carried, and the next reads still work', async () => {

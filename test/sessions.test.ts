@@ -75,6 +75,17 @@ for (const backend of await backends()) {
       assert.ok(throttled, 'even the right password waits once the account is throttled');
     });
 
+    test('wrong passwords sent at once are counted together: no more than five are tried', async () => {
+      const person = await register();
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: `wrong ${i}` } })),
+      );
+      const statuses = responses.map((response) => response.statusCode);
+      assert.ok(statuses.filter((status) => status === 401).length <= 5, `tried: ${statuses.join(' ')}`);
+      assert.ok(statuses.filter((status) => status === 429).length >= 7, `throttled: ${statuses.join(' ')}`);
+      assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: PASSWORD } }), 429, 'rate_limited');
+    });
+
     test('a session reads and writes its workspace; writes need the CSRF token and this origin', async () => {
       const person = await register();
       const browser = await signIn(person.email);

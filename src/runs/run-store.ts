@@ -23,13 +23,25 @@ export async function insertRun(trx: Trx, table: Table, values: Record<string, u
   return (await view(trx).insertInto(table).values(values as never).returningAll().executeTakeFirstOrThrow()) as Row;
 }
 
-/** The SQL type a run column's values are sent as (run columns are text unless they say otherwise). */
-function sqlType(column: string, value: unknown): string {
-  if (column === 'scenario') return 'jsonb';
-  if (value instanceof Date) return 'timestamptz';
-  if (typeof value === 'number') return 'float8';
-  if (typeof value === 'boolean') return 'boolean';
-  return 'text';
+/** The run tables' columns that are not text (the kinds' own columns are ids, all text). */
+const columnTypes: Readonly<Record<string, string>> = {
+  seq: 'bigint',
+  attempts: 'integer',
+  scenario: 'jsonb',
+  progress: 'float8',
+  retryable: 'boolean',
+  created_at: 'timestamptz',
+  started_at: 'timestamptz',
+  completed_at: 'timestamptz',
+  updated_at: 'timestamptz',
+};
+
+/** A value in its text form, as an array element sent to PostgreSQL. */
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
 }
 
 /**
@@ -41,16 +53,16 @@ export async function insertRuns(trx: Trx, table: Table, rows: Record<string, un
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
-  const arrays: { column: string; type: string; values: unknown[] }[] = [];
+  const arrays: { column: string; values: (string | null)[] }[] = [];
+  // Every value goes in its text form and is cast to its column's type.
   const selected = columns.map((column) => {
-    const values = rows.map((row) => (row[column] instanceof Date ? (row[column] as Date).toISOString() : row[column]));
-    const type = sqlType(column, first[column]);
-    if (values.every((value) => value === values[0])) return sql`${values[0]}::${sql.raw(type)}`;
-    arrays.push({ column, type, values });
-    return sql`${sql.ref(`t.${column}`)}::${sql.raw(type)}`;
+    const values = rows.map((row) => asText(row[column]));
+    const type = sql.raw(columnTypes[column] ?? 'text');
+    if (values.every((value) => value === values[0])) return sql`${values[0]}::text::${type}`;
+    arrays.push({ column, values });
+    return sql`${sql.ref(`t.${column}`)}::${type}`;
   });
-  // Arrays go as text[] (each value in its text form) and are cast per column.
-  const from = arrays.length === 0 ? sql`generate_series(1, ${rows.length}) AS t(n)` : sql`unnest(${sql.join(arrays.map((a) => sql`${a.values.map((v) => (v === null || v === undefined ? null : String(v)))}::text[]`))}) AS t(${sql.join(arrays.map((a) => sql.ref(a.column)))})`;
+  const from = arrays.length === 0 ? sql`generate_series(1, ${rows.length}) AS t(n)` : sql`unnest(${sql.join(arrays.map((a) => sql`${a.values}::text[]`))}) AS t(${sql.join(arrays.map((a) => sql.ref(a.column)))})`;
   const { rows: inserted } = await sql<{ id: string }>`
     INSERT INTO ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
     SELECT ${sql.join(selected)} FROM ${from}

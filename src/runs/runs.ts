@@ -44,7 +44,7 @@ export async function createRun<K extends AnyRunKind>(ctx: Context, trx: Trx, ki
 /** Runs a statement inserts (and jobs a batch sends): bounds the arrays and the job batch in memory. */
 const BATCH = 5000;
 
-/** Many runs (an execution's) in a statement per thousand, with their jobs sent in one batch each. */
+/** Many runs (an execution's) in a statement per BATCH, with their jobs sent in one batch each. */
 export async function createRuns(ctx: Context, trx: Trx, kind: AnyRunKind, inputs: NewRun[]): Promise<void> {
   for (let i = 0; i < inputs.length; i += BATCH) {
     const ids = await insertRuns(trx, kind.table, inputs.slice(i, i + BATCH).map((input) => runValues(kind, input)));

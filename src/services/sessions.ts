@@ -45,8 +45,14 @@ function throttled(seconds: number): AppError {
 export async function signIn(ctx: Context, throttle: SignInThrottle, input: { email: string; password: string }, address: string): Promise<NewSession> {
   const { byAccount, byAddress } = throttle;
   const email = input.email.trim().toLowerCase();
-  const wait = Math.max(await byAccount.waitSeconds(ctx.db, email), await byAddress.waitSeconds(ctx.db, address));
-  if (wait > 0) throw throttled(wait);
+  // Counted as failures before the (slow) password check, so parallel guesses count each other.
+  const accountWait = await byAccount.attempt(ctx.db, email);
+  const addressWait = await byAddress.attempt(ctx.db, address);
+  if (accountWait > 0 || addressWait > 0) {
+    if (accountWait === 0) await byAccount.succeeded(ctx.db, email);
+    if (addressWait === 0) await byAddress.succeeded(ctx.db, address);
+    throw throttled(Math.max(accountWait, addressWait));
+  }
   const account = await ctx.db
     .selectFrom('accounts')
     .select(['id', 'email', 'password_hash'])
@@ -54,12 +60,9 @@ export async function signIn(ctx: Context, throttle: SignInThrottle, input: { em
     .executeTakeFirst();
   // Unknown accounts cost the same scrypt as known ones, so timing does not tell them apart.
   const ok = account ? await verifyPassword(input.password, account.password_hash) : (await hashPassword(input.password), false);
-  if (!account || !ok) {
-    await byAccount.fail(ctx.db, email);
-    await byAddress.fail(ctx.db, address);
-    throw new AppError('invalid_credentials');
-  }
+  if (!account || !ok) throw new AppError('invalid_credentials');
   await byAccount.clear(ctx.db, email);
+  await byAddress.succeeded(ctx.db, address);
   return createSession(ctx, account.id);
 }
 

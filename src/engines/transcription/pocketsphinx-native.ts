@@ -128,8 +128,11 @@ export interface Pocketsphinx {
    * thread pool so the calling thread's event loop stays responsive.
    */
   decodeAsync(pcm: Buffer | PcmSource, onProgress?: (fraction: number) => void, options?: DecodeOptions): Promise<PocketsphinxResult>;
-  /** The per-file cepstral mean of `pcm` (null when this decoder does not estimate one), on koffi's pool. */
-  cmnMeanAsync(pcm: Buffer | PcmSource): Promise<Float32Array | null>;
+  /**
+   * The per-file cepstral mean of `pcm` (null when this decoder does not estimate one), on koffi's
+   * pool; `onBlock` is called before each 30 s block and may throw to stop.
+   */
+  cmnMeanAsync(pcm: Buffer | PcmSource, onBlock?: () => void): Promise<Float32Array | null>;
   /** Free the decoder. Idempotent; later decode calls throw. */
   close(): void;
 }
@@ -323,12 +326,13 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
   };
 
   /** Step 1 of a decode: the per-file CMN estimate, MFCCs only (no search), mean over non-silent frames. */
-  const meanSteps = function* (pcm: PcmSource): Generator<Step, Float32Array | null, number> {
+  const meanSteps = function* (pcm: PcmSource, onBlock?: () => void): Generator<Step, Float32Array | null, number> {
     if (mode !== 'file' || fe === null) return null;
     const hist = new CepHistogram(ceplen);
     n.fe_start_stream(fe);
     n.fe_start_utt(fe);
     for (let off = 0; off < pcm.samples; off += PREPASS_SAMPLES) {
+      onBlock?.();
       const len = Math.min(PREPASS_SAMPLES, pcm.samples - off);
       const cep: OutPtr = [null];
       const nfr: OutInt = [0];
@@ -418,10 +422,10 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
       }
     },
 
-    async cmnMeanAsync(pcm) {
+    async cmnMeanAsync(pcm, onBlock) {
       const source = enter(pcm);
       try {
-        return await runAsync(meanSteps(source));
+        return await runAsync(meanSteps(source, onBlock));
       } finally {
         busy = false;
       }

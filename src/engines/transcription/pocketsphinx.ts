@@ -23,7 +23,10 @@ export function pieceCount(samples: number, cores: number): number {
   return Math.max(1, Math.min(cores, Math.floor(samples / SAMPLE_RATE / MIN_PIECE_SECONDS)));
 }
 
-export function pocketsphinxEngine(_config: Config, cores = os.availableParallelism()): TranscriptionEngine {
+/** Decodes at once in a process: one per core, and no more than the runs the worker may take. */
+const decodeSlots = (config: Config) => Math.max(1, Math.min(os.availableParallelism(), config.workerConcurrency));
+
+export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)): TranscriptionEngine {
   const idle: Pocketsphinx[] = [];
   const slots = new Semaphore(cores);
   /** Runs `task` on a decoder of its own, once one of the process's decode slots is free. */
@@ -52,23 +55,37 @@ export function pocketsphinxEngine(_config: Config, cores = os.availableParallel
         const count = pieceCount(pcm.samples, cores);
         const pieces = count > 1 ? quietPieces(pcm, count, CUT_SEARCH_SECONDS) : [{ start: 0, length: pcm.samples }];
         const done = pieces.map(() => 0);
-        // A piece that fails stops the others at their next chunk.
+        // A cancelled run, or a piece that fails, stops the others before they start or at their
+        // next chunk.
         let failed = false;
-        const progress = (index: number) => (fraction: number) => {
+        const stopIfDone = () => {
           if (control.signal.aborted) throw new EngineError('cancelled', 'the run was cancelled', false);
           if (failed) throw new EngineError('cancelled', 'another piece of the recording failed', false);
+        };
+        const progress = (index: number) => (fraction: number) => {
+          stopIfDone();
           done[index] = fraction * pieces[index]!.length;
           control.onProgress(done.reduce((sum, samples) => sum + samples, 0) / pcm.samples);
         };
         const timings: DecodeTimings = { cmn: 0, search: 0, lattice: 0 };
-        const started = performance.now();
-        const cmnMean = pieces.length > 1 ? await withDecoder((decoder) => decoder.cmnMeanAsync(pcm)) : undefined;
-        timings.cmn = (performance.now() - started) / 1000;
+        const cmnMean =
+          pieces.length > 1
+            ? await withDecoder(async (decoder) => {
+                stopIfDone();
+                const started = performance.now();
+                const mean = await decoder.cmnMeanAsync(pcm, stopIfDone);
+                timings.cmn = (performance.now() - started) / 1000;
+                return mean;
+              })
+            : undefined;
         // Every piece settles before the file is closed; the first failure is the one reported.
         let failure: { error: unknown } | null = null;
         const settled = await Promise.allSettled(
           pieces.map((range, index) =>
-            withDecoder((decoder) => decoder.decodeAsync(pcm, progress(index), pieces.length > 1 ? { range, cmnMean: cmnMean ?? null } : {})).catch((error: unknown) => {
+            withDecoder((decoder) => {
+              stopIfDone();
+              return decoder.decodeAsync(pcm, progress(index), pieces.length > 1 ? { range, cmnMean: cmnMean ?? null } : {});
+            }).catch((error: unknown) => {
               failed = true;
               failure ??= { error };
               throw error;
