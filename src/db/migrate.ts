@@ -50,11 +50,20 @@ async function appliedByLegacyLedger(db: Kysely<unknown>, file: string): Promise
  * the database's own schema (Kysely would otherwise take a ledger in any schema for its own).
  */
 export async function migrate(database: Pick<Database, 'db' | 'schema'>): Promise<string[]> {
-  const provider = new SqlFileProvider();
-  const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: database.schema });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? [])
-    .filter((r) => r.status === 'Success' && !provider.adopted.has(r.migrationName))
-    .map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const provider = new SqlFileProvider();
+    const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: database.schema });
+    const { error, results } = await migrator.migrateToLatest();
+    // Before it takes its lock, the Migrator lists the tables of every schema on the server; a
+    // schema another process drops at that moment fails the listing ("relation … does not
+    // exist"). Nothing was applied then (the files run in one transaction): try again.
+    if (error && attempt < 3 && /does not exist/.test(String((error as Error).message ?? error)) && !results?.some((r) => r.status === 'Success')) {
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      continue;
+    }
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? [])
+      .filter((r) => r.status === 'Success' && !provider.adopted.has(r.migrationName))
+      .map((r) => r.migrationName);
+  }
 }
