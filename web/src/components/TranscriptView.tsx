@@ -4,7 +4,7 @@
 import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { memo, useMemo } from 'react';
 import type { Schemas } from '../api/client.ts';
-import { formatTime, indexAt } from '../lib/transcript-sync.ts';
+import { formatTime, wordAt } from '../lib/transcript-sync.ts';
 
 type Transcript = Schemas['Transcript'];
 
@@ -26,7 +26,7 @@ const Word = memo(function Word({ text, index, active, onSeek, start }: { text: 
 
 export function TranscriptView({ transcript, time, onSeek }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void }) {
   const words = transcript.words;
-  const current = indexAt(words, time);
+  const current = wordAt(words, time);
   // Each segment's words (its channel's, inside its times), found once.
   const segments = useMemo(() => {
     const byChannel = new Map<number, number[]>();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatTime, indexAt, wordsOf } from './transcript-sync.ts';
+import { formatTime, indexAt, wordAt, wordsOf } from './transcript-sync.ts';
 
 const words = [
   { start: 0.5, end: 0.9, word: 'hello' },
@@ -16,6 +16,10 @@ describe('the word being heard', () => {
   test('in a pause the last word stays lit until the next starts', () => expect(indexAt(words, 2.0)).toBe(1));
   test('after the last word, the last word', () => expect(indexAt(words, 99)).toBe(2));
   test('no words, nothing', () => expect(indexAt([], 1)).toBe(-1));
+  test('a seek that lands a few milliseconds short of a word lights that word, not the one before', () => {
+    expect(wordAt(words, 0.995)).toBe(1);
+    expect(wordAt(words, 0.95)).toBe(0);
+  });
   test('the words of a segment', () => expect(wordsOf(words, { start: 0.5, end: 2 }).map((w) => w.word)).toEqual(['hello', 'there']));
   test('times read as m:ss or h:mm:ss', () => {
     expect(formatTime(65.4)).toBe('1:05');

@@ -5,6 +5,14 @@ export interface Timed {
   end: number;
 }
 
+/** A browser's seek can land a few milliseconds before the time asked (a frame boundary). */
+const SEEK_TOLERANCE_SECONDS = 0.02;
+
+/** The word lit at the player's `time`: as `indexAt`, with a seek that landed just short of a word counted in it. */
+export function wordAt<T extends Timed>(words: readonly T[], time: number): number {
+  return indexAt(words, time + SEEK_TOLERANCE_SECONDS);
+}
+
 /**
  * The index of the item being heard at `time`: the last one that has started, while it lasts or
  * until the next one starts (so a short pause keeps the last word lit); -1 before the first.
