@@ -94,22 +94,31 @@ for (const backend of await backends()) {
   });
 }
 
-test('period keys are whole numbers whose labels equal PostgreSQL\'s date_trunc in UTC', async () => {
+test('period keys are whole numbers whose labels equal PostgreSQL\'s date_trunc in UTC, computed or read from the facts', async () => {
   const hark = await startHark({ backend: 'pglite', workers: false });
   try {
     const moments = ['1969-12-28T23:59:59Z', '1970-01-01T00:00:00Z', '2024-02-29T12:00:00Z', '2026-11-22T23:59:59.999Z', '2026-11-23T00:00:00Z', '2026-12-31T23:59:59Z', '2027-01-01T00:00:00Z'];
-    const keys = parseGroupBy(['created_at:day', 'created_at:week', 'created_at:month']);
-    for (const moment of moments) {
+    const db = hark.runtime.ctx.db;
+    // The facts' generated period columns (migration 021), on a table shaped like analysis_facts.
+    await sql`CREATE TEMP TABLE facts_periods (LIKE analysis_facts INCLUDING GENERATED)`.execute(db);
+    for (const [i, moment] of moments.entries()) {
+      await sql`INSERT INTO facts_periods (analysis_run_id, workspace_id, analysis_scenario_id, recording_id, created_at, metadata, booleans)
+        VALUES (${`anl-${i}`}, 'ws', 'sca', 'fl', ${moment}::timestamptz, '{}', '{}')`.execute(db);
+    }
+    for (const source of ['recordings', 'facts'] as const) {
+      const keys = parseGroupBy(['created_at:day', 'created_at:week', 'created_at:month'], source);
       const { rows } = await sql<Record<string, unknown>>`
         SELECT ${sql.join(keys.map((k, i) => sql`${k.expression} AS ${sql.ref(`k${i}`)}`))},
           ${sql.join(['day', 'week', 'month'].map((p) => sql`to_char(date_trunc(${p}, rec.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS ${sql.ref(`t_${p}`)}`))}
-        FROM (SELECT ${moment}::timestamptz AS created_at) rec`.execute(hark.runtime.ctx.db);
-      const row = rows[0]!;
-      assert.deepEqual(
-        keys.map((k, i) => k.label(row[`k${i}`])),
-        [row.t_day, row.t_week, row.t_month],
-        moment,
-      );
+        FROM facts_periods rec ORDER BY rec.created_at`.execute(db);
+      assert.equal(rows.length, moments.length);
+      for (const [i, row] of rows.entries()) {
+        assert.deepEqual(
+          keys.map((k, j) => k.label(row[`k${j}`])),
+          [row.t_day, row.t_week, row.t_month],
+          `${source}: ${moments[i]}`,
+        );
+      }
     }
   } finally {
     await hark.destroy();

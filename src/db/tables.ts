@@ -259,6 +259,10 @@ export interface AnalysisFactsTable {
   analysis_scenario_id: string;
   recording_id: string;
   created_at: Date;
+  /** Generated from created_at (migration 021): the period numbers reports group by. */
+  created_day: ColumnType<number, never, never>;
+  created_week: ColumnType<number, never, never>;
+  created_month: ColumnType<number, never, never>;
   metadata: Json;
   booleans: Json;
 }

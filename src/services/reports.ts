@@ -16,24 +16,31 @@ interface GroupKey {
 
 const DAY = 86_400;
 const isoDate = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
-/** Periods in UTC, weeks from Monday (as date_trunc), each labelled by its first day. */
+/**
+ * Periods in UTC, weeks from Monday (as date_trunc), each labelled by its first day. Computed from
+ * `created_at` on recordings; analysis facts carry them as columns (migration 021, same formulas).
+ */
 const periods = {
-  day: { expression: sql<number>`floor(date_part('epoch', rec.created_at) / ${DAY})::int`, label: (k: number) => isoDate(k * DAY) },
+  day: { expression: sql<number>`floor(date_part('epoch', rec.created_at) / ${DAY})::int`, column: 'created_day', label: (k: number) => isoDate(k * DAY) },
   // 1970-01-01 was a Thursday: weeks counted from Monday 1969-12-29.
-  week: { expression: sql<number>`floor((date_part('epoch', rec.created_at) + ${3 * DAY}) / ${7 * DAY})::int`, label: (k: number) => isoDate(k * 7 * DAY - 3 * DAY) },
+  week: { expression: sql<number>`floor((date_part('epoch', rec.created_at) + ${3 * DAY}) / ${7 * DAY})::int`, column: 'created_week', label: (k: number) => isoDate(k * 7 * DAY - 3 * DAY) },
   month: {
     expression: sql<number>`(date_part('year', rec.created_at AT TIME ZONE 'UTC') * 12 + date_part('month', rec.created_at AT TIME ZONE 'UTC') - 1)::int`,
+    column: 'created_month',
     label: (k: number) => `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}-01`,
   },
 };
 
-export function parseGroupBy(values: string[]): GroupKey[] {
+/** What the keys are read from, aliased `rec`: recordings, or analysis facts (periods as columns). */
+type KeySource = 'recordings' | 'facts';
+
+export function parseGroupBy(values: string[], source: KeySource = 'recordings'): GroupKey[] {
   if (values.length > 5) throw invalid('group_by', 'at most 5 groupings');
   return values.map((value) => {
     const period = /^created_at:(day|week|month)$/.exec(value)?.[1] as keyof typeof periods | undefined;
     if (period) {
-      const { expression, label } = periods[period];
-      return { name: value, expression, label: (k) => (k === null || k === undefined ? null : label(Number(k))) };
+      const { expression, column, label } = periods[period];
+      return { name: value, expression: source === 'facts' ? sql.ref<number>(`rec.${column}`) : expression, label: (k) => (k === null || k === undefined ? null : label(Number(k))) };
     }
     const field = /^metadata\.([^.]+(\.[^.]+)*)$/.exec(value)?.[1];
     if (field && field.length <= 200) {
@@ -60,7 +67,7 @@ export interface AnalysisReport {
 
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
-  const keys = parseGroupBy(groupBy);
+  const keys = parseGroupBy(groupBy, 'facts');
   // One pass over the narrow facts (migration 015), which carry the recording's creation time and
   // metadata; only a status filter looks at the recordings themselves.
   const { status, ...rest } = filters;
