@@ -90,6 +90,10 @@ for (const backend of await backends()) {
           assert.equal(listed.length, expected, query);
         }
       }
+      // Groups come in the order of their keys: text in the locale's order, a missing value last.
+      const grouped = (await hark.request({ method: 'GET', url: `${Q}/reports/recordings?group_by=metadata.v`, key: other.key })).json<{ groups: { key: Record<string, string | null> }[] }>().groups.map((g) => g.key['metadata.v']!);
+      assert.equal(grouped.at(-1), null);
+      assert.deepEqual(grouped.slice(0, -1), grouped.slice(0, -1).sort(new Intl.Collator().compare));
     });
   });
 }

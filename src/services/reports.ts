@@ -12,6 +12,8 @@ interface GroupKey {
   expression: RawBuilder<string | number | null>;
   /** The key as reported, from the grouped value. */
   label: (value: unknown) => string | null;
+  /** Periods are labelled by their first day (ISO dates, in time order as plain text). */
+  period: boolean;
 }
 
 const DAY = 86_400;
@@ -40,13 +42,15 @@ export function parseGroupBy(values: string[], source: KeySource = 'recordings')
     const period = /^created_at:(day|week|month)$/.exec(value)?.[1] as keyof typeof periods | undefined;
     if (period) {
       const { expression, column, label } = periods[period];
-      return { name: value, expression: source === 'facts' ? sql.ref<number>(`rec.${column}`) : expression, label: (k) => (k === null || k === undefined ? null : label(Number(k))) };
+      const labels = new Map<number, string>(); // a period's label is made once, not once per group
+      const labelOf = (k: number) => labels.get(k) ?? labels.set(k, label(k)).get(k)!;
+      return { name: value, expression: source === 'facts' ? sql.ref<number>(`rec.${column}`) : expression, label: (k) => (k === null || k === undefined ? null : labelOf(Number(k))), period: true };
     }
     const field = /^metadata\.([^.]+(\.[^.]+)*)$/.exec(value)?.[1];
     if (field && field.length <= 200) {
       const path = field.split('.');
       const expression = path.length === 1 ? sql<string | null>`rec.metadata ->> ${path[0]}` : sql<string | null>`rec.metadata #>> ${path}::text[]`;
-      return { name: value, expression, label: (v) => (v === null || v === undefined ? null : String(v)) };
+      return { name: value, expression, label: (v) => (v === null || v === undefined ? null : String(v)), period: false };
     }
     throw invalid('group_by', `"${value}" is not metadata.<field> or created_at:day|week|month`);
   });
@@ -102,7 +106,7 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
         return { question_id: q.id, question: q.text, true: yes, false: no, rate: yes + no ? yes / (yes + no) : null };
       }),
     }));
-  return { analysis_scenario_id: scenario.id, group_by: groupBy, groups: byKey(groups) };
+  return { analysis_scenario_id: scenario.id, group_by: groupBy, groups: byKey(keys, groups) };
 }
 
 export interface RecordingsReport {
@@ -125,7 +129,7 @@ export async function recordingsReport(ctx: Context, workspaceId: string, groupB
     group.total_duration_seconds = Math.round((group.total_duration_seconds + Number(row.seconds)) * 1000) / 1000;
     groups.set(id, group);
   }
-  return { group_by: groupBy, groups: byKey([...groups.values()]) };
+  return { group_by: groupBy, groups: byKey(keys, [...groups.values()]) };
 }
 
 export interface TalkReport {
@@ -186,7 +190,7 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
     });
   }
   for (const group of groups.values()) group.speakers.sort((a, b) => a.speaker.localeCompare(b.speaker));
-  return { group_by: groupBy, groups: byKey([...groups.values()]) };
+  return { group_by: groupBy, groups: byKey(keys, [...groups.values()]) };
 }
 
 export function talkReportCsv(report: TalkReport): string {
@@ -209,10 +213,23 @@ export function talkReportCsv(report: TalkReport): string {
 
 const collator = new Intl.Collator();
 
-/** Groups in the order of their keys (compared as one text each, computed once per group). */
-function byKey<G extends { key: Record<string, string | null> }>(groups: G[]): G[] {
-  const sortKeys = new Map(groups.map((group) => [group, JSON.stringify(Object.values(group.key))]));
-  return groups.sort((a, b) => collator.compare(sortKeys.get(a)!, sortKeys.get(b)!));
+/**
+ * Groups in the order of their keys, the first key first: periods in time, metadata values as text
+ * in the locale's order, a missing value last. Each key's distinct values are ranked once.
+ */
+function byKey<G extends { key: Record<string, string | null> }>(keys: GroupKey[], groups: G[]): G[] {
+  const ranks = keys.map((key) => {
+    const values = [...new Set(groups.map((group) => group.key[key.name]))].filter((value): value is string => value !== null && value !== undefined);
+    values.sort(key.period ? undefined : collator.compare);
+    return new Map(values.map((value, rank) => [value, rank]));
+  });
+  const tuples = new Map(groups.map((group) => [group, keys.map((key, i) => ranks[i]!.get(group.key[key.name] as string) ?? Number.MAX_SAFE_INTEGER)]));
+  return groups.sort((a, b) => {
+    const ta = tuples.get(a)!;
+    const tb = tuples.get(b)!;
+    for (let i = 0; i < ta.length; i++) if (ta[i] !== tb[i]) return ta[i]! - tb[i]!;
+    return 0;
+  });
 }
 
 function csvCell(value: unknown): string {
