@@ -82,11 +82,15 @@ async function pipeline(file: string): Promise<{ text: string; seconds: number; 
   return { text: transcript.text, seconds, audio: transcript.duration_seconds, phases };
 }
 
-/** The decoders' seconds by phase so far, from the process's /metrics. */
-async function decodeSeconds(): Promise<Record<string, number>> {
+/**
+ * Seconds so far from the process's /metrics: the decoders' by phase (`cmn`…), and the pipeline's
+ * by kind and stage (`preparation probe`, `transcription store`…).
+ */
+async function metricSeconds(): Promise<Record<string, number>> {
   const text = await (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer bench' } })).text();
   const out: Record<string, number> = {};
   for (const match of text.matchAll(/^hark_transcription_decode_seconds_total\{[^}]*phase="(\w+)"[^}]*\} (\S+)$/gm)) out[match[1]!] = Number(match[2]);
+  for (const match of text.matchAll(/^hark_pipeline_seconds_total\{kind="(\w+)",stage="(\w+)"\} (\S+)$/gm)) out[`${match[1]} ${match[2]}`] = Number(match[3]);
   return out;
 }
 
@@ -146,9 +150,9 @@ execFileSync('sox', [...longest, joined]);
 const long = path.join(dataDir, 'long.wav');
 execFileSync('sox', [joined, joined, joined, joined, long]);
 const longReference = Array.from({ length: 4 }, () => items.slice(0, 5).map((i) => i.reference).join(' ')).join(' ');
-const decodeBefore = await decodeSeconds();
+const decodeBefore = await metricSeconds();
 const longOurs = await pipeline(long);
-const decodePhases = Object.fromEntries(Object.entries(await decodeSeconds()).map(([phase, value]) => [phase, value - (decodeBefore[phase] ?? 0)]));
+const decodePhases = Object.fromEntries(Object.entries(await metricSeconds()).map(([phase, value]) => [phase, value - (decodeBefore[phase] ?? 0)]));
 const longPcm = pcmOf(long);
 const t3 = performance.now();
 const longRawResult = await decoder.decodeAsync(longPcm);
@@ -158,6 +162,8 @@ console.log(
     `ratio ${(longOurs.seconds / longRaw).toFixed(2)} (goal <= 1.10); ${(Object.entries(longOurs.phases) as [string, number][]).map(([name, value]) => `${name} ${value.toFixed(2)} s`).join(', ')}`,
 );
 const fmt = (timings: Record<string, number>) => ['cmn', 'search', 'lattice'].map((phase) => `${phase} ${(timings[phase] ?? 0).toFixed(2)} s`).join(', ');
+const stages = ['preparation fetch', 'preparation probe', 'preparation convert', 'preparation store', 'transcription execute', 'transcription store'];
+console.log(`  by stage (the service's own clock): ${stages.map((stage) => `${stage} ${(decodePhases[stage] ?? 0).toFixed(2)} s`).join(', ')}`);
 console.log(`  inside the decode (decoder time, summed over the ${os.availableParallelism()} pieces decoded side by side): ${fmt(decodePhases)}; the raw decoder: ${fmt({ ...longRawResult.timings })}`);
 console.log(`  WER on it: ours ${(wer(longReference, longOurs.text) * 100).toFixed(1)} %, the raw decoder ${(wer(longReference, longRawResult.text) * 100).toFixed(1)} %`);
 

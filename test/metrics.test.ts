@@ -47,6 +47,11 @@ describe('metrics', () => {
       const seconds = new RegExp(`hark_transcription_decode_seconds_total\\{engine="pocketsphinx",phase="${phase}"\\} (\\S+)`).exec(text)?.[1];
       assert.ok(Number(seconds) > 0, `${phase}: ${seconds}`);
     }
+    // Where the time went, by stage: preparation of the upload and the run's engine and storing.
+    const stage = (kind: string, name: string) => Number(new RegExp(`hark_pipeline_seconds_total\\{kind="${kind}",stage="${name}"\\} (\\S+)`).exec(text)?.[1]);
+    for (const name of ['fetch', 'probe', 'convert', 'store']) assert.ok(stage('preparation', name) >= 0, `preparation ${name}`);
+    assert.ok(stage('preparation', 'convert') > 0);
+    for (const name of ['execute', 'store']) assert.ok(stage('transcription', name) > 0, `transcription ${name}`);
     assert.match(text, /hark_run_failures_total\{kind="transcription",error_code="[a-z_]+"\} 1/);
     assert.match(text, /hark_runs\{kind="transcription",status="queued"\} 0/);
     assert.match(text, /hark_queue_oldest_seconds\{kind="analysis"\} 0/);

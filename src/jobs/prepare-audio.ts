@@ -9,6 +9,7 @@ import { onRecordingPrepared } from '../services/automation.ts';
 import { recordingEvent } from '../services/events.ts';
 import type { JobHandler } from './queue.ts';
 import { startPreparationHeartbeat } from './heartbeat.ts';
+import { stopwatch } from '../observability/stopwatch.ts';
 
 export interface PrepareAudioJob {
   recordingId: string;
@@ -32,23 +33,29 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       const temp = ctx.blobs.tempPath();
       let channelTemps: string[] = [];
       const stopHeartbeat = startPreparationHeartbeat(ctx, recording.id);
+      const lap = stopwatch((stage, seconds) => ctx.metrics.stageSeconds.inc({ kind: 'preparation', stage }, seconds));
       try {
         const { seconds, channels } = await ctx.blobs.withLocalFile(keys.original, async (original) => {
+          lap('fetch');
           // Audio already in the prepared form (16 kHz mono 16-bit PCM WAV, complete) is used as it
           // is: no ffprobe and no ffmpeg for the user to wait for.
           const ready = await alreadyPrepared(original);
           if (ready !== null) {
+            lap('probe');
             checkPreparedLength(ready, ctx.config.maxAudioSeconds);
             await fs.copyFile(original, temp);
+            lap('convert');
             return { seconds: ready, channels: 1 };
           }
           const info = await probe(original);
+          lap('probe');
           // Refused from the probe before any WAV is written; a header that lies is caught by the
           // decoder's own bound.
           if (info.durationSeconds !== null && info.durationSeconds > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
           const separate = info.channels >= 2 && info.channels <= MAX_SEPARATE_CHANNELS ? info.channels : 0;
           channelTemps = Array.from({ length: separate }, () => ctx.blobs.tempPath());
           const decoded = await prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds, channelTemps);
+          lap('convert');
           return { seconds: decoded, channels: info.channels };
         });
         for (const [channel, file] of channelTemps.entries()) await ctx.blobs.commit(file, keys.channel(channel));
@@ -65,6 +72,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
           await onRecordingPrepared(ctx, trx, done);
           await recordingEvent(ctx, trx, done);
         });
+        lap('store');
       } catch (error) {
         await ctx.blobs.removeTemp(temp);
         for (const file of channelTemps) await ctx.blobs.removeTemp(file);

@@ -1,6 +1,6 @@
 // Prometheus metrics of one process (prom-client, a registry per process so several Harks in one
 // test process stay apart): HTTP request durations by route and status, run durations by kind and
-// engine, the decoders' time by phase, run failures by error code, webhook delivery outcomes, and — read at each scrape — the
+// engine, the decoders' time by phase, the pipeline's time by stage, run failures by error code, webhook delivery outcomes, and — read at each scrape — the
 // runs waiting and running per kind with the age of the oldest waiting one.
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -27,6 +27,12 @@ export class Metrics {
     name: 'hark_transcription_decode_seconds_total',
     help: 'Seconds transcription engines spent in each phase (pocketsphinx: cmn, search, lattice), summed over pieces decoded side by side',
     labelNames: ['engine', 'phase'] as const,
+    registers: [this.registry],
+  });
+  readonly stageSeconds = new Counter({
+    name: 'hark_pipeline_seconds_total',
+    help: 'Seconds spent in each stage: preparation (fetch: the original from the blob store; probe; convert: ffmpeg; store: the prepared audio and its row) and runs by kind (execute: the engine; store: the result and the completion)',
+    labelNames: ['kind', 'stage'] as const,
     registers: [this.registry],
   });
   readonly webhookDeliveries = new Counter({ name: 'hark_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] as const, registers: [this.registry] });

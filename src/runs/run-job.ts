@@ -9,6 +9,7 @@ import { registerActive, ShuttingDown } from './active-runs.ts';
 import { claimRun, findRun, handBackRun, holdsFairShare, isRunning, markCompleted, markFailed, markRequeued, touchRun, updateRun } from './run-store.ts';
 import type { AnyRunKind, RetrySettings, RunRow } from './run-kind.ts';
 import { runEvent, snapshotOf } from './runs.ts';
+import { stopwatch } from '../observability/stopwatch.ts';
 
 /** How often a running run says it is alive. */
 export const HEARTBEAT_MS = 10_000;
@@ -97,8 +98,10 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
       const abort = new AbortController();
       const unregister = registerActive(runId, abort);
       const watcher = watch(runId, abort);
+      const lap = stopwatch((stage, seconds) => ctx.metrics.stageSeconds.inc({ kind: kind.name, stage }, seconds));
       try {
         const output = await kind.execute(ctx, claimed, snapshot, gate.input, { signal: abort.signal, onProgress: watcher.onProgress });
+        lap('execute');
         watcher.stop();
         let committed = false;
         await ctx.db.transaction().execute(async (trx) => {
@@ -115,6 +118,7 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
           await kind.settle?.(ctx, output, false).catch(() => {});
           throw error;
         });
+        if (committed) lap('store');
         // The run is settled in the database; a failure here is logged, not a run failure.
         await kind.settle?.(ctx, output, committed).catch((error: unknown) => ctx.log.error({ err: error, runId }, 'settling a completed run failed'));
       } catch (error) {
