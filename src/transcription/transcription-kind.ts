@@ -38,12 +38,16 @@ export type TranscriptionSnapshot = Static<typeof TranscriptionSnapshot>;
  * committed between that check and the preparation's own commit. */
 const PREPARATION_POLL_SECONDS = 3;
 
-/** Engines are loaded once per process and engine/server. */
+/**
+ * Engines are loaded once per process and engine/server. Only the openai engine calls a server: a
+ * local engine is one per process whatever a scenario's base_url says, so its decode slots (one
+ * per core) are the process's, not one set per scenario.
+ */
 const engines = new WeakMap<Context, Map<string, Promise<TranscriptionEngine>>>();
 function engineFor(ctx: Context, snapshot: TranscriptionSnapshot): Promise<TranscriptionEngine> {
   const cache = engines.get(ctx) ?? new Map<string, Promise<TranscriptionEngine>>();
   engines.set(ctx, cache);
-  const baseUrl = snapshot.options.base_url ?? null;
+  const baseUrl = snapshot.engine === 'openai' ? (snapshot.options.base_url ?? null) : null;
   const key = `${snapshot.engine}|${baseUrl ?? ''}`;
   let engine = cache.get(key);
   if (!engine) {
