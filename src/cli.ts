@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { modelsCommand } from './models-cli.ts';
+import { startMetricsServer } from './observability/metrics-server.ts';
 import { startRuntime } from './runtime.ts';
 import { scopes, type Scope } from './scopes.ts';
 import { createApiKey } from './services/api-keys.ts';
@@ -24,6 +25,8 @@ const usage = `usage: hark <command>
 async function serve(config: Config, http: boolean, workers: boolean): Promise<void> {
   const runtime = await startRuntime(config, { http, workers });
   const log = runtime.ctx.log;
+  const metricsServer =
+    config.metricsPort === null ? null : await startMetricsServer(runtime.ctx.metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken, log });
   if (runtime.app) {
     const address = await runtime.app.listen({ host: config.host, port: config.port });
     log.info({ address, workers, store: runtime.ctx.database.kind }, 'hark is serving');
@@ -34,7 +37,7 @@ async function serve(config: Config, http: boolean, workers: boolean): Promise<v
     log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down: finishing requests in flight and running work');
     // A second signal does not wait.
     process.once(signal, () => process.exit(1));
-    runtime.close().then(
+    Promise.all([metricsServer?.close(), runtime.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         log.error({ err: error }, 'shutdown failed');

@@ -44,6 +44,8 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Bearer token of GET /metrics; null: no metrics endpoint. */
   metricsToken: string | null;
+  /** A port of its own for /metrics (every process, workers too); null: none. */
+  metricsPort: number | null;
   /** The built web interface, served at `/` when it exists. */
   webDir: string;
 }
@@ -126,6 +128,7 @@ export const EnvSchema = Type.Object({
   HARK_SESSION_MAX_DAYS: integer(30, 1, 365, 'A browser session ends this long after sign-in whatever its use'),
   HARK_SHUTDOWN_GRACE_SECONDS: integer(30, 0, 3600, 'On SIGTERM, how long requests in flight and running work may take before work is given back to the queue'),
   HARK_METRICS_TOKEN: text('Serve Prometheus metrics at /metrics to requests bearing this token'),
+  HARK_METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'Also serve /metrics on this port of HARK_HOST, in every process (how a worker is scraped); the token is asked for when set' })),
   HARK_TRUST_PROXY: choice(['0', '1', 'true', 'false'], '0', 'Take the client address and scheme from X-Forwarded-* (behind a TLS proxy)'),
   HARK_WEB_DIR: Type.String({ default: 'web/dist', minLength: 1, description: 'The built web interface (served at / when it exists)' }),
 });
@@ -187,6 +190,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sessions: { idleMinutes: s.HARK_SESSION_IDLE_MINUTES, maxDays: s.HARK_SESSION_MAX_DAYS },
     trustProxy: s.HARK_TRUST_PROXY === '1' || s.HARK_TRUST_PROXY === 'true',
     metricsToken: s.HARK_METRICS_TOKEN ?? null,
+    metricsPort: s.HARK_METRICS_PORT ?? null,
     shutdownGraceSeconds: s.HARK_SHUTDOWN_GRACE_SECONDS,
     webDir: path.resolve(projectRoot, s.HARK_WEB_DIR),
     llamaThreads: s.HARK_LLAMA_THREADS,

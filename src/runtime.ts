@@ -46,7 +46,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   const queue = new Queue(database, config, (error) => log.error({ err: error }, 'queue error'));
   const blobs = openBlobStore(config);
   await blobs.init();
-  const ctx: Context = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db) };
+  const ctx: Context = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db, () => queue.depth()) };
   const handlers = jobHandlers(ctx);
   await queue.start(handlers);
   if (options.workers) {

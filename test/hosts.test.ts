@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { speech } from './helpers/audio.ts';
 import { backends, eventually, POSTGRES_URL } from './helpers/harness.ts';
-import { spawnHark, type HarkProcess } from './helpers/process.ts';
+import { freePort, spawnHark, type HarkProcess } from './helpers/process.ts';
 import { s3Env } from './helpers/s3.ts';
 import { librivoxJoined } from './helpers/speech-corpus.ts';
 
@@ -33,6 +33,8 @@ describe('one API host and two worker hosts on PostgreSQL and S3', { skip: onPos
   let db: pg.Client;
   let api: HarkProcess;
   let workers: HarkProcess[];
+  /** Each worker's /metrics, on a port of its own (a worker serves no API). */
+  let workerMetrics: string[];
   let P: string;
   let key: string;
 
@@ -84,7 +86,10 @@ describe('one API host and two worker hosts on PostgreSQL and S3', { skip: onPos
     db = new pg.Client({ connectionString: POSTGRES_URL });
     await db.connect();
     api = await start(['serve', '--no-workers']);
-    workers = [await start(['worker']), await start(['worker'])];
+    const metricsPorts = [await freePort(), await freePort()];
+    workerMetrics = metricsPorts.map((port) => `http://127.0.0.1:${port}/metrics`);
+    workers = [];
+    for (const port of metricsPorts) workers.push(await start(['worker'], { HARK_METRICS_PORT: String(port), HARK_METRICS_TOKEN: 'scrape-workers' }));
     const registered = await fetch(`${api.base}/api/v1/accounts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -129,6 +134,21 @@ describe('one API host and two worker hosts on PostgreSQL and S3', { skip: onPos
     for (const transcript of transcripts) {
       assert.equal(transcript.n, 1, 'one transcript per run');
       assert.match(transcript.text, /customer|invoice|delivery/i);
+    }
+    // Each worker is scraped on its own metrics port (the token asked for): together they count
+    // the 20 runs, each the runs it did, and each logged its runs by id.
+    for (const [i, worker] of workers.entries()) {
+      assert.equal((await fetch(workerMetrics[i]!)).status, 401);
+      const text = await (await fetch(workerMetrics[i]!, { headers: { authorization: 'Bearer scrape-workers' } })).text();
+      const done = Number(/^hark_run_duration_seconds_count\{kind="transcription",engine="pocketsphinx"\} (\d+)$/m.exec(text)?.[1]);
+      assert.equal(done, byWorker.get(worker.child.pid!), `worker ${i + 1}'s metrics`);
+      for (const row of rows.filter((r) => pidOf(r) === worker.child.pid)) {
+        // The line of the last run may still be on its way from the worker's stdout.
+        for (const msg of ['run started', 'run completed']) {
+          const line = new RegExp(`"runId":"${row.id}"[^\n]*"msg":"${msg}"`);
+          await eventually(async () => line.test(worker.output()), 10_000, `${row.id}: ${msg}`);
+        }
+      }
     }
     // The API host received the uploads but keeps nothing: the audio is in the bucket.
     const apiFolder = folders[0]!;

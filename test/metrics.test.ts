@@ -55,5 +55,24 @@ describe('metrics', () => {
     assert.match(text, /hark_run_failures_total\{kind="transcription",error_code="[a-z_]+"\} 1/);
     assert.match(text, /hark_runs\{kind="transcription",status="queued"\} 0/);
     assert.match(text, /hark_queue_oldest_seconds\{kind="analysis"\} 0/);
+    assert.match(text, /hark_transcription_real_time_factor_count\{engine="pocketsphinx"\} 1/);
+    const factor = Number(/hark_transcription_real_time_factor_sum\{engine="pocketsphinx"\} (\S+)/.exec(text)?.[1]);
+    assert.ok(factor > 0 && factor < 20, `real-time factor ${factor}`);
   });
+});
+
+test('metrics: jobs waiting in every queue, with the age of the oldest', async () => {
+  // No workers: the upload's preparation job waits.
+  const hark = await startHark({ backend: 'pglite', workers: false, env: { HARK_METRICS_TOKEN: 'scrape-me' } });
+  try {
+    const account = await registerAccount(hark);
+    assert.equal((await upload(hark, account, speech('Hello.'))).statusCode, 202);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const text = (await hark.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-me' } })).body;
+    assert.match(text, /^hark_jobs\{queue="prepare-audio",state="created"\} 1$/m);
+    const oldest = Number(/^hark_jobs_oldest_seconds\{queue="prepare-audio"\} (\S+)$/m.exec(text)?.[1]);
+    assert.ok(oldest >= 1 && oldest < 60, `oldest ${oldest}`);
+  } finally {
+    await hark.destroy();
+  }
 });

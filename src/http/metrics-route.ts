@@ -1,9 +1,9 @@
 // GET /metrics in Prometheus format, for a scraper bearing HARK_METRICS_TOKEN (no token set: no
 // endpoint); and the timing of every request by route and status.
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { bearerMatches } from '../observability/metrics.ts';
 
 export function registerMetrics(app: FastifyInstance, ctx: Context): void {
   app.addHook('onResponse', async (request, reply) => {
@@ -13,10 +13,8 @@ export function registerMetrics(app: FastifyInstance, ctx: Context): void {
   });
   const token = ctx.config.metricsToken;
   if (!token) return;
-  const expected = Buffer.from(`Bearer ${token}`);
   app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const sent = Buffer.from(request.headers.authorization ?? '');
-    if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) throw new AppError('unauthorized', 'send the metrics token as "Authorization: Bearer <token>"');
+    if (!bearerMatches(request.headers.authorization, token)) throw new AppError('unauthorized', 'send the metrics token as "Authorization: Bearer <token>"');
     const { contentType, body } = await ctx.metrics.scrape();
     return reply.type(contentType).send(body);
   });

@@ -74,6 +74,18 @@ export class Queue {
     return rows.length;
   }
 
+  /** Jobs waiting (created, retry) and running (active) per queue, with the age of the oldest waiting one. */
+  async depth(): Promise<{ name: string; state: string; count: number; oldest: number | null }[]> {
+    const schema = this.database.schema === 'public' ? 'pgboss' : `${this.database.schema}_boss`;
+    const { rows } = await this.database.sql.executeSql(
+      `SELECT name, state::text AS state, count(*)::int AS count,
+         extract(epoch FROM now() - min(created_on) FILTER (WHERE state IN ('created', 'retry')))::float8 AS oldest
+       FROM ${schema}.job WHERE state IN ('created', 'retry', 'active') GROUP BY name, state`,
+      [],
+    );
+    return rows as { name: string; state: string; count: number; oldest: number | null }[];
+  }
+
   async send(name: string, data: object, options: SendOptions = {}): Promise<void> {
     const sendOptions: PgBoss.SendOptions = {};
     if (options.trx) sendOptions.db = transactionExecutor(options.trx);

@@ -2,6 +2,7 @@
 // test process stay apart): HTTP request durations by route and status, run durations by kind and
 // engine, the decoders' time by phase, the pipeline's time by stage, run failures by error code, webhook delivery outcomes, and — read at each scrape — the
 // runs waiting and running per kind with the age of the oldest waiting one.
+import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/database.ts';
@@ -35,9 +36,19 @@ export class Metrics {
     labelNames: ['kind', 'stage'] as const,
     registers: [this.registry],
   });
+  readonly realTimeFactor = new Histogram({
+    name: 'hark_transcription_real_time_factor',
+    help: "Transcription engines' time over the audio's duration, per transcript, by engine",
+    labelNames: ['engine'] as const,
+    buckets: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5],
+    registers: [this.registry],
+  });
   readonly webhookDeliveries = new Counter({ name: 'hark_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] as const, registers: [this.registry] });
 
-  constructor(db: Db) {
+  /** `jobs`: the queue's jobs waiting and running per queue name, read at each scrape. */
+  constructor(db: Db, jobs: () => Promise<{ name: string; state: string; count: number; oldest: number | null }[]> = async () => []) {
+    const jobCount = new Gauge({ name: 'hark_jobs', help: 'Queue jobs waiting (created, retry) or running (active), by queue', labelNames: ['queue', 'state'] as const, registers: [this.registry] });
+    const jobOldest = new Gauge({ name: 'hark_jobs_oldest_seconds', help: 'Age of the oldest waiting job, by queue', labelNames: ['queue'] as const, registers: [this.registry] });
     const runs = new Gauge({ name: 'hark_runs', help: 'Runs waiting or running, by kind and status', labelNames: ['kind', 'status'] as const, registers: [this.registry] });
     const oldest = new Gauge({ name: 'hark_queue_oldest_seconds', help: 'Age of the oldest waiting run, by kind', labelNames: ['kind'] as const, registers: [this.registry] });
     // One query per scrape, over the waiting and running runs only.
@@ -48,6 +59,15 @@ export class Metrics {
         UNION ALL
         SELECT 'analysis', status, count(*)::int, extract(epoch FROM now() - min(created_at))::float8
           FROM analysis_runs WHERE status IN ('queued', 'running') GROUP BY status`.execute(db);
+      const queued = await jobs();
+      jobCount.reset();
+      jobOldest.reset();
+      const oldestByQueue = new Map<string, number>();
+      for (const row of queued) {
+        jobCount.set({ queue: row.name, state: row.state }, row.count);
+        if (row.oldest !== null) oldestByQueue.set(row.name, Math.max(oldestByQueue.get(row.name) ?? 0, row.oldest));
+      }
+      for (const [queue, seconds] of oldestByQueue) jobOldest.set({ queue }, seconds);
       runs.reset();
       oldest.reset();
       for (const kind of ['transcription', 'analysis']) {
@@ -64,4 +84,11 @@ export class Metrics {
     await this.refresh();
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/** Whether an Authorization header carries `Bearer <token>` (compared in constant time). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const sent = Buffer.from(header ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
 }

@@ -99,6 +99,7 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
       const unregister = registerActive(runId, abort);
       const watcher = watch(runId, abort);
       const lap = stopwatch((stage, seconds) => ctx.metrics.stageSeconds.inc({ kind: kind.name, stage }, seconds));
+      ctx.log.info({ runId, kind: kind.name, engine: claimed.engine, attempt: claimed.attempts }, 'run started');
       try {
         const output = await kind.execute(ctx, claimed, snapshot, gate.input, { signal: abort.signal, onProgress: watcher.onProgress });
         lap('execute');
@@ -118,7 +119,10 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
           await kind.settle?.(ctx, output, false).catch(() => {});
           throw error;
         });
-        if (committed) lap('store');
+        if (committed) {
+          lap('store');
+          ctx.log.info({ runId, kind: kind.name }, 'run completed');
+        }
         // The run is settled in the database; a failure here is logged, not a run failure.
         await kind.settle?.(ctx, output, committed).catch((error: unknown) => ctx.log.error({ err: error, runId }, 'settling a completed run failed'));
       } catch (error) {

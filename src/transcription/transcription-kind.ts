@@ -94,6 +94,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
       ...(snapshot.options.prompt ? { prompt: snapshot.options.prompt } : {}),
     });
     const channels = separateChannels(options.channels, recording.channels);
+    const decodeStarted = performance.now();
     let results: TranscriptionResult[];
     if (channels === 0) {
       results = [await ctx.blobs.withLocalFile(keys.prepared, (audioPath) => engine.transcribe(request(audioPath), control))];
@@ -121,6 +122,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     for (const result of results) {
       for (const [phase, seconds] of Object.entries(result.timings ?? {})) ctx.metrics.decodeSeconds.inc({ engine: engine.name, phase }, seconds);
     }
+    if (recording.duration_seconds) ctx.metrics.realTimeFactor.observe({ engine: engine.name }, (performance.now() - decodeStarted) / 1000 / recording.duration_seconds);
     const labels = speakerLabels(Math.max(1, channels), options.speaker_labels, options.speaker_labels_field, recording.metadata);
     const merged = mergeChannels(results, labels);
     // Statistics from the words as recognised (a redacted number is many words said); redaction

@@ -64,6 +64,8 @@ export interface HarkProcess {
   child: ChildProcess;
   /** The HTTP base URL of a process that serves. */
   base: string | null;
+  /** What the process has written to stdout (its JSON log lines), the last megabyte of it. */
+  output(): string;
   /** Resolves with the exit code (or signal) once the process has exited. */
   exited: Promise<number | NodeJS.Signals>;
   kill(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals>;
@@ -97,11 +99,13 @@ export async function spawnHark(args: string[], env: Record<string, string>, opt
       resolve(signal ?? code ?? 0);
     }),
   );
+  let buffered = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered = (buffered + chunk.toString()).slice(-1_000_000);
+  });
   await new Promise<void>((resolve, reject) => {
-    let buffered = '';
     const timer = setTimeout(() => reject(new Error(`hark ${args.join(' ')} did not start`)), 120_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffered = (buffered + chunk.toString()).slice(-10_000);
+    child.stdout?.on('data', () => {
       if (/"msg":"hark (is serving|worker started)"/.test(buffered)) {
         clearTimeout(timer);
         resolve();
@@ -115,6 +119,7 @@ export async function spawnHark(args: string[], env: Record<string, string>, opt
   return {
     child,
     base: serves ? `http://127.0.0.1:${port}` : null,
+    output: () => buffered,
     exited,
     kill: (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
