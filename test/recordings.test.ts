@@ -253,6 +253,29 @@ for (const backend of await backends({ s3: true })) {
       assertProblem(await hark.request({ method: 'GET', url: `${base}/fl-nope`, key: account.key }), 404, 'not_found');
     });
 
+    test('deleting a recording removes its audio at once, and again by a job queued with the delete', async () => {
+      const ws = await registerAccount(hark);
+      const id = (await upload(hark, ws, sample)).json<{ id: string }>().id;
+      await waitForRecording(hark, ws, id, ['completed']);
+      const folder = `recordings/${ws.workspaceId}/${id}`;
+      assert.deepEqual(await storedKeys(hark, folder), [`${folder}/original`, `${folder}/prepared.wav`]);
+      assert.equal((await hark.request({ method: 'DELETE', url: `/api/v1/workspaces/${ws.workspaceId}/recordings/${id}`, key: ws.key })).statusCode, 204);
+      assert.deepEqual(await storedKeys(hark, folder), []);
+      // The second pass is queued, a minute on, for this recording.
+      const { database } = hark.runtime.ctx;
+      const boss = database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`;
+      const { rows } = await database.sql.executeSql(`SELECT data, start_after > now() + interval '30 seconds' AS later FROM ${boss}.job WHERE name = 'remove-audio'`, []);
+      const job = (rows as { data: { workspaceId: string; recordingId: string }; later: boolean }[]).find((row) => row.data.recordingId === id);
+      assert.ok(job?.later, 'a remove-audio job a minute on');
+      // What a preparation still running at the delete writes after it is removed by that job.
+      const late = hark.runtime.ctx.blobs.tempPath();
+      fs.writeFileSync(late, 'written after the delete');
+      await hark.runtime.ctx.blobs.commit(late, `${folder}/prepared.wav`);
+      const { removeAudioJob } = await import('../src/jobs/remove-audio.ts');
+      await removeAudioJob(hark.runtime.ctx).handle(job.data, { id: 'in-test', retryCount: 0 });
+      assert.deepEqual(await storedKeys(hark, folder), []);
+    });
+
     test('scopes and the trial: a read-only key cannot upload; after the trial uploads answer 402 and reads work', async () => {
       const ws = await registerAccount(hark);
       const base = `/api/v1/workspaces/${ws.workspaceId}`;

@@ -10,6 +10,7 @@ import { deliverWebhookJob } from './deliver-webhook.ts';
 import { downloadAudioJob } from './download-audio.ts';
 import { expireAudioJob } from './expire-audio.ts';
 import { prepareAudioJob } from './prepare-audio.ts';
+import { removeAudioJob } from './remove-audio.ts';
 import type { JobHandler } from './queue.ts';
 
 export const runKinds = [transcriptionKind, analysisKind] as const;
@@ -19,6 +20,7 @@ export function jobHandlers(ctx: Context): JobHandler<never>[] {
     prepareAudioJob(ctx),
     downloadAudioJob(ctx),
     expireAudioJob(ctx),
+    removeAudioJob(ctx),
     runJob(ctx, transcriptionKind, { afterComplete: (c, trx, run) => onTranscriptCompleted(c, trx, run as TranscriptionRun) }),
     runJob(ctx, analysisKind),
     deliverWebhookJob(ctx),

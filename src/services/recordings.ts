@@ -213,10 +213,22 @@ export async function getRecording(ctx: Context, workspaceId: string, id: string
   return recording;
 }
 
+/** The delete's second pass over a recording's objects (the remove-audio job) comes this much later. */
+const REMOVE_AUDIO_DELAY_SECONDS = 60;
+
+/**
+ * Deletes the row (its runs and results with it) and the audio: at once, and again a minute later
+ * by a queued job committed with the delete, which retries while the store cannot be reached.
+ */
 export async function deleteRecording(ctx: Context, workspaceId: string, id: string): Promise<void> {
   const recording = await getRecording(ctx, workspaceId, id);
-  await ctx.db.deleteFrom('recordings').where('id', '=', recording.id).execute();
-  await ctx.blobs.remove(recordingKeys(workspaceId, recording.id).folder);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('recordings').where('id', '=', recording.id).execute();
+    await ctx.queue.send('remove-audio', { workspaceId, recordingId: recording.id }, { trx, startAfterSeconds: REMOVE_AUDIO_DELAY_SECONDS });
+  });
+  await ctx.blobs.remove(recordingKeys(workspaceId, recording.id).folder).catch((error: unknown) => {
+    ctx.log.warn({ err: error, recordingId: recording.id }, 'the audio of a deleted recording is removed later: the store could not be reached');
+  });
 }
 
 /** A transcription can start once the audio is here (it waits while preparation runs). */
