@@ -195,6 +195,21 @@ describe('one API host and two worker hosts on PostgreSQL and S3', { skip: onPos
     workers = [staying];
   });
 
+  test('SIGTERM: a worker lets a run finish within its grace, then exits', async () => {
+    // The one worker left: a long grace; the other stops first (nothing running, it exits at once).
+    const patient = await start(['worker'], { HARK_SHUTDOWN_GRACE_SECONDS: '300' });
+    for (const worker of workers) assert.equal(await worker.kill('SIGTERM'), 0);
+    workers = [patient];
+    const runId = await startRun(await uploadFile(librivoxJoined().file));
+    await eventually(async () => (await runRow(runId)).status === 'running' || null, 120_000, 'the run to start');
+    assert.equal(await patient.kill('SIGTERM'), 0, 'a clean exit');
+    const done = await runRow(runId);
+    assert.equal(done.status, 'completed', 'finished before the worker exited');
+    assert.equal(pidOf(done), patient.child.pid);
+    assert.equal(done.attempts, 1);
+    assert.match(patient.output(), /"msg":"shutting down: finishing requests in flight and running work"/);
+  });
+
   test('SIGTERM: the API finishes a request in flight, then refuses new connections and exits', async () => {
     const wav = fs.readFileSync(speech('This upload is still arriving when the server is told to stop.'));
     const boundary = 'hark-sigterm';
