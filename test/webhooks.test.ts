@@ -57,7 +57,7 @@ const audio = speech('Hello and welcome.');
 for (const backend of await backends()) {
   describe(`webhooks on ${backend}`, () => {
     test('signed deliveries, retries with backoff, rotation, 410 and redelivery', async () => {
-      const hark = await startHark({ backend, env: { HARK_WEBHOOK_BACKOFF_SECONDS: '1' } });
+      const hark = await startHark({ backend, env: { HARK_WEBHOOK_BACKOFF_SECONDS: '1', HARK_METRICS_TOKEN: 'scrape-me' } });
       const receiver = new Receiver();
       await receiver.start();
       try {
@@ -89,6 +89,11 @@ for (const backend of await backends()) {
         }, 10_000, 'three logged attempts');
         assert.deepEqual(deliveries.map((d) => [d.attempt, d.status_code, d.success]).reverse(), [[1, 500, false], [2, 503, false], [3, 200, true]]);
         assert.equal(deliveries[0]?.response_body, 'thanks');
+        // Each attempt's outcome is counted in the metrics.
+        const scraped = (await hark.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-me' } })).body;
+        for (const [outcome, count] of [['http_500', 1], ['http_503', 1], ['delivered', 1]] as const) {
+          assert.match(scraped, new RegExp(`^hark_webhook_deliveries_total\\{outcome="${outcome}"\\} ${count}$`, 'm'));
+        }
 
         const rotated = (await hark.request({ method: 'POST', url: `${P}/webhooks/${hook.id}/rotate-secret`, key: account.key })).json<{ secret: string }>();
         assert.notEqual(rotated.secret, hook.secret);
