@@ -241,6 +241,16 @@ describe('one API host and two worker hosts on PostgreSQL and S3', { skip: onPos
     assert.equal(await api.exited, 0);
     await assert.rejects(fetch(`${api.base}/healthz`), 'no new connections after shutdown');
   });
+
+  test('periodic work ran once per cluster: one stale-run sweep a minute, whatever the worker count', async () => {
+    // Every worker above scheduled the sweep (every minute); over these minutes of two or three
+    // workers, each minute's tick made one job, not one per worker.
+    const { rows } = await db.query<{ minute: Date; n: number }>(
+      `SELECT date_trunc('minute', created_on) AS minute, count(*)::int AS n FROM ${schema}_boss.job WHERE name = 'recover-runs' GROUP BY 1 ORDER BY 1`,
+    );
+    assert.ok(rows.length >= 1, "the sweep ran");
+    assert.deepEqual(rows.map((row) => row.n), rows.map(() => 1), JSON.stringify(rows));
+  });
 });
 
 describe('the rate limit across two API processes', { skip: onPostgres ? false : 'needs PostgreSQL' }, () => {
