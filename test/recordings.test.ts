@@ -262,9 +262,8 @@ for (const backend of await backends({ s3: true })) {
       assert.equal((await hark.request({ method: 'DELETE', url: `/api/v1/workspaces/${ws.workspaceId}/recordings/${id}`, key: ws.key })).statusCode, 204);
       assert.deepEqual(await storedKeys(hark, folder), []);
       // The second pass is queued, a minute on, for this recording.
-      const { database } = hark.runtime.ctx;
-      const boss = database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`;
-      const { rows } = await database.sql.executeSql(`SELECT data, start_after > now() + interval '30 seconds' AS later FROM ${boss}.job WHERE name = 'remove-audio'`, []);
+      const { database, queue } = hark.runtime.ctx;
+      const { rows } = await database.sql.executeSql(`SELECT data, start_after > now() + interval '30 seconds' AS later FROM ${queue.schema}.job WHERE name = 'remove-audio'`, []);
       const job = (rows as { data: { workspaceId: string; recordingId: string }; later: boolean }[]).find((row) => row.data.recordingId === id);
       assert.ok(job?.later, 'a remove-audio job a minute on');
       // What a preparation still running at the delete writes after it is removed by that job.

@@ -18,6 +18,14 @@ export interface JobHandler<T> {
   handle(data: T, job: { id: string; retryCount: number }): Promise<void>;
 }
 
+/** Jobs of one queue in one state; `oldest`: seconds the oldest waiting one has waited. */
+export interface QueueDepth {
+  name: string;
+  state: string;
+  count: number;
+  oldest: number | null;
+}
+
 export interface SendOptions {
   trx?: Trx;
   startAfterSeconds?: number;
@@ -34,14 +42,18 @@ export class Queue {
   /** Handlers running now in this process. */
   private inFlight = 0;
 
+  /** The schema of pg-boss's tables, beside Hark's own. */
+  readonly schema: string;
+
   constructor(
     private readonly database: Database,
     private readonly config: Config,
     private readonly onError: (error: Error) => void,
   ) {
+    this.schema = database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`;
     this.boss = new PgBoss({
       db: database.sql,
-      schema: database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`,
+      schema: this.schema,
       maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
       monitorStateIntervalSeconds: Math.max(config.queueMaintenanceSeconds, 60),
       archiveCompletedAfterSeconds: 3600,
@@ -66,24 +78,22 @@ export class Queue {
    */
   async recoverOrphans(): Promise<number> {
     if (!this.database.embedded) return 0;
-    const schema = this.database.schema === 'public' ? 'pgboss' : `${this.database.schema}_boss`;
     const { rows } = await this.database.sql.executeSql(
-      `UPDATE ${schema}.job SET state = 'retry', start_after = now() WHERE state = 'active' RETURNING id`,
+      `UPDATE ${this.schema}.job SET state = 'retry', start_after = now() WHERE state = 'active' RETURNING id`,
       [],
     );
     return rows.length;
   }
 
   /** Jobs waiting (created, retry) and running (active) per queue, with the age of the oldest waiting one. */
-  async depth(): Promise<{ name: string; state: string; count: number; oldest: number | null }[]> {
-    const schema = this.database.schema === 'public' ? 'pgboss' : `${this.database.schema}_boss`;
+  async depth(): Promise<QueueDepth[]> {
     const { rows } = await this.database.sql.executeSql(
       `SELECT name, state::text AS state, count(*)::int AS count,
          extract(epoch FROM now() - min(created_on) FILTER (WHERE state IN ('created', 'retry')))::float8 AS oldest
-       FROM ${schema}.job WHERE state IN ('created', 'retry', 'active') GROUP BY name, state`,
+       FROM ${this.schema}.job WHERE state IN ('created', 'retry', 'active') GROUP BY name, state`,
       [],
     );
-    return rows as { name: string; state: string; count: number; oldest: number | null }[];
+    return rows as QueueDepth[];
   }
 
   async send(name: string, data: object, options: SendOptions = {}): Promise<void> {

@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/database.ts';
+import type { QueueDepth } from '../jobs/queue.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -38,7 +39,7 @@ export class Metrics {
   });
   readonly realTimeFactor = new Histogram({
     name: 'hark_transcription_real_time_factor',
-    help: "Transcription engines' time over the audio's duration, per transcript, by engine",
+    help: "Time to transcribe (reading the prepared audio from the store and the engine's decode) over the audio's duration, per transcript, by engine",
     labelNames: ['engine'] as const,
     buckets: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5],
     registers: [this.registry],
@@ -46,7 +47,7 @@ export class Metrics {
   readonly webhookDeliveries = new Counter({ name: 'hark_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] as const, registers: [this.registry] });
 
   /** `jobs`: the queue's jobs waiting and running per queue name, read at each scrape. */
-  constructor(db: Db, jobs: () => Promise<{ name: string; state: string; count: number; oldest: number | null }[]> = async () => []) {
+  constructor(db: Db, jobs: () => Promise<QueueDepth[]> = async () => []) {
     const jobCount = new Gauge({ name: 'hark_jobs', help: 'Queue jobs waiting (created, retry) or running (active), by queue', labelNames: ['queue', 'state'] as const, registers: [this.registry] });
     const jobOldest = new Gauge({ name: 'hark_jobs_oldest_seconds', help: 'Age of the oldest waiting job, by queue', labelNames: ['queue'] as const, registers: [this.registry] });
     const runs = new Gauge({ name: 'hark_runs', help: 'Runs waiting or running, by kind and status', labelNames: ['kind', 'status'] as const, registers: [this.registry] });
