@@ -199,6 +199,33 @@ for (const backend of await backends()) {
       assertProblem(await as(member, 'POST', `${P}/invitations`, { email: 'y@example.com', role: 'owner' }), 403, 'insufficient_role');
     });
 
+    test('a caller grants no more than it holds: a keys:manage key cannot make an owner by invitation or membership', async () => {
+      const owner = await register();
+      const colleague = await register();
+      const P = `/api/v1/workspaces/${owner.workspaceId}`;
+      const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+      const minted = await hark.request({ method: 'POST', url: `${P}/api-keys`, headers: bearer(owner.key), payload: { name: 'admin only', scopes: ['keys:manage'] } });
+      assert.equal(minted.statusCode, 201, minted.body);
+      const narrow = bearer(minted.json<{ key: string }>().key);
+
+      for (const role of ['owner', 'member', 'viewer']) {
+        assertProblem(await hark.request({ method: 'POST', url: `${P}/invitations`, headers: narrow, payload: { email: 'someone@example.com', role } }), 403, 'insufficient_scope');
+        assertProblem(await hark.request({ method: 'POST', url: `${P}/members`, headers: narrow, payload: { email: colleague.email, role } }), 403, 'insufficient_scope');
+      }
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/api-keys`, headers: narrow, payload: { name: 'wider', scopes: ['keys:manage', 'recordings:read'] } }), 403, 'insufficient_scope');
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/members`, headers: bearer(owner.key) })).json<{ data: unknown[] }>().data.length, 1, 'nobody was added');
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/invitations`, headers: bearer(owner.key) })).json<{ data: unknown[] }>().data.length, 0, 'nobody was invited');
+
+      // Nor can it demote or remove an owner it could not have made.
+      assert.equal((await hark.request({ method: 'POST', url: `${P}/members`, headers: bearer(owner.key), payload: { email: colleague.email, role: 'owner' } })).statusCode, 201);
+      assertProblem(await hark.request({ method: 'PATCH', url: `${P}/members/${colleague.accountId}`, headers: narrow, payload: { role: 'viewer' } }), 403, 'insufficient_scope');
+      assertProblem(await hark.request({ method: 'DELETE', url: `${P}/members/${colleague.accountId}`, headers: narrow }), 403, 'insufficient_scope');
+
+      // A key holding every scope an owner has may.
+      assert.equal((await hark.request({ method: 'POST', url: `${P}/invitations`, headers: bearer(owner.key), payload: { email: 'someone@example.com', role: 'owner' } })).statusCode, 201);
+      assert.equal((await hark.request({ method: 'PATCH', url: `${P}/members/${colleague.accountId}`, headers: bearer(owner.key), payload: { role: 'viewer' } })).statusCode, 200);
+    });
+
     test('sessions end on sign-out, on a new password (every one of them) and when idle', async () => {
       const person = await register();
       const first = await signIn(person.email);

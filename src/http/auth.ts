@@ -6,7 +6,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { roleScopes } from '../scopes.ts';
+import { roleScopes, type Role } from '../scopes.ts';
 import { findKeyBySecret } from '../services/api-keys.ts';
 import { roleIn } from '../services/memberships.ts';
 import { csrfTokenFor, findSession } from '../services/sessions.ts';
@@ -102,6 +102,19 @@ export function registerAuth(app: FastifyInstance, ctx: Context): void {
     if (config.createsWork && principal.workspaceId) assertCanCreateWork(await getWorkspace(ctx, principal.workspaceId));
   });
 }
+
+/**
+ * What a caller hands out (a key's scopes, a role by invitation or membership) never exceeds what
+ * it holds: a key with only `keys:manage` cannot make an owner, who could then mint every scope.
+ */
+export function assertCanGrant(request: FastifyRequest, granted: readonly string[], what: string): void {
+  const held = request.principal?.scopes ?? [];
+  const beyond = [...new Set(granted)].filter((scope) => !held.includes(scope));
+  if (beyond.length > 0) throw new AppError('insufficient_scope', `cannot grant ${what}: it includes scopes the caller does not hold (${beyond.join(', ')})`);
+}
+
+/** Granting a role is granting its scopes. */
+export const assertCanGrantRole = (request: FastifyRequest, role: Role): void => assertCanGrant(request, roleScopes[role], `the role "${role}"`);
 
 /** The workspace the request acts in (routes under P have already been checked against it). */
 export function workspaceOf(request: FastifyRequest): string {

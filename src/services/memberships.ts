@@ -86,13 +86,17 @@ export async function addMember(ctx: Context, workspaceId: string, input: { emai
   return getMember(ctx, workspaceId, account.id);
 }
 
-/** Changes a role or removes a member; the last owner can do neither to themselves. */
-export async function changeMember(ctx: Context, workspaceId: string, accountId: string, role: Role | null): Promise<Member | null> {
+/**
+ * Changes a role or removes a member; the last owner can do neither to themselves. `mayChange`
+ * refuses (by throwing) a caller who does not hold the member's current role.
+ */
+export async function changeMember(ctx: Context, workspaceId: string, accountId: string, role: Role | null, mayChange: (current: Role) => void): Promise<Member | null> {
   return ctx.db.transaction().execute(async (trx) => {
     // Lock the workspace's memberships so two changes cannot both remove "the other" owner.
     const owners = await trx.selectFrom('memberships').select(['account_id', 'role']).where('workspace_id', '=', workspaceId).forUpdate().execute();
     const current = owners.find((m) => m.account_id === accountId);
     if (!current) throw notFound(`member ${accountId}`);
+    mayChange(current.role);
     const remainingOwners = owners.filter((m) => m.role === 'owner' && m.account_id !== accountId).length;
     if (current.role === 'owner' && role !== 'owner' && remainingOwners === 0) throw new AppError('last_owner', 'make another member an owner first');
     if (role === null) {

@@ -2,9 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
-import { AppError } from '../../errors.ts';
 import { scopes } from '../../scopes.ts';
 import { createApiKey, deleteApiKey, listApiKeys, type ApiKey } from '../../services/api-keys.ts';
+import { assertCanGrant } from '../auth.ts';
 import { StringEnum, DateTime, NullableDateTime, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const Scope = StringEnum(scopes);
@@ -53,9 +53,7 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
-      // A key (or a role) can hand out only the scopes it holds itself.
-      const beyond = request.body.scopes.filter((scope) => !request.principal?.scopes.includes(scope));
-      if (beyond.length > 0) throw new AppError('insufficient_scope', `cannot grant scopes not held: ${beyond.join(', ')}`);
+      assertCanGrant(request, request.body.scopes, 'these scopes');
       const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body);
       return reply.code(201).send({ ...presentKey(key), key: secret });
     },

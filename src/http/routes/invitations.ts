@@ -7,7 +7,7 @@ import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { roles } from '../../scopes.ts';
 import { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '../../services/invitations.ts';
-import { sharedLimit } from '../auth.ts';
+import { assertCanGrantRole, sharedLimit } from '../auth.ts';
 import { RateLimiter } from '../rate-limit.ts';
 import { DateTime, ProblemRef, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 import { setSessionCookies } from '../session-cookies.ts';
@@ -44,6 +44,7 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
       },
     },
     async (request, reply) => {
+      assertCanGrantRole(request, request.body.role);
       const { invitation, token } = await createInvitation(ctx, request.params.workspace_id, request.body);
       const url = `${request.protocol}://${request.headers.host ?? `${ctx.config.host}:${ctx.config.port}`}/invite/${token}`;
       return reply.code(201).send({ ...present(invitation), token, url });

@@ -9,6 +9,7 @@ import { AppError } from '../../errors.ts';
 import { roles } from '../../scopes.ts';
 import { addMember, changeMember, createOwnedWorkspace, listMembers, workspacesOf } from '../../services/memberships.ts';
 import { getWorkspace, updateWorkspace } from '../../services/workspaces.ts';
+import { assertCanGrantRole } from '../auth.ts';
 import { Nullable, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const tags = ['workspaces'];
@@ -61,20 +62,26 @@ export const workspaceRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
   app.post(
     `${P}/members`,
     { config: { scope: 'keys:manage' }, schema: { tags, summary: 'Add an existing account by e-mail with a role', params: WorkspaceParams, body: AddMemberBody, response: withProblems({ 201: MemberCard }, 404, 409) } },
-    async (request, reply) => reply.code(201).send(await addMember(ctx, request.params.workspace_id, request.body)),
+    async (request, reply) => {
+      assertCanGrantRole(request, request.body.role);
+      return reply.code(201).send(await addMember(ctx, request.params.workspace_id, request.body));
+    },
   );
 
   app.patch(
     `${P}/members/:account_id`,
     { config: { scope: 'keys:manage' }, schema: { tags, summary: 'Change a member\'s role', params: MemberParams, body: RoleBody, response: withProblems({ 200: MemberCard }, 404, 409) } },
-    async (request) => (await changeMember(ctx, request.params.workspace_id, request.params.account_id, request.body.role))!,
+    async (request) => {
+      assertCanGrantRole(request, request.body.role);
+      return (await changeMember(ctx, request.params.workspace_id, request.params.account_id, request.body.role, (current) => assertCanGrantRole(request, current)))!;
+    },
   );
 
   app.delete(
     `${P}/members/:account_id`,
     { config: { scope: 'keys:manage' }, schema: { tags, summary: 'Remove a member: their access ends at once', params: MemberParams, response: withProblems({ 204: Type.Null() }, 404, 409) } },
     async (request, reply) => {
-      await changeMember(ctx, request.params.workspace_id, request.params.account_id, null);
+      await changeMember(ctx, request.params.workspace_id, request.params.account_id, null, (current) => assertCanGrantRole(request, current));
       return reply.code(204).send(null);
     },
   );
