@@ -186,6 +186,12 @@ for (const backend of await backends({ s3: true })) {
       assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings?limit=500`, key: ws.key }), 400, 'validation_failed');
       assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings?cursor=nonsense`, key: ws.key }), 400, 'validation_failed');
       assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/recordings?status=bogus`, key: ws.key }), 400, 'validation_failed');
+      // A status filter that names no status is the client's mistake, on every list (was `IN ()`, a 500).
+      for (const list of ['recordings', 'transcription-runs', 'analysis-runs']) {
+        for (const status of [',', '%20', ',%20,']) {
+          assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${ws.workspaceId}/${list}?status=${status}`, key: ws.key }), 400, 'validation_failed');
+        }
+      }
     });
 
     test('imports: success, redirect, 404, 503 then 200, unsupported, retry with a new URL', async () => {
