@@ -95,6 +95,17 @@ for (const backend of await backends()) {
       assert.equal(grouped.at(-1), null);
       assert.deepEqual(grouped.slice(0, -1), grouped.slice(0, -1).sort(new Intl.Collator().compare));
     });
+
+    test('CSV reports make a formula in metadata inert (OWASP: =, +, -, @, tab, CR get an apostrophe)', async () => {
+      const other = await registerAccount(hark);
+      const Q = `/api/v1/workspaces/${other.workspaceId}`;
+      const hostile = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\tTAB', 'plain'];
+      for (const team of hostile) await upload(hark, other, speech('Hello.'), { fields: { metadata: JSON.stringify({ team }) } });
+      const csv = await hark.request({ method: 'GET', url: `${Q}/reports/recordings?group_by=metadata.team`, key: other.key, headers: { accept: 'text/csv' } });
+      assert.equal(csv.statusCode, 200, csv.body);
+      const firstCells = csv.body.trim().split('\n').slice(1).map((line) => line.split(',')[0]!);
+      assert.deepEqual(firstCells.sort(), ['"\'=HYPERLINK(""http://evil.example""', "'\tTAB", "'+1+1", "'-2+3", "'@SUM(A1)", 'plain'].sort());
+    });
   });
 }
 

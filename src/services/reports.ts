@@ -4,6 +4,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
+import { csvDocument } from './csv.ts';
 import { recordingConditions, type RecordingFilters } from './recording-filters.ts';
 
 interface GroupKey {
@@ -208,7 +209,7 @@ export function talkReportCsv(report: TalkReport): string {
       ...speakers.flatMap((s) => fields.map((f) => bySpeaker.get(s)?.[f] ?? '')),
     ];
   });
-  return [header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n') + '\n';
+  return csvDocument([header, ...lines]);
 }
 
 const collator = new Intl.Collator();
@@ -232,11 +233,6 @@ function byKey<G extends { key: Record<string, string | null> }>(keys: GroupKey[
   });
 }
 
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function analysisReportCsv(report: AnalysisReport): string {
   const questionIds = [...new Set(report.groups.flatMap((g) => g.questions.map((q) => q.question_id)))];
   const header = [...report.group_by, 'results', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.rate`])];
@@ -244,12 +240,12 @@ export function analysisReportCsv(report: AnalysisReport): string {
     const byId = new Map(g.questions.map((q) => [q.question_id, q]));
     return [...report.group_by.map((name) => g.key[name]), g.results, ...questionIds.flatMap((id) => [byId.get(id)?.true ?? 0, byId.get(id)?.false ?? 0, byId.get(id)?.rate ?? ''])];
   });
-  return [header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n') + '\n';
+  return csvDocument([header, ...lines]);
 }
 
 export function recordingsReportCsv(report: RecordingsReport): string {
   const statuses = [...new Set(report.groups.flatMap((g) => Object.keys(g.by_status)))].sort();
   const header = [...report.group_by, 'recordings', ...statuses, 'total_duration_seconds'];
   const lines = report.groups.map((g) => [...report.group_by.map((name) => g.key[name]), g.recordings, ...statuses.map((s) => g.by_status[s] ?? 0), g.total_duration_seconds]);
-  return [header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n') + '\n';
+  return csvDocument([header, ...lines]);
 }

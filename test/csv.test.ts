@@ -1,0 +1,20 @@
+// Pure logic: CSV cells as Hark writes them (quoting, and formulas made inert).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { csvCell, csvDocument } from '../src/services/csv.ts';
+
+test('text that a spreadsheet would run as a formula gets a leading apostrophe', () => {
+  for (const text of ['=1+1', '+1', '-1', '@A1', '\tx', '\rx']) assert.equal(csvCell(text).replace(/^"|"$/g, '').startsWith(`'${text[0]}`), true, JSON.stringify(text));
+  assert.equal(csvCell('=HYPERLINK("a","b")'), `"'=HYPERLINK(""a"",""b"")"`);
+});
+
+test('numbers, empty cells and ordinary text are left alone; separators are quoted', () => {
+  assert.equal(csvCell(-0.25), '-0.25');
+  assert.equal(csvCell(3), '3');
+  assert.equal(csvCell(null), '');
+  assert.equal(csvCell(undefined), '');
+  assert.equal(csvCell('red team'), 'red team');
+  assert.equal(csvCell('a,b'), '"a,b"');
+  assert.equal(csvCell('line\nbreak'), '"line\nbreak"');
+  assert.equal(csvDocument([['a', 1], ['-x', -1]]), "a,1\n'-x,-1\n");
+});
