@@ -29,13 +29,16 @@ export const errors = {
   last_owner: { status: 409, title: 'A workspace keeps at least one owner' },
   payload_too_large: { status: 413, title: 'The payload is too large' },
   unsupported_media_type: { status: 415, title: 'The media type is not supported' },
+  unsupported_content_encoding: { status: 415, title: 'The request body\'s content encoding is not supported' },
   range_not_satisfiable: { status: 416, title: 'The requested range is outside the audio' },
   idempotency_key_reused: { status: 422, title: 'The idempotency key was used with another request' },
   rate_limited: { status: 429, title: 'Too many requests' },
   headers_too_large: { status: 431, title: 'The request headers are too large' },
   internal_error: { status: 500, title: 'Internal server error' },
+  insufficient_storage: { status: 507, title: 'The server has no room to store this' },
   engine_failed: { status: 502, title: 'The engine failed' },
   not_ready: { status: 503, title: 'The service is not ready' },
+  database_unavailable: { status: 503, title: 'The database cannot be reached; try again' },
   storage_unavailable: { status: 503, title: 'The audio store cannot be reached; try again' },
 } as const;
 
@@ -58,6 +61,15 @@ export class AppError extends Error {
     this.status = errors[code].status;
   }
 }
+
+/** ENOSPC, or a quota, anywhere in an error's causes. */
+export function isDiskFull(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return code === 'ENOSPC' || code === 'EDQUOT' || isDiskFull(cause, depth + 1);
+}
+
+export const diskFull = (): AppError => new AppError('insufficient_storage', 'the server\'s storage is full: nothing was kept; try again later or ask the operator to free space');
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} was not found`);
 export const invalid = (path: string, message: string): AppError =>

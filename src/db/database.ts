@@ -167,8 +167,12 @@ async function openPostgres(url: string, schema: string): Promise<Database> {
   } finally {
     await bootstrap.end();
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema},public` });
+  // A server that does not answer fails a request in seconds (a 503 to the client), not at the client's timeout.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000, options: `-c search_path=${schema},public` });
   pool.on('error', () => {}); // an idle client dropped by the server is replaced on next use
+  // A connection lost while a client is checked out fails its query (a 503 to the caller); pg also
+  // emits it as an 'error' event then, which without a listener would end the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   const listener = new Listener(url);
   return {

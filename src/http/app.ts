@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.ts';
+import { AppError } from '../errors.ts';
 import { registerAuth } from './auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts';
 import { registerTextGuard } from './text-guard.ts';
@@ -56,6 +57,9 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Bodies are read as sent: a compressed one would be parsed as garbage (a confusing 400).
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') throw new AppError('unsupported_content_encoding', `bodies are accepted uncompressed only, not "${encoding}": leave out Content-Encoding`, undefined, { 'accept-encoding': 'identity' });
   });
   const page = loadPage(ctx.config.webDir);
   if (!page) ctx.log.info({ webDir: ctx.config.webDir }, 'no web interface built: serving the API only');

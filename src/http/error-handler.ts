@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, invalid, problemOf, type ErrorCode, type FieldError } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db/outage.ts';
+import { AppError, diskFull, invalid, isDiskFull, problemOf, type ErrorCode, type FieldError } from '../errors.ts';
+import { settleUnreadBody } from './unread-body.ts';
 import { isPageRequest, sendPage } from './web.ts';
 
 const byStatus: Record<number, ErrorCode> = {
@@ -15,6 +17,9 @@ const byStatus: Record<number, ErrorCode> = {
   415: 'unsupported_media_type',
   429: 'rate_limited',
 };
+
+/** How long a client is asked to wait while the database is away (pg's connect timeout is 10 s). */
+const DATABASE_RETRY_SECONDS = 10;
 
 function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
@@ -40,6 +45,8 @@ function toAppError(error: FastifyError): AppError {
       return new AppError('payload_too_large', error.message);
   }
   if (error instanceof SyntaxError) return new AppError('invalid_json', error.message);
+  if (isDiskFull(error)) return diskFull();
+  if (isDatabaseUnavailable(error)) return new AppError('database_unavailable', 'the database cannot be reached at the moment; nothing was changed, try again', undefined, { 'retry-after': String(DATABASE_RETRY_SECONDS) });
   const status = error.statusCode ?? 500;
   const code = byStatus[status];
   if (code && status < 500) return new AppError(code, error.message);
@@ -47,6 +54,7 @@ function toAppError(error: FastifyError): AppError {
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, error: AppError): FastifyReply {
+  settleUnreadBody(request, reply);
   if (error.headers) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.status).type('application/problem+json').send(problemOf(error, request.id));
 }

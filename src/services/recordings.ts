@@ -5,7 +5,7 @@ import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { rowById } from '../db/rows-by-id.ts';
 import type { RecordingsTable } from '../db/tables.ts';
-import { AppError, invalid, notFound } from '../errors.ts';
+import { AppError, diskFull, invalid, isDiskFull, notFound } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
 import { AddressNotAllowedError, assertLiteralAllowed } from '../net/address-policy.ts';
 import { checkOutboundUrl, OutboundError } from '../net/outbound.ts';
@@ -268,5 +268,5 @@ export async function listRecordings(ctx: Context, workspaceId: string, options:
 /** A store that failed to write or read: logged for the operator, a 503 for the client, who may retry. */
 export function storageUnavailable(ctx: Context, error: unknown): AppError {
   ctx.log.error({ err: error }, 'the audio store failed');
-  return new AppError('storage_unavailable');
+  return isDiskFull(error) ? diskFull() : new AppError('storage_unavailable');
 }

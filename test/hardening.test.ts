@@ -1,0 +1,170 @@
+// What a black-box probe found, each with the test that shows it fixed: a refused upload leaves its
+// connection usable, a compressed body is a 415, a full disk a 507, a database outage a 503 with
+// Retry-After (and nothing lost).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { multipart, speech, tone } from './helpers/audio.ts';
+import { assertProblem, backends, eventually, POSTGRES_URL, registerAccount, scratchDir, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request on `agent` (a keep-alive agent with one socket: the next request reuses it). */
+function send(agent: http.Agent, url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { agent, method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    // A hung connection fails the test instead of waiting for the client's own minutes.
+    request.setTimeout(20_000, () => request.destroy(new Error(`no answer from ${url} within 20 s: the connection hangs`)));
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+for (const backend of await backends()) {
+  describe(`hardening on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let base: string;
+    before(async () => {
+      hark = await startHark({ backend, workers: false });
+      account = await registerAccount(hark);
+      base = await hark.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(() => hark.destroy());
+
+    test('an upload refused mid-body leaves its connection usable for the next request', async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const url = `${base}/api/v1/workspaces/${account.workspaceId}/recordings`;
+        const auth = { authorization: `Bearer ${account.key}` };
+        // 1.1 MB of noise: refused by the content sniff after its first bytes.
+        const noise = multipart({}, { content: randomBytes(1_100_000), filename: 'noise.wav', contentType: 'audio/wav' });
+        const sniffed = await send(agent, url, { method: 'POST', headers: { ...auth, ...noise.headers }, body: noise.payload });
+        assert.equal(sniffed.status, 415, sniffed.body);
+        assert.equal((await send(agent, `${base}/healthz`)).status, 200);
+
+        // A second file part after a real one.
+        const wav = fs.readFileSync(speech('one file is enough'));
+        const twice = multipartTwoFiles(wav, randomBytes(600_000));
+        const duplicate = await send(agent, url, { method: 'POST', headers: { ...auth, 'content-type': twice.contentType }, body: twice.body });
+        assert.equal(duplicate.status, 400, duplicate.body);
+        assert.equal((await send(agent, `${base}/healthz`)).status, 200);
+        const listed = await send(agent, url, { headers: auth });
+        assert.deepEqual(JSON.parse(listed.body).data, [], 'nothing was kept of either refused upload');
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    test('a compressed body is a 415 unsupported_content_encoding, not a JSON error', async () => {
+      const body = gzipSync(JSON.stringify({ name: 'x', scopes: ['recordings:read'] }));
+      const response = await hark.request({
+        method: 'POST',
+        url: `/api/v1/workspaces/${account.workspaceId}/api-keys`,
+        key: account.key,
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: body,
+      });
+      assertProblem(response, 415, 'unsupported_content_encoding');
+      assert.equal(response.headers['accept-encoding'], 'identity');
+    });
+
+    test('a full disk answers 507 insufficient_storage and keeps nothing', { skip: process.getuid?.() !== 0 && 'mounting a small file system needs root' }, async () => {
+      const scratch = scratchDir(hark.config);
+      fs.mkdirSync(scratch, { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', scratch]);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        // Twenty seconds of 16 kHz audio: more than the 256 KB the scratch folder holds.
+        const wav = fs.readFileSync(tone(20));
+        assert.ok(wav.length > 300_000, `${wav.length} bytes`);
+        const form = multipart({}, { content: wav, filename: 'call.wav', contentType: 'audio/wav' });
+        const url = `${base}/api/v1/workspaces/${account.workspaceId}/recordings`;
+        const auth = { authorization: `Bearer ${account.key}` };
+        const full = await send(agent, url, { method: 'POST', headers: { ...auth, ...form.headers }, body: form.payload });
+        assert.equal(full.status, 507, full.body);
+        assert.equal(JSON.parse(full.body).code, 'insufficient_storage');
+        assert.equal((await send(agent, `${base}/healthz`)).status, 200, 'the connection is still usable');
+        assert.deepEqual(JSON.parse((await send(agent, url, { headers: auth })).body).data, []);
+        assert.deepEqual(fs.readdirSync(scratch).filter((name) => fs.statSync(`${scratch}/${name}`).isFile()), [], 'no partial file is left');
+      } finally {
+        agent.destroy();
+        execFileSync('umount', ['-l', scratch]);
+      }
+    });
+  });
+}
+
+/** A form with two `file` parts, the second one large enough not to be read with the first. */
+function multipartTwoFiles(first: Buffer, second: Buffer): { body: Buffer; contentType: string } {
+  const boundary = `----hark${randomBytes(8).toString('hex')}`;
+  const part = (content: Buffer, name: string) =>
+    Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: audio/wav\r\n\r\n`), content, Buffer.from('\r\n')]);
+  return { body: Buffer.concat([part(first, 'a.wav'), part(second, 'b.wav'), Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+if ((await backends()).includes('postgres')) {
+  describe('a database outage (PostgreSQL server mode)', () => {
+    test('answers 503 database_unavailable with Retry-After while the server is away, and works again after', async () => {
+      // The service reaches PostgreSQL through a relay the test can cut, as a network outage or a stopped server would.
+      const target = new URL(POSTGRES_URL);
+      const sockets = new Set<net.Socket>();
+      const relay = net.createServer((client) => {
+        const server = net.connect(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, server]) {
+          sockets.add(socket);
+          socket.on('error', () => {});
+          socket.on('close', () => sockets.delete(socket));
+        }
+        client.pipe(server).pipe(client);
+      });
+      await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+      const port = (relay.address() as net.AddressInfo).port;
+      const url = new URL(POSTGRES_URL);
+      url.port = String(port);
+      const hark = await startHark({ backend: 'postgres', workers: false, env: { DATABASE_URL: url.toString() } });
+      try {
+        const account = await registerAccount(hark);
+        const P = `/api/v1/workspaces/${account.workspaceId}`;
+        assert.equal((await hark.request({ method: 'GET', url: `${P}/recordings`, key: account.key })).statusCode, 200);
+
+        await new Promise<void>((resolve) => {
+          relay.close(() => resolve());
+          for (const socket of sockets) socket.destroy();
+        });
+        for (const request of [
+          { method: 'GET' as const, url: `${P}/recordings` },
+          { method: 'GET' as const, url: `${P}/transcription-runs` },
+          { method: 'POST' as const, url: `${P}/analysis-scenarios`, payload: { name: 'during the outage' } },
+        ]) {
+          const response = await hark.request({ ...request, key: account.key });
+          assertProblem(response, 503, 'database_unavailable');
+          assert.ok(Number(response.headers['retry-after']) > 0, 'Retry-After is set');
+        }
+        assert.equal((await hark.request({ method: 'GET', url: '/readyz' })).statusCode, 503);
+
+        await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+        await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/recordings`, key: account.key })).statusCode === 200, 30_000, 'the service answers again');
+        const scenarios = (await hark.request({ method: 'GET', url: `${P}/analysis-scenarios`, key: account.key })).json<{ data: { name: string }[] }>().data;
+        assert.ok(!scenarios.some((s) => s.name === 'during the outage'), 'nothing was half-created');
+      } finally {
+        await hark.destroy();
+        relay.close();
+        for (const socket of sockets) socket.destroy();
+      }
+    });
+  });
+}
