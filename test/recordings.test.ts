@@ -1,7 +1,9 @@
 // Recordings over HTTP: upload in every format, bad input, metadata, paging, filters, imports,
 // retention, scopes and the trial, on PGlite and PostgreSQL.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { durationOf, encode, mimeOf, multipart, speech, tone } from './helpers/audio.ts';
 import { upload, waitForRecording, type Card } from './helpers/api.ts';
@@ -60,6 +62,17 @@ for (const backend of await backends({ s3: true })) {
         const prepared = await hark.runtime.ctx.blobs.read(`recordings/${account.workspaceId}/${card.id}/prepared.wav`, { start: 0, end: 3 });
         assert.equal(Buffer.concat(await prepared.toArray()).toString(), 'RIFF');
       }
+    });
+
+    test('audio of more than 8 channels is prepared mixed to mono (ffmpeg cannot downmix it by layout)', async () => {
+      const ten = path.join(path.dirname(sample), 'ten-channels.wav');
+      const labels = Array.from({ length: 10 }, (_, i) => `[a${i}]`).join('');
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', sample, '-filter_complex', `[0:a]asplit=10${labels};${labels}amerge=inputs=10`, '-c:a', 'pcm_s16le', ten]);
+      const response = await upload(hark, account, ten);
+      assert.equal(response.statusCode, 202, response.body);
+      const card = await waitForRecording(hark, account, response.json<Card>().id, ['completed', 'failed']);
+      assert.equal(card.status, 'completed', `${card.error_code}: ${card.error_message}`);
+      assert.ok(Math.abs((card.duration_seconds ?? 0) - durationOf(sample)) < 0.15);
     });
 
     test('a WAV already 16 kHz mono 16-bit is kept as it is; any other is decoded by ffmpeg', async () => {

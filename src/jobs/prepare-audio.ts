@@ -54,7 +54,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
           if (info.durationSeconds !== null && info.durationSeconds > ctx.config.maxAudioSeconds) throw tooLong(ctx.config.maxAudioSeconds);
           const separate = info.channels >= 2 && info.channels <= MAX_SEPARATE_CHANNELS ? info.channels : 0;
           channelTemps = Array.from({ length: separate }, () => ctx.blobs.tempPath());
-          const decoded = await prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds, channelTemps);
+          const decoded = await prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds, info.channels, channelTemps);
           lap('convert');
           return { seconds: decoded, channels: info.channels };
         });

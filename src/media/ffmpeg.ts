@@ -115,18 +115,28 @@ export function checkPreparedLength(seconds: number, maxSeconds: number): number
 export const MAX_SEPARATE_CHANNELS = 8;
 
 /**
+ * ffmpeg's `-ac 1` downmixes only the channel layouts it knows (at most 8 channels); more are
+ * mixed with equal weights by an explicit pan.
+ */
+export function mixToMono(channels: number): string[] {
+  if (channels <= MAX_SEPARATE_CHANNELS) return ['-ac', '1'];
+  const weight = (1 / channels).toFixed(6);
+  return ['-af', `pan=mono|c0=${Array.from({ length: channels }, (_, c) => `${weight}*c${c}`).join('+')}`];
+}
+
+/**
  * Decodes `input` to 16 kHz mono s16le WAV at `output`, and channel i alone to `channelOutputs[i]`
  * in the same pass; returns the decoded duration. Each output stops just past `maxSeconds` whatever
  * the file's header claims (a small file of hours of silence), so an over-long file costs at most
  * that much disk before it is refused.
  */
-export async function prepare(input: string, output: string, declaredSeconds: number | null, maxSeconds: number, channelOutputs: readonly string[] = []): Promise<number> {
+export async function prepare(input: string, output: string, declaredSeconds: number | null, maxSeconds: number, channels: number, channelOutputs: readonly string[] = []): Promise<number> {
   const wav = (file: string) => ['-ar', String(PREPARED_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-t', String(maxSeconds + 1), '-flags', '+bitexact', '-fflags', '+bitexact', '-f', 'wav', file];
   const result = await run(
     'ffmpeg',
     [
       '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input,
-      '-vn', '-map', '0:a:0', '-ac', '1', ...wav(output),
+      '-vn', '-map', '0:a:0', ...mixToMono(channels), ...wav(output),
       ...channelOutputs.flatMap((file, channel) => ['-vn', '-map', '0:a:0', '-af', `pan=mono|c0=c${channel}`, ...wav(file)]),
     ],
     6 * 3600_000,
