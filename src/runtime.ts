@@ -45,7 +45,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   }
   const queue = new Queue(database, config, (error) => log.error({ err: error }, 'queue error'));
   const blobs = openBlobStore(config);
-  await blobs.init();
+  const deadScratch = await blobs.init();
+  if (deadScratch > 0) log.warn({ folders: deadScratch }, 'removed the scratch files of processes of this host that stopped');
   const ctx: Context = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db, () => queue.depth()) };
   const handlers = jobHandlers(ctx);
   await queue.start(handlers);

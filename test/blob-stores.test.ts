@@ -102,7 +102,7 @@ test('an S3 store that cannot be reached: not ready, and an upload is refused wi
     assertProblem(await upload(hark, account, speech('nothing will be stored')), 503, 'storage_unavailable');
     const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').execute();
     assert.equal(rows.length, 0, 'no row points at audio that was never stored');
-    assert.deepEqual(fs.readdirSync(scratchDir(hark.config)), [], 'no scratch file is left');
+    assert.deepEqual(fs.readdirSync(scratchDir(hark)), [], 'no scratch file is left');
   } finally {
     await hark.destroy();
   }

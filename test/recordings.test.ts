@@ -16,7 +16,7 @@ const sample = speech('Hello, thank you for calling. How can I help you today?')
 async function storeIsEmpty(hark: Hark, workspaceId: string): Promise<void> {
   const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', workspaceId).execute();
   assert.equal(rows.length, 0, 'a recording row was left behind');
-  assert.deepEqual(fs.readdirSync(scratchDir(hark.config)), [], 'a temp file was left behind');
+  assert.deepEqual(fs.readdirSync(scratchDir(hark)), [], 'a temp file was left behind');
   assert.deepEqual(await storedKeys(hark, `recordings/${workspaceId}`), [], 'a blob was left behind');
 }
 
@@ -71,7 +71,7 @@ for (const backend of await backends({ s3: true })) {
       const response = await upload(hark, account, ten);
       assert.equal(response.statusCode, 202, response.body);
       const card = await waitForRecording(hark, account, response.json<Card>().id, ['completed', 'failed']);
-      assert.equal(card.status, 'completed', `${card.error_code}: ${card.error_message}`);
+      assert.equal(card.status, 'completed', String(card.error_code));
       assert.ok(Math.abs((card.duration_seconds ?? 0) - durationOf(sample)) < 0.15);
     });
 

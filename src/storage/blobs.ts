@@ -12,7 +12,10 @@ export interface ByteRange {
 
 export interface BlobStore {
   readonly kind: 'file' | 's3';
-  init(): Promise<void>;
+  /** Prepares the store and this process's scratch folder; returns how many dead processes' scratch folders of this host it removed. */
+  init(): Promise<number>;
+  /** This process's own scratch folder (see scratch.ts). */
+  readonly scratchFolder: string;
   /** Throws when the store cannot be written or reached. */
   ping(): Promise<void>;
   /** A fresh path in the local scratch folder. */

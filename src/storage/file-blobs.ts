@@ -15,6 +15,9 @@ export class FileBlobStore implements BlobStore {
   }
 
   init = () => this.scratch.init();
+  get scratchFolder(): string {
+    return this.scratch.folder;
+  }
   ping = () => this.scratch.ping();
   tempPath = () => this.scratch.tempPath();
   removeTemp = (tempPath: string) => this.scratch.remove(tempPath);

@@ -49,6 +49,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   init = () => this.scratch.init();
+  get scratchFolder(): string {
+    return this.scratch.folder;
+  }
   tempPath = () => this.scratch.tempPath();
   removeTemp = (tempPath: string) => this.scratch.remove(tempPath);
   removeStaleTemps = (idleMs: number, now?: number) => this.scratch.removeStale(idleMs, now);

@@ -202,8 +202,9 @@ export function assertProblem(response: LightMyRequestResponse, status: number, 
 }
 
 /** The local scratch folder of a Hark's blob store (uploads being received, local copies). */
-export function scratchDir(config: Config): string {
-  return config.blobs.kind === 'file' ? path.join(config.blobs.root, '.tmp') : path.join(config.dataDir, 'tmp');
+/** The running process's own scratch folder. */
+export function scratchDir(hark: Hark): string {
+  return hark.runtime.ctx.blobs.scratchFolder;
 }
 
 /** Whether a Hark's store holds `key`, whichever store it is. */
