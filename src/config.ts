@@ -34,6 +34,8 @@ export interface Config {
   expireIntervalSeconds: number;
   staleRunSeconds: number;
   openai: { baseUrl: string | null; apiKey: string | null };
+  /** HARK_REMOTE_ENGINES: whether engines on another server (openai) may be used at all. */
+  remoteEngines: boolean;
   llamaThreads: number;
   whisperThreads: number;
   webhooks: { maxAttempts: number; backoffSeconds: number };
@@ -119,6 +121,7 @@ export const EnvSchema = Type.Object({
   HARK_EXPIRE_INTERVAL_SECONDS: integer(3600, 1, 86400, 'How often expired audio is deleted'),
   HARK_STALE_RUN_SECONDS: integer(120, 5, 86400, 'A run without a heartbeat this long is queued again'),
   HARK_OPENAI_BASE_URL: text('Default server of the openai engines'),
+  HARK_REMOTE_ENGINES: choice(['on', 'off'], 'on', 'Whether scenarios may use engines that send audio or text to another server (openai); off refuses them'),
   HARK_OPENAI_API_KEY: text('Key of the openai engines'),
   HARK_LLAMA_THREADS: integer(1, 1, 64, 'llama.cpp threads'),
   HARK_WHISPER_THREADS: integer(cores, 1, 64, 'whisper.cpp threads'),
@@ -187,6 +190,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     expireIntervalSeconds: s.HARK_EXPIRE_INTERVAL_SECONDS,
     staleRunSeconds: s.HARK_STALE_RUN_SECONDS,
     openai: { baseUrl: s.HARK_OPENAI_BASE_URL ?? null, apiKey: s.HARK_OPENAI_API_KEY ?? null },
+    remoteEngines: s.HARK_REMOTE_ENGINES === 'on',
     sessions: { idleMinutes: s.HARK_SESSION_IDLE_MINUTES, maxDays: s.HARK_SESSION_MAX_DAYS },
     trustProxy: s.HARK_TRUST_PROXY === '1' || s.HARK_TRUST_PROXY === 'true',
     metricsToken: s.HARK_METRICS_TOKEN ?? null,

@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { multipart, speech, tone } from './helpers/audio.ts';
@@ -83,7 +85,7 @@ for (const backend of await backends()) {
     });
 
     test('a full disk answers 507 insufficient_storage and keeps nothing', { skip: process.getuid?.() !== 0 && 'mounting a small file system needs root' }, async () => {
-      const scratch = scratchDir(hark.config);
+      const scratch = scratchDir(hark);
       fs.mkdirSync(scratch, { recursive: true });
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', scratch]);
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -107,6 +109,70 @@ for (const backend of await backends()) {
     });
   });
 }
+
+for (const backend of await backends()) {
+  test(`a process starting on a host removes the scratch files of this host's dead processes, and only theirs (${backend})`, async () => {
+    let hark = await startHark({ backend, workers: false });
+    try {
+      const root = path.dirname(scratchDir(hark));
+      await hark.stop();
+      const host = os.hostname().replace(/[^A-Za-z0-9-]/g, '_');
+      const pid1Start = fs.readFileSync('/proc/1/stat', 'utf8').split(') ')[1]!.split(' ')[19];
+      const folders = {
+        // A pid above any pid_max: that process is gone (killed mid-upload, say).
+        dead: `${host}.9999999999.12345`,
+        // pid 1 runs, but started at another time: a restarted container's pid 1 is another process.
+        reused: `${host}.1.1`,
+        alive: `${host}.1.${pid1Start}`,
+        otherHost: 'another-host.1.1',
+      };
+      for (const name of Object.values(folders)) {
+        fs.mkdirSync(path.join(root, name), { recursive: true });
+        fs.writeFileSync(path.join(root, name, 'partial-upload'), randomBytes(1000));
+      }
+      hark = await hark.restart({ workers: false });
+      const left = fs.readdirSync(root);
+      assert.ok(!left.includes(folders.dead), 'a dead process\'s folder is removed at start');
+      assert.ok(!left.includes(folders.reused), 'so is that of a process whose pid now belongs to another');
+      assert.ok(left.includes(folders.alive), 'a running process keeps its files');
+      assert.ok(left.includes(folders.otherHost), 'another host\'s files are left to the idle sweep');
+      assert.ok(left.includes(path.basename(scratchDir(hark))));
+    } finally {
+      await hark.destroy();
+    }
+  });
+}
+
+describe('engine addresses are checked when a scenario is saved', () => {
+  test('loopback, private and credentialed addresses are 400s; a remote engine needs an address; operators can switch remote engines off', async () => {
+    const hark = await startHark({ backend: 'pglite', workers: false, env: { HARK_IMPORT_ALLOW_PRIVATE: '0' } });
+    try {
+      const account = await registerAccount(hark);
+      const P = `/api/v1/workspaces/${account.workspaceId}`;
+      const save = (kind: string, payload: Record<string, unknown>) => hark.request({ method: 'POST', url: `${P}/${kind}-scenarios`, key: account.key, payload });
+      for (const kind of ['transcription', 'analysis']) {
+        for (const base_url of ['http://127.0.0.1:8080/v1', 'http://[::1]/v1', 'http://10.1.2.3/v1', 'http://localhost:9/v1', 'https://user:secret@api.example.com/v1', 'ftp://example.com/v1']) {
+          const problem = assertProblem(await save(kind, { name: 'remote', engine: 'openai', model: 'm', options: { base_url } }), 400, 'validation_failed');
+          assert.match(JSON.stringify(problem.errors), /base_url/, base_url);
+        }
+        const unset = assertProblem(await save(kind, { name: 'remote', engine: 'openai', model: 'm' }), 400, 'validation_failed');
+        assert.match(String(unset.detail), /HARK_OPENAI_BASE_URL/);
+      }
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/transcription-scenarios`, key: account.key })).json<{ data: unknown[] }>().data.length, 1, 'only the default scenario exists');
+
+      const configured = await hark.restart({ workers: false, config: { openai: { baseUrl: 'https://llm.example.com/v1', apiKey: null } } });
+      assert.equal((await configured.request({ method: 'POST', url: `${P}/analysis-scenarios`, key: account.key, payload: { name: 'operator server', engine: 'openai', model: 'm' } })).statusCode, 201, 'the operator\'s address will do');
+      const off = await configured.restart({ workers: false, config: { remoteEngines: false } });
+      const refused = assertProblem(await off.request({ method: 'POST', url: `${P}/analysis-scenarios`, key: account.key, payload: { name: 'x', engine: 'openai', model: 'm' } }), 400, 'validation_failed');
+      assert.match(String(refused.detail), /HARK_REMOTE_ENGINES=off/);
+      assert.equal((await off.request({ method: 'POST', url: `${P}/analysis-scenarios`, key: account.key, payload: { name: 'local', engine: 'basic' } })).statusCode, 201, 'local engines still work');
+      await off.destroy();
+    } catch (error) {
+      await hark.destroy().catch(() => {});
+      throw error;
+    }
+  });
+});
 
 /** A form with two `file` parts, the second one large enough not to be read with the first. */
 function multipartTwoFiles(first: Buffer, second: Buffer): { body: Buffer; contentType: string } {

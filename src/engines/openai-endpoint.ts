@@ -5,8 +5,16 @@ import type { AddressPolicy } from '../net/address-policy.ts';
 import { classifyOutboundError, outboundRequest } from '../net/outbound.ts';
 import { EngineError } from './transcription/types.ts';
 
+/**
+ * The server a run calls: the scenario's, else the operator's. Never a default cloud address: a
+ * scenario saved before either was required fails at once, as does one run after the operator
+ * switched remote engines off.
+ */
 export function baseUrlOf(config: Config, scenarioBaseUrl: string | null): string {
-  const base = scenarioBaseUrl ?? config.openai.baseUrl ?? 'https://api.openai.com/v1';
+  if (!config.remoteEngines) throw new EngineError('remote_engines_off', 'remote engines are switched off on this server (HARK_REMOTE_ENGINES=off)', false);
+  const base = scenarioBaseUrl ?? config.openai.baseUrl;
+  if (!base) throw new EngineError('engine_not_configured', 'the scenario names no base_url and HARK_OPENAI_BASE_URL is not set', false);
+  if (/^[a-z]+:\/\/[^/]*@/i.test(base)) throw new EngineError('engine_not_configured', 'the engine address must not contain credentials', false);
   return base.replace(/\/+$/, '');
 }
 

@@ -11,7 +11,7 @@ import type { AnalysisScenariosTable } from '../db/tables.ts';
 import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } from '../engines/analysis/registry.ts';
 import { invalid } from '../errors.ts';
 import { checkModelAvailable } from '../engines/models.ts';
-import { checkBaseUrl, checkSelection } from './selection.ts';
+import { checkEngineAddress, checkSelection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from './scenario-store.ts';
 import type { RetrySettings, Selection } from './transcription-scenarios.ts';
@@ -101,7 +101,7 @@ async function resolve(ctx: Context, input: AnalysisScenarioInput, current?: Ana
   if (engine === 'basic' && model !== defaultAnalysisModels.basic) throw invalid('model', `the basic engine has one model: "${defaultAnalysisModels.basic}"`);
   if (engine === 'llama.cpp') await checkModelAvailable(ctx, 'llama.cpp', model);
   const options = { ...current?.options, ...input.options };
-  if (options.base_url) checkBaseUrl(options.base_url);
+  await checkEngineAddress(ctx.config, { name: engine, remote: engine === 'openai' }, options.base_url ?? undefined);
   return {
     name: input.name ?? current?.name ?? 'Analysis',
     engine,

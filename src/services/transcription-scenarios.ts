@@ -11,7 +11,7 @@ import type { TranscriptionScenariosTable } from '../db/tables.ts';
 import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName } from '../engines/transcription/registry.ts';
 import { invalid } from '../errors.ts';
 import { checkModelAvailable } from '../engines/models.ts';
-import { checkBaseUrl, checkSelection, type Selection } from './selection.ts';
+import { checkEngineAddress, checkSelection, type Selection } from './selection.ts';
 import { defaultRetry, emptySelection } from './scenario-defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from './scenario-store.ts';
 
@@ -76,7 +76,7 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
     ...current?.options,
     ...input.options,
   };
-  if (options.base_url) checkBaseUrl(options.base_url);
+  await checkEngineAddress(ctx.config, { name: engine, remote: engine === 'openai' }, options.base_url ?? undefined);
   if (options.redact_audio && !options.redact?.length) throw invalid('options.redact_audio', 'needs the kinds to redact in options.redact');
   if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options.keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
   return {
