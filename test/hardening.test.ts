@@ -71,6 +71,20 @@ for (const backend of await backends()) {
       }
     });
 
+    test('wrong API keys are limited per address: 429 with Retry-After past the limit, other addresses unaffected', async () => {
+      const P = `/api/v1/workspaces/${account.workspaceId}/recordings`;
+      const guess = (remoteAddress: string) => hark.request({ method: 'GET', url: P, remoteAddress, headers: { authorization: `Bearer hark_${randomBytes(24).toString('base64url')}` } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 80; i++) statuses.push((await guess('192.0.2.50')).statusCode);
+      assert.deepEqual([...new Set(statuses.slice(0, 60))], [401], 'the first 60 a minute are answered 401');
+      assert.deepEqual([...new Set(statuses.slice(60))], [429], 'then the address waits');
+      const limited = await guess('192.0.2.50');
+      assertProblem(limited, 429, 'rate_limited');
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      assertProblem(await guess('192.0.2.51'), 401, 'unauthorized');
+      assert.equal((await hark.request({ method: 'GET', url: P, remoteAddress: '192.0.2.52', key: account.key })).statusCode, 200, 'a valid key from elsewhere works');
+    });
+
     test('a compressed body is a 415 unsupported_content_encoding, not a JSON error', async () => {
       const body = gzipSync(JSON.stringify({ name: 'x', scopes: ['recordings:read'] }));
       const response = await hark.request({

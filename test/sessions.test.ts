@@ -70,19 +70,39 @@ for (const backend of await backends()) {
       assert.equal(me.account.email, person.email);
       assert.deepEqual(me.workspaces.map((w) => [w.id, w.role, w.trial_days_left]), [[person.workspaceId, 'owner', 7]]);
 
-      for (let i = 0; i < 5; i++) await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: `wrong ${i}` } });
-      const throttled = assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: PASSWORD } }), 429, 'rate_limited');
-      assert.ok(throttled, 'even the right password waits once the account is throttled');
     });
 
-    test('wrong passwords sent at once are counted together: no more than five are tried', async () => {
+    test('failed sign-ins slow the address that made them, never the owner signing in from elsewhere; an owner sees them', async () => {
+      const person = await register();
+      const attacker = '203.0.113.7';
+      const signInFrom = (remoteAddress: string, password: string) => hark.request({ method: 'POST', url: '/api/v1/sessions', remoteAddress, payload: { email: person.email, password } });
+      for (let i = 0; i < 3; i++) assertProblem(await signInFrom(attacker, `wrong ${i}`), 401, 'invalid_credentials');
+      const slowed = await signInFrom(attacker, 'wrong 3');
+      assertProblem(slowed, 429, 'rate_limited');
+      assert.ok(Number(slowed.headers['retry-after']) > 0, 'Retry-After says how long');
+      assertProblem(await signInFrom(attacker, PASSWORD), 429, 'rate_limited');
+      // The owner, from an address that has not failed, signs in at once, however many times the attacker tries.
+      for (let i = 0; i < 5; i++) await signInFrom(attacker, `wrong again ${i}`);
+      const owner = await signInFrom('198.51.100.20', PASSWORD);
+      assert.equal(owner.statusCode, 201, owner.body);
+
+      // The owner sees the failures against the workspace's members, by address.
+      const failures = await hark.request({ method: 'GET', url: `/api/v1/workspaces/${person.workspaceId}/sign-in-failures`, key: person.key });
+      assert.equal(failures.statusCode, 200, failures.body);
+      const rows = failures.json<{ data: { email: string; address: string; failures: number; last_failed_at: string }[] }>().data;
+      assert.deepEqual(rows.map((r) => [r.email, r.address, r.failures]), [[person.email, attacker, 3]], 'refused attempts are not counted as tried');
+      const other = await register();
+      assert.deepEqual((await hark.request({ method: 'GET', url: `/api/v1/workspaces/${other.workspaceId}/sign-in-failures`, key: other.key })).json<{ data: unknown[] }>().data, [], 'another workspace sees none of them');
+    });
+
+    test('wrong passwords sent at once are counted together: no more than three are tried', async () => {
       const person = await register();
       const responses = await Promise.all(
         Array.from({ length: 12 }, (_, i) => hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: `wrong ${i}` } })),
       );
       const statuses = responses.map((response) => response.statusCode);
-      assert.ok(statuses.filter((status) => status === 401).length <= 5, `tried: ${statuses.join(' ')}`);
-      assert.ok(statuses.filter((status) => status === 429).length >= 7, `throttled: ${statuses.join(' ')}`);
+      assert.ok(statuses.filter((status) => status === 401).length <= 3, `tried: ${statuses.join(' ')}`);
+      assert.ok(statuses.filter((status) => status === 429).length >= 9, `throttled: ${statuses.join(' ')}`);
       assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email: person.email, password: PASSWORD } }), 429, 'rate_limited');
     });
 

@@ -547,6 +547,12 @@ func (c *Client) ListRecordings(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings", p, out)
 }
 
+// ListSignInFailures: Failed sign-ins against the members in the last 24 hours, by account and address (GET /api/v1/workspaces/{workspace_id}/sign-in-failures).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) ListSignInFailures(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/sign-in-failures", p, out)
+}
+
 // ListTranscriptionExecutions: Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) ListTranscriptionExecutions(ctx context.Context, p Params, out any) error {

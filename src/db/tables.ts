@@ -249,7 +249,14 @@ export interface RateLimitsTable {
 }
 
 export interface SignInFailuresTable {
+  id: Generated<number>;
+  /** SHA-256 of the account's e-mail and the address: the pair's failures. */
   key: string;
+  /** SHA-256 of the address: every failure from it. */
+  address_key: string;
+  address: string;
+  /** Set once the failure is known to be against an existing account. */
+  account_id: string | null;
   failed_at: Generated<Date>;
 }
 

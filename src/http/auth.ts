@@ -46,18 +46,35 @@ function checkCsrf(request: FastifyRequest, token: string): void {
   if (typeof sent !== 'string' || !sameText(sent, csrfTokenFor(token))) throw new AppError('csrf_failed', `send the session's CSRF token in ${CSRF_HEADER}`);
 }
 
-async function authenticate(ctx: Context, request: FastifyRequest): Promise<{ principal: Principal; limitKey: string }> {
+/** Failed authentications (a wrong key, a dead session) an address may make in a minute. */
+export const AUTH_FAILURES_PER_MINUTE = 60;
+
+/**
+ * An address past its failed authentications waits out the minute before any key it sends is
+ * looked up: guessing keys costs the guesser, not the database.
+ */
+async function authenticate(ctx: Context, request: FastifyRequest, failures: RateLimiter): Promise<{ principal: Principal; limitKey: string }> {
   const secret = bearer(request);
+  const token = secret ? null : request.cookies[SESSION_COOKIE];
+  if (!secret && !token) throw unauthorized('send an API key as "Authorization: Bearer <key>", or sign in');
+  const standing = failures.peek(request.ip);
+  if (!standing.allowed) {
+    throw new AppError('rate_limited', `more than ${standing.limit} failed authentications a minute from this address`, undefined, { 'retry-after': String(standing.resetSeconds) });
+  }
   if (secret) {
     const key = await findKeyBySecret(ctx, secret);
-    if (!key) throw unauthorized('the API key is unknown, expired or revoked');
+    if (!key) {
+      failures.take(request.ip);
+      throw unauthorized('the API key is unknown, expired or revoked');
+    }
     return { principal: { workspaceId: key.workspace_id, scopes: key.scopes, key, session: null, role: null }, limitKey: key.id };
   }
-  const token = request.cookies[SESSION_COOKIE];
-  if (!token) throw unauthorized('send an API key as "Authorization: Bearer <key>", or sign in');
-  const session = await findSession(ctx, token);
-  if (!session) throw unauthorized('the session has ended: sign in again');
-  if (!safeMethods.has(request.method)) checkCsrf(request, token);
+  const session = await findSession(ctx, token!);
+  if (!session) {
+    failures.take(request.ip);
+    throw unauthorized('the session has ended: sign in again');
+  }
+  if (!safeMethods.has(request.method)) checkCsrf(request, token!);
   return { principal: { workspaceId: null, scopes: [], key: null, session, role: null }, limitKey: session.id };
 }
 
@@ -73,14 +90,18 @@ function applyRateLimit(limiter: RateLimiter, key: string, reply: FastifyReply):
 
 export function registerAuth(app: FastifyInstance, ctx: Context): void {
   const limiter = new RateLimiter(ctx.config.rateLimitPerMinute, sharedLimit(ctx, 'request'));
-  app.addHook('onClose', async () => limiter.stop());
+  const failures = new RateLimiter(AUTH_FAILURES_PER_MINUTE, sharedLimit(ctx, 'auth-failure'));
+  app.addHook('onClose', async () => {
+    limiter.stop();
+    failures.stop();
+  });
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (request.is404 || config.public) return;
 
-    const { principal, limitKey } = await authenticate(ctx, request);
+    const { principal, limitKey } = await authenticate(ctx, request, failures);
     request.principal = principal;
     applyRateLimit(limiter, limitKey, reply);
 

@@ -58,6 +58,19 @@ export class RateLimiter {
     };
   }
 
+  /** The decision one more request would get, without counting it. */
+  peek(key: string, now = Date.now()): RateDecision {
+    const window = this.windows.get(key);
+    const current = window && now - window.start < this.windowMs ? window : null;
+    const count = current ? current.synced + current.pending : 0;
+    return {
+      allowed: count < this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - count),
+      resetSeconds: current ? Math.max(1, Math.ceil((current.start + this.windowMs - now) / 1000)) : Math.ceil(this.windowMs / 1000),
+    };
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

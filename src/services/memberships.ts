@@ -5,6 +5,7 @@ import type { Context } from '../context.ts';
 import type { Trx } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Role } from '../scopes.ts';
+import { SIGN_IN_FAILURES_KEPT_MS } from '../security/sign-in-guard.ts';
 import { createWorkspace, type Workspace } from './workspaces.ts';
 
 export interface Member {
@@ -106,4 +107,19 @@ export async function changeMember(ctx: Context, workspaceId: string, accountId:
     await trx.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).execute();
     return getMember({ db: trx }, workspaceId, accountId);
   });
+}
+
+/** Failed sign-ins against the workspace's members in the last day, by account and address, most recent first. */
+export function recentSignInFailures(ctx: Context, workspaceId: string) {
+  return ctx.db
+    .selectFrom('sign_in_failures')
+    .innerJoin('memberships', (join) => join.onRef('memberships.account_id', '=', 'sign_in_failures.account_id').on('memberships.workspace_id', '=', workspaceId))
+    .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+    .select(['memberships.account_id', 'accounts.email', 'sign_in_failures.address'])
+    .select((eb) => [eb.fn.countAll<number>().as('failures'), eb.fn.min('sign_in_failures.failed_at').as('first_failed_at'), eb.fn.max('sign_in_failures.failed_at').as('last_failed_at')])
+    .where('sign_in_failures.failed_at', '>', new Date(Date.now() - SIGN_IN_FAILURES_KEPT_MS))
+    .groupBy(['memberships.account_id', 'accounts.email', 'sign_in_failures.address'])
+    .orderBy('last_failed_at', 'desc')
+    .limit(500)
+    .execute();
 }

@@ -1,4 +1,4 @@
-// Browser sessions: signing in with email and password (throttled per account and per address),
+// Browser sessions: signing in with email and password (throttled per account and address pair),
 // a random token in an HttpOnly cookie stored as its SHA-256, idle and absolute expiry, and a CSRF
 // token derived from the session token. Changing the password ends every session of the account.
 import { createHash, randomBytes } from 'node:crypto';
@@ -6,7 +6,7 @@ import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { newUuid } from '../ids.ts';
 import { hashPassword, verifyPassword } from '../security/passwords.ts';
-import { FailureThrottle } from '../security/failure-throttle.ts';
+import type { SignInGuard } from '../security/sign-in-guard.ts';
 
 export interface Session {
   id: string;
@@ -26,33 +26,18 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 /** Seen-at is written at most this often, not on every request. */
 const TOUCH_MS = 60_000;
 
-export interface SignInThrottle {
-  byAccount: FailureThrottle;
-  byAddress: FailureThrottle;
-}
-
-/** Five wrong passwords for one account, or twenty from one address, in 15 minutes wait the rest of it. */
-export const newSignInThrottle = (): SignInThrottle => ({ byAccount: new FailureThrottle('account', 5, 15 * 60_000), byAddress: new FailureThrottle('address', 20, 15 * 60_000) });
-
 export function csrfTokenFor(token: string): string {
   return createHash('sha256').update(`csrf:${token}`).digest('base64url');
 }
 
 function throttled(seconds: number): AppError {
-  return new AppError('rate_limited', 'too many failed sign-ins: wait before trying again', undefined, { 'retry-after': String(seconds) });
+  return new AppError('rate_limited', 'too many failed sign-ins from this address: wait before trying again', undefined, { 'retry-after': String(seconds) });
 }
 
-export async function signIn(ctx: Context, throttle: SignInThrottle, input: { email: string; password: string }, address: string): Promise<NewSession> {
-  const { byAccount, byAddress } = throttle;
+export async function signIn(ctx: Context, guard: SignInGuard, input: { email: string; password: string }, address: string): Promise<NewSession> {
   const email = input.email.trim().toLowerCase();
-  // Counted as failures before the (slow) password check, so parallel guesses count each other.
-  const accountWait = await byAccount.attempt(ctx.db, email);
-  const addressWait = await byAddress.attempt(ctx.db, address);
-  if (accountWait > 0 || addressWait > 0) {
-    if (accountWait === 0) await byAccount.succeeded(ctx.db, email);
-    if (addressWait === 0) await byAddress.succeeded(ctx.db, address);
-    throw throttled(Math.max(accountWait, addressWait));
-  }
+  const attempt = await guard.begin(ctx.db, email, address);
+  if ('wait' in attempt) throw throttled(attempt.wait);
   const account = await ctx.db
     .selectFrom('accounts')
     .select(['id', 'email', 'password_hash'])
@@ -60,9 +45,11 @@ export async function signIn(ctx: Context, throttle: SignInThrottle, input: { em
     .executeTakeFirst();
   // Unknown accounts cost the same scrypt as known ones, so timing does not tell them apart.
   const ok = account ? await verifyPassword(input.password, account.password_hash) : (await hashPassword(input.password), false);
-  if (!account || !ok) throw new AppError('invalid_credentials');
-  await byAccount.clear(ctx.db, email);
-  await byAddress.succeeded(ctx.db, address);
+  if (!account || !ok) {
+    await guard.failed(ctx.db, attempt, account?.id ?? null);
+    throw new AppError('invalid_credentials');
+  }
+  await guard.succeeded(ctx.db, attempt, email, address);
   return createSession(ctx, account.id);
 }
 

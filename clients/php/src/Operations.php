@@ -609,6 +609,17 @@ abstract class Operations
     }
 
     /**
+     * Failed sign-ins against the members in the last 24 hours, by account and address (GET /api/v1/workspaces/{workspace_id}/sign-in-failures)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function listSignInFailures(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/sign-in-failures', $path, $query, $body);
+    }
+
+    /**
      * Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions)
      *
      * @param array<string, string> $path

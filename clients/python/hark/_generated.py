@@ -492,6 +492,10 @@ class Operations:
         """List recordings, newest first, with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings", {"workspace_id": workspace_id}, query, body)
 
+    def list_sign_in_failures(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Failed sign-ins against the members in the last 24 hours, by account and address (GET /api/v1/workspaces/{workspace_id}/sign-in-failures)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/sign-in-failures", {"workspace_id": workspace_id}, query, body)
+
     def list_transcription_executions(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)

@@ -279,6 +279,11 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/recordings', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings', 'get'>>;
   }
 
+  /** Failed sign-ins against the members in the last 24 hours, by account and address (GET /api/v1/workspaces/{workspace_id}/sign-in-failures) */
+  listSignInFailures(args: Args<'/api/v1/workspaces/{workspace_id}/sign-in-failures', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/sign-in-failures', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/sign-in-failures', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/sign-in-failures', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/sign-in-failures', 'get'>>;
+  }
+
   /** Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions) */
   listTranscriptionExecutions(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', 'get'>>;

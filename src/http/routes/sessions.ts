@@ -7,7 +7,8 @@ import { presentWorkspace, SessionCard } from '../../cards/workspace.ts';
 import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { workspacesOf } from '../../services/memberships.ts';
-import { changePassword, csrfTokenFor, endSession, newSignInThrottle, signIn, type Session } from '../../services/sessions.ts';
+import { SignInGuard } from '../../security/sign-in-guard.ts';
+import { changePassword, csrfTokenFor, endSession, signIn, type Session } from '../../services/sessions.ts';
 import { SESSION_COOKIE } from '../auth.ts';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies.ts';
 import { ProblemRef, withProblems } from '../schemas/common.ts';
@@ -20,7 +21,7 @@ const PasswordBody = Type.Object(
 const tags = ['sessions'];
 
 export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
-  const throttle = newSignInThrottle();
+  const throttle = new SignInGuard();
 
   const setCookie = setSessionCookies;
 

@@ -7,10 +7,10 @@ import { MemberCard, presentWorkspace, WorkspaceCard } from '../../cards/workspa
 import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { roles } from '../../scopes.ts';
-import { addMember, changeMember, createOwnedWorkspace, listMembers, workspacesOf } from '../../services/memberships.ts';
+import { addMember, changeMember, createOwnedWorkspace, listMembers, recentSignInFailures, workspacesOf } from '../../services/memberships.ts';
 import { getWorkspace, updateWorkspace } from '../../services/workspaces.ts';
 import { assertCanGrantRole } from '../auth.ts';
-import { Nullable, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { DateTime, Nullable, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const tags = ['workspaces'];
 const CreateBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
@@ -18,6 +18,14 @@ const UpdateBody = Type.Object(
   { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), default_retention_days: Type.Optional(Nullable(Type.Integer())) },
   { additionalProperties: false },
 );
+const SignInFailure = Type.Object({
+  account_id: Type.String(),
+  email: Type.String(),
+  address: Type.String({ description: 'The client address the attempts came from' }),
+  failures: Type.Integer(),
+  first_failed_at: DateTime,
+  last_failed_at: DateTime,
+});
 const MemberParams = Type.Object({ workspace_id: Type.String(), account_id: Type.String() });
 const AddMemberBody = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: StringEnum(roles) }, { additionalProperties: false });
 const RoleBody = Type.Object({ role: StringEnum(roles) }, { additionalProperties: false });
@@ -58,6 +66,21 @@ export const workspaceRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
   app.get(`${P}/members`, { config: { scope: null }, schema: { tags, summary: 'Members of a workspace', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(MemberCard) }) }) } }, async (request) => ({
     data: await listMembers(ctx, request.params.workspace_id),
   }));
+
+  app.get(
+    `${P}/sign-in-failures`,
+    {
+      config: { scope: 'keys:manage' },
+      schema: {
+        tags,
+        summary: 'Failed sign-ins against the members in the last 24 hours, by account and address',
+        description: 'Each address gets a few free failures per account, then waits twice as long after each further one (up to 15 minutes); other addresses are not slowed.',
+        params: WorkspaceParams,
+        response: withProblems({ 200: Type.Object({ data: Type.Array(SignInFailure) }) }),
+      },
+    },
+    async (request) => ({ data: await recentSignInFailures(ctx, request.params.workspace_id) }),
+  );
 
   app.post(
     `${P}/members`,
