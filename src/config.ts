@@ -34,6 +34,8 @@ export interface Config {
   expireIntervalSeconds: number;
   staleRunSeconds: number;
   openai: { baseUrl: string | null; apiKey: string | null };
+  /** HARK_AUTO_TRANSCRIBE: a new workspace's default transcription scenario is automatic. */
+  autoTranscribe: boolean;
   /** HARK_REMOTE_ENGINES: whether engines on another server (openai) may be used at all. */
   remoteEngines: boolean;
   llamaThreads: number;
@@ -101,6 +103,7 @@ export const EnvSchema = Type.Object({
   HARK_S3_ACCESS_KEY_ID: text('S3 access key (unset: the AWS SDK default chain)'),
   HARK_S3_SECRET_ACCESS_KEY: text('S3 secret key'),
   HARK_IMPORT_ALLOW_PRIVATE: choice(['0', '1', 'true', 'false'], '0', 'Let imports, webhooks and engines reach private addresses'),
+  HARK_AUTO_TRANSCRIBE: choice(['on', 'off'], 'on', 'Whether a new workspace\'s default transcription scenario transcribes every upload (existing workspaces keep theirs)'),
   HARK_REGISTRATION: choice(['open', 'closed'], 'open', 'Whether anyone may register'),
   HARK_LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'Log level'),
   HARK_RATE_LIMIT_PER_MINUTE: integer(600, 1, 1_000_000, 'Requests a minute per key'),
@@ -110,7 +113,7 @@ export const EnvSchema = Type.Object({
   HARK_MAX_AUDIO_SECONDS: integer(4 * 3600, 1, 7 * 24 * 3600, 'Longest audio prepared'),
   HARK_MAX_METADATA_BYTES: integer(64 * 1024, 2, 16 * 1024 * 1024, 'Largest metadata JSON'),
   HARK_RETENTION_MIN_DAYS: integer(1, 1, 36500, 'Shortest retention'),
-  HARK_RETENTION_MAX_DAYS: integer(30, 1, 36500, 'Longest retention'),
+  HARK_RETENTION_MAX_DAYS: integer(3650, 1, 36500, 'Longest retention (call-recording rules often ask for years)'),
   HARK_RETENTION_DEFAULT_DAYS: integer(7, 1, 36500, 'Retention when none is given'),
   HARK_IMPORT_MAX_ATTEMPTS: integer(3, 1, 20, 'Download attempts of an import'),
   HARK_IMPORT_BACKOFF_SECONDS: integer(10, 0, 3600, 'First wait between download attempts'),
@@ -191,6 +194,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     staleRunSeconds: s.HARK_STALE_RUN_SECONDS,
     openai: { baseUrl: s.HARK_OPENAI_BASE_URL ?? null, apiKey: s.HARK_OPENAI_API_KEY ?? null },
     remoteEngines: s.HARK_REMOTE_ENGINES === 'on',
+    autoTranscribe: s.HARK_AUTO_TRANSCRIBE === 'on',
     sessions: { idleMinutes: s.HARK_SESSION_IDLE_MINUTES, maxDays: s.HARK_SESSION_MAX_DAYS },
     trustProxy: s.HARK_TRUST_PROXY === '1' || s.HARK_TRUST_PROXY === 'true',
     metricsToken: s.HARK_METRICS_TOKEN ?? null,

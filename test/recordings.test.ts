@@ -108,7 +108,7 @@ for (const backend of await backends({ s3: true })) {
       assertProblem(await upload(hark, other, sample, { fields: { metadata: '{"a":' } }), 400, 'validation_failed');
       assertProblem(await upload(hark, other, sample, { fields: { metadata: JSON.stringify({ x: 'y'.repeat(70_000) }) } }), 400, 'validation_failed');
       assertProblem(await upload(hark, other, sample, { fields: { retention_days: '0' } }), 400, 'validation_failed');
-      assertProblem(await upload(hark, other, sample, { fields: { retention_days: '31' } }), 400, 'validation_failed');
+      assertProblem(await upload(hark, other, sample, { fields: { retention_days: '3651' } }), 400, 'validation_failed');
       const noFile = multipart({ metadata: '{}' });
       assertProblem(await hark.request({ method: 'POST', url: `/api/v1/workspaces/${other.workspaceId}/recordings`, key: other.key, ...noFile }), 400, 'validation_failed');
       const json = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${other.workspaceId}/recordings`, key: other.key, payload: { file: 'x' } });

@@ -53,9 +53,22 @@ for (const backend of await backends()) {
       const csv = await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team`, key: account.key, headers: { accept: 'text/csv' } });
       assert.match(String(csv.headers['content-type']), /text\/csv/);
       const [header, ...lines] = csv.body.trim().split('\n');
-      assert.equal(header, 'metadata.team,results,greeting.true,greeting.false,greeting.rate');
+      assert.equal(header, 'metadata.team,calls,greeting.true,greeting.false,greeting.rate');
       assert.equal(lines.length, 2);
       assertProblem(await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=bogus`, key: account.key }), 400, 'validation_failed');
+    });
+
+    test('a scenario run again over the same calls leaves the report unchanged: it counts calls, not runs', async () => {
+      const get = async (url: string) => (await hark.request({ method: 'GET', url: `${P}${url}`, key: account.key })).json<Record<string, unknown>>();
+      const before = await get(`/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team`);
+      const already = ((await get(`/analysis-results?analysis_scenario_id=${scenarioId}&limit=200`)).data as unknown[]).length;
+      const rerun = await hark.request({ method: 'POST', url: `${P}/analysis-scenarios/${scenarioId}/executions`, key: account.key, payload: { idempotency_key: `rerun-${Date.now()}` } });
+      assert.equal(rerun.statusCode, 202, rerun.body);
+      await eventually(async () => (((await get(`/analysis-results?analysis_scenario_id=${scenarioId}&limit=200`)).data as unknown[]).length >= already + 3 ? true : null), 180_000, 'the re-run\'s results');
+      const after = await get(`/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team`);
+      const calls = (report: Record<string, unknown>) => (report.groups as { key: Record<string, string>; results: number; calls: number; questions: { true: number; false: number }[] }[]).map((g) => [g.key['metadata.team'], g.calls, g.results, g.questions.map((q) => q.true + q.false)]);
+      assert.deepEqual(calls(after), calls(before), 'the same calls, each counted once');
+      assert.deepEqual(calls(after).map(([team, n]) => [team, n]), [['blue', 1], ['red', 2]]);
     });
 
     test('recordings report with counts by status and total duration', async () => {
@@ -115,7 +128,7 @@ test('period keys are whole numbers whose labels equal PostgreSQL\'s date_trunc 
     const moments = ['1969-12-28T23:59:59Z', '1970-01-01T00:00:00Z', '2024-02-29T12:00:00Z', '2026-11-22T23:59:59.999Z', '2026-11-23T00:00:00Z', '2026-12-31T23:59:59Z', '2027-01-01T00:00:00Z'];
     const db = hark.runtime.ctx.db;
     // The facts' generated period columns (migration 021), on a table shaped like analysis_facts.
-    await sql`CREATE TEMP TABLE facts_periods (LIKE analysis_facts INCLUDING GENERATED)`.execute(db);
+    await sql`CREATE TEMP TABLE facts_periods (LIKE analysis_facts INCLUDING GENERATED INCLUDING DEFAULTS)`.execute(db);
     for (const [i, moment] of moments.entries()) {
       await sql`INSERT INTO facts_periods (analysis_run_id, workspace_id, analysis_scenario_id, recording_id, created_at, metadata, booleans)
         VALUES (${`anl-${i}`}, 'ws', 'sca', 'fl', ${moment}::timestamptz, '{}', '{}')`.execute(db);

@@ -139,7 +139,10 @@ for (const backend of await backends()) {
       assert.deepEqual(list.map((w) => w.name), ['Research', 'Sales calls']);
       const renamed = await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { name: 'Sales', default_retention_days: 3 });
       assert.equal(renamed.json<{ name: string; default_retention_days: number }>().name, 'Sales');
-      assertProblem(await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { default_retention_days: 1000 }), 400, 'validation_failed');
+      assertProblem(await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { default_retention_days: 3651 }), 400, 'validation_failed');
+      // Call-recording rules often ask for years: up to ten by default.
+      assert.equal((await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { default_retention_days: 5 * 365 })).json<{ default_retention_days: number }>().default_retention_days, 1825);
+      await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { default_retention_days: 3 });
       // The new workspace has its default scenarios, and its default retention applies to uploads.
       const scenarios = (await as(browser, 'GET', `/api/v1/workspaces/${workspace.id}/transcription-scenarios`)).json<{ data: unknown[] }>().data;
       assert.equal(scenarios.length, 1);

@@ -256,3 +256,24 @@ for (const backend of await backends({ s3: true })) {
     });
   });
 }
+
+describe('a new workspace transcribes every upload by default', () => {
+  test('its default transcription scenario is automatic: an upload is transcribed without asking', async () => {
+    const hark = await startHark({ backend: 'pglite', env: { HARK_AUTO_TRANSCRIBE: 'on' } });
+    try {
+      const account = await registerAccount(hark);
+      const P = `/api/v1/workspaces/${account.workspaceId}`;
+      const scenarios = (await hark.request({ method: 'GET', url: `${P}/transcription-scenarios`, key: account.key })).json<{ data: { auto: boolean }[] }>().data;
+      assert.deepEqual(scenarios.map((s) => s.auto), [true]);
+      const id = (await upload(hark, account, speech('Thank you for calling, how can I help you today?'))).json<{ id: string }>().id;
+      const run = await eventually(async () => {
+        const runs = (await hark.request({ method: 'GET', url: `${P}/transcription-runs?recording_id=${id}`, key: account.key })).json<{ data: { status: string; id: string }[] }>().data;
+        return runs.length === 1 && runs[0]!.status === 'completed' ? runs[0] : null;
+      }, 120_000, 'the automatic transcription');
+      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<{ text: string }>();
+      assert.match(transcript.text, /thank you/i);
+    } finally {
+      await hark.destroy();
+    }
+  });
+});

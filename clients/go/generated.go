@@ -116,14 +116,6 @@ type TranscriptionRun struct {
 	CompletedAt             *string `json:"completed_at"`
 }
 
-// TalkStats is a resource of the Hark API.
-type TalkStats struct {
-	Speakers       []map[string]any `json:"speakers"`
-	SilenceSeconds float64          `json:"silence_seconds"`
-	OverlapSeconds float64          `json:"overlap_seconds"`
-	Interruptions  int64            `json:"interruptions"`
-}
-
 // AnalysisScenario is a resource of the Hark API.
 type AnalysisScenario struct {
 	ID           string           `json:"id"`
@@ -221,6 +213,14 @@ type Transcript struct {
 	Summary            string           `json:"summary,omitempty"`
 	Stats              TalkStats        `json:"stats"`
 	CreatedAt          string           `json:"created_at"`
+}
+
+// TalkStats is a resource of the Hark API.
+type TalkStats struct {
+	Speakers       []map[string]any `json:"speakers"`
+	SilenceSeconds float64          `json:"silence_seconds"`
+	OverlapSeconds float64          `json:"overlap_seconds"`
+	Interruptions  int64            `json:"interruptions"`
 }
 
 // AcceptInvitation: Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie (POST /api/v1/invitations/{token}/accept).
@@ -361,7 +361,7 @@ func (c *Client) GetAnalysisExecution(ctx context.Context, p Params, out any) er
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}", p, out)
 }
 
-// GetAnalysisReport: Analysis results per group: counts, and per boolean question the true/false counts and rate (GET /api/v1/workspaces/{workspace_id}/reports/analysis).
+// GetAnalysisReport: Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) GetAnalysisReport(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/reports/analysis", p, out)

@@ -2,7 +2,7 @@
 // and runs the scenario's analysis engine (cancellable) on each question's part of the transcript,
 // and stores the result with the completion.
 import { Type, type Static } from '@sinclair/typebox';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { AnalysisOptions, presentAnalysisRun, QuestionSchema } from '../cards/analysis.ts';
 import { RetrySettings } from '../cards/scenario.ts';
 import { transcriptParts } from '../cards/transcription.ts';
@@ -79,9 +79,13 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
       })
       .execute();
     const booleans = Object.fromEntries(output.answers.filter((a) => a.type === 'boolean' && typeof a.answer === 'boolean').map((a) => [a.question_id, a.answer]));
+    // This result replaces the recording's earlier one for the scenario in reports. Results of one
+    // recording and scenario completing at once take turns, so exactly one stays the latest.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${run.recording_id}:${run.analysis_scenario_id}`}))`.execute(trx);
+    await trx.updateTable('analysis_facts').set({ latest: false }).where('recording_id', '=', run.recording_id).where('analysis_scenario_id', '=', run.analysis_scenario_id).where('latest', '=', true).execute();
     await trx
       .insertInto('analysis_facts')
-      .columns(['analysis_run_id', 'workspace_id', 'analysis_scenario_id', 'recording_id', 'created_at', 'metadata', 'booleans'])
+      .columns(['analysis_run_id', 'workspace_id', 'analysis_scenario_id', 'recording_id', 'created_at', 'metadata', 'booleans', 'latest'])
       .expression((eb) =>
         eb
           .selectFrom('recordings')
@@ -93,6 +97,7 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
             'created_at',
             'metadata',
             eb.val(JSON.stringify(booleans)).as('booleans'),
+            eb.val(true).as('latest'),
           ])
           .where('id', '=', run.recording_id),
       )

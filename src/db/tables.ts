@@ -272,6 +272,8 @@ export interface AnalysisFactsTable {
   created_month: ColumnType<number, never, never>;
   metadata: Json;
   booleans: Json;
+  /** The recording's latest result for the scenario (migration 023): what reports count. */
+  latest: Generated<boolean>;
 }
 
 export interface Tables {

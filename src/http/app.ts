@@ -32,7 +32,7 @@ import { transcriptionRunRoutes } from './routes/transcription-runs.ts';
 import { transcriptionScenarioRoutes } from './routes/transcription-scenarios.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
-import { Problem } from './schemas/common.ts';
+import { Problem, problemResponse } from './schemas/common.ts';
 
 export interface AppOptions {
   readiness: () => Promise<Record<string, string>>;
@@ -103,6 +103,12 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
       if (docBody) {
         transformed.body = docBody;
         transformed.consumes = ['multipart/form-data'];
+      }
+      // A route that reads a body can meet a body over the limit and one it cannot read.
+      if (transformed.body || docBody) {
+        const responses = { ...(transformed.response as Record<string, unknown> | undefined) };
+        for (const status of ['413', '415']) responses[status] ??= problemResponse(status === '413' ? 'The body is larger than the limit' : 'The media type or content encoding is not supported');
+        transformed.response = responses;
       }
       if (!isPublic) {
         transformed.security = [{ bearerAuth: [] }, { sessionCookie: [] }];

@@ -67,7 +67,7 @@ const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.strin
 export interface AnalysisReport {
   analysis_scenario_id: string;
   group_by: string[];
-  groups: { key: Record<string, string | null>; results: number; questions: { question_id: string; question: string; true: number; false: number; rate: number | null }[] }[];
+  groups: { key: Record<string, string | null>; results: number; calls: number; questions: { question_id: string; question: string; true: number; false: number; rate: number | null }[] }[];
 }
 
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
@@ -94,13 +94,14 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
       await sql<Record<string, unknown> & { n: number }>`
         SELECT ${keyColumns(keys)} ${sql.join([sql`count(*)::int AS n`, ...counts])}
         FROM analysis_facts rec
-        WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} ${where(conditions)}
+        WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} AND rec.latest ${where(conditions)}
         ${groupClause(keys)}`.execute(trx)
     ).rows;
   });
   const groups = rows.map((row) => ({
       key: keyOf(keys, row),
       results: Number(row.n),
+      calls: Number(row.n),
       questions: questions.map((q, i) => {
         const yes = Number(row[`t${i}`]);
         const no = Number(row[`f${i}`]);
@@ -235,10 +236,10 @@ function byKey<G extends { key: Record<string, string | null> }>(keys: GroupKey[
 
 export function analysisReportCsv(report: AnalysisReport): string {
   const questionIds = [...new Set(report.groups.flatMap((g) => g.questions.map((q) => q.question_id)))];
-  const header = [...report.group_by, 'results', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.rate`])];
+  const header = [...report.group_by, 'calls', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.rate`])];
   const lines = report.groups.map((g) => {
     const byId = new Map(g.questions.map((q) => [q.question_id, q]));
-    return [...report.group_by.map((name) => g.key[name]), g.results, ...questionIds.flatMap((id) => [byId.get(id)?.true ?? 0, byId.get(id)?.false ?? 0, byId.get(id)?.rate ?? ''])];
+    return [...report.group_by.map((name) => g.key[name]), g.calls, ...questionIds.flatMap((id) => [byId.get(id)?.true ?? 0, byId.get(id)?.false ?? 0, byId.get(id)?.rate ?? ''])];
   });
   return csvDocument([header, ...lines]);
 }

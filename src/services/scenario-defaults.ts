@@ -6,7 +6,8 @@ import { newId } from '../ids.ts';
 export const defaultRetry = { max_attempts: 3, backoff_seconds: 5 };
 export const emptySelection = { metadata: {}, statuses: ['completed'] };
 
-export function defaultTranscriptionScenario(workspaceId: string): Insertable<TranscriptionScenariosTable> {
+/** `auto`: whether it transcribes every upload (HARK_AUTO_TRANSCRIBE, on by default). */
+export function defaultTranscriptionScenario(workspaceId: string, auto: boolean): Insertable<TranscriptionScenariosTable> {
   return {
     id: newId('transcriptionScenario'),
     workspace_id: workspaceId,
@@ -15,7 +16,7 @@ export function defaultTranscriptionScenario(workspaceId: string): Insertable<Tr
     model: 'en-us',
     language: 'en',
     options: JSON.stringify({ word_timestamps: true, summary: false }),
-    auto: false,
+    auto,
     retry: JSON.stringify(defaultRetry),
     selection: JSON.stringify(emptySelection),
     updated_at: new Date(),

@@ -22,7 +22,7 @@ export async function createWorkspace(ctx: Context, trx: Trx, name: string): Pro
     .values({ id, name, trial_ends_at: trialEndsAt })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx.insertInto('transcription_scenarios').values(defaultTranscriptionScenario(id)).execute();
+  await trx.insertInto('transcription_scenarios').values(defaultTranscriptionScenario(id, ctx.config.autoTranscribe)).execute();
   await trx.insertInto('analysis_scenarios').values(defaultAnalysisScenario(id)).execute();
   return workspace;
 }

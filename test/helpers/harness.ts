@@ -15,6 +15,7 @@ import type { Context } from '../../src/context.ts';
 import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { Queue } from '../../src/jobs/queue.ts';
 import { startRuntime, type Runtime } from '../../src/runtime.ts';
+import { openapiMismatch } from './openapi-check.ts';
 import { s3Env } from './s3.ts';
 
 export const POSTGRES_URL = process.env.HARK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -99,6 +100,8 @@ export async function testConfig(backend: Backend, env: Record<string, string> =
       HARK_LOG_LEVEL: process.env.HARK_TEST_LOG_LEVEL ?? 'silent',
       HARK_IMPORT_ALLOW_PRIVATE: '1',
       HARK_WORKER_CONCURRENCY: '2',
+      // Tests start the runs they look at; the automatic default is tested where it is the subject.
+      HARK_AUTO_TRANSCRIBE: 'off',
       ...(backend.startsWith('postgres') ? { DATABASE_URL: POSTGRES_URL, HARK_DB_SCHEMA: schema } : { HARK_EMBEDDED_DB: 'pglite' }),
       ...(backend.endsWith('+s3') ? await s3Env() : {}),
       ...env,
@@ -124,8 +127,11 @@ async function launch(options: HarkOptions, config: Config): Promise<Hark> {
     config,
     runtime,
     app,
-    request: ({ key, headers, ...rest }) =>
-      app.inject({ ...rest, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }),
+    request: async ({ key, headers, ...rest }) => {
+      const response = await app.inject({ ...rest, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+      checkAgainstDocument(rest.method ?? 'GET', String(rest.url ?? rest.path ?? '/'), response);
+      return response;
+    },
     restart: async (next = {}) => {
       await runtime.close();
       return launch({ ...options, workers: next.workers ?? true }, { ...config, ...next.config });
@@ -137,6 +143,17 @@ async function launch(options: HarkOptions, config: Config): Promise<Hark> {
     },
   };
   return hark;
+}
+
+/**
+ * Every response through `Hark.request` must be what openapi.json says (status, content type,
+ * body). HARK_OPENAPI_REPORT=<file> lists the mismatches there instead of failing.
+ */
+function checkAgainstDocument(method: string, url: string, response: LightMyRequestResponse): void {
+  const mismatch = openapiMismatch(method, url, response.statusCode, response.headers['content-type'] as string | undefined, response.rawPayload.length > 0 ? response.body : '');
+  if (!mismatch) return;
+  if (process.env.HARK_OPENAPI_REPORT) fsSync.appendFileSync(process.env.HARK_OPENAPI_REPORT, `${mismatch}\n`);
+  else throw new Error(`the response differs from openapi.json: ${mismatch}`);
 }
 
 export async function dropStore(config: Config): Promise<void> {

@@ -268,7 +268,7 @@ abstract class Operations
     }
 
     /**
-     * Analysis results per group: counts, and per boolean question the true/false counts and rate (GET /api/v1/workspaces/{workspace_id}/reports/analysis)
+     * Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

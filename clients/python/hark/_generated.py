@@ -140,17 +140,6 @@ class TranscriptionRun(_TranscriptionRunRequired, total=False):
     pass
 
 
-class _TalkStatsRequired(TypedDict):
-    speakers: List[Dict[str, Any]]
-    silence_seconds: float
-    overlap_seconds: float
-    interruptions: int
-
-
-class TalkStats(_TalkStatsRequired, total=False):
-    pass
-
-
 class _AnalysisScenarioRequired(TypedDict):
     id: str
     name: str
@@ -270,6 +259,17 @@ class Transcript(_TranscriptRequired, total=False):
     summary: str
 
 
+class _TalkStatsRequired(TypedDict):
+    speakers: List[Dict[str, Any]]
+    silence_seconds: float
+    overlap_seconds: float
+    interruptions: int
+
+
+class TalkStats(_TalkStatsRequired, total=False):
+    pass
+
+
 class Operations:
     """One method per operation of the Hark API; path parameters are keyword arguments."""
 
@@ -369,7 +369,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id, "execution_id": execution_id}, query, body)
 
     def get_analysis_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
-        """Analysis results per group: counts, and per boolean question the true/false counts and rate (GET /api/v1/workspaces/{workspace_id}/reports/analysis)"""
+        """Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/analysis", {"workspace_id": workspace_id}, query, body)
 
     def get_analysis_result(self, *, workspace_id: Optional[str] = None, recording_id: str, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:

@@ -124,7 +124,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}', 'get'>>;
   }
 
-  /** Analysis results per group: counts, and per boolean question the true/false counts and rate (GET /api/v1/workspaces/{workspace_id}/reports/analysis) */
+  /** Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis) */
   getAnalysisReport(args: Args<'/api/v1/workspaces/{workspace_id}/reports/analysis', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/reports/analysis', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/reports/analysis', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/reports/analysis', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/reports/analysis', 'get'>>;
   }

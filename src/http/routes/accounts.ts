@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 import { register } from '../../services/accounts.ts';
 import { sharedLimit } from '../auth.ts';
 import { RateLimiter } from '../rate-limit.ts';
-import { DateTime, ProblemRef } from '../schemas/common.ts';
+import { DateTime, withPublicProblems } from '../schemas/common.ts';
 
 const Body = Type.Object(
   {
@@ -38,7 +38,7 @@ export const accountRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
         tags: ['accounts'],
         summary: 'Register an account with a workspace on a 7-day trial',
         body: Body,
-        response: { 201: Registration, 400: ProblemRef, 403: ProblemRef, 409: ProblemRef, 429: ProblemRef },
+        response: withPublicProblems({ 201: Registration }, 400, 403, 409, 415, 429),
       },
     },
     async (request, reply) => {

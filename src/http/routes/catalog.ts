@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { listEngines, metadataFields } from '../../services/catalog.ts';
 import { audioVariants, recordingAudio } from '../../services/recording-audio.ts';
-import { Nullable, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { mediaResponse, Nullable, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const Engine = Type.Object(
   {
@@ -30,6 +30,8 @@ const MetadataField = Type.Object(
 );
 /** Streamed bytes: described as binary in the document, never serialized. */
 const AudioBody = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
+/** Sent with the recording's own media type (the prepared variant: audio/wav). */
+const audioResponse = (description: string) => mediaResponse(description, { 'audio/*': AudioBody, 'application/octet-stream': AudioBody });
 const AudioParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
 const AudioQuery = Type.Object({
   variant: Type.Optional(StringEnum(audioVariants, { description: 'original (default): the file as uploaded; prepared: the 16 kHz mono WAV' })),
@@ -69,7 +71,7 @@ export const catalogRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
         summary: 'A recording\'s audio, with HTTP Range (206) for players',
         params: AudioParams,
         querystring: AudioQuery,
-        response: withProblems({ 200: AudioBody, 206: AudioBody }, 404, 409, 416),
+        response: withProblems({ 200: audioResponse('The audio'), 206: audioResponse('The requested range of the audio') }, 404, 409, 416),
       },
     },
     async (request, reply) => {

@@ -41,7 +41,7 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
         tags,
         summary: 'Upload a file into the key\'s workspace; every other form field becomes string metadata',
         description: 'The workspace\'s automatic scenarios run (its first scenarios when none is automatic), so GET /v1/files/{id} ends with a transcript and an analysis.',
-        response: withProblems({ 202: FileCard }, 402, 413, 415),
+        response: withProblems({ 202: FileCard }, 402, 413, 415, 507),
       },
     },
     async (request, reply) => {

@@ -9,7 +9,7 @@ import { roles } from '../../scopes.ts';
 import { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '../../services/invitations.ts';
 import { assertCanGrantRole, sharedLimit } from '../auth.ts';
 import { RateLimiter } from '../rate-limit.ts';
-import { DateTime, ProblemRef, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { DateTime, StringEnum, withProblems, withPublicProblems, WorkspaceParams } from '../schemas/common.ts';
 import { setSessionCookies } from '../session-cookies.ts';
 
 const tags = ['workspaces'];
@@ -70,10 +70,7 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
         tags,
         summary: 'What an invitation link offers',
         params: TokenParams,
-        response: {
-          200: Type.Object({ workspace_name: Type.String(), email: Type.String(), role: StringEnum(roles), expires_at: DateTime, account_exists: Type.Boolean() }),
-          404: ProblemRef,
-        },
+        response: withPublicProblems({ 200: Type.Object({ workspace_name: Type.String(), email: Type.String(), role: StringEnum(roles), expires_at: DateTime, account_exists: Type.Boolean() }) }, 404),
       },
     },
     async (request) => describeInvitation(ctx, request.params.token),
@@ -87,7 +84,7 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
         summary: 'Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie',
         params: TokenParams,
         body: AcceptBody,
-        response: { 201: Type.Object({ workspace_id: Type.String() }), 400: ProblemRef, 401: ProblemRef, 404: ProblemRef, 429: ProblemRef },
+        response: withPublicProblems({ 201: Type.Object({ workspace_id: Type.String() }) }, 400, 401, 404, 415, 429),
       },
     },
     async (request, reply) => {

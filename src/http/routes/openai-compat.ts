@@ -1,5 +1,6 @@
 // POST /v1/audio/transcriptions, compatible with OpenAI's API (and its client libraries): answered
 // when the transcript is ready, with errors in OpenAI's error shape.
+import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { AppError, invalid } from '../../errors.ts';
@@ -8,6 +9,20 @@ import { transcribeNow } from '../../services/sync-transcription.ts';
 import { exportTranscript } from '../../services/transcript-export.ts';
 import { workspaceOf } from '../auth.ts';
 import { readUpload } from '../multipart-upload.ts';
+import { mediaResponse, Nullable } from '../schemas/common.ts';
+import { settleUnreadBody } from '../unread-body.ts';
+
+const OpenAiError = Type.Object({
+  error: Type.Object({ message: Type.String(), type: Type.String(), param: Nullable(Type.String()), code: Nullable(Type.String()) }),
+});
+const VerboseJson = Type.Object({
+  task: Type.Literal('transcribe'),
+  language: Type.String(),
+  duration: Type.Number(),
+  text: Type.String(),
+  segments: Type.Array(Type.Object({ id: Type.Integer(), seek: Type.Number(), start: Type.Number(), end: Type.Number(), text: Type.String(), tokens: Type.Array(Type.Integer()), temperature: Type.Number(), avg_logprob: Type.Number(), compression_ratio: Type.Number(), no_speech_prob: Type.Number() })),
+  words: Type.Optional(Type.Array(Type.Object({ word: Type.String(), start: Type.Number(), end: Type.Number() }))),
+});
 
 const formats = ['json', 'text', 'srt', 'vtt', 'verbose_json'] as const;
 type Format = (typeof formats)[number];
@@ -23,7 +38,8 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
     if (status >= 500) request.log.error({ err: error }, 'transcription request failed');
     if (appError?.headers) for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
     const message = status >= 500 && !appError ? 'an unexpected error occurred' : (appError?.detail ?? error.message);
-    return reply.code(status).send({ error: { message, type: openAiType(status), param: appError?.fieldErrors?.[0]?.path ?? null, code: appError?.code ?? null } });
+    settleUnreadBody(request, reply);
+    return reply.code(status).type('application/json; charset=utf-8').send({ error: { message, type: openAiType(status), param: appError?.fieldErrors?.[0]?.path ?? null, code: appError?.code ?? null } });
   });
 
   app.post(
@@ -34,6 +50,15 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
         tags: ['openai-compatible'],
         summary: 'OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[])',
         description: '`model` is a transcription scenario id, an engine/model pair (e.g. `pocketsphinx/en-us`), or any other name for the workspace\'s scenario. The recording and run stay visible in the API. Errors use OpenAI\'s shape.',
+        response: {
+          200: mediaResponse('The transcript in the response_format asked for: json ({text}), verbose_json, text, srt or vtt', {
+            'application/json': Type.Union([VerboseJson, Type.Object({ text: Type.String() })]),
+            'text/plain': Type.String(),
+            'application/x-subrip': Type.String(),
+            'text/vtt': Type.String(),
+          }),
+          ...Object.fromEntries([400, 401, 402, 403, 413, 415, 429, 431, 502, 503, 507].map((status) => [status, mediaResponse(`An error in OpenAI's shape (HTTP ${status})`, { 'application/json': OpenAiError })])),
+        },
       },
     },
     async (request, reply) => {

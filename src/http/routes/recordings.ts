@@ -65,7 +65,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
         summary: 'Upload a recording (multipart/form-data, streamed)',
         description: 'Answers 202 with the card; audio preparation runs asynchronously.',
         params: WorkspaceParams,
-        response: withProblems({ 202: RecordingCard }, 402, 413, 415),
+        response: withProblems({ 202: RecordingCard }, 402, 413, 415, 507),
       },
     },
     async (request, reply) => {

@@ -1,10 +1,10 @@
 // P/reports: analysis results and recordings grouped by metadata and period; CSV on request.
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from '../../services/reports.ts';
-import { DateTime, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { DateTime, mediaResponse, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
 import { metadataFilters } from '../query.ts';
 
 const filterFields = {
@@ -20,7 +20,8 @@ const AnalysisReport = Type.Object({
   groups: Type.Array(
     Type.Object({
       key: Key,
-      results: Type.Integer(),
+      results: Type.Integer({ description: 'Results counted: each recording\'s latest completed result for the scenario (a re-run or a retry replaces the earlier one)' }),
+      calls: Type.Integer({ description: 'Calls (recordings) in the group: the same number as results' }),
       questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String(), true: Type.Integer(), false: Type.Integer(), rate: Nullable(Type.Number()) })),
     }),
   ),
@@ -61,6 +62,10 @@ const wantsCsv = (request: FastifyRequest) => /text\/csv/.test(String(request.he
  * checks every nullable key value against the schema, 90 ms for a report of 10,000 groups against
  * 9 ms (the report is built field by field, so there is nothing to strip).
  */
+const csvText = Type.String({ description: 'One line per group, a header line first' });
+/** JSON by default; CSV with `Accept: text/csv`. */
+const reportResponse = (json: TSchema) => mediaResponse('The report', { 'application/json': json, 'text/csv': csvText });
+
 function answer<R>(request: FastifyRequest, reply: FastifyReply, report: R, csv: (report: R) => string): FastifyReply {
   if (wantsCsv(request)) return reply.type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(csv(report));
   return reply.type('application/json; charset=utf-8').serializer((body: unknown) => JSON.stringify(body)).send(report);
@@ -81,11 +86,11 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       config,
       schema: {
         tags,
-        summary: 'Analysis results per group: counts, and per boolean question the true/false counts and rate',
+        summary: 'Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording\'s latest result',
         description: 'Recording filters as on the list (status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.',
         params: WorkspaceParams,
         querystring: Type.Object({ analysis_scenario_id: Type.String(), ...filterFields }, { additionalProperties: Type.String() }),
-        response: withProblems({ 200: AnalysisReport }, 404),
+        response: withProblems({ 200: reportResponse(AnalysisReport) }, 404),
       },
     },
     async (request, reply) => {
@@ -102,7 +107,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         summary: 'Recordings per group: counts by status and total duration',
         params: WorkspaceParams,
         querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
-        response: withProblems({ 200: RecordingsReport }),
+        response: withProblems({ 200: reportResponse(RecordingsReport) }),
       },
     },
     async (request, reply) => {
@@ -120,7 +125,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         description: "Each recording counts with its latest transcript. Recording filters as on the list. `Accept: text/csv` answers CSV.",
         params: WorkspaceParams,
         querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
-        response: withProblems({ 200: TalkReport }),
+        response: withProblems({ 200: reportResponse(TalkReport) }),
       },
     },
     async (request, reply) => {

@@ -11,7 +11,7 @@ import { SignInGuard } from '../../security/sign-in-guard.ts';
 import { changePassword, csrfTokenFor, endSession, signIn, type Session } from '../../services/sessions.ts';
 import { SESSION_COOKIE } from '../auth.ts';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies.ts';
-import { ProblemRef, withProblems } from '../schemas/common.ts';
+import { withProblems, withPublicProblems } from '../schemas/common.ts';
 
 const SignInBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 const PasswordBody = Type.Object(
@@ -41,7 +41,7 @@ export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
     '/api/v1/sessions',
     {
       config: { public: true },
-      schema: { tags, summary: 'Sign in: sets the session cookie', body: SignInBody, response: { 201: SessionCard, 400: ProblemRef, 401: ProblemRef, 429: ProblemRef } },
+      schema: { tags, summary: 'Sign in: sets the session cookie', body: SignInBody, response: withPublicProblems({ 201: SessionCard }, 400, 401, 415, 429) },
     },
     async (request, reply) => {
       const created = await signIn(ctx, throttle, request.body, request.ip);

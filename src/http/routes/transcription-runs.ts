@@ -14,13 +14,16 @@ import {
   type TranscriptRow,
 } from '../../services/transcription-runs.ts';
 import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard, transcriptParts } from '../../cards/transcription.ts';
-import { StringEnum, withProblems } from '../schemas/common.ts';
+import { mediaResponse, StringEnum, withProblems } from '../schemas/common.ts';
 import { runRoutes } from '../run-routes.ts';
 
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
 const FormatQuery = Type.Object({ format: Type.Optional(StringEnum(exportFormats, { description: 'json (default), txt, srt or vtt' })) });
-const TranscriptResponse = { 200: TranscriptCard };
+const exportText = Type.String({ description: 'The transcript as text (format=txt), SubRip (srt) or WebVTT (vtt) cues' });
+const TranscriptResponse = {
+  200: mediaResponse('The transcript, as JSON or in the export format asked for', { 'application/json': TranscriptCard, 'text/plain': exportText, 'application/x-subrip': exportText, 'text/vtt': exportText }),
+};
 
 function sendTranscript(reply: FastifyReply, transcript: TranscriptRow, format: ExportFormat | undefined) {
   if (!format || format === 'json') return reply.send(presentTranscript(transcript));

@@ -22,12 +22,48 @@ export { DateTime, JsonObject, Nullable, NullableDateTime, StringEnum } from '..
 
 export const WorkspaceParams = Type.Object({ workspace_id: Type.String() });
 
-/** Error responses every authenticated route can give, plus the route's own. */
-export function withProblems<T extends Record<number, TSchema>>(ok: T, ...statuses: number[]) {
-  const responses: Record<number, TSchema> = { ...ok };
-  for (const status of [400, 401, 403, 429, ...statuses]) responses[status] = ProblemRef;
+/** A problem+json response, documented with the media type it is sent with. */
+export const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: ProblemRef } } });
+
+const problemDescriptions: Record<number, string> = {
+  400: 'The request is not valid',
+  401: 'No valid API key or session',
+  402: 'The trial has ended',
+  403: 'Not allowed for this key or role',
+  404: 'Not found',
+  409: 'The resource is not in a state that allows this',
+  413: 'The body is larger than the limit',
+  415: 'The media type or content encoding is not supported',
+  422: 'The idempotency key was used with another request',
+  429: 'Too many requests (see Retry-After)',
+  431: 'The request headers are too large',
+  502: 'The engine failed',
+  503: 'The database or the audio store cannot be reached (see Retry-After)',
+  507: 'The server has no room to store this',
+};
+
+/**
+ * Error responses every authenticated route can give (including 431 and 503, which any request
+ * can meet), plus the route's own.
+ */
+export function withProblems<T extends Record<number, TSchema | object>>(ok: T, ...statuses: number[]) {
+  const responses: Record<number, TSchema | object> = { ...ok };
+  for (const status of [400, 401, 403, 429, 431, 503, ...statuses]) responses[status] = problemResponse(problemDescriptions[status] ?? 'A problem');
   return responses as T;
 }
+
+/** Error responses of a public route (no key): those any request can meet, plus the route's own. */
+export function withPublicProblems<T extends Record<number, TSchema | object>>(ok: T, ...statuses: number[]) {
+  const responses: Record<number, TSchema | object> = { ...ok };
+  for (const status of [431, 503, ...statuses]) responses[status] = problemResponse(problemDescriptions[status] ?? 'A problem');
+  return responses as T;
+}
+
+/** A successful response in media types other than JSON (audio, exports), each with its schema. */
+export const mediaResponse = (description: string, types: Record<string, TSchema>) => ({
+  description,
+  content: Object.fromEntries(Object.entries(types).map(([type, schema]) => [type, { schema }])),
+});
 
 export const Page = <T extends TSchema>(item: T) =>
   Type.Object({
