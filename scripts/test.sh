@@ -28,18 +28,27 @@ fi
 echo "== lint"; npx eslint .
 echo "== layers"; npx depcruise src --config .dependency-cruiser.cjs
 echo "== typecheck"; npx tsc --noEmit
+# Generated files are compared in a folder of this run's own, removed however the run ends.
+work="$(mktemp -d -t hark-check-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
 echo "== openapi drift"
-HARK_DATA_DIR="$(mktemp -d)" HARK_LOG_LEVEL=silent node bin/hark.js openapi > /tmp/hark-openapi.json
-if ! diff -q openapi.json /tmp/hark-openapi.json >/dev/null; then
+HARK_LOG_LEVEL=silent node bin/hark.js openapi > "$work/openapi.json"
+if ! diff -q openapi.json "$work/openapi.json" >/dev/null; then
   echo "openapi.json is out of date: run npm run openapi and commit it" >&2
-  diff openapi.json /tmp/hark-openapi.json | head -20 >&2
+  diff openapi.json "$work/openapi.json" | head -20 >&2
+  exit 1
+fi
+echo "== .env.example drift"
+npx tsx scripts/generate-env-example.ts > "$work/env.example"
+if ! diff -q .env.example "$work/env.example" >/dev/null; then
+  echo ".env.example is out of date: run npx tsx scripts/generate-env-example.ts > .env.example and commit it" >&2
   exit 1
 fi
 echo "== clients: every operation of openapi.json, and only those"
 npx tsx scripts/generate-clients.ts --check
 echo "== web: API types drift, unit tests"
-(cd web && npx openapi-typescript ../openapi.json -o /tmp/hark-schema.d.ts >/dev/null 2>&1)
-if ! diff -q web/src/api/schema.d.ts /tmp/hark-schema.d.ts >/dev/null; then
+(cd web && npx openapi-typescript ../openapi.json -o "$work/schema.d.ts" >/dev/null 2>&1)
+if ! diff -q web/src/api/schema.d.ts "$work/schema.d.ts" >/dev/null; then
   echo "web/src/api/schema.d.ts is out of date: run npm run api-types --prefix web and commit it" >&2
   exit 1
 fi

@@ -1,26 +1,59 @@
-// `hark <command>`: serve, worker, migrate, admin, openapi.
+// `hark <command>`: serve, worker, migrate, admin, models, openapi; `--help` on each.
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, unknownSettings, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, flushLog } from './logger.ts';
 import { modelsCommand } from './models-cli.ts';
 import { startMetricsServer } from './observability/metrics-server.ts';
-import { startRuntime } from './runtime.ts';
+import { buildDocumentApp, startRuntime } from './runtime.ts';
 import { scopes, type Scope } from './scopes.ts';
 import { createApiKey } from './services/api-keys.ts';
 import { createWorkspace, setPlan } from './services/workspaces.ts';
 
-const usage = `usage: hark <command>
-  serve [--no-workers]   API, docs and workers (workers off with --no-workers)
+/** Each command's usage, printed by `hark <command> --help` (stdout, exit 0, nothing else done). */
+const usages = {
+  serve: `usage: hark serve [--no-workers]
+  Serves the API, the web interface and the docs on HARK_HOST:HARK_PORT, with workers in the same
+  process (--no-workers: API only, for API hosts beside \`hark worker\` hosts).
+  Settings are environment variables (and a .env file in the working directory); see .env.example.`,
+  worker: `usage: hark worker
+  Runs workers only (preparation, runs, webhooks) on the shared PostgreSQL (DATABASE_URL).`,
+  migrate: `usage: hark migrate
+  Applies the database migrations and exits (serve and worker also apply them at start).`,
+  admin: `usage: hark admin <action>
+  create-workspace NAME                                  a workspace on the trial
+  create-key WORKSPACE_ID [--name NAME] [--scopes a,b]   an API key (every scope by default)
+  set-plan WORKSPACE_ID PLAN|none                        end the trial with a plan, or go back`,
+  models: `usage: hark models <action>
+  add NAME PATH   register a whisper.cpp (ggml) or llama.cpp (GGUF) model file
+  list            the registered models
+  pull NAME       download a whisper.cpp model (needs a route to its public host)`,
+  openapi: `usage: hark openapi
+  Prints the OpenAPI document (no database needed).`,
+} as const;
+type Command = keyof typeof usages;
+
+const usage = `usage: hark <command> [options]   (hark <command> --help for its options)
+  serve [--no-workers]   API, web interface, docs and workers
   worker                 workers only
   migrate                apply database migrations and exit
-  admin create-workspace NAME
-  admin create-key WORKSPACE_ID [--name NAME] [--scopes a,b,...]
-  admin set-plan WORKSPACE_ID PLAN|none
-  models add NAME PATH   register a whisper.cpp (ggml) or llama.cpp (GGUF) model file
-  models list | models pull NAME
+  admin                  workspaces, keys and plans from the command line
+  models                 local model files for whisper.cpp and llama.cpp
   openapi                print the OpenAPI document`;
+
+/** A mistake in the command line: its message and the usage that would have helped. */
+class UsageError extends Error {}
+
+/** The command's own options, strictly: an unknown option is a usage error. */
+function options<T extends Record<string, { type: 'string' | 'boolean' }>>(command: Command, args: string[], spec: T) {
+  try {
+    return parseArgs({ args, allowPositionals: true, strict: true, options: spec });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${usages[command]}`);
+  }
+}
 
 async function serve(config: Config, http: boolean, workers: boolean): Promise<void> {
   const runtime = await startRuntime(config, { http, workers });
@@ -33,20 +66,25 @@ async function serve(config: Config, http: boolean, workers: boolean): Promise<v
   } else {
     log.info({ store: runtime.ctx.database.kind }, 'hark worker started');
   }
+  let stopping = false;
   const stop = (signal: string) => {
+    // A second signal, either one, does not wait for the work (only, a second at most, for the log).
+    if (stopping) {
+      void flushLog().then(() => process.exit(1));
+      return;
+    }
+    stopping = true;
     log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down: finishing requests in flight and running work');
-    // A second signal does not wait.
-    process.once(signal, () => process.exit(1));
     Promise.all([metricsServer?.close(), runtime.close()]).then(
-      () => process.exit(0),
+      () => flushLog().then(() => process.exit(0)),
       (error: unknown) => {
         log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        void flushLog().then(() => process.exit(1));
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 /** Runs `fn` on a migrated database without queue or workers. */
@@ -60,11 +98,7 @@ async function withDatabase<T>(config: Config, fn: (ctx: Parameters<typeof creat
 }
 
 async function admin(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { name: { type: 'string' }, scopes: { type: 'string' } },
-  });
+  const { values, positionals } = options('admin', args, { name: { type: 'string' }, scopes: { type: 'string' } });
   const [action, first, second] = positionals;
   if (action === 'create-workspace' && first) {
     const workspace = await withDatabase(config, (ctx) => ctx.db.transaction().execute((trx) => createWorkspace(ctx, trx, first)));
@@ -83,23 +117,49 @@ async function admin(config: Config, args: string[]): Promise<void> {
     const workspace = await withDatabase(config, (ctx) => setPlan(ctx, first, second === 'none' ? null : second));
     console.log(JSON.stringify({ workspace_id: workspace.id, plan: workspace.plan }));
   } else {
-    throw new Error(usage);
+    throw new UsageError(usages.admin);
+  }
+}
+
+/** The OpenAPI document, from the routes alone: no database is opened. */
+async function printOpenApi(config: Config): Promise<void> {
+  const app = await buildDocumentApp({ ...config, logLevel: 'silent' });
+  try {
+    process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
+  } finally {
+    await app.close();
   }
 }
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${usage}\n`);
+    if (command === undefined) process.exitCode = 1;
+    return;
+  }
+  if (!(command in usages)) throw new UsageError(`unknown command "${command}"\n\n${usage}`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${usages[command as Command]}\n`);
+    return;
+  }
+  readEnvFile();
   const config = loadConfig();
-  switch (command) {
+  const log = createLogger(config.logLevel);
+  // On stderr, so that output meant for a file (`hark openapi > openapi.json`) stays clean.
+  for (const { name, nearest } of unknownSettings(process.env)) process.stderr.write(`warning: ${name} is not a Hark setting and does nothing: did you mean ${nearest}?\n`);
+  switch (command as Command) {
     case 'serve':
-      return serve(config, true, !rest.includes('--no-workers'));
+      return serve(config, true, !options('serve', rest, { 'no-workers': { type: 'boolean' } }).values['no-workers']);
     case 'worker':
+      options('worker', rest, {});
       return serve(config, false, true);
     case 'migrate': {
+      options('migrate', rest, {});
       const database = await openDatabase(config);
       try {
         const applied = await migrate(database);
-        createLogger(config.logLevel).info({ applied }, 'migrations applied');
+        log.info({ applied }, 'migrations applied');
       } finally {
         await database.close();
       }
@@ -108,24 +168,23 @@ async function main(argv: string[]): Promise<void> {
     case 'admin':
       return admin(config, rest);
     case 'models':
-      return modelsCommand(config, rest);
-    case 'openapi': {
-      const runtime = await startRuntime({ ...config, logLevel: 'silent', dataDir: config.dataDir }, { http: true, workers: false });
-      try {
-        process.stdout.write(`${JSON.stringify(runtime.app?.swagger(), null, 2)}\n`);
-      } finally {
-        await runtime.close();
-      }
-      return;
-    }
-    default:
-      console.error(usage);
-      process.exitCode = command ? 1 : 0;
+      return modelsCommand(config, rest, usages.models);
+    case 'openapi':
+      options('openapi', rest, {});
+      return printOpenApi(config);
   }
 }
 
+/** Settings from a .env file in the working directory; the environment wins over it. */
+function readEnvFile(): void {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+}
+
+// Output to a pipe closed early (`hark openapi | head`) ends the writing, not the process.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof UsageError || error instanceof ConfigError) console.error(error.message);
   else console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
+  void flushLog().then(() => process.exit(error instanceof UsageError ? 2 : 1));
 });

@@ -87,7 +87,8 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Every environment variable Hark reads, with its default and bounds (.env.example documents them). */
 export const EnvSchema = Type.Object({
   HARK_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'Address to listen on' }),
-  PORT: integer(8080, 0, 65535, 'HTTP port'),
+  HARK_PORT: integer(8080, 0, 65535, 'HTTP port'),
+  PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'Alias of HARK_PORT (used when HARK_PORT is not set), as platforms that assign a port set it' })),
   HARK_DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'Embedded database and audio' }),
   DATABASE_URL: text('A PostgreSQL server instead of embedded PGlite', { pattern: '^postgres(ql)?://' }),
   HARK_EMBEDDED_DB: choice(
@@ -162,6 +163,29 @@ function readSettings(env: Env): Settings {
   throw new ConfigError([...new Set(problems)]);
 }
 
+/** Levenshtein distance, for suggesting the setting a misspelt name meant. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** `HARK_*` variables Hark does not read (a typo does nothing silently otherwise), each with the nearest known name. */
+export function unknownSettings(env: Env): { name: string; nearest: string }[] {
+  const known = Object.keys(EnvSchema.properties);
+  return Object.keys(env)
+    .filter((name) => name.startsWith('HARK_') && !known.includes(name) && !IGNORED_HARK_VARIABLES.has(name))
+    .sort()
+    .map((name) => ({ name, nearest: known.reduce((best, candidate) => (distance(name, candidate) < distance(name, best) ? candidate : best)) }));
+}
+
+/** Read by the tests and the clients' examples, not by the service. */
+const IGNORED_HARK_VARIABLES = new Set(['HARK_URL', 'HARK_API_KEY', 'HARK_TEST_DATABASE_URL', 'HARK_TEST_BACKEND', 'HARK_TEST_LOG_LEVEL', 'HARK_OPENAPI_REPORT']);
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const s = readSettings(env);
   const retention = { minDays: s.HARK_RETENTION_MIN_DAYS, maxDays: s.HARK_RETENTION_MAX_DAYS, defaultDays: s.HARK_RETENTION_DEFAULT_DAYS };
@@ -170,7 +194,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   return {
     host: s.HARK_HOST,
-    port: s.PORT,
+    port: env.HARK_PORT !== undefined && env.HARK_PORT !== '' ? s.HARK_PORT : (s.PORT ?? s.HARK_PORT),
     dataDir: path.resolve(s.HARK_DATA_DIR),
     databaseUrl: s.DATABASE_URL ?? null,
     databaseSchema: s.HARK_DB_SCHEMA,

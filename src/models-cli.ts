@@ -50,15 +50,18 @@ async function pull(config: Config, name: string): Promise<void> {
   console.log(JSON.stringify({ name, ...added }));
 }
 
-export async function modelsCommand(config: Config, args: string[]): Promise<void> {
+export async function modelsCommand(config: Config, args: string[], usage: string): Promise<void> {
   const [action, name, file] = args;
-  if (action === 'add' && name && file) {
+  if (action === 'add' && name && file && args.length === 3) {
+    if (!fs.existsSync(file)) throw new Error(`There is no file at ${path.resolve(file)}: give the path of a whisper.cpp (ggml) or llama.cpp (GGUF) model file.`);
     console.log(JSON.stringify({ name, ...(await addModel(config, name, file)) }));
-  } else if (action === 'list') {
-    for (const model of await listModels(config)) console.log(`${model.engine}\t${model.name}\t${model.path}`);
-  } else if (action === 'pull' && name) {
+  } else if (action === 'list' && args.length === 1) {
+    const models = await listModels(config);
+    if (models.length === 0) console.log(`No models are registered in ${path.join(config.dataDir, 'models')}: add one with \`hark models add NAME PATH\`.`);
+    for (const model of models) console.log(`${model.engine}\t${model.name}\t${model.path}`);
+  } else if (action === 'pull' && name && args.length === 2) {
     await pull(config, name);
   } else {
-    throw new Error('usage: hark models add NAME PATH | hark models list | hark models pull NAME');
+    throw new Error(usage);
   }
 }

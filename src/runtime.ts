@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
-import { openDatabase } from './db/database.ts';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { openDatabase, type Database } from './db/database.ts';
+import type { Tables } from './db/tables.ts';
 import { migrate } from './db/migrate.ts';
 import { Metrics } from './observability/metrics.ts';
 import { buildApp } from './http/app.ts';
@@ -127,4 +129,28 @@ export function everyMinutes(n: number): string {
   if (n <= 1) return '* * * * *';
   if (n < 60) return `*/${n} * * * *`;
   return n < 1440 ? `0 */${Math.min(23, Math.round(n / 60))} * * *` : '0 0 * * *';
+}
+
+/**
+ * The HTTP application with every route but nothing behind it, for the OpenAPI document: a
+ * database that compiles queries but is never connected, no queue, no store.
+ */
+export async function buildDocumentApp(config: Config): Promise<FastifyInstance> {
+  const db = new Kysely<Tables>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+  const unavailable = async (): Promise<never> => {
+    throw new Error('the OpenAPI document is built without a database');
+  };
+  const database: Database = { kind: 'pglite', embedded: true, db, sql: { executeSql: unavailable }, schema: 'public', ping: unavailable, listen: async () => {}, close: async () => db.destroy() };
+  const log = createLogger(config.logLevel);
+  const ctx = { config, database, db, log, queue: null, blobs: null, metrics: new Metrics(db) } as unknown as Context;
+  const app = await buildApp(ctx, { readiness: async () => ({}) });
+  await app.ready();
+  return app;
 }

@@ -1,5 +1,9 @@
 // Reports over HTTP: analysis results and recordings grouped by metadata and by day, JSON and CSV.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { upload, waitForRecording } from './helpers/api.ts';
 import { speech } from './helpers/audio.ts';
@@ -71,6 +75,55 @@ for (const backend of await backends()) {
       assert.deepEqual(calls(after).map(([team, n]) => [team, n]), [['blue', 1], ['red', 2]]);
     });
 
+    test('a call date: recorded_at given, read from the file, or the upload time; editable with metadata, and reports follow', async () => {
+      const other = await registerAccount(hark);
+      const Q = `/api/v1/workspaces/${other.workspaceId}`;
+      const card = async (id: string) => (await hark.request({ method: 'GET', url: `${Q}/recordings/${id}`, key: other.key })).json<{ recorded_at: string; recorded_at_source: string; created_at: string; metadata: Record<string, unknown> }>();
+      const given = (await upload(hark, other, speech('Hello.'), { fields: { recorded_at: '2026-10-05T09:30:00+02:00', metadata: '{"team":"red"}' } })).json<{ id: string; recorded_at: string; recorded_at_source: string }>();
+      assert.deepEqual([new Date(given.recorded_at).toISOString(), given.recorded_at_source], ['2026-10-05T07:30:00.000Z', 'client']);
+      // An M4A carries its own creation time: the call took place then.
+      const m4a = path.join(os.tmpdir(), `hark-dated-${process.pid}.m4a`);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', speech('Hello there.'), '-c:a', 'aac', '-metadata', 'creation_time=2026-09-14T16:45:00Z', m4a]);
+      const dated = (await upload(hark, other, m4a, { contentType: 'audio/mp4', fields: { metadata: '{"team":"blue"}' } })).json<{ id: string }>().id;
+      fs.rmSync(m4a, { force: true });
+      const fromFile = await waitForRecording(hark, other, dated, ['completed']);
+      assert.equal(new Date(fromFile.recorded_at).toISOString(), '2026-09-14T16:45:00.000Z');
+      assert.equal(fromFile.recorded_at_source, 'file');
+      const plain = (await upload(hark, other, speech('Hello.'))).json<{ id: string; recorded_at: string; recorded_at_source: string; created_at: string }>();
+      assert.deepEqual([plain.recorded_at, plain.recorded_at_source], [plain.created_at, 'upload']);
+      for (const bad of ['yesterday', '2026-10-05', '2999-01-01T00:00:00Z']) {
+        assertProblem(await upload(hark, other, speech('Hello.'), { fields: { recorded_at: bad } }), 400, 'validation_failed');
+      }
+
+      // Editing: the metadata replaced, the date moved; the list filters and the reports follow.
+      const patched = await hark.request({ method: 'PATCH', url: `${Q}/recordings/${plain.id}`, key: other.key, payload: { metadata: { team: 'green', agent: 'ana' }, recorded_at: '2026-08-01T12:00:00Z' } });
+      assert.equal(patched.statusCode, 200, patched.body);
+      assert.deepEqual((await card(plain.id)).metadata, { team: 'green', agent: 'ana' });
+      assert.equal((await card(plain.id)).recorded_at_source, 'client');
+      const before = (await hark.request({ method: 'GET', url: `${Q}/recordings?recorded_before=2026-09-01T00:00:00Z`, key: other.key })).json<{ data: { id: string }[] }>().data;
+      assert.deepEqual(before.map((r) => r.id), [plain.id]);
+      const byMonth = (await hark.request({ method: 'GET', url: `${Q}/reports/recordings?group_by=recorded_at:month&status=completed,queued,processing`, key: other.key })).json<{ groups: { key: Record<string, string>; recordings: number }[] }>();
+      assert.deepEqual(byMonth.groups.map((g) => g.key['recorded_at:month']), ['2026-08-01', '2026-09-01', '2026-10-01']);
+      assertProblem(await hark.request({ method: 'PATCH', url: `${Q}/recordings/${plain.id}`, key: other.key, payload: { recorded_at: 'soon' } }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'PATCH', url: `${Q}/recordings/${plain.id}`, key: other.key, payload: {} }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'PATCH', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${plain.id}`, key: account.key, payload: { metadata: {} } }), 404, 'not_found');
+    });
+
+    test('an edited call moves between the groups of the analysis report, and a webhook hears of it', async () => {
+      const hook = await hark.request({ method: 'POST', url: `${P}/webhooks`, key: account.key, payload: { url: 'http://127.0.0.1:9/hook', events: ['recording.updated'] } });
+      assert.equal(hook.statusCode, 201, hook.body);
+      const report = async () => (await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team`, key: account.key })).json<{ groups: { key: Record<string, string>; calls: number }[] }>().groups.map((g) => [g.key['metadata.team'], g.calls]);
+      assert.deepEqual(await report(), [['blue', 1], ['red', 2]]);
+      const blue = (await hark.request({ method: 'GET', url: `${P}/recordings?metadata.team=blue`, key: account.key })).json<{ data: { id: string }[] }>().data[0]!.id;
+      await hark.request({ method: 'PATCH', url: `${P}/recordings/${blue}`, key: account.key, payload: { metadata: { team: 'red' } } });
+      assert.deepEqual(await report(), [['red', 3]]);
+      await hark.request({ method: 'PATCH', url: `${P}/recordings/${blue}`, key: account.key, payload: { metadata: { team: 'blue' } } });
+      assert.deepEqual(await report(), [['blue', 1], ['red', 2]]);
+      const events = await hark.runtime.ctx.db.selectFrom('webhook_events').select('type').where('workspace_id', '=', account.workspaceId).where('type', '=', 'recording.updated').execute();
+      assert.equal(events.length, 2);
+      await hark.request({ method: 'DELETE', url: `${P}/webhooks/${hook.json<{ id: string }>().id}`, key: account.key });
+    });
+
     test('recordings report with counts by status and total duration', async () => {
       const report = (await hark.request({ method: 'GET', url: `${P}/reports/recordings?group_by=metadata.team`, key: account.key })).json<{ groups: { key: Record<string, string>; recordings: number; by_status: Record<string, number>; total_duration_seconds: number }[] }>();
       const blue = report.groups.find((g) => g.key['metadata.team'] === 'blue')!;
@@ -130,13 +183,15 @@ test('period keys are whole numbers whose labels equal PostgreSQL\'s date_trunc 
     // The facts' generated period columns (migration 021), on a table shaped like analysis_facts.
     await sql`CREATE TEMP TABLE facts_periods (LIKE analysis_facts INCLUDING GENERATED INCLUDING DEFAULTS)`.execute(db);
     for (const [i, moment] of moments.entries()) {
-      await sql`INSERT INTO facts_periods (analysis_run_id, workspace_id, analysis_scenario_id, recording_id, created_at, metadata, booleans)
-        VALUES (${`anl-${i}`}, 'ws', 'sca', 'fl', ${moment}::timestamptz, '{}', '{}')`.execute(db);
+      await sql`INSERT INTO facts_periods (analysis_run_id, workspace_id, analysis_scenario_id, recording_id, created_at, recorded_at, metadata, booleans)
+        VALUES (${`anl-${i}`}, 'ws', 'sca', 'fl', ${moment}::timestamptz, ${moment}::timestamptz, '{}', '{}')`.execute(db);
     }
     for (const source of ['recordings', 'facts'] as const) {
       const keys = parseGroupBy(['created_at:day', 'created_at:week', 'created_at:month'], source);
+      const recordedKeys = parseGroupBy(['recorded_at:day', 'recorded_at:week', 'recorded_at:month'], source);
       const { rows } = await sql<Record<string, unknown>>`
         SELECT ${sql.join(keys.map((k, i) => sql`${k.expression} AS ${sql.ref(`k${i}`)}`))},
+          ${sql.join(recordedKeys.map((k, i) => sql`${k.expression} AS ${sql.ref(`r${i}`)}`))},
           ${sql.join(['day', 'week', 'month'].map((p) => sql`to_char(date_trunc(${p}, rec.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS ${sql.ref(`t_${p}`)}`))}
         FROM facts_periods rec ORDER BY rec.created_at`.execute(db);
       assert.equal(rows.length, moments.length);
@@ -146,6 +201,7 @@ test('period keys are whole numbers whose labels equal PostgreSQL\'s date_trunc 
           [row.t_day, row.t_week, row.t_month],
           `${source}: ${moments[i]}`,
         );
+        assert.deepEqual(recordedKeys.map((k, j) => k.label(row[`r${j}`])), [row.t_day, row.t_week, row.t_month], `${source}, recorded_at: ${moments[i]}`);
       }
     }
   } finally {

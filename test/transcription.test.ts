@@ -272,6 +272,26 @@ describe('a new workspace transcribes every upload by default', () => {
       }, 120_000, 'the automatic transcription');
       const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<{ text: string }>();
       assert.match(transcript.text, /thank you/i);
+
+      // Where each call stands, on the card and in the list, and as a filter.
+      type Pipelined = { id: string; pipeline: { status: string; error_code: string | null } };
+      const pipeline = async (id: string) => (await hark.request({ method: 'GET', url: `${P}/recordings/${id}`, key: account.key })).json<Pipelined>().pipeline;
+      const listed = async (status: string) => (await hark.request({ method: 'GET', url: `${P}/recordings?pipeline_status=${status}`, key: account.key })).json<{ data: Pipelined[] }>().data.map((r) => r.id);
+      assert.equal((await pipeline(id)).status, 'transcribed');
+      assert.deepEqual(await listed('transcribed'), [id]);
+      const analysisScenario = (await hark.request({ method: 'GET', url: `${P}/analysis-scenarios`, key: account.key })).json<{ data: { id: string }[] }>().data[0]!.id;
+      const analysing = await hark.request({ method: 'POST', url: `${P}/recordings/${id}/analysis-runs`, key: account.key, payload: { analysis_scenario_id: analysisScenario } });
+      assert.equal(analysing.statusCode, 202, analysing.body);
+      await eventually(async () => (await pipeline(id)).status === 'analysed', 120_000, 'analysed');
+      assert.deepEqual(await listed('analysed,failed'), [id]);
+      assert.deepEqual(await listed('transcribed'), []);
+      const garbage = Buffer.concat([Buffer.from('RIFF\x24\x00\x10\x00WAVEfmt ', 'latin1'), Buffer.alloc(20_000, 0x5a)]);
+      const broken = (await upload(hark, account, garbage)).json<Pipelined>();
+      assert.equal(broken.pipeline.status, 'preparing');
+      await eventually(async () => (await pipeline(broken.id)).status === 'failed', 60_000, 'failed');
+      assert.equal((await pipeline(broken.id)).error_code, 'invalid_audio');
+      assert.deepEqual(await listed('failed'), [broken.id]);
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings?pipeline_status=done`, key: account.key }), 400, 'validation_failed');
     } finally {
       await hark.destroy();
     }

@@ -83,7 +83,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByText('Uploaded').nth(1).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Close' }).click();
     const table = page.getByRole('table', { name: 'Recordings' });
-    await table.getByText('completed').nth(1).waitFor({ timeout: 60_000 });
+    await table.getByText('Audio ready').nth(1).waitFor({ timeout: 60_000 });
     assert.equal(await table.getByRole('row').count(), 3, 'a header and two recordings');
     await page.getByLabel('Metadata columns', { exact: true }).first().click();
     await page.getByRole('option', { name: 'agent' }).click();
@@ -209,7 +209,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByText('Uploaded').first().waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Close' }).click();
     const table = page.getByRole('table', { name: 'Recordings' });
-    await table.getByRole('row').nth(1).getByText('completed').waitFor({ timeout: 60_000 });
+    await table.getByRole('row').nth(1).getByText('Audio ready').waitFor({ timeout: 60_000 });
     await table.getByRole('link').first().click();
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const transcript = page.getByLabel('Transcript', { exact: true });

@@ -64,6 +64,9 @@ type Recording struct {
 	DownloadAttempts       int64          `json:"download_attempts"`
 	ErrorCode              *string        `json:"error_code"`
 	ErrorMessage           *string        `json:"error_message"`
+	RecordedAt             string         `json:"recorded_at"`
+	Pipeline               map[string]any `json:"pipeline"`
+	RecordedAtSource       string         `json:"recorded_at_source"`
 	CreatedAt              string         `json:"created_at"`
 	UpdatedAt              string         `json:"updated_at"`
 }
@@ -277,7 +280,7 @@ func (c *Client) CreateApiKey(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/api-keys", p, out)
 }
 
-// CreateFile: Upload a file into the key's workspace; every other form field becomes string metadata (POST /v1/files).
+// CreateFile: Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) CreateFile(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/v1/files", p, out)
@@ -671,6 +674,12 @@ func (c *Client) UpdateAnalysisScenario(ctx context.Context, p Params, out any) 
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) UpdateMember(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/members/{account_id}", p, out)
+}
+
+// UpdateRecording: Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) UpdateRecording(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", p, out)
 }
 
 // UpdateTranscriptionScenario: Update a transcription scenario (PATCH /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}).

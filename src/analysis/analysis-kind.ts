@@ -85,7 +85,7 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
     await trx.updateTable('analysis_facts').set({ latest: false }).where('recording_id', '=', run.recording_id).where('analysis_scenario_id', '=', run.analysis_scenario_id).where('latest', '=', true).execute();
     await trx
       .insertInto('analysis_facts')
-      .columns(['analysis_run_id', 'workspace_id', 'analysis_scenario_id', 'recording_id', 'created_at', 'metadata', 'booleans', 'latest'])
+      .columns(['analysis_run_id', 'workspace_id', 'analysis_scenario_id', 'recording_id', 'created_at', 'recorded_at', 'metadata', 'booleans', 'latest'])
       .expression((eb) =>
         eb
           .selectFrom('recordings')
@@ -95,6 +95,7 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
             eb.val(run.analysis_scenario_id).as('analysis_scenario_id'),
             'id',
             'created_at',
+            'recorded_at',
             'metadata',
             eb.val(JSON.stringify(booleans)).as('booleans'),
             eb.val(true).as('latest'),

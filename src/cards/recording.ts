@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { RecordingsTable } from '../db/tables.ts';
+import { pipelineOfNew, pipelineStatuses, type Pipeline } from './pipeline.ts';
 import { recordingStatuses } from '../services/recording-filters.ts';
 
 type Recording = Selectable<RecordingsTable>;
@@ -27,13 +28,24 @@ export const RecordingCard = Type.Object(
     download_attempts: Type.Integer(),
     error_code: Nullable(Type.String()),
     error_message: Nullable(Type.String()),
+    recorded_at: { ...DateTime, description: 'When the call took place: given at upload or import (or edited), else the file\'s own creation time where its container has one, else the upload time. Report periods recorded_at:day|week|month and the recorded_after/recorded_before filters use it' },
+    pipeline: Type.Object(
+      {
+        status: StringEnum(pipelineStatuses, { description: 'preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs' }),
+        error_code: Nullable(Type.String()),
+        error_message: Nullable(Type.String()),
+      },
+      { description: 'Where the call stands; filter the list with pipeline_status' },
+    ),
+    recorded_at_source: Type.Union([Type.Literal('client'), Type.Literal('file'), Type.Literal('upload')], { description: 'Where recorded_at comes from' }),
     created_at: DateTime,
     updated_at: DateTime,
   },
   { $id: 'Recording' },
 );
 
-export function presentRecording(recording: Recording) {
+/** `pipeline`: read from its runs; without it, what the recording's own state says (a new card has no runs). */
+export function presentRecording(recording: Recording, pipeline?: Pipeline) {
   return {
     id: recording.id,
     status: recording.status as (typeof recordingStatuses)[number],
@@ -53,6 +65,9 @@ export function presentRecording(recording: Recording) {
     download_attempts: recording.download_attempts,
     error_code: recording.error_code,
     error_message: recording.error_message,
+    recorded_at: recording.recorded_at,
+    pipeline: pipeline ?? pipelineOfNew(recording.status, recording.error_code, recording.error_message),
+    recorded_at_source: recording.recorded_at_source as 'client' | 'file' | 'upload',
     created_at: recording.created_at,
     updated_at: recording.updated_at,
   };

@@ -90,6 +90,9 @@ export interface RecordingsTable {
   pipeline: Generated<boolean>;
   error_code: string | null;
   error_message: string | null;
+  /** When the call took place (migration 024). */
+  recorded_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  recorded_at_source: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -270,6 +273,10 @@ export interface AnalysisFactsTable {
   created_day: ColumnType<number, never, never>;
   created_week: ColumnType<number, never, never>;
   created_month: ColumnType<number, never, never>;
+  recorded_at: Date;
+  recorded_day: ColumnType<number, never, never>;
+  recorded_week: ColumnType<number, never, never>;
+  recorded_month: ColumnType<number, never, never>;
   metadata: Json;
   booleans: Json;
   /** The recording's latest result for the scenario (migration 023): what reports count. */

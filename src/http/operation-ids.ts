@@ -14,6 +14,7 @@ export const operationIds: Record<string, string> = {
   'GET /api/v1/workspaces/{workspace_id}': 'getWorkspace',
   'PATCH /api/v1/workspaces/{workspace_id}': 'updateWorkspace',
   'GET /api/v1/workspaces/{workspace_id}/members': 'listMembers',
+  'PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}': 'updateRecording',
   'GET /api/v1/workspaces/{workspace_id}/sign-in-failures': 'listSignInFailures',
   'POST /api/v1/workspaces/{workspace_id}/members': 'addMember',
   'PATCH /api/v1/workspaces/{workspace_id}/members/{account_id}': 'updateMember',

@@ -1,5 +1,6 @@
 // prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it (and one per channel
 // when it has several), fill the duration and the channel count.
+import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import fs from 'node:fs/promises';
 import { checkPreparedLength, MAX_SEPARATE_CHANNELS, MediaError, prepare, probe, tooLong, wavShortfall } from '../media/ffmpeg.ts';
@@ -35,7 +36,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
       const stopHeartbeat = startPreparationHeartbeat(ctx, recording.id);
       const lap = stopwatch((stage, seconds) => ctx.metrics.stageSeconds.inc({ kind: 'preparation', stage }, seconds));
       try {
-        const { seconds, channels } = await ctx.blobs.withLocalFile(keys.original, async (original) => {
+        const { seconds, channels, createdAt } = await ctx.blobs.withLocalFile(keys.original, async (original) => {
           lap('fetch');
           // Audio already in the prepared form (16 kHz mono 16-bit PCM WAV, complete) is used as it
           // is: no ffprobe and no ffmpeg for the user to wait for.
@@ -45,7 +46,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
             checkPreparedLength(ready, ctx.config.maxAudioSeconds);
             await fs.copyFile(original, temp);
             lap('convert');
-            return { seconds: ready, channels: 1 };
+            return { seconds: ready, channels: 1, createdAt: null };
           }
           const info = await probe(original);
           lap('probe');
@@ -56,7 +57,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
           channelTemps = Array.from({ length: separate }, () => ctx.blobs.tempPath());
           const decoded = await prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds, info.channels, channelTemps);
           lap('convert');
-          return { seconds: decoded, channels: info.channels };
+          return { seconds: decoded, channels: info.channels, createdAt: info.createdAt };
         });
         for (const [channel, file] of channelTemps.entries()) await ctx.blobs.commit(file, keys.channel(channel));
         await ctx.blobs.commit(temp, keys.prepared);
@@ -64,6 +65,13 @@ export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
           const done = await trx
             .updateTable('recordings')
             .set({ status: 'completed', duration_seconds: Math.round(seconds * 1000) / 1000, channels, error_code: null, error_message: null, updated_at: new Date() })
+            // The file's own creation time says when the call took place, unless the client said.
+            .$if(createdAt !== null, (update) =>
+              update.set({
+                recorded_at: sql<Date>`CASE WHEN recorded_at_source = 'upload' THEN ${createdAt}::timestamptz ELSE recorded_at END`,
+                recorded_at_source: sql<string>`CASE WHEN recorded_at_source = 'upload' THEN 'file' ELSE recorded_at_source END`,
+              }),
+            )
             .where('id', '=', recording.id)
             .where('status', '=', 'processing')
             .returningAll()

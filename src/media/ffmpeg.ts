@@ -42,6 +42,16 @@ export interface Probe {
   durationSeconds: number | null;
   audioCodec: string;
   channels: number;
+  /** The container's own creation time (MP4/M4A and others write one), when plausible. */
+  createdAt: Date | null;
+}
+
+/** A creation time a container claims, unless it is a placeholder (0, 1904, 1970) or in the future. */
+export function plausibleCreationTime(raw: string | undefined, now = Date.now()): Date | null {
+  if (!raw) return null;
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1980 || date.getTime() > now + 86_400_000) return null;
+  return date;
 }
 
 const acceptedContainers = [/wav/, /mp3/, /mov|mp4|m4a/, /ogg/, /flac/];
@@ -54,7 +64,7 @@ export async function probe(file: string): Promise<Probe> {
   );
   if (result.code !== 0) throw new MediaError('invalid_audio', 'the file could not be read as audio');
   const info = JSON.parse(result.stdout) as {
-    format?: { format_name?: string; duration?: string };
+    format?: { format_name?: string; duration?: string; tags?: Record<string, string> };
     streams?: { codec_name?: string; codec_type?: string; duration?: string; channels?: number }[];
   };
   const format = info.format?.format_name ?? '';
@@ -68,7 +78,8 @@ export async function probe(file: string): Promise<Probe> {
   }
   const duration = Number(stream.duration ?? info.format?.duration);
   const channels = Number.isInteger(stream.channels) && (stream.channels ?? 0) > 0 ? (stream.channels as number) : 1;
-  return { format, audioCodec: stream.codec_name, durationSeconds: Number.isFinite(duration) ? duration : null, channels };
+  const tags = Object.fromEntries(Object.entries(info.format?.tags ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  return { format, audioCodec: stream.codec_name, durationSeconds: Number.isFinite(duration) ? duration : null, channels, createdAt: plausibleCreationTime(tags.creation_time) };
 }
 
 /**

@@ -24,11 +24,11 @@ export function page<T extends { seq: number }>(rows: T[], limit: number): { dat
 }
 
 /** `status=a,b` checked against the statuses a resource can have. */
-export function parseStatuses(raw: string, allowed: readonly string[]): string[] {
+export function parseStatuses(raw: string, allowed: readonly string[], name = 'status'): string[] {
   const statuses = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (statuses.length === 0) throw invalid('status', `name at least one status; one of ${allowed.join(', ')}`);
+  if (statuses.length === 0) throw invalid(name, `name at least one status; one of ${allowed.join(', ')}`);
   const unknown = statuses.filter((s) => !allowed.includes(s));
-  if (unknown.length > 0) throw invalid('status', `unknown status ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
+  if (unknown.length > 0) throw invalid(name, `unknown status ${unknown.join(', ')}; one of ${allowed.join(', ')}`);
   return statuses;
 }
 

@@ -13,6 +13,7 @@ export const eventTypes = [
   'recording.completed',
   'recording.failed',
   'recording.download_failed',
+  'recording.updated',
   'transcription_run.completed',
   'transcription_run.failed',
   'analysis_run.completed',

@@ -1,5 +1,5 @@
 // The recording filters shared by the list, the reports and (through them) the web interface:
-// status (comma list), created_after/before, metadata.<field>=<value>. One implementation, so a
+// status (comma list), created_after/before, recorded_after/before, metadata.<field>=<value>. One implementation, so a
 // value means the same everywhere: "42" matches 42 and "42", "true"/"false" the booleans and the
 // strings, "null" JSON null and the string "null".
 import { sql, type RawBuilder } from 'kysely';
@@ -21,6 +21,8 @@ export interface RecordingFilters {
   status?: string | undefined;
   created_after?: string | undefined;
   created_before?: string | undefined;
+  recorded_after?: string | undefined;
+  recorded_before?: string | undefined;
   metadata: Record<string, string>;
 }
 
@@ -54,6 +56,8 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
   if (filters.status) conditions.push(sql<boolean>`${column('status')} = ANY(${parseStatuses(filters.status, recordingStatuses)}::text[])`);
   if (filters.created_after !== undefined) conditions.push(sql<boolean>`${column('created_at')} > ${parseDate('created_after', filters.created_after)}`);
   if (filters.created_before !== undefined) conditions.push(sql<boolean>`${column('created_at')} < ${parseDate('created_before', filters.created_before)}`);
+  if (filters.recorded_after !== undefined) conditions.push(sql<boolean>`${column('recorded_at')} > ${parseDate('recorded_after', filters.recorded_after)}`);
+  if (filters.recorded_before !== undefined) conditions.push(sql<boolean>`${column('recorded_at')} < ${parseDate('recorded_before', filters.recorded_before)}`);
   for (const [path, raw] of Object.entries(filters.metadata)) {
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     const alternatives = candidateValues(raw).map((value) => sql<boolean>`${column('metadata')} @> ${containment(path, value)}::jsonb`);

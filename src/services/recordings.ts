@@ -11,7 +11,8 @@ import { AddressNotAllowedError, assertLiteralAllowed } from '../net/address-pol
 import { checkOutboundUrl, OutboundError } from '../net/outbound.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
-import { decodeTimeCursor, encodeTimeCursor } from './cursor.ts';
+import { decodeTimeCursor, encodeTimeCursor, parseStatuses } from './cursor.ts';
+import { pipelineIn, pipelineSql, pipelineStatuses, type Pipeline } from './pipeline-status.ts';
 import { recordingConditions, recordingStatuses, type RecordingFilters } from './recording-filters.ts';
 
 export { recordingStatuses, type RecordingFilters };
@@ -60,6 +61,20 @@ export function checkMetadata(ctx: { config: { maxMetadataBytes: number } }, val
   return { value: value as Record<string, unknown>, json };
 }
 
+/** The latest a call may claim to have taken place, allowing for clocks a little ahead. */
+const RECORDED_AT_SLACK_MS = 86_400_000;
+
+/** `recorded_at` as given (RFC 3339 with a time zone), checked; null when none was given. */
+export function checkRecordedAt(raw: unknown): Date | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
+  const date = typeof raw === 'string' && rfc3339.test(raw) ? new Date(raw) : null;
+  if (!date || Number.isNaN(date.getTime())) throw invalid('recorded_at', 'must be a date-time with a time zone, such as 2026-11-02T09:30:00Z');
+  if (date.getTime() > Date.now() + RECORDED_AT_SLACK_MS) throw invalid('recorded_at', 'must not be in the future');
+  if (date.getUTCFullYear() < 1900) throw invalid('recorded_at', 'must be after 1900');
+  return date;
+}
+
 /** The retention days asked for, checked; null when none was given (the workspace's default applies). */
 export function checkRetention(ctx: Context, raw: unknown): number | null {
   const { minDays, maxDays } = ctx.config.retention;
@@ -88,7 +103,7 @@ export function sanitizeFilename(name: string | undefined, fallback: string): st
 export async function createFromUpload(
   ctx: Context,
   workspaceId: string,
-  input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number | null; pipeline?: boolean },
+  input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number | null; recordedAt?: Date | null; pipeline?: boolean },
 ): Promise<Recording> {
   const id = newId('recording');
   const keys = recordingKeys(workspaceId, id);
@@ -112,6 +127,7 @@ export async function createFromUpload(
           retention_days: days,
           expires_at: expiry(days),
           source: 'upload',
+          ...(input.recordedAt ? { recorded_at: input.recordedAt, recorded_at_source: 'client' } : {}),
           pipeline: input.pipeline ?? false,
           updated_at: new Date(),
         })
@@ -144,11 +160,12 @@ function checkImportUrl(ctx: Context, raw: string): string {
 export async function createImport(
   ctx: Context,
   workspaceId: string,
-  input: { url: string; filename?: string | undefined; metadata?: unknown; retention_days?: unknown },
+  input: { url: string; filename?: string | undefined; metadata?: unknown; retention_days?: unknown; recorded_at?: unknown },
 ): Promise<Recording> {
   const url = checkImportUrl(ctx, input.url);
   const metadata = input.metadata === undefined ? { value: {}, json: '{}' } : checkMetadata(ctx, input.metadata);
   const asked = checkRetention(ctx, input.retention_days);
+  const recordedAt = checkRecordedAt(input.recorded_at);
   const fallbackName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'import';
   const id = newId('recording');
   return ctx.db.transaction().execute(async (trx) => {
@@ -166,6 +183,7 @@ export async function createImport(
         expires_at: expiry(days),
         source: 'import',
         source_url: url,
+        ...(recordedAt ? { recorded_at: recordedAt, recorded_at_source: 'client' } : {}),
         updated_at: new Date(),
       })
       .returningAll()
@@ -245,16 +263,20 @@ export interface ListOptions extends RecordingFilters {
   limit: number;
   offset: number;
   cursor?: string | undefined;
+  /** Comma-separated pipeline statuses (pipeline-status.ts). */
+  pipeline_status?: string | undefined;
 }
 
 /** Newest first by creation time (index recordings_workspace_created: a date range is a range scan). */
-export async function listRecordings(ctx: Context, workspaceId: string, options: ListOptions): Promise<{ data: Recording[]; next_cursor: string | null }> {
+export async function listRecordings(ctx: Context, workspaceId: string, options: ListOptions): Promise<{ data: (Recording & { pipeline: Pipeline })[]; next_cursor: string | null }> {
   let query = ctx.db
     .selectFrom('recordings')
     .selectAll()
     .select(sql<string>`(extract(epoch FROM created_at) * 1000000)::bigint::text`.as('created_micros'))
+    .select(pipelineSql('recordings').as('pipeline'))
     .where('workspace_id', '=', workspaceId);
   for (const condition of recordingConditions(options, 'recordings')) query = query.where(condition);
+  if (options.pipeline_status) query = query.where(pipelineIn('recordings', parseStatuses(options.pipeline_status, pipelineStatuses, 'pipeline_status')));
   if (options.cursor) {
     const { micros, seq } = decodeTimeCursor(options.cursor);
     query = query.where(sql<boolean>`(created_at, seq) < (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${seq}::bigint)`);

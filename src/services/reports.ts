@@ -20,19 +20,25 @@ interface GroupKey {
 const DAY = 86_400;
 const isoDate = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 /**
- * Periods in UTC, weeks from Monday (as date_trunc), each labelled by its first day. Computed from
- * `created_at` on recordings; analysis facts carry them as columns (migration 021, same formulas).
+ * Periods in UTC, weeks from Monday (as date_trunc), each labelled by its first day, of when a
+ * call was uploaded (`created_at`) or took place (`recorded_at`). Computed on recordings; analysis
+ * facts carry them as columns (migrations 021 and 024, same formulas).
  */
-const periods = {
-  day: { expression: sql<number>`floor(date_part('epoch', rec.created_at) / ${DAY})::int`, column: 'created_day', label: (k: number) => isoDate(k * DAY) },
-  // 1970-01-01 was a Thursday: weeks counted from Monday 1969-12-29.
-  week: { expression: sql<number>`floor((date_part('epoch', rec.created_at) + ${3 * DAY}) / ${7 * DAY})::int`, column: 'created_week', label: (k: number) => isoDate(k * 7 * DAY - 3 * DAY) },
-  month: {
-    expression: sql<number>`(date_part('year', rec.created_at AT TIME ZONE 'UTC') * 12 + date_part('month', rec.created_at AT TIME ZONE 'UTC') - 1)::int`,
-    column: 'created_month',
-    label: (k: number) => `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}-01`,
-  },
+const periodsOf = (column: 'created_at' | 'recorded_at') => {
+  const at = sql.ref(`rec.${column}`);
+  const prefix = column === 'created_at' ? 'created' : 'recorded';
+  return {
+    day: { expression: sql<number>`floor(date_part('epoch', ${at}) / ${DAY})::int`, column: `${prefix}_day`, label: (k: number) => isoDate(k * DAY) },
+    // 1970-01-01 was a Thursday: weeks counted from Monday 1969-12-29.
+    week: { expression: sql<number>`floor((date_part('epoch', ${at}) + ${3 * DAY}) / ${7 * DAY})::int`, column: `${prefix}_week`, label: (k: number) => isoDate(k * 7 * DAY - 3 * DAY) },
+    month: {
+      expression: sql<number>`(date_part('year', ${at} AT TIME ZONE 'UTC') * 12 + date_part('month', ${at} AT TIME ZONE 'UTC') - 1)::int`,
+      column: `${prefix}_month`,
+      label: (k: number) => `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}-01`,
+    },
+  };
 };
+const periods = { created_at: periodsOf('created_at'), recorded_at: periodsOf('recorded_at') };
 
 /** What the keys are read from, aliased `rec`: recordings, or analysis facts (periods as columns). */
 type KeySource = 'recordings' | 'facts';
@@ -40,9 +46,9 @@ type KeySource = 'recordings' | 'facts';
 export function parseGroupBy(values: string[], source: KeySource = 'recordings'): GroupKey[] {
   if (values.length > 5) throw invalid('group_by', 'at most 5 groupings');
   return values.map((value) => {
-    const period = /^created_at:(day|week|month)$/.exec(value)?.[1] as keyof typeof periods | undefined;
-    if (period) {
-      const { expression, column, label } = periods[period];
+    const match = /^(created_at|recorded_at):(day|week|month)$/.exec(value);
+    if (match) {
+      const { expression, column, label } = periods[match[1] as 'created_at' | 'recorded_at'][match[2] as 'day' | 'week' | 'month'];
       const labels = new Map<number, string>(); // a period's label is made once, not once per group
       const labelOf = (k: number) => labels.get(k) ?? labels.set(k, label(k)).get(k)!;
       return { name: value, expression: source === 'facts' ? sql.ref<number>(`rec.${column}`) : expression, label: (k) => (k === null || k === undefined ? null : labelOf(Number(k))), period: true };
@@ -53,7 +59,7 @@ export function parseGroupBy(values: string[], source: KeySource = 'recordings')
       const expression = path.length === 1 ? sql<string | null>`rec.metadata ->> ${path[0]}` : sql<string | null>`rec.metadata #>> ${path}::text[]`;
       return { name: value, expression, label: (v) => (v === null || v === undefined ? null : String(v)), period: false };
     }
-    throw invalid('group_by', `"${value}" is not metadata.<field> or created_at:day|week|month`);
+    throw invalid('group_by', `"${value}" is not metadata.<field>, recorded_at:day|week|month or created_at:day|week|month`);
   });
 }
 

@@ -17,6 +17,8 @@ export interface Card {
   filename: string;
   audio_deleted_at: string | null;
   channels: number | null;
+  recorded_at: string;
+  recorded_at_source: string;
 }
 
 export async function upload(hark: Hark, account: Account, file: string | Buffer, options: { contentType?: string; filename?: string; fields?: Record<string, string> } = {}) {

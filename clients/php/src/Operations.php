@@ -114,7 +114,7 @@ abstract class Operations
     }
 
     /**
-     * Upload a file into the key's workspace; every other form field becomes string metadata (POST /v1/files)
+     * Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query
@@ -837,6 +837,17 @@ abstract class Operations
     public function updateMember(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('PATCH', '/api/v1/workspaces/{workspace_id}/members/{account_id}', $path, $query, $body);
+    }
+
+    /**
+     * Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id})
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function updateRecording(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('PATCH', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', $path, $query, $body);
     }
 
     /**

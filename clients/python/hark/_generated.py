@@ -75,6 +75,9 @@ class _RecordingRequired(TypedDict):
     download_attempts: int
     error_code: Optional[str]
     error_message: Optional[str]
+    recorded_at: str
+    pipeline: Dict[str, Any]
+    recorded_at_source: str
     created_at: str
     updated_at: str
 
@@ -313,7 +316,7 @@ class Operations:
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
     def create_file(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
-        """Upload a file into the key's workspace; every other form field becomes string metadata (POST /v1/files)"""
+        """Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files)"""
         return self._call("POST", "/v1/files", {}, query, body)
 
     def create_invitation(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
@@ -575,6 +578,10 @@ class Operations:
     def update_member(self, *, workspace_id: Optional[str] = None, account_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Change a member's role (PATCH /api/v1/workspaces/{workspace_id}/members/{account_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/members/{account_id}", {"workspace_id": workspace_id, "account_id": account_id}, query, body)
+
+    def update_recording(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id})"""
+        return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
     def update_transcription_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Update a transcription scenario (PATCH /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id})"""

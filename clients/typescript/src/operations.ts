@@ -54,7 +54,7 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/api-keys', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'post'>>;
   }
 
-  /** Upload a file into the key's workspace; every other form field becomes string metadata (POST /v1/files) */
+  /** Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files) */
   createFile(args: Args<'/v1/files', 'post'> = {} as Args<'/v1/files', 'post'>, options?: RequestOptions): Promise<Answer<'/v1/files', 'post'>> {
     return this.transport().call('POST', '/v1/files', args as object, options) as Promise<Answer<'/v1/files', 'post'>>;
   }
@@ -382,6 +382,11 @@ export abstract class Operations {
   /** Change a member's role (PATCH /api/v1/workspaces/{workspace_id}/members/{account_id}) */
   updateMember(args: Args<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'patch'> = {} as Args<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'patch'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'patch'>> {
     return this.transport().call('PATCH', '/api/v1/workspaces/{workspace_id}/members/{account_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'patch'>>;
+  }
+
+  /** Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}) */
+  updateRecording(args: Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'> = {} as Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'>> {
+    return this.transport().call('PATCH', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'>>;
   }
 
   /** Update a transcription scenario (PATCH /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}) */

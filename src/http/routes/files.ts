@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { fileView, waitForFile } from '../../services/file-view.ts';
-import { checkMetadata, checkRetention, createFromUpload, sanitizeFilename } from '../../services/recordings.ts';
+import { checkMetadata, checkRecordedAt, checkRetention, createFromUpload, sanitizeFilename } from '../../services/recordings.ts';
 import { workspaceOf } from '../auth.ts';
 import { readUpload } from '../multipart-upload.ts';
 import { TranscriptCard } from '../../cards/transcription.ts';
@@ -39,7 +39,7 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
       config: { scope: ['recordings:write', 'transcripts:write', 'analysis:write'], createsWork: true, docBody: Type.Object({ file: Type.String({ format: 'binary' }) }, { additionalProperties: Type.String() }) },
       schema: {
         tags,
-        summary: 'Upload a file into the key\'s workspace; every other form field becomes string metadata',
+        summary: 'Upload a file into the key\'s workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata',
         description: 'The workspace\'s automatic scenarios run (its first scenarios when none is automatic), so GET /v1/files/{id} ends with a transcript and an analysis.',
         response: withProblems({ 202: FileCard }, 402, 413, 415, 507),
       },
@@ -47,8 +47,9 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
     async (request, reply) => {
       const upload = await readUpload(ctx, request);
       try {
-        const { retention_days: retention, ...fields } = upload.fields;
+        const { retention_days: retention, recorded_at: recordedAt, ...fields } = upload.fields;
         const recording = await createFromUpload(ctx, workspaceOf(request), {
+          recordedAt: checkRecordedAt(recordedAt),
           audio: upload.audio,
           filename: sanitizeFilename(upload.filename, 'upload'),
           contentType: upload.contentType,

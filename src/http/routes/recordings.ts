@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import {
   checkRetention,
+  checkRecordedAt,
   createFromUpload,
   createImport,
   deleteRecording,
@@ -12,10 +13,13 @@ import {
   parseMetadata,
   retryImport,
   sanitizeFilename,
+  type Recording,
 } from '../../services/recordings.ts';
 import { readUpload } from '../multipart-upload.ts';
 import { metadataFilters } from '../query.ts';
 import { presentRecording, RecordingCard } from '../../cards/recording.ts';
+import { pipelinesOf, pipelineStatuses } from '../../services/pipeline-status.ts';
+import { updateRecording } from '../../services/recording-edits.ts';
 import { DateTime, JsonObject, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
@@ -24,6 +28,7 @@ const UploadForm = Type.Object({
   file: Type.String({ format: 'binary', description: 'WAV, MP3, MP4/M4A, OGG (Vorbis/Opus) or FLAC' }),
   metadata: Type.Optional(Type.String({ description: 'A JSON object, as a string (at most 64 KiB)' })),
   retention_days: Type.Optional(Type.Integer({ description: 'Days to keep the audio; within the plan bounds (default 7)' })),
+  recorded_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the call took place (default: the file\'s own creation time where its container has one, else now)' })),
 });
 
 const ImportBody = Type.Object(
@@ -32,6 +37,7 @@ const ImportBody = Type.Object(
     filename: Type.Optional(Type.String({ maxLength: 255 })),
     metadata: Type.Optional(JsonObject),
     retention_days: Type.Optional(Type.Integer()),
+    recorded_at: Type.Optional(Type.String({ description: 'When the call took place, RFC 3339 (default: the file\'s own creation time where its container has one, else now)' })),
   },
   { additionalProperties: false },
 );
@@ -46,12 +52,20 @@ const ListQuery = Type.Object(
     status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
     created_after: Type.Optional(DateTime),
     created_before: Type.Optional(DateTime),
+    recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
+    recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
+    pipeline_status: Type.Optional(Type.String({ description: `Comma-separated pipeline statuses: ${pipelineStatuses.join(', ')}` })),
   },
   {
     additionalProperties: Type.String(),
     description: 'Also `metadata.<field>=<value>` (exact match; nested fields with dots; several are AND-ed)',
   },
 );
+
+/** The card with its pipeline read from its runs. */
+async function withPipeline(ctx: Context, recording: Recording) {
+  return presentRecording(recording, (await pipelinesOf(ctx.db, [recording.id])).get(recording.id));
+}
 
 export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const base = '/api/v1/workspaces/:workspace_id/recordings';
@@ -74,7 +88,9 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       try {
         const metadata = parseMetadata(ctx, upload.fields.metadata);
         const retentionDays = checkRetention(ctx, upload.fields.retention_days);
+        const recordedAt = checkRecordedAt(upload.fields.recorded_at);
         recording = await createFromUpload(ctx, request.params.workspace_id, {
+          recordedAt,
           audio: upload.audio,
           filename: sanitizeFilename(upload.filename, 'upload'),
           contentType: upload.contentType,
@@ -129,7 +145,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       config: { scope: 'recordings:read' },
       schema: { tags: ['recordings'], summary: 'The recording card', params: RecordingParams, response: withProblems({ 200: RecordingCard }, 404) },
     },
-    async (request) => presentRecording(await getRecording(ctx, request.params.workspace_id, request.params.recording_id)),
+    async (request) => withPipeline(ctx, await getRecording(ctx, request.params.workspace_id, request.params.recording_id)),
   );
 
   app.get(
@@ -153,10 +169,35 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
         status: query.status,
         created_after: query.created_after as string | undefined,
         created_before: query.created_before as string | undefined,
+        recorded_after: query.recorded_after as string | undefined,
+        recorded_before: query.recorded_before as string | undefined,
+        pipeline_status: query.pipeline_status as string | undefined,
         metadata: metadataFilters(query),
       });
-      return { data: page.data.map(presentRecording), next_cursor: page.next_cursor };
+      return { data: page.data.map((recording) => presentRecording(recording, recording.pipeline)), next_cursor: page.next_cursor };
     },
+  );
+
+  app.patch(
+    `${base}/:recording_id`,
+    {
+      config: { scope: 'recordings:write' },
+      schema: {
+        tags: ['recordings'],
+        summary: 'Edit a recording: its metadata (replaced whole) and when the call took place',
+        description: 'Reports use the new values at once; a `recording.updated` webhook event carries the new card.',
+        params: RecordingParams,
+        body: Type.Object(
+          {
+            metadata: Type.Optional(JsonObject),
+            recorded_at: Type.Optional(Type.String({ description: 'RFC 3339, with a time zone' })),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: withProblems({ 200: RecordingCard }, 404),
+      },
+    },
+    async (request) => withPipeline(ctx, await updateRecording(ctx, request.params.workspace_id, request.params.recording_id, request.body)),
   );
 
   app.delete(

@@ -8,10 +8,12 @@ import { DateTime, mediaResponse, Nullable, withProblems, WorkspaceParams } from
 import { metadataFilters } from '../query.ts';
 
 const filterFields = {
-  group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field> or created_at:day|week|month; repeat for several' })),
+  group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
   status: Type.Optional(Type.String()),
   created_after: Type.Optional(DateTime),
   created_before: Type.Optional(DateTime),
+  recorded_after: Type.Optional(DateTime),
+  recorded_before: Type.Optional(DateTime),
 };
 const Key = Type.Record(Type.String(), Nullable(Type.String()));
 const AnalysisReport = Type.Object({
@@ -74,6 +76,8 @@ const filtersOf = (query: Record<string, unknown>) => ({
   status: query.status as string | undefined,
   created_after: query.created_after as string | undefined,
   created_before: query.created_before as string | undefined,
+  recorded_after: query.recorded_after as string | undefined,
+  recorded_before: query.recorded_before as string | undefined,
   metadata: metadataFilters(query),
 });
 

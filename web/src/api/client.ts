@@ -56,6 +56,16 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
   return result.data as T;
 }
 
+/**
+ * `ok` for routes that can also answer text (transcript exports, CSV reports): these calls ask for
+ * JSON, which is what comes back.
+ */
+export async function okJson<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Exclude<T, string>> {
+  const data = await ok(call);
+  if (typeof data === 'string') throw new ApiError({ title: 'Unexpected answer', detail: 'Hark answered text where JSON was asked for.', code: 'unexpected_response', status: 0 });
+  return data as Exclude<T, string>;
+}
+
 /** A path under a workspace, for the few requests made without the typed client (uploads, CSV). */
 export const workspacePath = (workspaceId: string, rest: string) => `/api/v1/workspaces/${encodeURIComponent(workspaceId)}${rest}`;
 

@@ -424,7 +424,13 @@ export interface paths {
         delete: operations["deleteRecording"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a recording: its metadata (replaced whole) and when the call took place
+         * @description Reports use the new values at once; a `recording.updated` webhook event carries the new card.
+         *
+         *     Scope: `recordings:write`
+         */
+        patch: operations["updateRecording"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace_id}/transcription-scenarios": {
@@ -1194,7 +1200,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a file into the key's workspace; every other form field becomes string metadata
+         * Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata
          * @description The workspace's automatic scenarios run (its first scenarios when none is automatic), so GET /v1/files/{id} ends with a transcript and an analysis.
          *
          *     Scope: `recordings:write`, `transcripts:write`, `analysis:write`
@@ -1328,6 +1334,23 @@ export interface components {
             download_attempts: number;
             error_code: string | null;
             error_message: string | null;
+            /**
+             * Format: date-time
+             * @description When the call took place: given at upload or import (or edited), else the file's own creation time where its container has one, else the upload time. Report periods recorded_at:day|week|month and the recorded_after/recorded_before filters use it
+             */
+            recorded_at: string;
+            /** @description Where the call stands; filter the list with pipeline_status */
+            pipeline: {
+                /**
+                 * @description preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs
+                 * @enum {string}
+                 */
+                status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
+                error_code: string | null;
+                error_message: string | null;
+            };
+            /** @description Where recorded_at comes from */
+            recorded_at_source: "client" | "file" | "upload";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3817,6 +3840,12 @@ export interface operations {
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description Calls that took place after this time (recorded_at) */
+                recorded_after?: string;
+                /** @description Calls that took place before this time (recorded_at) */
+                recorded_before?: string;
+                /** @description Comma-separated pipeline statuses: preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
+                pipeline_status?: string;
             };
             header?: never;
             path: {
@@ -3916,6 +3945,11 @@ export interface operations {
                     metadata?: string;
                     /** @description Days to keep the audio; within the plan bounds (default 7) */
                     retention_days?: number;
+                    /**
+                     * Format: date-time
+                     * @description When the call took place (default: the file's own creation time where its container has one, else now)
+                     */
+                    recorded_at?: string;
                 };
             };
         };
@@ -3953,6 +3987,23 @@ export interface operations {
                         download_attempts: number;
                         error_code: string | null;
                         error_message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the call took place: given at upload or import (or edited), else the file's own creation time where its container has one, else the upload time. Report periods recorded_at:day|week|month and the recorded_after/recorded_before filters use it
+                         */
+                        recorded_at: string;
+                        /** @description Where the call stands; filter the list with pipeline_status */
+                        pipeline: {
+                            /**
+                             * @description preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs
+                             * @enum {string}
+                             */
+                            status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
+                            error_code: string | null;
+                            error_message: string | null;
+                        };
+                        /** @description Where recorded_at comes from */
+                        recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4072,6 +4123,8 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     retention_days?: number;
+                    /** @description When the call took place, RFC 3339 (default: the file's own creation time where its container has one, else now) */
+                    recorded_at?: string;
                 };
             };
         };
@@ -4109,6 +4162,23 @@ export interface operations {
                         download_attempts: number;
                         error_code: string | null;
                         error_message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the call took place: given at upload or import (or edited), else the file's own creation time where its container has one, else the upload time. Report periods recorded_at:day|week|month and the recorded_after/recorded_before filters use it
+                         */
+                        recorded_at: string;
+                        /** @description Where the call stands; filter the list with pipeline_status */
+                        pipeline: {
+                            /**
+                             * @description preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs
+                             * @enum {string}
+                             */
+                            status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
+                            error_code: string | null;
+                            error_message: string | null;
+                        };
+                        /** @description Where recorded_at comes from */
+                        recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4250,6 +4320,23 @@ export interface operations {
                         download_attempts: number;
                         error_code: string | null;
                         error_message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the call took place: given at upload or import (or edited), else the file's own creation time where its container has one, else the upload time. Report periods recorded_at:day|week|month and the recorded_after/recorded_before filters use it
+                         */
+                        recorded_at: string;
+                        /** @description Where the call stands; filter the list with pipeline_status */
+                        pipeline: {
+                            /**
+                             * @description preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs
+                             * @enum {string}
+                             */
+                            status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
+                            error_code: string | null;
+                            error_message: string | null;
+                        };
+                        /** @description Where recorded_at comes from */
+                        recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4403,6 +4490,23 @@ export interface operations {
                         download_attempts: number;
                         error_code: string | null;
                         error_message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the call took place: given at upload or import (or edited), else the file's own creation time where its container has one, else the upload time. Report periods recorded_at:day|week|month and the recorded_after/recorded_before filters use it
+                         */
+                        recorded_at: string;
+                        /** @description Where the call stands; filter the list with pipeline_status */
+                        pipeline: {
+                            /**
+                             * @description preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs
+                             * @enum {string}
+                             */
+                            status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
+                            error_code: string | null;
+                            error_message: string | null;
+                        };
+                        /** @description Where recorded_at comes from */
+                        recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4523,6 +4627,169 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                recording_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Any JSON object, returned unchanged */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description RFC 3339, with a time zone */
+                    recorded_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description fl-<uuid> */
+                        id: string;
+                        /** @enum {string} */
+                        status: "download_pending" | "downloading" | "download_retry_wait" | "download_failed" | "queued" | "processing" | "completed" | "failed";
+                        filename: string;
+                        content_type: string | null;
+                        size_bytes: number | null;
+                        duration_seconds: number | null;
+                        /** @description Any JSON object, returned unchanged */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        retention_days: number;
+                        /** Format: date-time */
+                        expires_at: string;
+                        audio_deleted_at: string | null;
+                        channels: number | null;
+                        /** @description When a transcription redacted the audio: playback and downloads serve the redacted copy since */
+                        audio_redacted_at: string | null;
+                        /** @description When the unredacted audio was deleted (a scenario with keep_original_audio false) */
+                        original_audio_deleted_at: string | null;
+                        source: "upload" | "import";
+                        source_url: string | null;
+                        download_attempts: number;
+                        error_code: string | null;
+                        error_message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the call took place: given at upload or import (or edited), else the file's own creation time where its container has one, else the upload time. Report periods recorded_at:day|week|month and the recorded_after/recorded_before filters use it
+                         */
+                        recorded_at: string;
+                        /** @description Where the call stands; filter the list with pipeline_status */
+                        pipeline: {
+                            /**
+                             * @description preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs
+                             * @enum {string}
+                             */
+                            status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
+                            error_code: string | null;
+                            error_message: string | null;
+                        };
+                        /** @description Where recorded_at comes from */
+                        recorded_at_source: "client" | "file" | "upload";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The media type or content encoding is not supported */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8472,7 +8739,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "transcription_run.completed" | "transcription_run.failed" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };
@@ -8774,7 +9041,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "transcription_run.completed" | "transcription_run.failed" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };
@@ -9273,11 +9540,13 @@ export interface operations {
         parameters: {
             query: {
                 analysis_scenario_id: string;
-                /** @description metadata.<field> or created_at:day|week|month; repeat for several */
+                /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                recorded_after?: string;
+                recorded_before?: string;
             };
             header?: never;
             path: {
@@ -9384,11 +9653,13 @@ export interface operations {
     getRecordingsReport: {
         parameters: {
             query?: {
-                /** @description metadata.<field> or created_at:day|week|month; repeat for several */
+                /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                recorded_after?: string;
+                recorded_before?: string;
             };
             header?: never;
             path: {
@@ -9479,11 +9750,13 @@ export interface operations {
     getTalkReport: {
         parameters: {
             query?: {
-                /** @description metadata.<field> or created_at:day|week|month; repeat for several */
+                /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                recorded_after?: string;
+                recorded_before?: string;
             };
             header?: never;
             path: {

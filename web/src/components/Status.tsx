@@ -14,6 +14,31 @@ const colors: Record<string, string> = {
   cancelled: 'dark',
 };
 
+/** Where a call stands (the card's `pipeline`), in words a reviewer reads. */
+const pipelineLabels: Record<string, { label: string; color: string }> = {
+  preparing: { label: 'Preparing audio', color: 'gray' },
+  audio_ready: { label: 'Audio ready', color: 'cyan' },
+  transcribing: { label: 'Transcribing', color: 'blue' },
+  transcribed: { label: 'Transcribed', color: 'teal' },
+  analysing: { label: 'Analysing', color: 'blue' },
+  analysed: { label: 'Analysed', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+};
+
+/** Pipeline statuses still moving: a page showing one polls. */
+export const movingPipeline = new Set(['preparing', 'transcribing', 'analysing']);
+
+export function PipelineBadge({ pipeline }: { pipeline: { status: string; error_message: string | null } }) {
+  const shown = pipelineLabels[pipeline.status] ?? { label: pipeline.status, color: 'gray' };
+  const reason = pipeline.status === 'failed' && pipeline.error_message ? pipeline.error_message : undefined;
+  return (
+    <Badge color={shown.color} variant="light" title={reason} style={{ maxWidth: 'none' }}>
+      {shown.label}
+      {reason ? `: ${reason.length > 40 ? `${reason.slice(0, 40)}…` : reason}` : ''}
+    </Badge>
+  );
+}
+
 export function StatusBadge({ status }: { status: string }) {
   return (
     <Badge color={colors[status] ?? 'gray'} variant="light">

@@ -7,13 +7,13 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, ApiError, ok, workspacePath } from '../api/client.ts';
+import { api, ApiError, ok, okJson, workspacePath } from '../api/client.ts';
 import { activeRun, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
 import { AnalysisResultCard } from '../components/AnalysisResultCard.tsx';
 import { AudioPlayer, type PlayerHandle } from '../components/AudioPlayer.tsx';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { RunList } from '../components/RunList.tsx';
-import { StatusBadge } from '../components/Status.tsx';
+import { PipelineBadge } from '../components/Status.tsx';
 import { TranscriptView } from '../components/TranscriptView.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatTime } from '../lib/transcript-sync.ts';
@@ -56,7 +56,7 @@ export default function Recording() {
   const transcript = useQuery({
     queryKey: ['transcript', workspace.id, recordingId, latestCompleted],
     enabled: latestCompleted !== null,
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', { params: { path: { ...path, run_id: latestCompleted! }, query: {} } })),
+    queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', { params: { path: { ...path, run_id: latestCompleted! }, query: {} } })),
   });
   const latestAnalysis = analysisRuns.data?.data.filter((r) => r.status === 'completed').map((r) => r.id).join(',') ?? '';
   const results = useQuery({
@@ -109,7 +109,7 @@ export default function Recording() {
             {r.filename}
           </Title>
           <Group gap="xs">
-            <StatusBadge status={r.status} />
+            <PipelineBadge pipeline={r.pipeline} />
             {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
             <Text size="sm" c="dimmed">
               added {new Date(r.created_at).toLocaleString()} · audio kept until {new Date(r.expires_at).toLocaleDateString()}

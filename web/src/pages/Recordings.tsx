@@ -9,7 +9,7 @@ import { useMetadataFields } from '../api/queries.ts';
 import { ImportPanel } from '../components/ImportPanel.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RecordingFiltersBar } from '../components/RecordingFiltersBar.tsx';
-import { StatusBadge } from '../components/Status.tsx';
+import { movingPipeline, PipelineBadge } from '../components/Status.tsx';
 import { UploadPanel } from '../components/UploadPanel.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { filtersFromSearch, filtersToQuery, filtersToSearch } from '../lib/filters.ts';
@@ -17,7 +17,6 @@ import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
 
 const PAGE_SIZE = 25;
-const settled = new Set(['completed', 'failed', 'download_failed']);
 
 export type Recording = Schemas['Recording'];
 
@@ -42,7 +41,7 @@ export default function Recordings() {
         }),
       ),
     // Poll while something on the page is still moving.
-    refetchInterval: (query) => (query.state.data?.data.some((r) => !settled.has(r.status)) ? 2000 : false),
+    refetchInterval: (query) => (query.state.data?.data.some((r) => movingPipeline.has(r.pipeline.status)) ? 2000 : false),
   });
 
   const setColumns = (next: string[]) => {
@@ -113,7 +112,7 @@ export default function Recordings() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
-                    <StatusBadge status={recording.status} />
+                    <PipelineBadge pipeline={recording.pipeline} />
                   </Table.Td>
                   <Table.Td>{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
                   <Table.Td>{new Date(recording.created_at).toLocaleString()}</Table.Td>

@@ -4,7 +4,7 @@ import { Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Titl
 import { BarChart, LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { api, download, ok, workspacePath } from '../api/client.ts';
+import { api, download, okJson, workspacePath } from '../api/client.ts';
 import { useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
@@ -35,16 +35,16 @@ export default function Reports() {
     queryKey: ['report-analysis', workspace.id, scenarioId, groupBy],
     enabled: scenarioId !== null,
     queryFn: () =>
-      ok(api.GET('/api/v1/workspaces/{workspace_id}/reports/analysis', { params: { path: { workspace_id: workspace.id }, query: { analysis_scenario_id: scenarioId!, ...(groupBy.length > 0 ? { group_by: groupBy } : {}) } } })),
+      okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/analysis', { params: { path: { workspace_id: workspace.id }, query: { analysis_scenario_id: scenarioId!, ...(groupBy.length > 0 ? { group_by: groupBy } : {}) } } })),
   });
   const recordings = useQuery({
     queryKey: ['report-recordings', workspace.id, groupBy],
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
+    queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
   });
 
   const talk = useQuery({
     queryKey: ['report-talk', workspace.id, groupBy],
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/reports/talk', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
+    queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/talk', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
   });
   const talkSpeakers = [...new Set((talk.data?.groups ?? []).flatMap((g) => g.speakers.map((s) => s.speaker)))].sort();
 
