@@ -151,6 +151,30 @@ for (const backend of await backends()) {
       }
     });
 
+    test('an answer resting on nothing says so: no evidence that contradicts it, marked uncertain', async () => {
+      const created = await request('POST', '/analysis-scenarios', {
+        name: 'Honest answers',
+        questions: [
+          { id: 'thanked', text: 'Did the agent thank the customer for calling?', type: 'boolean' },
+          { id: 'moved', text: 'Did the customer ask to change the delivery address of the parcel?', type: 'boolean' },
+        ],
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const started = await request('POST', `/recordings/${recordingId}/analysis-runs`, { analysis_scenario_id: created.json<{ id: string }>().id });
+      const run = await waitAnalysis(started.json<AnalysisRun>().id);
+      assert.equal(run.status, 'completed', `${run.error_code}: ${run.error_message}`);
+      type Answer = { question_id: string; answer: boolean; confidence: number; uncertain: boolean; evidence: { text: string }[]; related?: { text: string }[] };
+      const answers = (await request('GET', `/recordings/${recordingId}/analysis-results/${run.id}`)).json<{ answers: Answer[] }>().answers;
+      for (const answer of answers) assert.equal(answer.uncertain, answer.confidence < 0.6, `${answer.question_id}: uncertain is the low confidence`);
+      const thanked = answers.find((a) => a.question_id === 'thanked')!;
+      assert.equal(thanked.answer, true);
+      assert.ok(thanked.evidence.some((e) => /thank you for calling/i.test(e.text)), JSON.stringify(thanked));
+      const moved = answers.find((a) => a.question_id === 'moved')!;
+      assert.equal(moved.answer, false);
+      assert.equal(moved.uncertain, true, 'nothing in the call settles it');
+      assert.deepEqual(moved.evidence, [], 'a "no" quotes no sentence as its evidence');
+    });
+
     test('transcript_id binds the analysis to an older transcript', async () => {
       const started = await request('POST', `/recordings/${recordingId}/analysis-runs`, { analysis_scenario_id: analysisScenario, transcript_id: transcriptIds[0] });
       const run = await waitAnalysis(started.json<AnalysisRun>().id);

@@ -66,16 +66,26 @@ export function presentAnalysisRun(run: AnalysisRun) {
   return { id: run.id, analysis_scenario_id: run.analysis_scenario_id, transcript_id: run.transcript_id, transcription_run_id: run.transcription_run_id, ...presentRunFields(run) };
 }
 
-const Answer = Type.Object({
+const Passage = Type.Object({ text: Type.String(), start: Type.Number(), end: Type.Number() });
+const StoredAnswer = Type.Object({
   question_id: Type.String(),
   question: Type.String(),
   type: Type.Union([Type.Literal('boolean'), Type.Literal('text')]),
   answer: Type.Union([Type.Boolean(), Type.String()], { description: 'A JSON boolean for boolean questions, a string for text ones' }),
   confidence: Type.Number(),
-  evidence: Type.Array(Type.Object({ text: Type.String(), start: Type.Number(), end: Type.Number() }), { description: 'Transcript passages behind the answer, with their times' }),
+  evidence: Type.Array(Passage, { description: 'Transcript passages the answer rests on (they say what it says), with their times' }),
+  related: Type.Optional(Type.Array(Passage, { description: 'Passages that resemble the question but did not settle it: worth a listen, never evidence' })),
 });
 
-const StoredAnswers = Type.Array(Answer);
+/** Below this confidence an answer is marked uncertain: a person should check it. */
+export const UNCERTAIN_BELOW = 0.6;
+
+const Answer = Type.Composite([
+  StoredAnswer,
+  Type.Object({ uncertain: Type.Boolean({ description: `true when the confidence is below ${UNCERTAIN_BELOW}: the answer rests on too little to trust without a listen` }) }),
+]);
+
+const StoredAnswers = Type.Array(StoredAnswer);
 
 export const AnalysisResultCard = Type.Object(
   {
@@ -104,7 +114,7 @@ export function presentAnalysisResult(result: AnalysisResultRow) {
     engine: result.engine,
     model: result.model,
     summary: result.summary,
-    answers: readStored(StoredAnswers, result.answers, `analysis result ${result.analysis_run_id} answers`) as AnalysisAnswer[],
+    answers: (readStored(StoredAnswers, result.answers, `analysis result ${result.analysis_run_id} answers`) as AnalysisAnswer[]).map((answer) => ({ ...answer, uncertain: answer.confidence < UNCERTAIN_BELOW })),
     tokens_used: result.tokens_used,
     created_at: result.created_at,
   };

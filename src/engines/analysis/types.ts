@@ -26,7 +26,10 @@ export interface AnalysisAnswer {
   answer: boolean | string;
   /** 0..1 */
   confidence: number;
+  /** The passages the answer rests on: they say what the answer says. */
   evidence: Evidence[];
+  /** Passages that resemble the question but did not settle it (shown apart, never as evidence). */
+  related?: Evidence[];
 }
 
 export interface AnalysisOutput {

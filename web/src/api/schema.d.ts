@@ -1538,12 +1538,20 @@ export interface components {
                 /** @description A JSON boolean for boolean questions, a string for text ones */
                 answer: boolean | string;
                 confidence: number;
-                /** @description Transcript passages behind the answer, with their times */
+                /** @description Transcript passages the answer rests on (they say what it says), with their times */
                 evidence: {
                     text: string;
                     start: number;
                     end: number;
                 }[];
+                /** @description Passages that resemble the question but did not settle it: worth a listen, never evidence */
+                related?: {
+                    text: string;
+                    start: number;
+                    end: number;
+                }[];
+                /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
+                uncertain: boolean;
             }[];
             tokens_used: number;
             /** Format: date-time */
@@ -8475,12 +8483,20 @@ export interface operations {
                             /** @description A JSON boolean for boolean questions, a string for text ones */
                             answer: boolean | string;
                             confidence: number;
-                            /** @description Transcript passages behind the answer, with their times */
+                            /** @description Transcript passages the answer rests on (they say what it says), with their times */
                             evidence: {
                                 text: string;
                                 start: number;
                                 end: number;
                             }[];
+                            /** @description Passages that resemble the question but did not settle it: worth a listen, never evidence */
+                            related?: {
+                                text: string;
+                                start: number;
+                                end: number;
+                            }[];
+                            /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
+                            uncertain: boolean;
                         }[];
                         tokens_used: number;
                         /** Format: date-time */

@@ -1,5 +1,6 @@
-// One analysis result: the summary, every question with its typed answer, and the passages behind
-// it, each a link that plays the audio from there.
+// One analysis result: the summary, every question with its typed answer (marked uncertain when
+// its confidence is low), the passages behind it and, apart, those that only resemble it; each
+// passage a link that plays the audio from there.
 import { Anchor, Badge, Card, Group, List, Stack, Text } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
@@ -27,6 +28,11 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
                   Text
                 </Badge>
               )}
+              {answer.uncertain && (
+                <Badge color="yellow" variant="light" title={`Confidence ${Math.round(answer.confidence * 100)} %: listen before relying on it`} data-uncertain="true" style={{ flexShrink: 0 }}>
+                  Uncertain
+                </Badge>
+              )}
               <Stack gap={2}>
                 <Text size="sm" fw={500}>
                   {answer.question}
@@ -38,23 +44,37 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
                 )}
               </Stack>
             </Group>
-            {answer.evidence.length > 0 && (
-              <List size="xs" ml="xl" spacing={2} aria-label={`Evidence for: ${answer.question}`}>
-                {answer.evidence.map((e, i) => (
-                  <List.Item key={i}>
-                    <Anchor component="button" type="button" size="xs" onClick={() => onSeek(e.start)} data-evidence={e.start}>
-                      {formatTime(e.start)}
-                    </Anchor>{' '}
-                    <Text span size="xs" c="dimmed">
-                      “{e.text}”
-                    </Text>
-                  </List.Item>
-                ))}
-              </List>
+            <Passages passages={answer.evidence} label={`Evidence for: ${answer.question}`} onSeek={onSeek} />
+            {answer.related && answer.related.length > 0 && (
+              <>
+                <Text size="xs" ml="xl" c="dimmed">
+                  Close, but not enough to answer:
+                </Text>
+                <Passages passages={answer.related} label={`Related passages for: ${answer.question}`} onSeek={onSeek} />
+              </>
             )}
           </Stack>
         ))}
       </Stack>
     </Card>
+  );
+}
+
+/** Transcript passages, each a link that plays the audio from its start. */
+function Passages({ passages, label, onSeek }: { passages: { text: string; start: number }[]; label: string; onSeek: (seconds: number) => void }) {
+  if (passages.length === 0) return null;
+  return (
+    <List size="xs" ml="xl" spacing={2} aria-label={label}>
+      {passages.map((e, i) => (
+        <List.Item key={i}>
+          <Anchor component="button" type="button" size="xs" onClick={() => onSeek(e.start)} data-evidence={e.start}>
+            {formatTime(e.start)}
+          </Anchor>{' '}
+          <Text span size="xs" c="dimmed">
+            “{e.text}”
+          </Text>
+        </List.Item>
+      ))}
+    </List>
   );
 }

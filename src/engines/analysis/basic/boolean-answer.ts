@@ -94,6 +94,7 @@ export function answerBoolean(q: Query, units: Unit[], matches: Match[]): Answer
   let found: boolean;
   let confidence: number;
   let evidence: Evidence[];
+  let related: Evidence[] = [];
   // Near-equal affirmation and denial: the later one is where the call ended up ("i can't do that
   // today" ... "okay, done").
   const lastIdx = (vs: Verdict[]): number => Math.max(-1, ...vs.filter((v) => v.strength >= Math.max(maxA, maxD) - CLOSE).map((v) => v.units[v.units.length - 1]?.idx ?? -1));
@@ -113,7 +114,10 @@ export function answerBoolean(q: Query, units: Unit[], matches: Match[]): Answer
     const ranked = [...matches].filter((m) => m.hits.size > 0).sort((a, b) => b.rarity - a.rarity || a.unit.idx - b.unit.idx);
     const best = ranked[0]?.coverage ?? 0;
     confidence = clamp(0.55 - 0.25 * best, 0.3, 0.55);
-    evidence = uniqueEvidence(ranked.map((m) => m.unit));
+    // The decision rests on no sentence: sentences that only resemble the question are shown
+    // apart, so an answer never quotes a sentence that says the opposite of it.
+    evidence = [];
+    related = uniqueEvidence(ranked.map((m) => m.unit));
   }
-  return { answer: q.negated ? !found : found, confidence: round2(confidence), evidence };
+  return { answer: q.negated ? !found : found, confidence: round2(confidence), evidence, ...(related.length > 0 ? { related } : {}) };
 }

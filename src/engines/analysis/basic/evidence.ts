@@ -7,6 +7,7 @@ export interface AnswerBody<T extends boolean | string> {
   answer: T;
   confidence: number;
   evidence: Evidence[];
+  related?: Evidence[];
 }
 
 const EVIDENCE_MAX_CHARS = 300;
