@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { Hark as Client, NotFoundError, PermissionDeniedError, RateLimitError, verifyWebhook, WebhookVerificationError } from '../clients/typescript/src/index.ts';
+import { Hark as Client, ConnectionError, NotFoundError, PermissionDeniedError, RateLimitError, verifyWebhook, WebhookVerificationError } from '../clients/typescript/src/index.ts';
 import { speech } from './helpers/audio.ts';
 import { eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
@@ -63,6 +63,15 @@ describe('the TypeScript client against a live Hark', () => {
     const all = await client.listRecordings({ query: { limit: 100, offset: 0 } });
     assert.ok(seen.length >= 3);
     assert.deepEqual(seen, all.data.map((r) => r.id), 'every recording once, newest first, over pages of two');
+  });
+
+  test('a ConnectionError names the host that did not answer', async () => {
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const offline = new Client({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'hark_x', maxRetries: 0 });
+    await assert.rejects(offline.listRecordings({ path: { workspace_id: 'ws-x' } }), (error: Error) => error instanceof ConnectionError && error.message.includes(`no answer from 127.0.0.1:${port}`));
   });
 
   test('typed errors: 404 NotFoundError, 403 PermissionDeniedError with code, detail and request id', async () => {

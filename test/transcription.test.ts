@@ -239,6 +239,8 @@ for (const backend of await backends({ s3: true })) {
       const children = (await hark.request({ method: 'GET', url: `${P}/transcription-runs?jobId=${executionId}`, key: account.key })).json<{ data: Run[] }>().data;
       assert.equal(children.length, 2);
       assert.ok(children.every((run) => run.execution_id === executionId));
+      const byName = (await hark.request({ method: 'GET', url: `${P}/transcription-runs?execution_id=${executionId}`, key: account.key })).json<{ data: Run[] }>().data;
+      assert.deepEqual(byName.map((run) => run.id).sort(), children.map((run) => run.id).sort(), 'execution_id is the documented name, jobId its alias');
       for (const child of children) await waitForRun(hark, account, child.id);
       const execution = await eventually(async () => {
         const e = (await hark.request({ method: 'GET', url: `${url}/${executionId}`, key: account.key })).json<{ status: string; counts: Record<string, number> }>();

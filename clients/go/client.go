@@ -192,7 +192,7 @@ func (c *Client) Do(ctx context.Context, method, path string, p Params, out any)
 				}
 				continue
 			}
-			return fmt.Errorf("hark: %s %s: %w", method, path, err)
+			return fmt.Errorf("hark: %s %s: no answer from %s: %w", method, path, request.URL.Host, err)
 		}
 		data, err := io.ReadAll(response.Body)
 		response.Body.Close()

@@ -104,6 +104,13 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
         transformed.body = docBody;
         transformed.consumes = ['multipart/form-data'];
       }
+      // A query parameter with a default may be left out: the document says so (validation still
+      // fills the default in), so clients do not make it required.
+      const querystring = transformed.querystring as { required?: string[]; properties?: Record<string, { default?: unknown }> } | undefined;
+      if (querystring?.required && querystring.properties) {
+        const properties = querystring.properties;
+        transformed.querystring = { ...querystring, required: querystring.required.filter((name) => properties[name]?.default === undefined) };
+      }
       // A route that reads a body can meet a body over the limit and one it cannot read.
       if (transformed.body || docBody) {
         const responses = { ...(transformed.response as Record<string, unknown> | undefined) };

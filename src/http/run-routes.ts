@@ -39,7 +39,8 @@ export const runRoutes = (ctx: Context, spec: RunRouteSpec): FastifyPluginAsyncT
         summary: `List ${kind.name} runs, newest first`,
         params: WorkspaceParams,
         querystring: Type.Object({
-          jobId: Type.Optional(Type.String({ description: 'An execution id: its child runs' })),
+          execution_id: Type.Optional(Type.String({ description: 'An execution id: its child runs' })),
+          jobId: Type.Optional(Type.String({ description: 'The specification\'s name of execution_id (an alias)' })),
           recording_id: Type.Optional(Type.String()),
           status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
           limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),

@@ -63,6 +63,8 @@ export function snapshotOf<K extends AnyRunKind>(kind: K, run: RunRow): Paramete
 }
 
 export interface ListQuery {
+  execution_id?: string | undefined;
+  /** The specification's name of execution_id. */
   jobId?: string | undefined;
   recording_id?: string | undefined;
   status?: string | undefined;
@@ -72,7 +74,7 @@ export interface ListQuery {
 
 export async function listRuns(ctx: Context, kind: AnyRunKind, workspaceId: string, query: ListQuery): Promise<{ data: RunRow[]; next_cursor: string | null }> {
   const rows = await selectRuns(ctx.db, kind.table, workspaceId, {
-    executionId: query.jobId,
+    executionId: query.execution_id ?? query.jobId,
     recordingId: query.recording_id,
     statuses: query.status ? parseStatuses(query.status, runStatuses) : undefined,
     beforeSeq: query.cursor ? decodeCursor(query.cursor) : undefined,

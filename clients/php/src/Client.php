@@ -132,7 +132,8 @@ final class Client extends Operations
                     usleep((int) (self::backoff($attempt) * 1e6));
                     continue;
                 }
-                throw new ConnectionException("{$method} {$path}: {$failure}");
+                $host = parse_url($this->baseUrl, PHP_URL_HOST) . (parse_url($this->baseUrl, PHP_URL_PORT) ? ':' . parse_url($this->baseUrl, PHP_URL_PORT) : '');
+                throw new ConnectionException("{$method} {$path}: no answer from {$host} ({$failure})");
             }
             if ($status < 300) {
                 if ($status === 204) {

@@ -136,7 +136,7 @@ class Hark(Operations):
                     time.sleep(backoff(attempt))
                     attempt += 1
                     continue
-                raise HarkConnectionError(f"{method} {path}: {failure}") from failure
+                raise HarkConnectionError(f"{method} {path}: no answer from {urllib.parse.urlsplit(self.base_url).netloc} ({failure})") from failure
 
     # ---- helpers ----
 

@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from hark import Hark, NotFoundError, PermissionDeniedError, RateLimitError, WebhookVerificationError, verify_webhook  # noqa: E402
+from hark import Hark, HarkConnectionError, NotFoundError, PermissionDeniedError, RateLimitError, WebhookVerificationError, verify_webhook  # noqa: E402
 
 
 def free_port() -> int:
@@ -93,6 +93,14 @@ class LiveHark(unittest.TestCase):
         with self.assertRaises(PermissionDeniedError) as denied:
             Hark(base_url=self.url, api_key=reader_key).create_analysis_scenario(body={"name": "x"})
         self.assertEqual(denied.exception.code, "insufficient_scope")
+
+    def test_connection_error_names_the_host(self) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        with self.assertRaises(HarkConnectionError) as caught:
+            Hark(base_url=f"http://127.0.0.1:{port}", api_key="hark_x", max_retries=0).list_recordings(workspace_id="ws-x")
+        self.assertIn(f"no answer from 127.0.0.1:{port}", str(caught.exception))
 
     def test_429_is_retried(self) -> None:
         calls = []

@@ -118,7 +118,7 @@ export class Hark extends Operations {
           await sleep(backoff(attempt), options.signal);
           continue;
         }
-        throw new ConnectionError(`${method} ${url.pathname}: ${(error as Error).message}`, { cause: error });
+        throw new ConnectionError(`${method} ${url.pathname}: no answer from ${url.host} (${(error as Error).message})`, { cause: error });
       }
       if (response.ok) {
         if (response.status === 204) return null;

@@ -3840,9 +3840,9 @@ export interface operations {
     };
     listRecordings: {
         parameters: {
-            query: {
-                limit: number;
-                offset: number;
+            query?: {
+                limit?: number;
+                offset?: number;
                 cursor?: string;
                 /** @description Comma-separated statuses */
                 status?: string;
@@ -5519,8 +5519,8 @@ export interface operations {
     };
     listTranscriptionExecutions: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -6162,13 +6162,15 @@ export interface operations {
     };
     listTranscriptionRuns: {
         parameters: {
-            query: {
+            query?: {
                 /** @description An execution id: its child runs */
+                execution_id?: string;
+                /** @description The specification's name of execution_id (an alias) */
                 jobId?: string;
                 recording_id?: string;
                 /** @description Comma-separated statuses */
                 status?: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -7469,8 +7471,8 @@ export interface operations {
     };
     listAnalysisExecutions: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -8114,13 +8116,15 @@ export interface operations {
     };
     listAnalysisRuns: {
         parameters: {
-            query: {
+            query?: {
                 /** @description An execution id: its child runs */
+                execution_id?: string;
+                /** @description The specification's name of execution_id (an alias) */
                 jobId?: string;
                 recording_id?: string;
                 /** @description Comma-separated statuses */
                 status?: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -8580,11 +8584,11 @@ export interface operations {
     };
     listAnalysisResults: {
         parameters: {
-            query: {
+            query?: {
                 recording_id?: string;
                 transcription_run_id?: string;
                 analysis_scenario_id?: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
@@ -9272,8 +9276,8 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
             };
             header?: never;
             path: {
@@ -9882,7 +9886,7 @@ export interface operations {
                 status?: string;
                 created_after?: string;
                 created_before?: string;
-                limit: number;
+                limit?: number;
                 cursor?: string;
             };
             header?: never;
