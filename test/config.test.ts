@@ -10,7 +10,7 @@ test('defaults and converted values', () => {
   assert.equal(config.port, 9000);
   assert.equal(config.importAllowPrivate, true);
   assert.equal(config.registration, 'closed');
-  assert.deepEqual(config.retention, { minDays: 1, maxDays: 30, defaultDays: 7 });
+  assert.deepEqual(config.retention, { minDays: 1, maxDays: 3650, defaultDays: 7 });
   assert.equal(config.maxAudioSeconds, 4 * 3600);
   assert.equal(config.databaseUrl, null);
 });

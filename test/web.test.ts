@@ -2,11 +2,15 @@
 // Content Security Policy without inline script and no framing; hashed assets cached for a year;
 // API paths never answered with the page.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startHark, type Hark } from './helpers/harness.ts';
+
+const script = `console.log(${JSON.stringify('hark '.repeat(2000))});`;
 
 describe('the web interface is served by Hark', () => {
   let hark: Hark;
@@ -17,6 +21,9 @@ describe('the web interface is served by Hark', () => {
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Hark</title><script type="module" src="/assets/index-abc123.js"></script>');
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log("hark")');
     fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    fs.writeFileSync(path.join(webDir, 'assets', 'big-def456.js'), script);
+    // What the web build does after bundling.
+    execFileSync(process.execPath, [path.join(import.meta.dirname, '../web/scripts/compress.mjs'), webDir], { stdio: 'ignore' });
     hark = await startHark({ backend: 'pglite', workers: false, config: { webDir } });
   });
   after(async () => {
@@ -49,6 +56,22 @@ describe('the web interface is served by Hark', () => {
     const icon = await hark.request({ method: 'GET', url: '/favicon.svg' });
     assert.equal(icon.statusCode, 200);
     assert.equal(icon.headers['cache-control'], 'no-cache');
+  });
+
+  test('assets are sent compressed as the build wrote them: brotli or gzip, as the browser accepts', async () => {
+    const get = (encoding?: string) => hark.request({ method: 'GET', url: '/assets/big-def456.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const brotli = await get('gzip, deflate, br');
+    assert.equal(brotli.headers['content-encoding'], 'br');
+    assert.match(String(brotli.headers.vary), /accept-encoding/i);
+    assert.equal(brotliDecompressSync(brotli.rawPayload).toString(), script);
+    assert.ok(brotli.rawPayload.length < script.length / 10);
+    const gzip = await get('gzip');
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gzip.rawPayload).toString(), script);
+    const plain = await get();
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.body, script);
+    assert.match(String(plain.headers['content-type']), /javascript/);
   });
 
   test('API paths and non-page requests get problem+json 404s, not the page', async () => {

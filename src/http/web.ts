@@ -61,11 +61,15 @@ export async function registerWeb(app: FastifyInstance, webDir: string, page: Bu
       root: webDir,
       wildcard: false,
       index: false,
+      // The build wrote .br and .gz copies (web/scripts/compress.mjs): the one the browser accepts is sent.
+      preCompressed: true,
       // The headers below decide caching, not the plugin's default max-age=0.
       cacheControl: false,
       allowedPath: (pathname) => pathname !== '/index.html',
       setHeaders: (res, file) => {
         res.setHeader('x-content-type-options', 'nosniff');
+        // A cache must keep the brotli, gzip and plain forms apart.
+        res.setHeader('vary', 'accept-encoding');
         res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });

@@ -10,8 +10,6 @@ export type PipelineStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
 export async function fileView(ctx: Context, workspaceId: string, id: string) {
   const recording = await getRecording(ctx, workspaceId, id);
-  const transcript = await latestTranscript(ctx.db, workspaceId, recording.id);
-  const result = await ctx.db.selectFrom('analysis_results').selectAll().where('recording_id', '=', recording.id).orderBy('seq', 'desc').executeTakeFirst();
   const active = async (table: 'transcription_runs' | 'analysis_runs') =>
     ctx.db.selectFrom(table).select('id').where('recording_id', '=', recording.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
   const latestStatus = async (table: 'transcription_runs' | 'analysis_runs') =>
@@ -23,6 +21,11 @@ export async function fileView(ctx: Context, workspaceId: string, id: string) {
   else if ((await active('transcription_runs')) || (await active('analysis_runs'))) status = 'processing';
   else if ((await latestStatus('transcription_runs')) === 'failed' || (await latestStatus('analysis_runs')) === 'failed') status = 'failed';
   else status = 'completed';
+
+  // Read after the status: a run that completes between the reads is then in both, never
+  // "completed" with its result missing.
+  const transcript = await latestTranscript(ctx.db, workspaceId, recording.id);
+  const result = await ctx.db.selectFrom('analysis_results').selectAll().where('recording_id', '=', recording.id).orderBy('seq', 'desc').executeTakeFirst();
 
   return {
     file_id: recording.id,
