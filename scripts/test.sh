@@ -44,6 +44,12 @@ if ! diff -q .env.example "$work/env.example" >/dev/null; then
   echo ".env.example is out of date: run npx tsx scripts/generate-env-example.ts > .env.example and commit it" >&2
   exit 1
 fi
+echo "== docs/configuration.md drift"
+npx tsx scripts/generate-config-doc.ts > "$work/configuration.md"
+if ! diff -q docs/configuration.md "$work/configuration.md" >/dev/null; then
+  echo "docs/configuration.md is out of date: run npx tsx scripts/generate-config-doc.ts > docs/configuration.md and commit it" >&2
+  exit 1
+fi
 echo "== clients: every operation of openapi.json, and only those"
 npx tsx scripts/generate-clients.ts --check
 echo "== web: API types drift, unit tests"

@@ -1,5 +1,6 @@
-// The README's commands as a newcomer runs them: every fenced block marked `bash runnable` is run
-// as written with bash against a live Hark (its defaults: an upload is transcribed by itself).
+// The README's and docs/' commands as a newcomer runs them: every fenced block marked `bash
+// runnable` is run as written with bash against a live Hark (its defaults: an upload is
+// transcribed by itself).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,8 +20,9 @@ export function runnableBlocks(markdown: string): string[] {
 }
 
 test('the README\'s first call runs as written and prints the transcript as SRT', async () => {
-  const blocks = runnableBlocks(fs.readFileSync(path.join(root, 'README.md'), 'utf8'));
-  assert.ok(blocks.length >= 1, 'the README marks its first call runnable');
+  const pages = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => path.join('docs', name))];
+  const blocks = pages.flatMap((page) => runnableBlocks(fs.readFileSync(path.join(root, page), 'utf8')));
+  assert.ok(runnableBlocks(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).length >= 1, 'the README marks its first call runnable');
   const config = await testConfig('pglite');
   const server = await spawnServer(config, { HARK_AUTO_TRANSCRIBE: 'on' });
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-readme-'));
