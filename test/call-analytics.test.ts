@@ -210,6 +210,40 @@ for (const backend of await backends()) {
       assert.equal(result.answers[0]?.answer, false);
     });
 
+    test('the Call QA template in one step: speakers labelled, questions answered on the call; card numbers redacted by default', async () => {
+      const other = await registerAccount(hark);
+      const Q = `/api/v1/workspaces/${other.workspaceId}`;
+      const ask = (method: 'GET' | 'POST', url: string, payload?: object) => hark.request({ method, url: `${Q}${url}`, key: other.key, ...(payload ? { payload } : {}) });
+      const templates = (await ask('GET', '/analysis-scenario-templates')).json<{ data: { id: string; questions: { id: string }[] }[] }>().data;
+      assert.deepEqual(templates.map((t) => t.id), ['call_qa']);
+      const defaultScenario = (await ask('GET', '/transcription-scenarios')).json<{ data: { id: string; options: { redact: string[]; speaker_labels: Record<string, string> } }[] }>().data[0]!;
+      assert.deepEqual(defaultScenario.options.redact, ['credit_card'], 'a new workspace redacts card numbers');
+      assert.deepEqual(defaultScenario.options.speaker_labels, {});
+      const added = await ask('POST', '/analysis-scenarios/from-template', { template: 'call_qa' });
+      assert.equal(added.statusCode, 201, added.body);
+      const qa = added.json<{ id: string; name: string; labelled_transcription_scenario_id: string; questions: { id: string }[] }>();
+      assert.equal(qa.name, 'Call QA');
+      assert.equal(qa.labelled_transcription_scenario_id, defaultScenario.id);
+      assert.deepEqual(qa.questions.map((q) => q.id), ['greeting', 'recording_notice', 'refund_offered', 'call_reason']);
+      const labelled = (await ask('GET', `/transcription-scenarios/${defaultScenario.id}`)).json<{ options: { speaker_labels: Record<string, string> } }>();
+      assert.deepEqual(labelled.options.speaker_labels, { 0: 'agent', 1: 'customer' });
+      assertProblem(await ask('POST', '/analysis-scenarios/from-template', { template: 'nope' }), 400, 'validation_failed');
+
+      const id = (await upload(hark, other, call)).json<{ id: string }>().id;
+      await waitForRecording(hark, other, id, ['completed']);
+      const run = (await ask('POST', `/recordings/${id}/transcription-runs`)).json<{ id: string }>();
+      await eventually(async () => (await ask('GET', `/transcription-runs/${run.id}`)).json<{ status: string }>().status === 'completed', 120_000, 'transcribed');
+      const analysis = (await ask('POST', `/recordings/${id}/analysis-runs`, { analysis_scenario_id: qa.id })).json<{ id: string }>();
+      await eventually(async () => (await ask('GET', `/analysis-runs/${analysis.id}`)).json<{ status: string }>().status === 'completed', 120_000, 'analysed');
+      const answers = (await ask('GET', `/recordings/${id}/analysis-results/${analysis.id}`)).json<{ answers: Answer[] }>().answers;
+      const byId = Object.fromEntries(answers.map((a) => [a.question_id, a]));
+      assert.equal(byId.greeting!.answer, true, JSON.stringify(byId.greeting));
+      assert.ok(byId.greeting!.evidence[0]!.start < 15);
+      assert.equal(byId.recording_notice!.answer, true, JSON.stringify(byId.recording_notice));
+      assert.equal(byId.refund_offered!.answer, true, JSON.stringify(byId.refund_offered));
+      assert.equal(typeof byId.call_reason!.answer, 'string');
+    });
+
     test('the talk report averages talk statistics per metadata field and week, in JSON and CSV', async () => {
       await waitForRecording(hark, account, callId, ['completed']);
       const latest = await transcribe(callId, callScenario);

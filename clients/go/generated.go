@@ -274,6 +274,12 @@ func (c *Client) CreateAnalysisScenario(ctx context.Context, p Params, out any) 
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", p, out)
 }
 
+// CreateAnalysisScenarioFromTemplate: Add an analysis scenario from a template (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) CreateAnalysisScenarioFromTemplate(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template", p, out)
+}
+
 // CreateApiKey: Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) CreateApiKey(ctx context.Context, p Params, out any) error {
@@ -512,6 +518,12 @@ func (c *Client) ListAnalysisRuns(ctx context.Context, p Params, out any) error 
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) ListAnalysisScenarios(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", p, out)
+}
+
+// ListAnalysisScenarioTemplates: Ready analysis scenarios to add in one step (Call QA) (GET /api/v1/workspaces/{workspace_id}/analysis-scenario-templates).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) ListAnalysisScenarioTemplates(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenario-templates", p, out)
 }
 
 // ListApiKeys: List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys).

@@ -15,7 +15,8 @@ export function defaultTranscriptionScenario(workspaceId: string, auto: boolean)
     engine: 'pocketsphinx',
     model: 'en-us',
     language: 'en',
-    options: JSON.stringify({ word_timestamps: true, summary: false }),
+    // Card numbers said on a call are never stored in clear unless a workspace asks for it.
+    options: JSON.stringify({ word_timestamps: true, summary: false, redact: ['credit_card'] }),
     auto,
     retry: JSON.stringify(defaultRetry),
     selection: JSON.stringify(emptySelection),

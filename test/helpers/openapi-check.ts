@@ -55,7 +55,9 @@ const undocumented = (pathname: string) => !pathname.startsWith('/api/v1/') && !
 export function openapiMismatch(method: string, url: string, status: number, contentType: string | undefined, body: string): string | null {
   const pathname = new URL(url, 'http://hark.test').pathname;
   if (undocumented(pathname)) return null;
-  const route = routes.find((r) => r.pattern.test(pathname));
+  // The most specific template with this method: `/from-template` before `/{scenario_id}`.
+  const candidates = routes.filter((r) => r.pattern.test(pathname)).sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));
+  const route = candidates.find((r) => r.item[method.toLowerCase()]) ?? candidates[0];
   const operation = route?.item[method.toLowerCase()];
   // No such operation: the 404 every unknown path and method gets, documented by the error catalogue.
   if (!route || !operation) return status === 404 ? null : `${method} ${pathname}: no documented operation answered ${status}`;

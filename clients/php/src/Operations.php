@@ -103,6 +103,17 @@ abstract class Operations
     }
 
     /**
+     * Add an analysis scenario from a template (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function createAnalysisScenarioFromTemplate(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('POST', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', $path, $query, $body);
+    }
+
+    /**
      * Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys)
      *
      * @param array<string, string> $path
@@ -540,6 +551,17 @@ abstract class Operations
     public function listAnalysisScenarios(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios', $path, $query, $body);
+    }
+
+    /**
+     * Ready analysis scenarios to add in one step (Call QA) (GET /api/v1/workspaces/{workspace_id}/analysis-scenario-templates)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function listAnalysisScenarioTemplates(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', $path, $query, $body);
     }
 
     /**

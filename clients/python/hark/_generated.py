@@ -311,6 +311,10 @@ class Operations:
         """Create a analysis scenario (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", {"workspace_id": workspace_id}, query, body)
 
+    def create_analysis_scenario_from_template(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Add an analysis scenario from a template (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template)"""
+        return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template", {"workspace_id": workspace_id}, query, body)
+
     def create_api_key(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
@@ -470,6 +474,10 @@ class Operations:
     def list_analysis_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", {"workspace_id": workspace_id}, query, body)
+
+    def list_analysis_scenario_templates(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Ready analysis scenarios to add in one step (Call QA) (GET /api/v1/workspaces/{workspace_id}/analysis-scenario-templates)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenario-templates", {"workspace_id": workspace_id}, query, body)
 
     def list_api_keys(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys)"""

@@ -49,6 +49,11 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/analysis-scenarios', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'post'>>;
   }
 
+  /** Add an analysis scenario from a template (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template) */
+  createAnalysisScenarioFromTemplate(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', 'post'>> {
+    return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', 'post'>>;
+  }
+
   /** Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys) */
   createApiKey(args: Args<'/api/v1/workspaces/{workspace_id}/api-keys', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/api-keys', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'post'>> {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/api-keys', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'post'>>;
@@ -247,6 +252,11 @@ export abstract class Operations {
   /** List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios) */
   listAnalysisScenarios(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'>>;
+  }
+
+  /** Ready analysis scenarios to add in one step (Call QA) (GET /api/v1/workspaces/{workspace_id}/analysis-scenario-templates) */
+  listAnalysisScenarioTemplates(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', 'get'>>;
   }
 
   /** List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys) */

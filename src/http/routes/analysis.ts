@@ -21,7 +21,8 @@ import {
   presentAnalysisRun,
   QuestionSchema,
 } from '../../cards/analysis.ts';
-import { Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { Nullable, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { analysisTemplates, createFromTemplate } from '../../services/scenario-templates.ts';
 import { runRoutes } from '../run-routes.ts';
 import { scenarioBodies, scenarioFields, scenarioRoutes } from '../scenario-routes.ts';
 
@@ -58,6 +59,38 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         startExecution: startAnalysisExecution,
       },
     }),
+  );
+
+  app.get(
+    `${P}/analysis-scenario-templates`,
+    {
+      config: { scope: null },
+      schema: {
+        tags,
+        summary: 'Ready analysis scenarios to add in one step (Call QA)',
+        params: WorkspaceParams,
+        response: withProblems({ 200: Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), description: Type.String(), questions: Type.Array(Type.Object({ id: Type.String(), text: Type.String(), type: Type.String() })) })) }) }),
+      },
+    },
+    async () => ({ data: analysisTemplates.map((t) => ({ id: t.id, name: t.name, description: t.description, questions: (t.scenario.questions ?? []).map((q) => ({ id: q.id ?? '', text: q.text, type: q.type })) })) }),
+  );
+  app.post(
+    `${P}/analysis-scenarios/from-template`,
+    {
+      config: { scope: 'scenarios:write' },
+      schema: {
+        tags,
+        summary: 'Add an analysis scenario from a template',
+        description: 'Call QA\'s questions name the speakers agent and customer: when the transcription scenario uploads use labels no channel, channel 0 becomes "agent" and channel 1 "customer" (labelled_transcription_scenario_id says which scenario was changed).',
+        params: WorkspaceParams,
+        body: Type.Object({ template: Type.String({ maxLength: 100 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
+        response: withProblems({ 201: Type.Composite([AnalysisScenarioCard, Type.Object({ labelled_transcription_scenario_id: Nullable(Type.String()) })]) }),
+      },
+    },
+    async (request, reply) => {
+      const { scenario, labelled } = await createFromTemplate(ctx, request.params.workspace_id, request.body.template, request.body.name);
+      return reply.code(201).send({ ...scenario, labelled_transcription_scenario_id: labelled });
+    },
   );
 
   app.post(
