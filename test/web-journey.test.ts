@@ -224,6 +224,21 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await talk.getByRole('columnheader', { name: 'channel_1' }).waitFor();
     assert.match((await talk.getByRole('row').nth(1).textContent()) ?? '', /\d+ % · \d+ wpm/);
     await check(page, 'reports-talk');
+
+    // Call QA in one click: the channels become agent and customer, and the call is answered.
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await page.getByRole('button', { name: 'Add Call QA' }).click();
+    await page.waitForURL(/\/scenarios\/analysis\/sca-/);
+    assert.equal(await page.getByLabel('Name').inputValue(), 'Call QA');
+    await page.goto(`${workspaceUrl}/recordings`);
+    await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
+    await page.getByRole('button', { name: 'Transcribe' }).click();
+    await page.getByLabel('Transcript', { exact: true }).locator('[data-speaker="agent"]').first().waitFor({ timeout: 60_000 });
+    await page.getByLabel('Analyse with', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Call QA', exact: true }).click();
+    await page.getByRole('button', { name: 'Analyse' }).click();
+    await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
+    await check(page, 'call-qa');
   });
 
   test('settings: an API key and a webhook are made (secrets shown once) and revoked', async () => {

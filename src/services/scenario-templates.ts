@@ -33,7 +33,7 @@ export const analysisTemplates: readonly AnalysisTemplate[] = [
           type: 'boolean',
           speaker: 'agent',
           within_seconds: 15,
-          phrases: ['thank you for calling', 'thanks for calling', 'welcome to', 'good morning', 'good afternoon', 'good evening', 'hello', 'hi'],
+          phrases: ['thank you for calling', 'thanks for calling', 'welcome to', 'good morning', 'good afternoon', 'good evening', 'hello'],
         },
         {
           id: 'recording_notice',

@@ -20,11 +20,11 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
           <Stack key={answer.question_id} gap={4} data-question={answer.question_id}>
             <Group gap="xs" wrap="nowrap" align="flex-start">
               {answer.type === 'boolean' ? (
-                <Badge color={answer.answer === true ? 'green' : 'red'} miw={46} data-answer={String(answer.answer)}>
+                <Badge color={answer.answer === true ? 'green' : 'red'} miw={46} data-answer={String(answer.answer)} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
                   {answer.answer === true ? 'Yes' : 'No'}
                 </Badge>
               ) : (
-                <Badge color="gray" variant="light" miw={46}>
+                <Badge color="gray" variant="light" miw={46} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
                   Text
                 </Badge>
               )}

@@ -32,7 +32,7 @@ export function PipelineBadge({ pipeline }: { pipeline: { status: string; error_
   const shown = pipelineLabels[pipeline.status] ?? { label: pipeline.status, color: 'gray' };
   const reason = pipeline.status === 'failed' && pipeline.error_message ? pipeline.error_message : undefined;
   return (
-    <Badge color={shown.color} variant="light" title={reason} style={{ maxWidth: 'none' }}>
+    <Badge color={shown.color} variant="light" title={reason} styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
       {shown.label}
       {reason ? `: ${reason.length > 40 ? `${reason.slice(0, 40)}…` : reason}` : ''}
     </Badge>

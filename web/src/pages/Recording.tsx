@@ -13,7 +13,7 @@ import { AnalysisResultCard } from '../components/AnalysisResultCard.tsx';
 import { AudioPlayer, type PlayerHandle } from '../components/AudioPlayer.tsx';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { RunList } from '../components/RunList.tsx';
-import { PipelineBadge } from '../components/Status.tsx';
+import { movingPipeline, PipelineBadge } from '../components/Status.tsx';
 import { TranscriptView } from '../components/TranscriptView.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatTime } from '../lib/transcript-sync.ts';
@@ -40,7 +40,8 @@ export default function Recording() {
   const recording = useQuery({
     queryKey: ['recording', workspace.id, recordingId],
     queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { ...path, recording_id: recordingId } } })),
-    refetchInterval: (q) => (q.state.data && preparing.has(q.state.data.status) ? 1500 : false),
+    // Polled while the audio is prepared or a run moves the call along the pipeline.
+    refetchInterval: (q) => (q.state.data && (preparing.has(q.state.data.status) || movingPipeline.has(q.state.data.pipeline.status)) ? 1500 : false),
   });
   const transcriptionRuns = useQuery({
     queryKey: ['transcription-runs', workspace.id, recordingId],
@@ -67,7 +68,12 @@ export default function Recording() {
   const analysisScenarios = useAnalysisScenarios(workspace.id);
   const chosenAnalysis = analysisScenario ?? analysisScenarios.data?.data[0]?.id ?? null;
 
-  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['transcription-runs', workspace.id, recordingId] }), client.invalidateQueries({ queryKey: ['analysis-runs', workspace.id, recordingId] })]);
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ['transcription-runs', workspace.id, recordingId] }),
+      client.invalidateQueries({ queryKey: ['analysis-runs', workspace.id, recordingId] }),
+      client.invalidateQueries({ queryKey: ['recording', workspace.id, recordingId] }),
+    ]);
   const act = useMutation({
     mutationFn: (call: () => Promise<unknown>) => call(),
     onSuccess: refresh,

@@ -25,6 +25,13 @@ export default function Scenarios() {
       navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`);
     },
   });
+  const addCallQa = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', { params: { path }, body: { template: 'call_qa' } })),
+    onSuccess: async (scenario) => {
+      await Promise.all([client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] }), client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] })]);
+      navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`);
+    },
+  });
   const createTranscription = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path }, body: { name: 'New transcription scenario' } })),
     onSuccess: async (scenario) => {
@@ -36,16 +43,21 @@ export default function Scenarios() {
   return (
     <Stack gap="xl">
       <Title order={1}>Scenarios</Title>
-      <ProblemAlert error={createAnalysis.error ?? createTranscription.error ?? analysis.error ?? transcription.error} />
+      <ProblemAlert error={createAnalysis.error ?? addCallQa.error ?? createTranscription.error ?? analysis.error ?? transcription.error} />
       <Stack>
         <Group justify="space-between">
           <Title order={2} fz="h3">
             Questions (analysis scenarios)
           </Title>
           {writer && (
-            <Button onClick={() => createAnalysis.mutate()} loading={createAnalysis.isPending}>
-              New analysis scenario
-            </Button>
+            <Group gap="xs">
+              <Button variant="light" onClick={() => addCallQa.mutate()} loading={addCallQa.isPending} title="Greeting in the first 15 seconds, recording notice, refund offered, call reason">
+                Add Call QA
+              </Button>
+              <Button onClick={() => createAnalysis.mutate()} loading={createAnalysis.isPending}>
+                New analysis scenario
+              </Button>
+            </Group>
           )}
         </Group>
         <Table.ScrollContainer minWidth={520}>
