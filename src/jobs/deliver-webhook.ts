@@ -7,21 +7,13 @@ import { postWebhook } from '../webhooks/post.ts';
 import { signatureHeader } from '../webhooks/signature.ts';
 import type { JobHandler } from './queue.ts';
 
-export interface DeliverWebhookJob {
-  webhookId: string;
-  eventId: string;
-  attempt: number;
-  /** A manual redelivery is one attempt, never retried. */
-  manual?: boolean;
-}
-
 const DAY_MS = 86_400_000;
 
 export function backoffSeconds(base: number, attempt: number, random = Math.random()): number {
   return Math.round(base * 3 ** (attempt - 1) * (0.8 + 0.4 * random));
 }
 
-export function deliverWebhookJob(ctx: Context): JobHandler<DeliverWebhookJob> {
+export function deliverWebhookJob(ctx: Context): JobHandler<'deliver-webhook'> {
   const { maxAttempts, backoffSeconds: base } = ctx.config.webhooks;
   return {
     name: 'deliver-webhook',

@@ -9,15 +9,11 @@ import { recordingEvent } from '../services/events.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
 
-export interface DownloadAudioJob {
-  recordingId: string;
-}
-
 function permanent(code: string, message: string): OutboundError {
   return new OutboundError(code, message, false);
 }
 
-export function downloadAudioJob(ctx: Context): JobHandler<DownloadAudioJob> {
+export function downloadAudioJob(ctx: Context): JobHandler<'download-audio'> {
   const { maxAttempts, backoffSeconds, timeoutSeconds, maxRedirects } = ctx.config.import;
 
   async function download(url: string, tempHolder: { path: string | null }) {

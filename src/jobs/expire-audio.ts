@@ -25,7 +25,7 @@ export async function expireAudio(ctx: Context, now = new Date()): Promise<numbe
   }
 }
 
-export function expireAudioJob(ctx: Context): JobHandler<Record<string, never>> {
+export function expireAudioJob(ctx: Context): JobHandler<'expire-audio'> {
   return {
     name: 'expire-audio',
     settings: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 3600 },

@@ -11,11 +11,14 @@ import { downloadAudioJob } from './download-audio.ts';
 import { expireAudioJob } from './expire-audio.ts';
 import { prepareAudioJob } from './prepare-audio.ts';
 import { removeAudioJob } from './remove-audio.ts';
-import type { JobHandler } from './queue.ts';
+import type { JobHandler, JobName } from './queue.ts';
 
 export const runKinds = [transcriptionKind, analysisKind] as const;
 
-export function jobHandlers(ctx: Context): JobHandler<never>[] {
+/** One handler per job name, each with its own payload type (a union, not a common one). */
+type AnyJobHandler = { [N in JobName]: JobHandler<N> }[JobName];
+
+export function jobHandlers(ctx: Context): AnyJobHandler[] {
   return [
     prepareAudioJob(ctx),
     downloadAudioJob(ctx),
@@ -25,5 +28,5 @@ export function jobHandlers(ctx: Context): JobHandler<never>[] {
     runJob(ctx, analysisKind),
     deliverWebhookJob(ctx),
     recoverRunsJob(ctx, runKinds),
-  ] as JobHandler<never>[];
+  ];
 }

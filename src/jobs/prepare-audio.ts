@@ -12,11 +12,7 @@ import type { JobHandler } from './queue.ts';
 import { startPreparationHeartbeat } from './heartbeat.ts';
 import { stopwatch } from '../observability/stopwatch.ts';
 
-export interface PrepareAudioJob {
-  recordingId: string;
-}
-
-export function prepareAudioJob(ctx: Context): JobHandler<PrepareAudioJob> {
+export function prepareAudioJob(ctx: Context): JobHandler<'prepare-audio'> {
   return {
     name: 'prepare-audio',
     settings: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: ctx.config.jobTimeoutSeconds },

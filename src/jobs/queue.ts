@@ -3,6 +3,9 @@
 import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
 import { transactionExecutor, type Database, type Trx } from '../db/database.ts';
+import type { JobName, JobPayloads } from './job-map.ts';
+
+export type { JobName, JobPayloads } from './job-map.ts';
 
 export interface QueueSettings {
   retryLimit: number;
@@ -11,11 +14,12 @@ export interface QueueSettings {
   expireInSeconds: number;
 }
 
-export interface JobHandler<T> {
-  name: string;
+/** The handler of one job name: it receives that name's payload (job-map.ts). */
+export interface JobHandler<N extends JobName = JobName> {
+  name: N;
   settings: QueueSettings;
   concurrency: number;
-  handle(data: T, job: { id: string; retryCount: number }): Promise<void>;
+  handle(data: JobPayloads[N], job: { id: string; retryCount: number }): Promise<void>;
 }
 
 /** Jobs of one queue in one state; `oldest`: seconds the oldest waiting one has waited. */
@@ -62,7 +66,7 @@ export class Queue {
     this.boss.on('error', (error: Error) => this.onError(error));
   }
 
-  async start(names: { name: string; settings: QueueSettings }[]): Promise<void> {
+  async start(names: { name: JobName; settings: QueueSettings }[]): Promise<void> {
     await this.boss.start();
     this.started = true;
     for (const { name, settings } of names) {
@@ -96,7 +100,7 @@ export class Queue {
     return rows as QueueDepth[];
   }
 
-  async send(name: string, data: object, options: SendOptions = {}): Promise<void> {
+  async send<N extends JobName>(name: N, data: JobPayloads[N], options: SendOptions = {}): Promise<void> {
     const sendOptions: PgBoss.SendOptions = {};
     if (options.trx) sendOptions.db = transactionExecutor(options.trx);
     if (options.startAfterSeconds) sendOptions.startAfter = options.startAfterSeconds;
@@ -106,7 +110,7 @@ export class Queue {
   }
 
   /** Many jobs of one kind in one statement (an execution's runs). */
-  async sendMany(name: string, data: object[], options: { trx?: Trx } = {}): Promise<void> {
+  async sendMany<N extends JobName>(name: N, data: JobPayloads[N][], options: { trx?: Trx } = {}): Promise<void> {
     if (data.length === 0) return;
     await this.boss.insert(
       data.map((item) => ({ name, data: item })),
@@ -131,11 +135,11 @@ export class Queue {
     setTimeout(wake, 250).unref();
   }
 
-  async work<T>(handler: JobHandler<T>): Promise<void> {
+  async work<N extends JobName>(handler: JobHandler<N>): Promise<void> {
     const ids: string[] = [];
     this.workers.set(handler.name, ids);
     for (let i = 0; i < handler.concurrency; i++) {
-      const id = await this.boss.work<T>(
+      const id = await this.boss.work<JobPayloads[N]>(
         handler.name,
         { batchSize: 1, pollingIntervalSeconds: this.config.jobPollSeconds, includeMetadata: true },
         async (jobs) => {
@@ -156,7 +160,7 @@ export class Queue {
    * Periodic work, once per cluster whatever the number of processes: pg-boss keeps the schedule
    * in the database and one process's cron tick sends each job (minute resolution).
    */
-  async schedule(name: string, cron: string): Promise<void> {
+  async schedule(name: JobName, cron: string): Promise<void> {
     await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
   }
 

@@ -5,12 +5,7 @@ import type { Context } from '../context.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import type { JobHandler } from './queue.ts';
 
-export interface RemoveAudioJob {
-  workspaceId: string;
-  recordingId: string;
-}
-
-export function removeAudioJob(ctx: Context): JobHandler<RemoveAudioJob> {
+export function removeAudioJob(ctx: Context): JobHandler<'remove-audio'> {
   return {
     name: 'remove-audio',
     settings: { retryLimit: 10, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },

@@ -29,7 +29,7 @@ export async function recoverStaleRuns(ctx: Context, kinds: readonly AnyRunKind[
   return recovered;
 }
 
-export function recoverRunsJob(ctx: Context, kinds: readonly AnyRunKind[]): JobHandler<Record<string, never>> {
+export function recoverRunsJob(ctx: Context, kinds: readonly AnyRunKind[]): JobHandler<'recover-runs'> {
   return {
     name: 'recover-runs',
     settings: { retryLimit: 0, retryDelay: 0, retryBackoff: false, expireInSeconds: 300 },

@@ -30,7 +30,7 @@ export interface RunJobHooks {
   afterComplete?: (ctx: Context, trx: Trx, run: RunRow) => Promise<void>;
 }
 
-export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}): JobHandler<{ runId: string }> {
+export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}): JobHandler<'transcribe' | 'analyze'> {
   const fail = (runId: string, failure: EngineError) =>
     ctx.db.transaction().execute(async (trx) => {
       const failed = await markFailed(trx, kind.table, runId, failure);
