@@ -263,8 +263,12 @@ for (const backend of await backends()) {
       const csv = await hark.request({ method: 'GET', url: `${P}/reports/talk?group_by=metadata.agent&metadata.agent=sam`, key: account.key, headers: { accept: 'text/csv' } });
       assert.match(csv.headers['content-type'] as string, /^text\/csv/);
       const [header, row] = csv.body.trim().split('\n');
-      assert.match(header ?? '', /^metadata\.agent,transcripts,silence_seconds_avg,overlap_seconds_avg,interruptions_avg,agent\.talk_ratio_avg,.*customer\.talk_ratio_avg/);
+      assert.match(header ?? '', /^metadata\.agent,transcripts,silence_seconds_avg,overlap_seconds_avg,interruptions_avg,agent\.talk_share,agent\.talk_ratio_avg,.*customer\.talk_share/);
       assert.match(row ?? '', /^sam,1,/);
+      // Over every call of the workspace (speakers named differently from call to call), each
+      // group's shares of the talk add up to 1.
+      const all = (await request('GET', '/reports/talk')).json<{ groups: { transcripts: number; speakers: { talk_share: number }[] }[] }>();
+      for (const g of all.groups) assert.ok(Math.abs(g.speakers.reduce((sum, s) => sum + s.talk_share, 0) - 1) < 0.01, JSON.stringify(g));
     });
 
     test('bad options and questions are 400s that create nothing', async () => {

@@ -148,7 +148,7 @@ export interface TalkReport {
     silence_seconds_avg: number;
     overlap_seconds_avg: number;
     interruptions_avg: number;
-    speakers: { speaker: string; transcripts: number; talk_ratio_avg: number; talk_seconds_avg: number; words_per_minute_avg: number; longest_turn_seconds_avg: number; interruptions_avg: number }[];
+    speakers: { speaker: string; transcripts: number; talk_share: number; talk_ratio_avg: number; talk_seconds_avg: number; words_per_minute_avg: number; longest_turn_seconds_avg: number; interruptions_avg: number }[];
   }[];
 }
 
@@ -190,6 +190,8 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
     groups.get(keyString(keys, row))?.speakers.push({
       speaker: row.speaker,
       transcripts: Number(row.n),
+      // Filled below from the group's total talk.
+      talk_share: Number(row.talk_seconds) * Number(row.n),
       talk_ratio_avg: rounded(row.talk_ratio),
       talk_seconds_avg: rounded(row.talk_seconds),
       words_per_minute_avg: rounded(row.words_per_minute),
@@ -197,13 +199,19 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
       interruptions_avg: rounded(row.interruptions),
     });
   }
-  for (const group of groups.values()) group.speakers.sort((a, b) => a.speaker.localeCompare(b.speaker));
+  for (const group of groups.values()) {
+    // Each speaker's share of all the group's talk: a group's shares add up to 1, whichever calls
+    // each speaker took part in (an average of per-call ratios does not).
+    const total = group.speakers.reduce((sum, s) => sum + s.talk_share, 0);
+    for (const s of group.speakers) s.talk_share = total > 0 ? rounded(s.talk_share / total) : 0;
+    group.speakers.sort((a, b) => a.speaker.localeCompare(b.speaker));
+  }
   return { group_by: groupBy, groups: byKey(keys, [...groups.values()]) };
 }
 
 export function talkReportCsv(report: TalkReport): string {
   const speakers = [...new Set(report.groups.flatMap((g) => g.speakers.map((s) => s.speaker)))].sort();
-  const fields = ['talk_ratio_avg', 'talk_seconds_avg', 'words_per_minute_avg', 'longest_turn_seconds_avg', 'interruptions_avg'] as const;
+  const fields = ['talk_share', 'talk_ratio_avg', 'talk_seconds_avg', 'words_per_minute_avg', 'longest_turn_seconds_avg', 'interruptions_avg'] as const;
   const header = [...report.group_by, 'transcripts', 'silence_seconds_avg', 'overlap_seconds_avg', 'interruptions_avg', ...speakers.flatMap((s) => fields.map((f) => `${s}.${f}`))];
   const lines = report.groups.map((g) => {
     const bySpeaker = new Map(g.speakers.map((s) => [s.speaker, s]));

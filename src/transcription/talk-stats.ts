@@ -8,6 +8,16 @@ import type { SpeakerSegment, SpeakerWord } from '../engines/transcription/types
 const SPEECH_GAP_SECONDS = 0.5;
 /** A speaker's pause longer than this ends their turn. */
 const TURN_GAP_SECONDS = 1.5;
+/**
+ * The longest a recognised word can plausibly be spoken: a fixed part and a part per letter. A
+ * longer "word" spans silence the recogniser folded into it (8 s of digital silence seen as one
+ * word); it counts from its start for this long only, so silence never counts as talk, overlap or
+ * an interruption.
+ */
+export function plausibleWordSeconds(word: string): number {
+  return 0.4 + 0.12 * [...word.replace(/[^\p{L}\p{N}]/gu, '')].length;
+}
+
 /** A turn starting at least this far into another speaker's speech (and before its end) interrupts it. */
 const INTERRUPT_MARGIN_SECONDS = 0.2;
 
@@ -70,7 +80,7 @@ const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 
 export function talkStats(segments: readonly SpeakerSegment[], words: readonly SpeakerWord[], durationSeconds: number | null): TalkStats {
   const timed: { start: number; end: number; speaker: string; channel: number; words: number }[] =
     words.length > 0
-      ? words.map((w) => ({ ...w, words: 1 }))
+      ? words.map((w) => ({ ...w, end: Math.min(w.end, w.start + plausibleWordSeconds(w.word)), words: 1 }))
       : segments.map((s) => ({ ...s, words: s.text.split(/\s+/).filter(Boolean).length }));
   const speakers = [...new Map(timed.map((t) => [t.speaker, t.channel])).entries()].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
   const speech = new Map<string, Interval[]>();

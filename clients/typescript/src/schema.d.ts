@@ -10081,7 +10081,9 @@ export interface operations {
                                 speaker: string;
                                 /** @description Transcripts in which this speaker is heard */
                                 transcripts: number;
-                                /** @description The speaker's share of the talk, averaged over the transcripts */
+                                /** @description The speaker's share of all the group's talk (talk seconds over the group's talk seconds): a group's shares add up to 1 */
+                                talk_share: number;
+                                /** @description The speaker's share of the talk of each call, averaged over the calls the speaker is in (these need not add up to 1) */
                                 talk_ratio_avg: number;
                                 talk_seconds_avg: number;
                                 words_per_minute_avg: number;

@@ -46,7 +46,8 @@ const TalkReport = Type.Object({
         Type.Object({
           speaker: Type.String(),
           transcripts: Type.Integer({ description: 'Transcripts in which this speaker is heard' }),
-          talk_ratio_avg: Type.Number({ description: "The speaker's share of the talk, averaged over the transcripts" }),
+          talk_share: Type.Number({ description: "The speaker's share of all the group's talk (talk seconds over the group's talk seconds): a group's shares add up to 1" }),
+          talk_ratio_avg: Type.Number({ description: "The speaker's share of the talk of each call, averaged over the calls the speaker is in (these need not add up to 1)" }),
           talk_seconds_avg: Type.Number(),
           words_per_minute_avg: Type.Number(),
           longest_turn_seconds_avg: Type.Number(),
