@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { speech, stereoCall } from './helpers/audio.ts';
@@ -75,9 +76,15 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page } = owner;
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     const files = [speech('Hello, thank you for calling. How can I help you today?'), speech('Good morning. I would like a refund for my order please.')];
-    await page.locator('input[type=file]').setInputFiles(files);
+    await page.locator('input[type=file]').first().setInputFiles(files);
     await page.getByLabel('Metadata field 1', { exact: true }).fill('agent');
     await page.getByLabel('Metadata value 1', { exact: true }).fill('ana');
+    // Each file's own values from a CSV, beside the batch's.
+    const csv = path.join(os.tmpdir(), `hark-journey-${process.pid}.csv`);
+    fs.writeFileSync(csv, `file,queue\n${path.basename(files[0]!)},billing\n${path.basename(files[1]!)},sales\n`);
+    await page.locator('input[type=file]').nth(1).setInputFiles(csv);
+    await page.locator(`[data-file-metadata="${path.basename(files[0]!)}"]`).getByText('agent: ana · queue: billing').waitFor();
+    await page.locator(`[data-file-metadata="${path.basename(files[1]!)}"]`).getByText('agent: ana · queue: sales').waitFor();
     await check(page, 'upload');
     await page.getByRole('button', { name: 'Upload 2 files' }).click();
     await page.getByText('Uploaded').nth(1).waitFor({ timeout: 30_000 });
@@ -204,7 +211,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
       ],
       10,
     );
-    await page.locator('input[type=file]').setInputFiles([call]);
+    await page.locator('input[type=file]').first().setInputFiles([call]);
     await page.getByRole('button', { name: 'Upload 1 file' }).click();
     await page.getByText('Uploaded').first().waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Close' }).click();

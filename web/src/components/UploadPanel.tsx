@@ -1,10 +1,13 @@
 // Upload many files at once by dragging them in (or choosing them), each with its own progress
-// bar; the metadata and retention apply to every file of the batch.
-import { Button, Group, NumberInput, Paper, Progress, Stack, Text } from '@mantine/core';
+// bar; the batch's metadata and retention apply to every file, and each file can have its own
+// values from a CSV (`file,agent,queue,…`) or a file-name pattern (`{agent}_{date}_{queue}.wav`).
+// A new batch starts clean: the uploaded files and the metadata of the last one are cleared.
+import { Button, FileInput, Group, NumberInput, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { sendForm, workspacePath } from '../api/client.ts';
+import { metadataForFile, metadataFromCsv } from '../lib/per-file-metadata.ts';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { problemMessage } from './Problem.tsx';
 
@@ -24,7 +27,18 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
   const [metadata, setMetadata] = useState<Record<string, unknown> | null>({});
   const [retention, setRetention] = useState<number | string>('');
   const [busy, setBusy] = useState(false);
+  const [csv, setCsv] = useState<{ name: string; byFile: Map<string, Record<string, string>>; problem: string | null } | null>(null);
+  const [pattern, setPattern] = useState('');
+  /** Changed after a batch, so the metadata editor starts empty for the next one. */
+  const [batch, setBatch] = useState(0);
   const client = useQueryClient();
+  const ownMetadata = (file: File) => metadataForFile(file.name, metadata ?? {}, csv?.byFile ?? null, pattern);
+
+  const readCsv = async (file: File | null) => {
+    if (!file) return setCsv(null);
+    const text = await file.text();
+    setCsv({ name: file.name, ...metadataFromCsv(text) });
+  };
 
   const update = (id: number, change: Partial<Item>) => setItems((current) => current.map((item) => (item.id === id ? { ...item, ...change } : item)));
 
@@ -32,7 +46,8 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
     setBusy(true);
     for (const item of items.filter((i) => i.state === 'waiting' || i.state === 'failed')) {
       const form = new FormData();
-      if (metadata && Object.keys(metadata).length > 0) form.append('metadata', JSON.stringify(metadata));
+      const own = ownMetadata(item.file);
+      if (Object.keys(own).length > 0) form.append('metadata', JSON.stringify(own));
       if (retention !== '') form.append('retention_days', String(retention));
       form.append('file', item.file, item.file.name);
       update(item.id, { state: 'uploading', progress: 0, message: undefined });
@@ -48,12 +63,25 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
     setBusy(false);
   };
 
+  /** Files dropped after a finished batch start a new one: nothing of the last one stays. */
+  const add = (files: File[]) => {
+    const finished = items.length > 0 && items.every((i) => i.state === 'done');
+    if (finished) {
+      setMetadata({});
+      setCsv(null);
+      setPattern('');
+      setRetention('');
+      setBatch((n) => n + 1);
+    }
+    setItems((current) => [...(finished ? [] : current), ...files.map((file) => ({ id: nextId++, file, progress: 0, state: 'waiting' as const }))]);
+  };
+
   const waiting = items.filter((i) => i.state === 'waiting' || i.state === 'failed').length;
   return (
     <Paper withBorder p="md" radius="md">
       <Stack>
         <Dropzone
-          onDrop={(files) => setItems((current) => [...current, ...files.map((file) => ({ id: nextId++, file, progress: 0, state: 'waiting' as const }))])}
+          onDrop={add}
           accept={accept}
           multiple
           aria-label="Drop audio files here or choose them"
@@ -77,6 +105,13 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
                     {item.state === 'failed' ? item.message : item.state === 'done' ? 'Uploaded' : item.state === 'uploading' ? `${Math.round(item.progress * 100)} %` : 'Waiting'}
                   </Text>
                 </Group>
+                {Object.keys(ownMetadata(item.file)).length > 0 && (
+                  <Text size="xs" c="dimmed" data-file-metadata={item.file.name}>
+                    {Object.entries(ownMetadata(item.file))
+                      .map(([field, value]) => `${field}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+                      .join(' · ')}
+                  </Text>
+                )}
                 <Progress value={item.progress * 100} color={item.state === 'failed' ? 'red' : item.state === 'done' ? 'green' : 'blue'} aria-label={`Upload of ${item.file.name}`} size="sm" />
               </div>
             ))}
@@ -85,10 +120,34 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
         <Text fw={500} size="sm">
           Metadata for these files
         </Text>
-        <MetadataEditor onChange={setMetadata} suggestions={suggestions} />
+        <MetadataEditor key={batch} onChange={setMetadata} suggestions={suggestions} />
+        <Group align="flex-start" grow>
+          <FileInput
+            label="Metadata per file (CSV)"
+            description="First column file, then a column per field: file,agent,queue"
+            placeholder="Choose a CSV"
+            accept=".csv,text/csv"
+            clearable
+            value={null}
+            onChange={(file) => void readCsv(file)}
+            error={csv?.problem ?? undefined}
+          />
+          <TextInput
+            label="File-name pattern"
+            description="Fields from each file's name, e.g. {agent}_{date}_{queue}.wav"
+            placeholder="{agent}_{date}_{queue}.wav"
+            value={pattern}
+            onChange={(event) => setPattern(event.currentTarget.value)}
+          />
+        </Group>
+        {csv && !csv.problem && (
+          <Text size="xs" c="dimmed">
+            {csv.name}: values for {csv.byFile.size} {csv.byFile.size === 1 ? 'file' : 'files'}
+          </Text>
+        )}
         <NumberInput label="Keep the audio for (days)" description="Leave empty for the workspace's default" min={1} max={3650} value={retention} onChange={setRetention} w={260} />
         <Group>
-          <Button onClick={() => void start()} disabled={waiting === 0 || metadata === null} loading={busy}>
+          <Button onClick={() => void start()} disabled={waiting === 0 || metadata === null || Boolean(csv?.problem)} loading={busy}>
             Upload {waiting > 0 ? `${waiting} ${waiting === 1 ? 'file' : 'files'}` : ''}
           </Button>
           <Button variant="default" onClick={onClose}>

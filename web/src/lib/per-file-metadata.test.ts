@@ -1,0 +1,28 @@
+import { describe, expect, test } from 'vitest';
+import { metadataForFile, metadataFromCsv, metadataFromPattern, parseCsv } from './per-file-metadata.ts';
+
+describe('metadata per file', () => {
+  test('a CSV names each file in its first column; quoted cells and CRLF are read', () => {
+    expect(parseCsv('a,"b ""c""",d\r\n1,2,3\n')).toEqual([['a', 'b "c"', 'd'], ['1', '2', '3']]);
+    const { byFile, problem } = metadataFromCsv('file,agent,queue\ncall1.wav,ana,billing\n"call, 2.wav",sam,\n');
+    expect(problem).toBeNull();
+    expect(byFile.get('call1.wav')).toEqual({ agent: 'ana', queue: 'billing' });
+    expect(byFile.get('call, 2.wav')).toEqual({ agent: 'sam' });
+    expect(metadataFromCsv('agent,queue\nana,billing\n').problem).toMatch(/first column/);
+  });
+
+  test('a file-name pattern gives its fields; the extension may be left out; no match gives nothing', () => {
+    expect(metadataFromPattern('{agent}_{date}_{queue}.wav', 'ana_2026-11-02_billing.wav')).toEqual({ agent: 'ana', date: '2026-11-02', queue: 'billing' });
+    expect(metadataFromPattern('{agent}_{date}_{queue}', 'ana_2026-11-02_billing.mp3')).toEqual({ agent: 'ana', date: '2026-11-02', queue: 'billing' });
+    expect(metadataFromPattern('{agent}-{_}.wav', 'ana-x7.wav')).toEqual({ agent: 'ana' });
+    expect(metadataFromPattern('{agent}_{queue}.wav', 'nounderscore.wav')).toBeNull();
+    expect(metadataFromPattern('no fields', 'x.wav')).toBeNull();
+  });
+
+  test("a file's own values win over the batch's; the CSV before the pattern", () => {
+    const csv = metadataFromCsv('file,agent\na.wav,ana\n').byFile;
+    expect(metadataForFile('a.wav', { agent: 'batch', team: 'north' }, csv, '{agent}.wav')).toEqual({ agent: 'ana', team: 'north' });
+    expect(metadataForFile('sam.wav', { team: 'north' }, csv, '{agent}.wav')).toEqual({ agent: 'sam', team: 'north' });
+    expect(metadataForFile('sam.wav', { team: 'north' }, null, '')).toEqual({ team: 'north' });
+  });
+});
