@@ -75,6 +75,35 @@ for (const backend of await backends()) {
       assert.deepEqual(calls(after).map(([team, n]) => [team, n]), [['blue', 1], ['red', 2]]);
     });
 
+    test('answers across calls: a row per call, filterable by metadata and answer, per execution, as CSV', async () => {
+      type Table = { questions: { id: string }[]; rows: { recording_id: string; metadata: Record<string, string>; analysis_run_id: string; answers: Record<string, { answer: boolean | string; uncertain: boolean }> }[]; total: number };
+      const table = async (query = '') => {
+        const response = await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenarioId}/answers${query}`, key: account.key });
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json<Table>();
+      };
+      const all = await table();
+      assert.equal(all.total, 3, 'each call once, however many times it was analysed');
+      assert.deepEqual(all.questions.map((q) => q.id), ['greeting', 'request']);
+      assert.ok(all.rows.every((row) => typeof row.answers.greeting?.answer === 'boolean' && typeof row.answers.request?.answer === 'string'));
+      assert.deepEqual((await table('?metadata.team=red')).rows.map((r) => r.metadata.team), ['red', 'red']);
+      const report = (await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${scenarioId}`, key: account.key })).json<{ groups: { questions: { question_id: string; true: number; false: number }[] }[] }>();
+      const greeting = report.groups[0]!.questions.find((q) => q.question_id === 'greeting')!;
+      assert.equal((await table('?answer.greeting=true')).total, greeting.true, 'the table and the report count the same calls');
+      assert.equal((await table('?answer.greeting=false')).total, greeting.false);
+      const executions = (await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenarioId}/executions`, key: account.key })).json<{ data: { id: string }[] }>().data;
+      const ofExecution = await table(`?execution_id=${executions[0]!.id}`);
+      assert.equal(ofExecution.total, 3);
+      const runs = (await hark.request({ method: 'GET', url: `${P}/analysis-runs?execution_id=${executions[0]!.id}`, key: account.key })).json<{ data: { id: string }[] }>().data.map((r) => r.id);
+      assert.deepEqual(ofExecution.rows.map((r) => r.analysis_run_id).sort(), runs.sort());
+      const csv = await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenarioId}/answers?metadata.team=blue`, key: account.key, headers: { accept: 'text/csv' } });
+      const [header, ...lines] = csv.body.trim().split('\n');
+      assert.equal(header, 'recording_id,filename,recorded_at,metadata.team,greeting,greeting.confidence,greeting.uncertain,request,request.confidence,request.uncertain');
+      assert.equal(lines.length, 1);
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenarioId}/answers?answer.greeting=maybe`, key: account.key }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenarioId}/answers?answer.nope=true`, key: account.key }), 400, 'validation_failed');
+    });
+
     test('a call date: recorded_at given, read from the file, or the upload time; editable with metadata, and reports follow', async () => {
       const other = await registerAccount(hark);
       const Q = `/api/v1/workspaces/${other.workspaceId}`;

@@ -246,6 +246,21 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     await check(page, 'call-qa');
+
+    // Answers across calls: the call's row, and filters on the answers.
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await page.getByRole('table', { name: 'Analysis scenarios' }).getByRole('link', { name: 'Call QA' }).click();
+    await page.getByRole('link', { name: 'Answers across calls' }).click();
+    const answers = page.getByRole('table', { name: 'Answers' });
+    await answers.locator('[data-question="greeting"][data-answer="true"]').waitFor({ timeout: 30_000 });
+    await page.getByLabel('Filter: Did the agent greet the customer in the first 15 seconds?').click();
+    await page.getByRole('option', { name: 'No', exact: true }).click();
+    await page.getByText('No call matches.').waitFor();
+    assert.match(page.url(), /answer\.greeting=false/, 'the filter is kept in the URL');
+    await page.getByLabel('Filter: Did the agent greet the customer in the first 15 seconds?').click();
+    await page.getByRole('option', { name: 'Yes', exact: true }).click();
+    await answers.locator('[data-call]').first().waitFor();
+    await check(page, 'answers');
   });
 
   test('settings: an API key and a webhook are made (secrets shown once) and revoked', async () => {

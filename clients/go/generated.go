@@ -394,6 +394,12 @@ func (c *Client) GetAnalysisScenario(ctx context.Context, p Params, out any) err
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", p, out)
 }
 
+// GetAnswerTable: Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) GetAnswerTable(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", p, out)
+}
+
 // GetFile: The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id}).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) GetFile(ctx context.Context, p Params, out any) error {

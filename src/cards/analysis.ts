@@ -85,7 +85,8 @@ const Answer = Type.Composite([
   Type.Object({ uncertain: Type.Boolean({ description: `true when the confidence is below ${UNCERTAIN_BELOW}: the answer rests on too little to trust without a listen` }) }),
 ]);
 
-const StoredAnswers = Type.Array(StoredAnswer);
+export const StoredAnswersSchema = Type.Array(StoredAnswer);
+const StoredAnswers = StoredAnswersSchema;
 
 export const AnalysisResultCard = Type.Object(
   {

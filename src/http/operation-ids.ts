@@ -14,6 +14,7 @@ export const operationIds: Record<string, string> = {
   'GET /api/v1/workspaces/{workspace_id}': 'getWorkspace',
   'PATCH /api/v1/workspaces/{workspace_id}': 'updateWorkspace',
   'GET /api/v1/workspaces/{workspace_id}/members': 'listMembers',
+  'GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers': 'getAnswerTable',
   'GET /api/v1/workspaces/{workspace_id}/analysis-scenario-templates': 'listAnalysisScenarioTemplates',
   'POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template': 'createAnalysisScenarioFromTemplate',
   'PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}': 'updateRecording',

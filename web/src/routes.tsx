@@ -20,6 +20,7 @@ export const router = createBrowserRouter([
       { path: 'recordings/:recordingId', lazy: page(() => import('./pages/Recording.tsx')) },
       { path: 'scenarios', lazy: page(() => import('./pages/Scenarios.tsx')) },
       { path: 'scenarios/analysis/:scenarioId', lazy: page(() => import('./pages/AnalysisScenario.tsx')) },
+      { path: 'scenarios/analysis/:scenarioId/answers', lazy: page(() => import('./pages/Answers.tsx')) },
       { path: 'scenarios/transcription/:scenarioId', lazy: page(() => import('./pages/TranscriptionScenario.tsx')) },
       { path: 'executions', lazy: page(() => import('./pages/Executions.tsx')) },
       { path: 'search', lazy: page(() => import('./pages/Search.tsx')) },

@@ -323,6 +323,17 @@ abstract class Operations
     }
 
     /**
+     * Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function getAnswerTable(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', $path, $query, $body);
+    }
+
+    /**
      * The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id})
      *
      * @param array<string, string> $path

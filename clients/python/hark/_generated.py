@@ -391,6 +391,10 @@ class Operations:
         """A analysis scenario (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
+    def get_answer_table(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
+
     def get_file(self, *, file_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id})"""
         return self._call("GET", "/v1/files/{file_id}", {"file_id": file_id}, query, body)

@@ -149,6 +149,11 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', 'get'>>;
   }
 
+  /** Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers) */
+  getAnswerTable(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'>>;
+  }
+
   /** The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id}) */
   getFile(args: Args<'/v1/files/{file_id}', 'get'> = {} as Args<'/v1/files/{file_id}', 'get'>, options?: RequestOptions): Promise<Answer<'/v1/files/{file_id}', 'get'>> {
     return this.transport().call('GET', '/v1/files/{file_id}', args as object, options) as Promise<Answer<'/v1/files/{file_id}', 'get'>>;

@@ -21,7 +21,9 @@ import {
   presentAnalysisRun,
   QuestionSchema,
 } from '../../cards/analysis.ts';
-import { Nullable, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { DateTime, mediaResponse, Nullable, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { metadataFilters } from '../query.ts';
+import { answerFilters, answerTable, answerTableCsv } from '../../services/answer-table.ts';
 import { analysisTemplates, createFromTemplate } from '../../services/scenario-templates.ts';
 import { runRoutes } from '../run-routes.ts';
 import { scenarioBodies, scenarioFields, scenarioRoutes } from '../scenario-routes.ts';
@@ -59,6 +61,75 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         startExecution: startAnalysisExecution,
       },
     }),
+  );
+
+  const Cell = Type.Object({
+    answer: Type.Union([Type.Boolean(), Type.String()]),
+    confidence: Type.Number(),
+    uncertain: Type.Boolean(),
+    evidence_start: Nullable(Type.Number({ description: 'Seconds into the call where the first evidence starts' })),
+  });
+  const AnswerTable = Type.Object({
+    analysis_scenario_id: Type.String(),
+    execution_id: Nullable(Type.String()),
+    questions: Type.Array(Type.Object({ id: Type.String(), text: Type.String(), type: Type.String() })),
+    rows: Type.Array(
+      Type.Object({
+        recording_id: Type.String(),
+        filename: Type.String(),
+        metadata: Type.Record(Type.String(), Type.Unknown()),
+        recorded_at: DateTime,
+        analysis_run_id: Type.String(),
+        answers: Type.Record(Type.String(), Cell, { description: 'By question id' }),
+      }),
+    ),
+    total: Type.Integer({ description: 'Rows matching, before limit and offset' }),
+  });
+  app.get(
+    `${P}/analysis-scenarios/:scenario_id/answers`,
+    {
+      config: { scope: 'analysis:read' },
+      schema: {
+        tags,
+        summary: 'Answers across calls: one row per call, one cell per question',
+        description:
+          'Each call\'s latest completed result for the scenario, or with `execution_id` the results of that execution\'s runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain` (several AND-ed). Newest call first (recorded_at). `Accept: text/csv` answers CSV.',
+        params: Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() }),
+        querystring: Type.Object(
+          {
+            execution_id: Type.Optional(Type.String()),
+            status: Type.Optional(Type.String()),
+            created_after: Type.Optional(DateTime),
+            created_before: Type.Optional(DateTime),
+            recorded_after: Type.Optional(DateTime),
+            recorded_before: Type.Optional(DateTime),
+            limit: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }),
+            offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+          },
+          { additionalProperties: Type.String() },
+        ),
+        response: withProblems({ 200: mediaResponse('The table', { 'application/json': AnswerTable, 'text/csv': Type.String({ description: 'One line per call' }) }) }, 404),
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown> & { limit: number; offset: number; execution_id?: string };
+      const table = await answerTable(ctx, request.params.workspace_id, request.params.scenario_id, {
+        executionId: query.execution_id,
+        filters: {
+          status: query.status as string | undefined,
+          created_after: query.created_after as string | undefined,
+          created_before: query.created_before as string | undefined,
+          recorded_after: query.recorded_after as string | undefined,
+          recorded_before: query.recorded_before as string | undefined,
+          metadata: metadataFilters(query),
+        },
+        answers: answerFilters(query),
+        limit: query.limit,
+        offset: query.offset,
+      });
+      if (/text\/csv/.test(String(request.headers.accept ?? ''))) return reply.type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(answerTableCsv(table));
+      return reply.type('application/json; charset=utf-8').serializer((body: unknown) => JSON.stringify(body)).send(table);
+    },
   );
 
   app.get(

@@ -771,6 +771,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answers across calls: one row per call, one cell per question
+         * @description Each call's latest completed result for the scenario, or with `execution_id` the results of that execution's runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain` (several AND-ed). Newest call first (recorded_at). `Accept: text/csv` answers CSV.
+         *
+         *     Scope: `analysis:read`
+         */
+        get: operations["getAnswerTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/analysis-scenario-templates": {
         parameters: {
             query?: never;
@@ -7823,6 +7845,131 @@ export interface operations {
                         /** Format: date-time */
                         created_at: string;
                     };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAnswerTable: {
+        parameters: {
+            query?: {
+                execution_id?: string;
+                status?: string;
+                created_after?: string;
+                created_before?: string;
+                recorded_after?: string;
+                recorded_before?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                workspace_id: string;
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        analysis_scenario_id: string;
+                        execution_id: string | null;
+                        questions: {
+                            id: string;
+                            text: string;
+                            type: string;
+                        }[];
+                        rows: {
+                            recording_id: string;
+                            filename: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            recorded_at: string;
+                            analysis_run_id: string;
+                            /** @description By question id */
+                            answers: {
+                                [key: string]: {
+                                    answer: boolean | string;
+                                    confidence: number;
+                                    uncertain: boolean;
+                                    evidence_start: number | null;
+                                };
+                            };
+                        }[];
+                        /** @description Rows matching, before limit and offset */
+                        total: number;
+                    };
+                    "text/csv": string;
                 };
             };
             /** @description The request is not valid */

@@ -87,6 +87,10 @@ export default function AnalysisScenario() {
         <Title order={1} fz="h2">
           {scenario.data?.name}
         </Title>
+        <Group gap="xs">
+          <Button component={Link} to={`/w/${workspace.id}/scenarios/analysis/${scenarioId}/answers`} variant="default">
+            Answers across calls
+          </Button>
         {writer && (
           <Group gap="xs">
             <Button variant="light" onClick={openRun}>
@@ -97,6 +101,7 @@ export default function AnalysisScenario() {
             </Button>
           </Group>
         )}
+        </Group>
       </Group>
       <form
         onSubmit={(e) => {

@@ -1,5 +1,6 @@
 // Executions: scenarios run over many recordings, with live counts per state.
-import { Badge, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api, ok, type Schemas } from '../api/client.ts';
 import { useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
@@ -53,7 +54,13 @@ export default function Executions() {
                 return (
                   <Table.Tr key={e.id} data-execution={e.id}>
                     <Table.Td>
-                      <Text size="sm">{e.scenario_name}</Text>
+                      {e.kind === 'analysis' ? (
+                        <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}`} size="sm">
+                          {e.scenario_name}
+                        </Anchor>
+                      ) : (
+                        <Text size="sm">{e.scenario_name}</Text>
+                      )}
                       <Badge size="xs" variant="light">
                         {e.kind}
                       </Badge>

@@ -1,0 +1,118 @@
+// Answers across calls: one row per call, one column per question — the answer (marked uncertain
+// when its confidence is low) linked to the moment of its evidence in the call. For one execution
+// (?execution_id=) or every call's latest result; filtered by answer, exportable as CSV.
+import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { api, download, okJson, workspacePath } from '../api/client.ts';
+import { ProblemAlert } from '../components/Problem.tsx';
+import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+
+const choices = [
+  { value: 'true', label: 'Yes' },
+  { value: 'false', label: 'No' },
+  { value: 'uncertain', label: 'Uncertain' },
+];
+
+export default function Answers() {
+  const workspace = useWorkspace();
+  const { scenarioId = '' } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const executionId = search.get('execution_id');
+  const filters = Object.fromEntries([...search.entries()].filter(([name]) => name.startsWith('answer.')));
+  const query = { ...(executionId ? { execution_id: executionId } : {}), ...filters, limit: 1000, offset: 0 };
+
+  const table = useQuery({
+    queryKey: ['answers', workspace.id, scenarioId, query],
+    queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', { params: { path: { workspace_id: workspace.id, scenario_id: scenarioId }, query } })),
+  });
+  const questions = table.data?.questions ?? [];
+  const setFilter = (id: string, value: string | null) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(`answer.${id}`, value);
+    else next.delete(`answer.${id}`);
+    setSearch(next, { replace: true });
+  };
+  const csv = () => {
+    const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    return download(workspacePath(workspace.id, `/analysis-scenarios/${encodeURIComponent(scenarioId)}/answers?${params.toString()}`), 'answers.csv', 'text/csv');
+  };
+
+  return (
+    <Stack>
+      <Anchor component={Link} to={executionId ? `/w/${workspace.id}/executions` : `/w/${workspace.id}/scenarios/analysis/${scenarioId}`} size="sm">
+        ← {executionId ? 'Executions' : 'Scenario'}
+      </Anchor>
+      <Title order={1}>Answers across calls</Title>
+      <Text size="sm" c="dimmed">
+        {executionId ? 'The calls of one execution.' : "Each call's latest answers."} {table.data ? `${table.data.total} ${table.data.total === 1 ? 'call' : 'calls'}.` : ''}
+      </Text>
+      <ProblemAlert error={table.error} />
+      <Group align="flex-end">
+        {questions
+          .filter((q) => q.type === 'boolean')
+          .map((q) => (
+            <Select key={q.id} label={q.text} aria-label={`Filter: ${q.text}`} placeholder="Any answer" data={choices} clearable value={filters[`answer.${q.id}`] ?? null} onChange={(value) => setFilter(q.id, value)} w={240} />
+          ))}
+        <Button variant="default" onClick={() => void csv()}>
+          Download CSV
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={360}>
+        <Table striped aria-label="Answers" aria-busy={table.isPending}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Call</Table.Th>
+              {questions.map((q) => (
+                <Table.Th key={q.id} title={q.text}>
+                  {q.text}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {table.data?.rows.map((row) => (
+              <Table.Tr key={row.analysis_run_id} data-call={row.recording_id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/w/${workspace.id}/recordings/${row.recording_id}`} size="sm">
+                    {row.filename}
+                  </Anchor>
+                  <Text size="xs" c="dimmed">
+                    {new Date(row.recorded_at).toLocaleString()}
+                    {Object.keys(row.metadata).length > 0 ? ` · ${Object.entries(row.metadata).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' · ')}` : ''}
+                  </Text>
+                </Table.Td>
+                {questions.map((q) => {
+                  const cell = row.answers[q.id];
+                  if (!cell) return <Table.Td key={q.id}>—</Table.Td>;
+                  const at = cell.evidence_start === null ? '' : `?t=${cell.evidence_start}`;
+                  return (
+                    <Table.Td key={q.id} data-question={q.id} data-answer={String(cell.answer)}>
+                      <Group gap={4} wrap="nowrap">
+                        {typeof cell.answer === 'boolean' ? (
+                          <Anchor component={Link} to={`/w/${workspace.id}/recordings/${row.recording_id}${at}`} underline="never" aria-label={`${cell.answer ? 'Yes' : 'No'}: open the call${at ? ' at the evidence' : ''}`}>
+                            <Badge color={cell.answer ? 'green' : 'red'} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
+                              {cell.answer ? 'Yes' : 'No'}
+                            </Badge>
+                          </Anchor>
+                        ) : (
+                          <Text size="sm">{cell.answer || '—'}</Text>
+                        )}
+                        {cell.uncertain && (
+                          <Badge color="yellow" variant="light" size="sm" styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
+                            Uncertain
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                  );
+                })}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {table.data?.rows.length === 0 && <Text c="dimmed">No call matches.</Text>}
+    </Stack>
+  );
+}
