@@ -246,6 +246,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     await check(page, 'call-qa');
+    // Analysed again: the latest result shows, the earlier one is folded under it.
+    await page.getByRole('button', { name: 'Analyse' }).click();
+    await page.locator('[data-earlier]').getByText('1 earlier result of Call QA').waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('[data-result]:visible').count(), 1, 'one result shown per scenario');
 
     // Answers across calls: the call's row, and filters on the answers.
     await page.goto(`${workspaceUrl}/scenarios`);

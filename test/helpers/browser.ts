@@ -34,10 +34,11 @@ export async function open(browser: Browser, baseURL: string, viewport = { width
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {
-    // A media element torn down, or the tab's icon when the page moves on, cancels its request:
-    // not a failure of the page.
+    // A media element torn down, the tab's icon when the page moves on, or a poll (GET) in flight
+    // when the person goes to another page cancels its request: not a failure of the page.
     const cancelled = request.failure()?.errorText === 'net::ERR_ABORTED';
-    if (cancelled && (request.resourceType() === 'media' || new URL(request.url()).pathname === '/favicon.svg')) return;
+    const poll = request.method() === 'GET' && ['fetch', 'xhr'].includes(request.resourceType());
+    if (cancelled && (poll || request.resourceType() === 'media' || new URL(request.url()).pathname === '/favicon.svg')) return;
     problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`);
   });
   page.on('response', (response) => {

@@ -207,7 +207,23 @@ export default function Recording() {
               <Tabs.Panel value="results" pt="sm">
                 <Stack>
                   {results.data?.data.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
-                  {results.data?.data.map((result) => <AnalysisResultCard key={result.analysis_run_id} result={result} scenarioName={aName(result.analysis_scenario_id)} onSeek={seek} />)}
+                  {latestPerScenario(results.data?.data ?? []).map(({ latest, earlier }) => (
+                    <Stack key={latest.analysis_run_id} gap={4}>
+                      <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={seek} />
+                      {earlier.length > 0 && (
+                        <details data-earlier={latest.analysis_scenario_id}>
+                          <summary style={{ cursor: 'pointer', fontSize: 'var(--mantine-font-size-sm)' }}>
+                            {earlier.length} earlier {earlier.length === 1 ? 'result' : 'results'} of {aName(latest.analysis_scenario_id)}
+                          </summary>
+                          <Stack gap="xs" mt="xs">
+                            {earlier.map((result) => (
+                              <AnalysisResultCard key={result.analysis_run_id} result={result} scenarioName={aName(result.analysis_scenario_id)} onSeek={seek} />
+                            ))}
+                          </Stack>
+                        </details>
+                      )}
+                    </Stack>
+                  ))}
                 </Stack>
               </Tabs.Panel>
               <Tabs.Panel value="runs" pt="sm">
@@ -257,4 +273,15 @@ export default function Recording() {
       </Modal>
     </Stack>
   );
+}
+
+/** Results newest first, grouped by scenario: each scenario's latest, its earlier ones folded under it. */
+function latestPerScenario<R extends { analysis_scenario_id: string }>(results: R[]): { latest: R; earlier: R[] }[] {
+  const groups = new Map<string, { latest: R; earlier: R[] }>();
+  for (const result of results) {
+    const group = groups.get(result.analysis_scenario_id);
+    if (group) group.earlier.push(result);
+    else groups.set(result.analysis_scenario_id, { latest: result, earlier: [] });
+  }
+  return [...groups.values()];
 }
