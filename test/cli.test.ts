@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, unknownSettings } from '../src/config.ts';
+import { testConfig } from './helpers/harness.ts';
 import { freePort } from './helpers/process.ts';
 
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/hark.js');
@@ -78,9 +79,11 @@ describe('the command line', () => {
   test('serve whose log pipe was closed still stops on SIGTERM; a second signal exits at once', async () => {
     for (const signals of [['SIGTERM'], ['SIGTERM', 'SIGINT']] as const) {
       const port = await freePort();
+      // A copy of a migrated embedded store: starting needs no initdb.
+      const { dataDir } = await testConfig('pglite');
       const child = spawn(process.execPath, [bin, 'serve'], {
         cwd: scratch,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', HARK_PORT: String(port), HARK_DATA_DIR: fs.mkdtempSync(path.join(scratch, 'serve-')), HARK_EMBEDDED_DB: 'pglite', HARK_SHUTDOWN_GRACE_SECONDS: '60' },
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', HARK_PORT: String(port), HARK_DATA_DIR: dataDir, HARK_EMBEDDED_DB: 'pglite', HARK_SHUTDOWN_GRACE_SECONDS: '60' },
         stdio: ['ignore', 'pipe', 'ignore'],
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -92,6 +95,7 @@ describe('the command line', () => {
       const timeout = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 30_000).unref());
       const code = await Promise.race([exited, timeout]);
       if (code === 'hung') child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
       assert.equal(code, signals.length === 1 ? 0 : 1, `after ${signals.join(' + ')}`);
     }
   });
