@@ -104,8 +104,8 @@ for (const backend of await backends()) {
       assert.equal(stats.interruptions, 0);
 
       const srt = (await request('GET', `/recordings/${callId}/transcript?format=srt`)).body;
-      assert.match(srt, /^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\nagent: hello thank you for calling/);
-      assert.match(srt, /\ncustomer: my card was charged/);
+      assert.match(srt, /^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\nagent: Hello thank you for calling/);
+      assert.match(srt, /\ncustomer: My card was charged/);
       const txt = (await request('GET', `/recordings/${callId}/transcript?format=txt`)).body;
       assert.deepEqual(txt.trim().split('\n').map((line) => line.split(':')[0]), ['agent', 'customer', 'agent']);
     });

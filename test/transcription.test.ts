@@ -100,6 +100,25 @@ for (const backend of await backends({ s3: true })) {
       assert.match(String(vtt.headers['content-type']), /text\/vtt/);
       const txt = await hark.request({ method: 'GET', url: `${P}/recordings/${recordingId}/transcript?format=txt`, key: account.key });
       assert.ok(txt.body.includes(transcript.segments[0]!.text));
+
+      // Readable: sentences with a capital and an end mark; each word keeps what was recognised.
+      for (const segment of transcript.segments) assert.match(segment.text, /^[A-Z[].*[.?]$/, segment.text);
+      const withPunctuation = transcript.words as (Transcript['words'][number] & { punctuated_word?: string })[];
+      assert.ok(withPunctuation.every((w) => typeof w.punctuated_word === 'string' && w.punctuated_word.toLowerCase().replace(/[.?]$/, '') === w.word.toLowerCase()), 'punctuated_word is the recognised word, cased and punctuated');
+      assert.ok(withPunctuation.every((w) => w.word === w.word.toLowerCase() || /^\[/.test(w.word)), 'word stays as recognised');
+    });
+
+    test('format: false keeps the recogniser\'s own text', async () => {
+      const plain = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'unformatted', options: { format: false } } });
+      assert.equal(plain.statusCode, 201, plain.body);
+      const id = (await upload(hark, account, speech('Hello there. How are you today?'))).json<{ id: string }>().id;
+      await waitForRecording(hark, account, id, ['completed']);
+      const started = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: plain.json<{ id: string }>().id } })).json<Run>();
+      await waitForRun(hark, account, started.id);
+      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${started.id}/transcript`, key: account.key })).json<{ text: string; words: { punctuated_word?: string }[] }>();
+      assert.equal(transcript.text, transcript.text.toLowerCase());
+      assert.doesNotMatch(transcript.text, /[.?]/);
+      assert.ok(transcript.words.every((w) => w.punctuated_word === undefined));
     });
 
     test('the whisper.cpp engine runs a real-format ggml model (structure only: the weights are random)', async () => {

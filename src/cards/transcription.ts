@@ -23,6 +23,9 @@ export const redactionKinds = ['credit_card', 'phone_number', 'email', 'us_ssn',
 export const TranscriptionOptions = Type.Object({
   word_timestamps: Type.Boolean(),
   summary: Type.Boolean({ description: 'Add a summary to the transcript (basic engine)' }),
+  format: Type.Optional(
+    Type.Boolean({ description: 'Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true)' }),
+  ),
   base_url: Type.Optional(Nullable(Type.String({ description: 'openai engine: the server base URL (default HARK_OPENAI_BASE_URL)' }))),
   prompt: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   channels: Type.Optional(
@@ -59,6 +62,7 @@ export const TranscriptionOptions = Type.Object({
 export const transcriptionOptionDefaults: {
   word_timestamps: boolean;
   summary: boolean;
+  format: boolean;
   channels: (typeof channelModes)[number];
   speaker_labels: Record<string, string>;
   speaker_labels_field: string | null;
@@ -68,6 +72,7 @@ export const transcriptionOptionDefaults: {
 } = {
   word_timestamps: true,
   summary: false,
+  format: true,
   channels: 'auto',
   speaker_labels: {},
   speaker_labels_field: null,
@@ -112,7 +117,14 @@ const speakerFields = {
   speaker: Type.String({ description: 'The channel\'s speaker label ("agent", "customer"), else "channel_<n>"' }),
 };
 export const SegmentSchema = Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String(), ...speakerFields });
-export const WordSchema = Type.Object({ start: Type.Number(), end: Type.Number(), word: Type.String(), confidence: Type.Number(), ...speakerFields });
+export const WordSchema = Type.Object({
+  start: Type.Number(),
+  end: Type.Number(),
+  word: Type.String({ description: 'The word as recognised (what search, phrase rules and redaction read)' }),
+  punctuated_word: Type.Optional(Type.String({ description: 'The word as the formatted text writes it (capital, punctuation): with the scenario option format, on engines that write none' })),
+  confidence: Type.Number(),
+  ...speakerFields,
+});
 // Transcripts stored before speakers existed have neither field: they were all channel 0.
 const StoredSegments = Type.Array(Type.Composite([Type.Omit(SegmentSchema, ['channel', 'speaker']), Type.Partial(Type.Object(speakerFields))]));
 const StoredWords = Type.Array(Type.Composite([Type.Omit(WordSchema, ['channel', 'speaker']), Type.Partial(Type.Object(speakerFields))]));

@@ -17,6 +17,7 @@ import type { RunKind } from '../runs/run-kind.ts';
 import { summarizeTranscript } from '../services/transcript-summary.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import { discardRedactedAudio, redactAudio, replaceUnredactedAudio, storeRedactedAudio, type RedactedAudio } from './audio-redaction.ts';
+import { formatTranscript } from './formatting.ts';
 import { redactTranscript } from './redaction.ts';
 import { mergeChannels, separateChannels, severalSpeakers, speakerLabels, type SpeakerTranscript } from './speakers.ts';
 import { talkStats } from './talk-stats.ts';
@@ -128,7 +129,10 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     // Statistics from the words as recognised (a redacted number is many words said); redaction
     // before anything is stored, summarised or sent on.
     const stats = talkStats(merged.segments, merged.words, recording.duration_seconds);
-    const { transcript, spans } = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
+    const redacted = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
+    const spans = redacted.spans;
+    // Engines that punctuate (whisper.cpp, OpenAI-compatible servers) are left as they are.
+    const transcript = options.format && engine.name === 'pocketsphinx' ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments)) : redacted.transcript;
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     return { transcript, stats, audio };
   },

@@ -1430,6 +1430,8 @@ export interface components {
                 word_timestamps: boolean;
                 /** @description Add a summary to the transcript (basic engine) */
                 summary: boolean;
+                /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                format?: boolean;
                 base_url?: string | null;
                 prompt?: string | null;
                 /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
@@ -1673,7 +1675,10 @@ export interface components {
             words: {
                 start: number;
                 end: number;
+                /** @description The word as recognised (what search, phrase rules and redaction read) */
                 word: string;
+                /** @description The word as the formatted text writes it (capital, punctuation): with the scenario option format, on engines that write none */
+                punctuated_word?: string;
                 confidence: number;
                 /** @description The audio channel it was said on (0 for audio transcribed mixed) */
                 channel: number;
@@ -5009,6 +5014,8 @@ export interface operations {
                         word_timestamps?: boolean;
                         /** @description Add a summary to the transcript (basic engine) */
                         summary?: boolean;
+                        /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                        format?: boolean;
                         base_url?: string | null;
                         prompt?: string | null;
                         /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
@@ -5048,6 +5055,8 @@ export interface operations {
                             word_timestamps: boolean;
                             /** @description Add a summary to the transcript (basic engine) */
                             summary: boolean;
+                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                            format?: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
                             /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
@@ -5192,6 +5201,8 @@ export interface operations {
                             word_timestamps: boolean;
                             /** @description Add a summary to the transcript (basic engine) */
                             summary: boolean;
+                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                            format?: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
                             /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
@@ -5417,6 +5428,8 @@ export interface operations {
                         word_timestamps?: boolean;
                         /** @description Add a summary to the transcript (basic engine) */
                         summary?: boolean;
+                        /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                        format?: boolean;
                         base_url?: string | null;
                         prompt?: string | null;
                         /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
@@ -5456,6 +5469,8 @@ export interface operations {
                             word_timestamps: boolean;
                             /** @description Add a summary to the transcript (basic engine) */
                             summary: boolean;
+                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                            format?: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
                             /** @description "separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels */
@@ -6597,7 +6612,10 @@ export interface operations {
                         words: {
                             start: number;
                             end: number;
+                            /** @description The word as recognised (what search, phrase rules and redaction read) */
                             word: string;
+                            /** @description The word as the formatted text writes it (capital, punctuation): with the scenario option format, on engines that write none */
+                            punctuated_word?: string;
                             confidence: number;
                             /** @description The audio channel it was said on (0 for audio transcribed mixed) */
                             channel: number;
@@ -6752,7 +6770,10 @@ export interface operations {
                         words: {
                             start: number;
                             end: number;
+                            /** @description The word as recognised (what search, phrase rules and redaction read) */
                             word: string;
+                            /** @description The word as the formatted text writes it (capital, punctuation): with the scenario option format, on engines that write none */
+                            punctuated_word?: string;
                             confidence: number;
                             /** @description The audio channel it was said on (0 for audio transcribed mixed) */
                             channel: number;

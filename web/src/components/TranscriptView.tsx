@@ -88,7 +88,7 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
                 {indexes.length > 0
                   ? indexes.map((index) => (
                       <span key={index}>
-                        <Word text={words[index]!.word} index={index} active={index === current} onSeek={onSeek} start={words[index]!.start} />{' '}
+                        <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} onSeek={onSeek} start={words[index]!.start} />{' '}
                       </span>
                     ))
                   : segment.text}
