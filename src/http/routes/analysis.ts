@@ -22,7 +22,7 @@ import {
   QuestionSchema,
 } from '../../cards/analysis.ts';
 import { DateTime, mediaResponse, Nullable, Page, withProblems, WorkspaceParams } from '../schemas/common.ts';
-import { metadataFilters } from '../query.ts';
+import { recordingFiltersOf, sendJsonOrCsv } from '../query.ts';
 import { answerFilters, answerTable, answerTableCsv } from '../../services/answer-table.ts';
 import { analysisTemplates, createFromTemplate } from '../../services/scenario-templates.ts';
 import { runRoutes } from '../run-routes.ts';
@@ -115,20 +115,12 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       const query = request.query as Record<string, unknown> & { limit: number; offset: number; execution_id?: string };
       const table = await answerTable(ctx, request.params.workspace_id, request.params.scenario_id, {
         executionId: query.execution_id,
-        filters: {
-          status: query.status as string | undefined,
-          created_after: query.created_after as string | undefined,
-          created_before: query.created_before as string | undefined,
-          recorded_after: query.recorded_after as string | undefined,
-          recorded_before: query.recorded_before as string | undefined,
-          metadata: metadataFilters(query),
-        },
+        filters: recordingFiltersOf(query),
         answers: answerFilters(query),
         limit: query.limit,
         offset: query.offset,
       });
-      if (/text\/csv/.test(String(request.headers.accept ?? ''))) return reply.type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(answerTableCsv(table));
-      return reply.type('application/json; charset=utf-8').serializer((body: unknown) => JSON.stringify(body)).send(table);
+      return sendJsonOrCsv(request, reply, table, answerTableCsv);
     },
   );
 

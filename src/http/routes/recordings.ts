@@ -16,7 +16,7 @@ import {
   type Recording,
 } from '../../services/recordings.ts';
 import { readUpload } from '../multipart-upload.ts';
-import { metadataFilters } from '../query.ts';
+import { recordingFiltersOf } from '../query.ts';
 import { presentRecording, RecordingCard } from '../../cards/recording.ts';
 import { pipelinesOf, pipelineStatuses } from '../../services/pipeline-status.ts';
 import { updateRecording } from '../../services/recording-edits.ts';
@@ -166,13 +166,8 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
         limit: query.limit,
         offset: query.offset,
         cursor: query.cursor,
-        status: query.status,
-        created_after: query.created_after as string | undefined,
-        created_before: query.created_before as string | undefined,
-        recorded_after: query.recorded_after as string | undefined,
-        recorded_before: query.recorded_before as string | undefined,
+        ...recordingFiltersOf(query),
         pipeline_status: query.pipeline_status as string | undefined,
-        metadata: metadataFilters(query),
       });
       return { data: page.data.map((recording) => presentRecording(recording, recording.pipeline)), next_cursor: page.next_cursor };
     },

@@ -1,11 +1,11 @@
 // P/reports: analysis results and recordings grouped by metadata and period; CSV on request.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from '../../services/reports.ts';
 import { DateTime, mediaResponse, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
-import { metadataFilters } from '../query.ts';
+import { recordingFiltersOf, sendJsonOrCsv } from '../query.ts';
 
 const filterFields = {
   group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
@@ -58,29 +58,9 @@ const TalkReport = Type.Object({
   ),
 });
 
-const wantsCsv = (request: FastifyRequest) => /text\/csv/.test(String(request.headers.accept ?? ''));
-
-/**
- * A report as CSV when asked, else as JSON written by JSON.stringify: the schema's serializer
- * checks every nullable key value against the schema, 90 ms for a report of 10,000 groups against
- * 9 ms (the report is built field by field, so there is nothing to strip).
- */
-const csvText = Type.String({ description: 'One line per group, a header line first' });
 /** JSON by default; CSV with `Accept: text/csv`. */
+const csvText = Type.String({ description: 'One line per group, a header line first' });
 const reportResponse = (json: TSchema) => mediaResponse('The report', { 'application/json': json, 'text/csv': csvText });
-
-function answer<R>(request: FastifyRequest, reply: FastifyReply, report: R, csv: (report: R) => string): FastifyReply {
-  if (wantsCsv(request)) return reply.type('text/csv; charset=utf-8').serializer((body: unknown) => String(body)).send(csv(report));
-  return reply.type('application/json; charset=utf-8').serializer((body: unknown) => JSON.stringify(body)).send(report);
-}
-const filtersOf = (query: Record<string, unknown>) => ({
-  status: query.status as string | undefined,
-  created_after: query.created_after as string | undefined,
-  created_before: query.created_before as string | undefined,
-  recorded_after: query.recorded_after as string | undefined,
-  recorded_before: query.recorded_before as string | undefined,
-  metadata: metadataFilters(query),
-});
 
 export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['reports'];
@@ -99,8 +79,8 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
-      const report = await analysisReport(ctx, request.params.workspace_id, request.query.analysis_scenario_id, request.query.group_by ?? [], filtersOf(request.query));
-      return answer(request, reply as FastifyReply, report, analysisReportCsv);
+      const report = await analysisReport(ctx, request.params.workspace_id, request.query.analysis_scenario_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      return sendJsonOrCsv(request, reply as FastifyReply, report, analysisReportCsv);
     },
   );
   app.get(
@@ -116,8 +96,8 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
-      const report = await recordingsReport(ctx, request.params.workspace_id, request.query.group_by ?? [], filtersOf(request.query));
-      return answer(request, reply as FastifyReply, report, recordingsReportCsv);
+      const report = await recordingsReport(ctx, request.params.workspace_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      return sendJsonOrCsv(request, reply as FastifyReply, report, recordingsReportCsv);
     },
   );
   app.get(
@@ -134,8 +114,8 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
-      const report = await talkReport(ctx, request.params.workspace_id, request.query.group_by ?? [], filtersOf(request.query));
-      return answer(request, reply as FastifyReply, report, talkReportCsv);
+      const report = await talkReport(ctx, request.params.workspace_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      return sendJsonOrCsv(request, reply as FastifyReply, report, talkReportCsv);
     },
   );
 };
