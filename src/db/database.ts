@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isAlive } from '../storage/process-alive.ts';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
@@ -150,14 +151,6 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   throw new Error(`could not lock ${dir}`);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function openPostgres(url: string, schema: string): Promise<Database> {
   const bootstrap = new pg.Client({ connectionString: url });

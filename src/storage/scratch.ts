@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from './process-alive.ts';
 
 /** A process's start time in clock ticks since boot (Linux), or null where /proc is not there. */
 function startTicks(pid: number | 'self'): string | null {
@@ -37,14 +38,6 @@ export function isDeadLocalInstance(name: string): boolean {
   return started === null ? !match[3]!.startsWith('t') || !isAlive(Number(match[2])) : started !== match[3];
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class Scratch {
   /** This process's own folder, under `root`. */
