@@ -2,7 +2,7 @@
 // handler is idempotent because a job may run twice (a crash after the work, before completion).
 import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
-import { transactionExecutor, type Database, type Trx } from '../db/database.ts';
+import { transactionExecutor, type Database, type SqlExecutor, type Trx } from '../db/database.ts';
 import type { JobName, JobPayloads } from './job-map.ts';
 
 export type { JobName, JobPayloads } from './job-map.ts';
@@ -45,6 +45,11 @@ export class Queue {
   private readonly workers = new Map<string, string[]>();
   /** Handlers running now in this process. */
   private inFlight = 0;
+  /**
+   * pg-boss's statements still running. It completes a job without awaiting the statement, so a
+   * stop waits for these before the connection pool may close.
+   */
+  private readonly statements = new Set<Promise<unknown>>();
 
   /** The schema of pg-boss's tables, beside Hark's own. */
   readonly schema: string;
@@ -55,8 +60,17 @@ export class Queue {
     private readonly onError: (error: Error) => void,
   ) {
     this.schema = database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`;
+    const tracked: SqlExecutor = {
+      executeSql: (text, values) => {
+        const statement = database.sql.executeSql(text, values);
+        const forget = (): void => void this.statements.delete(settled);
+        const settled: Promise<void> = statement.then(forget, forget);
+        this.statements.add(settled);
+        return statement;
+      },
+    };
     this.boss = new PgBoss({
-      db: database.sql,
+      db: tracked,
       schema: this.schema,
       maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
       monitorStateIntervalSeconds: Math.max(config.queueMaintenanceSeconds, 60),
@@ -178,6 +192,7 @@ export class Queue {
       await this.drained(HAND_BACK_MS);
     }
     await this.boss.stop({ graceful: true, wait: true, close: false, timeout: 1000 });
+    while (this.statements.size > 0) await Promise.all(this.statements);
   }
 
   private async drained(withinMs: number): Promise<boolean> {
