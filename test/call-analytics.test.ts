@@ -30,6 +30,9 @@ interface Answer {
   question_id: string;
   answer: boolean | string;
   evidence: { text: string; start: number; end: number }[];
+  speaker?: string;
+  within_seconds?: number;
+  method?: string;
 }
 
 // The agent greets and mentions the recording, the customer complains, the agent offers a refund.
@@ -154,6 +157,11 @@ for (const backend of await backends()) {
       // A model's answer about the customer rests only on what the customer said.
       assert.equal(typeof answer('ask').answer, 'string');
       for (const evidence of answer('ask').evidence) assert.ok(evidence.start >= 5.5 && evidence.end <= 9, JSON.stringify(evidence));
+      // Each answer says what part of the call it read, and how it was reached.
+      assert.deepEqual(
+        answers.map(({ question_id, speaker, within_seconds, method }) => ({ question_id, speaker, within_seconds, method })),
+        questions.map((q) => ({ question_id: q.id, speaker: q.speaker, within_seconds: q.within_seconds, method: q.phrases ? 'phrases' : 'engine' })),
+      );
     });
 
     test('search finds what one speaker said, filtered by speaker', async () => {

@@ -152,11 +152,17 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'New analysis scenario' }).click();
     await page.getByLabel('Name').fill('Call review');
     await page.getByRole('button', { name: 'Add a question' }).click();
-    await page.getByRole('textbox', { name: /^Question/ }).nth(0).fill('Did the agent greet the customer?');
+    await page.getByRole('textbox', { name: /^Question( \*)?$/ }).nth(0).fill('Did the agent greet the customer?');
     await page.getByRole('button', { name: 'Add a question' }).click();
-    await page.getByRole('textbox', { name: /^Question/ }).nth(1).fill('What did the customer ask for?');
+    await page.getByRole('textbox', { name: /^Question( \*)?$/ }).nth(1).fill('What did the customer ask for?');
     await page.getByLabel('Answer', { exact: true }).and(page.locator('input')).nth(1).click();
     await page.getByRole('option', { name: 'Text' }).click();
+    // The greeting is a phrase rule on the call's first seconds; phrases are for yes/no questions only.
+    await page.getByRole('textbox', { name: 'Question 1: within the first seconds' }).fill('20');
+    const phrases = page.getByLabel('Question 1: phrases', { exact: true });
+    await phrases.fill('thank you for calling');
+    await phrases.press('Enter');
+    assert.equal(await page.getByLabel('Question 2: phrases', { exact: true }).count(), 0, 'a text question has no phrases');
     await check(page, 'analysis-scenario');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
@@ -172,6 +178,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const yesNo = await result.locator('[data-question="q1"] [data-answer]').first().getAttribute('data-answer');
     assert.ok(yesNo === 'true' || yesNo === 'false', `a boolean answer: ${yesNo}`);
     await result.locator('[data-question="q2"] [data-answer="text"]').waitFor();
+    assert.equal(await result.locator('[data-question="q1"] [data-scope]').textContent(), 'first 20 s · by phrase, no model');
     const evidence = result.locator('[data-evidence]').first();
     if ((await evidence.count()) > 0) {
       const at = Number(await evidence.getAttribute('data-evidence'));
@@ -245,6 +252,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('option', { name: 'Call QA', exact: true }).click();
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
+    assert.match((await page.locator('[data-result] [data-question="greeting"] [data-scope]').first().textContent()) ?? '', /said by agent · first 15 s/);
     await check(page, 'call-qa');
     // Analysed again: the latest result shows, the earlier one is folded under it.
     await page.getByRole('button', { name: 'Analyse' }).click();
@@ -265,6 +273,31 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('option', { name: 'Yes', exact: true }).click();
     await answers.locator('[data-call]').first().waitFor();
     await check(page, 'answers');
+  });
+
+  test('the transcription scenario editor sets speakers per channel and redaction', async () => {
+    const { page } = owner;
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await page.getByRole('table', { name: 'Transcription scenarios' }).getByRole('link').first().click();
+    const speakers = page.locator('[data-section="speakers"]');
+    // The Call QA template named the channels; a new workspace redacts card numbers.
+    assert.equal(await speakers.getByLabel('Channel 1 speaker').inputValue(), 'agent');
+    assert.equal(await speakers.getByLabel('Channel 2 speaker').inputValue(), 'customer');
+    const redaction = page.locator('[data-section="redaction"]');
+    assert.equal(await redaction.getByLabel('Card numbers').isChecked(), true);
+    await speakers.getByLabel('Channel 2 speaker').fill('caller');
+    await speakers.getByLabel('Metadata field naming the speakers of a call').fill('speakers');
+    await redaction.getByLabel('Phone numbers').check();
+    await redaction.getByLabel('Also silence them in the audio').check();
+    await check(page, 'transcription-scenario');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const saved = await page.evaluate(async (url) => (await fetch(url)).json(), `/api/v1/workspaces/${workspaceUrl.split('/w/')[1]}/transcription-scenarios/${id}`);
+    assert.deepEqual(
+      { labels: saved.options.speaker_labels, field: saved.options.speaker_labels_field, redact: saved.options.redact, audio: saved.options.redact_audio, summary: saved.options.summary },
+      { labels: { 0: 'agent', 1: 'caller' }, field: 'speakers', redact: ['credit_card', 'phone_number'], audio: true, summary: false },
+    );
   });
 
   test('settings: an API key and a webhook are made (secrets shown once) and revoked', async () => {

@@ -106,5 +106,18 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
       tokens_used: output.tokens_used + result.tokens_used,
     };
   }
-  return { ...output, answers: request.questions.map((q) => answers.get(q.id)).filter((a): a is AnalysisAnswer => a !== undefined) };
+  return { ...output, answers: request.questions.flatMap((q) => withScope(q, answers.get(q.id))) };
+}
+
+/** An answer says which part of the call it read and how it was reached. */
+function withScope(question: Question, answer: AnalysisAnswer | undefined): AnalysisAnswer[] {
+  if (!answer) return [];
+  return [
+    {
+      ...answer,
+      ...(question.speaker !== undefined ? { speaker: question.speaker } : {}),
+      ...(question.within_seconds !== undefined ? { within_seconds: question.within_seconds } : {}),
+      method: hasPhrases(question) ? 'phrases' : 'engine',
+    },
+  ];
 }

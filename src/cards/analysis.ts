@@ -75,6 +75,9 @@ const StoredAnswer = Type.Object({
   confidence: Type.Number(),
   evidence: Type.Array(Passage, { description: 'Transcript passages the answer rests on (they say what it says), with their times' }),
   related: Type.Optional(Type.Array(Passage, { description: 'Passages that resemble the question but did not settle it: worth a listen, never evidence' })),
+  speaker: Type.Optional(Type.String({ description: "The question's speaker: only what they said was read" })),
+  within_seconds: Type.Optional(Type.Number({ description: "The question's window: only the recording's first N seconds were read" })),
+  method: Type.Optional(Type.Union([Type.Literal('phrases'), Type.Literal('engine')], { description: '"phrases": answered by the question\'s phrase rule, without a model; "engine": by the scenario\'s engine' })),
 });
 
 /** Below this confidence an answer is marked uncertain: a person should check it. */

@@ -30,6 +30,10 @@ export interface AnalysisAnswer {
   evidence: Evidence[];
   /** Passages that resemble the question but did not settle it (shown apart, never as evidence). */
   related?: Evidence[];
+  /** The question's scope, as the run read it (set by Hark, not by engines). */
+  speaker?: string;
+  within_seconds?: number;
+  method?: 'phrases' | 'engine';
 }
 
 export interface AnalysisOutput {

@@ -1613,6 +1613,12 @@ export interface components {
                     start: number;
                     end: number;
                 }[];
+                /** @description The question's speaker: only what they said was read */
+                speaker?: string;
+                /** @description The question's window: only the recording's first N seconds were read */
+                within_seconds?: number;
+                /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
+                method?: "phrases" | "engine";
                 /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
                 uncertain: boolean;
             }[];
@@ -8941,6 +8947,12 @@ export interface operations {
                                 start: number;
                                 end: number;
                             }[];
+                            /** @description The question's speaker: only what they said was read */
+                            speaker?: string;
+                            /** @description The question's window: only the recording's first N seconds were read */
+                            within_seconds?: number;
+                            /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
+                            method?: "phrases" | "engine";
                             /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
                             uncertain: boolean;
                         }[];

@@ -4,6 +4,7 @@
 import { Anchor, Badge, Card, Group, List, Stack, Text } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
+import { scopeLabel } from './QuestionEditor.tsx';
 
 export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void }) {
   return (
@@ -37,6 +38,11 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
                 <Text size="sm" fw={500}>
                   {answer.question}
                 </Text>
+                {scopeLabel(answer) && (
+                  <Text size="xs" c="dimmed" data-scope>
+                    {scopeLabel(answer)}
+                  </Text>
+                )}
                 {answer.type === 'text' && (
                   <Text size="sm" data-answer="text">
                     {String(answer.answer) || '—'}

@@ -1,24 +1,21 @@
-// An analysis scenario: its questions (add, remove, reorder; key, text, type boolean or text),
+// An analysis scenario: its questions (add, remove, reorder; key, text, type boolean or text,
+// speaker, time window and phrases),
 // instructions, engine and model from what this server has, summary and automatic toggles.
-import { ActionIcon, Anchor, Button, Group, Paper, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
-import { useEngines } from '../api/queries.ts';
+import { useEngines, useTranscriptionScenarios } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
+import { QuestionEditor, type Question } from '../components/QuestionEditor.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 
 type Scenario = Schemas['AnalysisScenario'];
-interface Question {
-  id: string;
-  text: string;
-  type: 'boolean' | 'text';
-}
 
 export default function AnalysisScenario() {
   const workspace = useWorkspace();
@@ -27,6 +24,7 @@ export default function AnalysisScenario() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const engines = useEngines(workspace.id);
+  const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
 
@@ -61,7 +59,8 @@ export default function AnalysisScenario() {
   if (scenario.error) return <ProblemAlert error={scenario.error} />;
   if (!draft) return <Text c="dimmed">Loading…</Text>;
   const set = (change: Partial<Scenario>) => setDraft({ ...draft, ...change });
-  const questions = draft.questions as Question[];
+  const questions: Question[] = draft.questions;
+  const speakers = [...new Set(['agent', 'customer', ...(transcriptionScenarios.data?.data ?? []).flatMap((t) => Object.values(t.options.speaker_labels ?? {}))])];
   const setQuestions = (next: Question[]) => set({ questions: next });
   const move = (index: number, by: number) => {
     const next = [...questions];
@@ -122,34 +121,16 @@ export default function AnalysisScenario() {
                 </Text>
               )}
               {questions.map((q, index) => (
-                <Paper key={index} withBorder p="sm" radius="md" data-question-row={index}>
-                  <Group align="end" gap="xs" wrap="wrap">
-                    <TextInput label="Key" description="In reports and the API" w={120} value={q.id} onChange={(e) => setQuestions(questions.map((x, i) => (i === index ? { ...x, id: e.currentTarget.value } : x)))} />
-                    <TextInput label="Question" required flex={1} miw={220} value={q.text} onChange={(e) => setQuestions(questions.map((x, i) => (i === index ? { ...x, text: e.currentTarget.value } : x)))} />
-                    <Select
-                      label="Answer"
-                      w={130}
-                      allowDeselect={false}
-                      data={[
-                        { value: 'boolean', label: 'Yes / no' },
-                        { value: 'text', label: 'Text' },
-                      ]}
-                      value={q.type}
-                      onChange={(type) => setQuestions(questions.map((x, i) => (i === index ? { ...x, type: (type ?? 'boolean') as Question['type'] } : x)))}
-                    />
-                    <Group gap={2}>
-                      <ActionIcon variant="subtle" aria-label={`Move question ${index + 1} up`} disabled={index === 0} onClick={() => move(index, -1)}>
-                        ↑
-                      </ActionIcon>
-                      <ActionIcon variant="subtle" aria-label={`Move question ${index + 1} down`} disabled={index === questions.length - 1} onClick={() => move(index, 1)}>
-                        ↓
-                      </ActionIcon>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove question ${index + 1}`} onClick={() => setQuestions(questions.filter((_, i) => i !== index))}>
-                        ×
-                      </ActionIcon>
-                    </Group>
-                  </Group>
-                </Paper>
+                <QuestionEditor
+                  key={index}
+                  question={q}
+                  index={index}
+                  count={questions.length}
+                  speakers={speakers}
+                  onChange={(next) => setQuestions(questions.map((x, i) => (i === index ? next : x)))}
+                  onMove={(by) => move(index, by)}
+                  onRemove={() => setQuestions(questions.filter((_, i) => i !== index))}
+                />
               ))}
               <Button variant="default" w="fit-content" onClick={() => setQuestions([...questions, { id: nextKey(), text: '', type: 'boolean' }])}>
                 Add a question

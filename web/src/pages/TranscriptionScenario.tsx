@@ -1,5 +1,5 @@
-// A transcription scenario: engine, model and language from what this server has, options,
-// retry settings and the automatic toggle.
+// A transcription scenario: engine, model and language from what this server has, options
+// (speakers per channel, redaction), retry settings and the automatic toggle.
 import { Anchor, Button, Group, NumberInput, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
 import { useEngines } from '../api/queries.ts';
+import { CallOptionsEditor } from '../components/CallOptionsEditor.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
@@ -35,7 +36,17 @@ export default function TranscriptionScenario() {
       ok(
         api.PATCH('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', {
           params: { path },
-          body: { name: value.name, engine: value.engine, model: value.model, language: value.language, options: { word_timestamps: value.options.word_timestamps, summary: value.options.summary }, auto: value.auto, retry: value.retry },
+          body: { name: value.name, engine: value.engine, model: value.model, language: value.language, options: {
+            word_timestamps: value.options.word_timestamps,
+            summary: value.options.summary,
+            format: value.options.format,
+            channels: value.options.channels,
+            speaker_labels: value.options.speaker_labels,
+            speaker_labels_field: value.options.speaker_labels_field,
+            redact: value.options.redact,
+            redact_audio: value.options.redact_audio,
+            keep_original_audio: value.options.keep_original_audio,
+          }, auto: value.auto, retry: value.retry },
         }),
       ),
     onSuccess: async (saved) => {
@@ -118,6 +129,8 @@ export default function TranscriptionScenario() {
             </Group>
             <Switch label="Word timings" checked={draft.options.word_timestamps} onChange={(e) => set({ options: { ...draft.options, word_timestamps: e.currentTarget.checked } })} />
             <Switch label="Add a summary to each transcript" checked={draft.options.summary} onChange={(e) => set({ options: { ...draft.options, summary: e.currentTarget.checked } })} />
+            <Switch label="Readable text: sentences, capitals and punctuation" description="Off keeps the words exactly as recognised" checked={draft.options.format ?? true} onChange={(e) => set({ options: { ...draft.options, format: e.currentTarget.checked } })} />
+            <CallOptionsEditor options={draft.options} onChange={(options) => set({ options })} />
             <Group>
               <NumberInput label="Attempts on a passing failure" min={1} max={10} value={draft.retry.max_attempts} onChange={(v) => set({ retry: { ...draft.retry, max_attempts: Number(v) || 1 } })} w={220} />
               <NumberInput label="First wait (seconds)" min={0} max={3600} value={draft.retry.backoff_seconds} onChange={(v) => set({ retry: { ...draft.retry, backoff_seconds: Number(v) || 0 } })} w={220} />
