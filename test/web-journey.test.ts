@@ -121,6 +121,30 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.ok(time > 0.3, `the player seeked to the word (at ${time}s)`);
     await page.getByRole('button', { name: 'Pause' }).click().catch(() => {});
     await check(page, 'recording-transcript');
+
+    // A reviewer's keys: speed, skips, and the words reached and played without a mouse.
+    const audioTime = () => page.evaluate(() => document.querySelector('audio')!.currentTime);
+    await page.getByLabel('Playback speed').selectOption('2');
+    assert.equal(await page.evaluate(() => document.querySelector('audio')!.playbackRate), 2);
+    await page.getByRole('button', { name: 'Back 5 s' }).click();
+    assert.equal(await audioTime(), 0, 'back 5 s stops at the start');
+    await page.locator('body').press('l');
+    assert.ok((await audioTime()) > 1, 'L skips ahead');
+    await page.locator('body').press('j');
+    assert.equal(await audioTime(), 0, 'J skips back');
+    await page.locator('body').press('+');
+    assert.equal(await page.evaluate(() => document.querySelector('audio')!.playbackRate), 2.5);
+    const stop = transcript.locator('[data-word][tabindex="0"]');
+    assert.equal(await stop.count(), 1, 'the words are one tab stop');
+    await stop.focus();
+    const first = Number(await stop.getAttribute('data-word'));
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const focused = await page.evaluate(() => Number((document.activeElement as HTMLElement).dataset.word));
+    assert.equal(focused, first + 2, 'arrows move between words');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((i) => document.querySelector('[data-word][aria-current="true"]')?.getAttribute('data-word') !== null && Number(document.querySelector('[data-word][aria-current="true"]')!.getAttribute('data-word')) >= i, focused, { timeout: 10_000 });
+    await page.getByRole('button', { name: 'Pause' }).click().catch(() => {});
   });
 
   test('search: a word of the transcript finds it, marked, and opens its recording at the hit', async () => {

@@ -1,9 +1,22 @@
 // The recording's audio with its waveform (wavesurfer.js). The audio element streams the file
 // with HTTP Range; the waveform is drawn from the prepared WAV. The parent seeks through `seekTo`.
-import { ActionIcon, Group, Paper, Text } from '@mantine/core';
+// A reviewer skips 5 s either way and plays at 0.5× to 3×, by buttons or by keys anywhere on the
+// page outside a text field (SHORTCUTS).
+import { ActionIcon, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import { formatTime } from '../lib/transcript-sync.ts';
+
+export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3];
+const SKIP_SECONDS = 5;
+export const SHORTCUTS = 'Keys: Space or K play/pause · J or ← back 5 s · L or → ahead 5 s · − and + speed';
+
+/** Keys typed into a field, or pressed on a control that has its own use for them, are not shortcuts. */
+function ownsKeys(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.closest('input, textarea, select, [contenteditable="true"], [role="combobox"], [role="listbox"]')) return true;
+  return key === ' ' && target.closest('button, a, [role="button"], [role="tab"]') !== null;
+}
 
 export interface PlayerHandle {
   seekTo(seconds: number, play?: boolean): void;
@@ -24,6 +37,7 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
+  const [speed, setSpeed] = useState(1);
 
   useEffect(() => {
     if (!container.current || !audio.current) return;
@@ -80,24 +94,72 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
     if (element.paused) void element.play().catch(() => {});
     else element.pause();
   };
+  const skip = (by: number) => {
+    const element = audio.current;
+    if (!element) return;
+    const to = Math.min(Math.max(0, element.currentTime + by), Number.isFinite(element.duration) ? element.duration : Infinity);
+    element.currentTime = to;
+    setTime(to);
+    onTime(to);
+  };
+  const changeSpeed = (next: number) => {
+    setSpeed(next);
+    if (!audio.current) return;
+    audio.current.defaultPlaybackRate = next;
+    audio.current.playbackRate = next;
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || ownsKeys(event.target, event.key)) return;
+      const step = (by: number) => changeSpeed(SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, SPEEDS.indexOf(speed) + by))] ?? 1);
+      const actions: Record<string, () => void> = {
+        ' ': toggle,
+        k: toggle,
+        j: () => skip(-SKIP_SECONDS),
+        ArrowLeft: () => skip(-SKIP_SECONDS),
+        l: () => skip(SKIP_SECONDS),
+        ArrowRight: () => skip(SKIP_SECONDS),
+        '-': () => step(-1),
+        '+': () => step(1),
+        '=': () => step(1),
+      };
+      const action = actions[event.key];
+      if (!action) return;
+      event.preventDefault();
+      action();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
 
   return (
     <Paper withBorder p="sm" radius="md">
       <audio ref={audio} src={src} preload="metadata" data-testid="audio" />
-      <Group wrap="nowrap" align="center" gap="sm">
-        <ActionIcon size="xl" radius="xl" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} data-testid="play">
-          {playing ? '❚❚' : '▶'}
-        </ActionIcon>
-        <div ref={container} style={{ flex: 1, minWidth: 0 }} aria-label="Waveform: click to seek" role="slider" aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} tabIndex={0}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowRight') surfer.current?.setTime(Math.min(duration, time + 5));
-            if (e.key === 'ArrowLeft') surfer.current?.setTime(Math.max(0, time - 5));
-          }}
-        />
-        <Text size="sm" c="dimmed" ff="monospace" data-testid="player-time" style={{ whiteSpace: 'nowrap' }}>
-          {formatTime(time)} / {formatTime(duration)}
-        </Text>
-      </Group>
+      <Stack gap={6}>
+        <Group wrap="nowrap" align="center" gap="sm">
+          <ActionIcon size="xl" radius="xl" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} data-testid="play">
+            {playing ? '❚❚' : '▶'}
+          </ActionIcon>
+          {/* The waveform's keys (← →) are the page's shortcuts. */}
+          <div ref={container} style={{ flex: 1, minWidth: 0 }} aria-label="Waveform: click to seek" role="slider" aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} aria-valuetext={`${formatTime(time)} of ${formatTime(duration)}`} tabIndex={0} />
+          <Text size="sm" c="dimmed" ff="monospace" data-testid="player-time" style={{ whiteSpace: 'nowrap' }}>
+            {formatTime(time)} / {formatTime(duration)}
+          </Text>
+        </Group>
+        <Group gap="xs" wrap="wrap">
+          <Button variant="default" size="compact-sm" onClick={() => skip(-SKIP_SECONDS)}>
+            Back 5 s
+          </Button>
+          <Button variant="default" size="compact-sm" onClick={() => skip(SKIP_SECONDS)}>
+            Ahead 5 s
+          </Button>
+          <NativeSelect size="xs" w={80} aria-label="Playback speed" value={String(speed)} onChange={(e) => changeSpeed(Number(e.currentTarget.value))} data={SPEEDS.map((s) => ({ value: String(s), label: `${s}×` }))} />
+          <Text size="xs" c="dimmed">
+            {SHORTCUTS}
+          </Text>
+        </Group>
+      </Stack>
     </Paper>
   );
 });

@@ -1,21 +1,22 @@
 // The transcript beside the player: segments with their times (and speakers, for a call recorded
 // on several channels, with their talk statistics), the word being heard lit; a click on a word,
-// or a segment's time button (keyboard), seeks the audio there.
+// Enter on it, or a segment's time button seeks the audio there. The words are one tab stop:
+// arrow keys move between them (← → a word, ↑ ↓ a segment, Home and End), as in a toolbar.
 import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState, type KeyboardEvent } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { formatTime, wordAt } from '../lib/transcript-sync.ts';
 
 type Transcript = Schemas['Transcript'];
 
-const Word = memo(function Word({ text, index, active, onSeek, start }: { text: string; index: number; active: boolean; onSeek: (t: number) => void; start: number }) {
+const Word = memo(function Word({ text, index, active, focusable, onSeek, start }: { text: string; index: number; active: boolean; focusable: boolean; onSeek: (t: number) => void; start: number }) {
   return (
-    // A click seeks; keyboard users seek by each segment's time button (a tab stop per word would
-    // make a long transcript impossible to tab through).
     <span
       data-word={index}
       data-active={active || undefined}
       aria-current={active ? 'true' : undefined}
+      role="button"
+      tabIndex={focusable ? 0 : -1}
       onClick={() => onSeek(start)}
       style={{ cursor: 'pointer', borderRadius: 3, padding: '0 1px', background: active ? '#ffe066' : undefined }}
     >
@@ -41,13 +42,43 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
       return { segment, indexes };
     });
   }, [transcript.segments, words]);
+  // The word that holds the transcript's tab stop: the one last moved to, else the one heard.
+  const [focused, setFocused] = useState<number | null>(null);
+  const tabStop = focused ?? (current >= 0 ? current : 0);
+  const segmentStarts = useMemo(() => segments.map((s) => s.indexes[0]).filter((i): i is number => i !== undefined).sort((a, b) => a - b), [segments]);
+  const onWordKey = (event: KeyboardEvent<HTMLElement>) => {
+    const from = Number((event.target as HTMLElement).dataset.word);
+    if (!Number.isInteger(from) || words.length === 0) return;
+    const nextSegment = segmentStarts.find((i) => i > from);
+    const thisSegment = [...segmentStarts].reverse().find((i) => i <= from) ?? 0;
+    const previousSegment = [...segmentStarts].reverse().find((i) => i < thisSegment);
+    const targets: Record<string, number | undefined> = {
+      ArrowRight: from + 1,
+      ArrowLeft: from - 1,
+      ArrowDown: nextSegment,
+      ArrowUp: from > thisSegment ? thisSegment : previousSegment,
+      Home: 0,
+      End: words.length - 1,
+    };
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onSeek(words[from]!.start);
+      return;
+    }
+    if (!(event.key in targets)) return;
+    event.preventDefault();
+    const to = targets[event.key];
+    if (to === undefined || to < 0 || to >= words.length) return;
+    setFocused(to);
+    (event.currentTarget.querySelector(`[data-word="${to}"]`) as HTMLElement | null)?.focus();
+  };
   const speakers = transcript.stats.speakers;
   const several = new Set(transcript.segments.map((s) => s.speaker)).size > 1;
 
   return (
     <Paper withBorder p="md" radius="md">
       <ScrollArea.Autosize mah={520} type="auto">
-        <Stack gap="sm" aria-label="Transcript">
+        <Stack gap="sm" aria-label="Transcript" onKeyDown={onWordKey}>
           {transcript.summary && (
             <Box>
               <Text fw={600} size="sm">
@@ -88,7 +119,7 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
                 {indexes.length > 0
                   ? indexes.map((index) => (
                       <span key={index}>
-                        <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} onSeek={onSeek} start={words[index]!.start} />{' '}
+                        <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} />{' '}
                       </span>
                     ))
                   : segment.text}
