@@ -131,6 +131,18 @@ for (const backend of await backends()) {
       assert.equal((await card(plain.id)).recorded_at_source, 'client');
       const before = (await hark.request({ method: 'GET', url: `${Q}/recordings?recorded_before=2026-09-01T00:00:00Z`, key: other.key })).json<{ data: { id: string }[] }>().data;
       assert.deepEqual(before.map((r) => r.id), [plain.id]);
+      // Sorted by when the calls took place, page by page; a cursor continues only its own sort.
+      const list = async (query: string) => (await hark.request({ method: 'GET', url: `${Q}/recordings?${query}`, key: other.key })).json<{ data: { id: string }[]; next_cursor: string | null }>();
+      const byCall: string[] = [];
+      for (let page = await list('sort=recorded_at&limit=1'); ; page = await list(`sort=recorded_at&limit=1&cursor=${page.next_cursor}`)) {
+        byCall.push(...page.data.map((r) => r.id));
+        if (!page.next_cursor) break;
+      }
+      assert.deepEqual(byCall, [given.id, fromFile.id, plain.id]);
+      assert.deepEqual((await list('limit=10')).data.map((r) => r.id), [plain.id, fromFile.id, given.id], 'upload order by default');
+      const uploadCursor = (await list('limit=1')).next_cursor!;
+      assertProblem(await hark.request({ method: 'GET', url: `${Q}/recordings?sort=recorded_at&cursor=${uploadCursor}`, key: other.key }), 400, 'validation_failed');
+      assertProblem(await hark.request({ method: 'GET', url: `${Q}/recordings?sort=duration`, key: other.key }), 400, 'validation_failed');
       const byMonth = (await hark.request({ method: 'GET', url: `${Q}/reports/recordings?group_by=recorded_at:month&status=completed,queued,processing`, key: other.key })).json<{ groups: { key: Record<string, string>; recordings: number }[] }>();
       assert.deepEqual(byMonth.groups.map((g) => g.key['recorded_at:month']), ['2026-08-01', '2026-09-01', '2026-10-01']);
       assertProblem(await hark.request({ method: 'PATCH', url: `${Q}/recordings/${plain.id}`, key: other.key, payload: { recorded_at: 'soon' } }), 400, 'validation_failed');

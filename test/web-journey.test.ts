@@ -97,6 +97,16 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.keyboard.press('Escape');
     await table.getByRole('cell', { name: 'ana' }).first().waitFor();
     await check(page, 'recordings');
+    // Sorted by call date; the view is kept when leaving by the sidebar and coming back.
+    await page.getByRole('combobox', { name: 'Order' }).click();
+    await page.getByRole('option', { name: 'Latest calls first' }).click();
+    await page.waitForURL(/sort=recorded_at/);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Search' }).click();
+    await page.waitForURL(/\/search$/);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Recordings' }).click();
+    await page.waitForURL(/\/recordings\?.*sort=recorded_at/);
+    assert.match(page.url(), /columns=agent/);
+    await table.getByRole('cell', { name: 'ana' }).first().waitFor();
   });
 
   test('a recording: transcribe, read the transcript, and a click on a word seeks the player', async () => {
@@ -333,6 +343,12 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await check(page, 'settings-keys');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Revoke Nightly export' }).click();
+    // What cannot be undone asks first.
+    const dialog = page.getByRole('dialog', { name: 'Revoke the key “Nightly export”?' });
+    await dialog.waitFor();
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('[role="dialog"]')!).opacity === '1');
+    await check(page, 'confirm-revoke');
+    await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
     await page.getByRole('button', { name: 'Revoke Nightly export' }).waitFor({ state: 'detached' });
 
     await page.getByRole('tab', { name: 'Webhooks' }).click();
@@ -345,7 +361,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('table', { name: 'Deliveries' }).getByText('webhook.test').waitFor({ timeout: 30_000 });
     await check(page, 'settings-webhooks');
     await page.getByRole('button', { name: 'Delete the webhook to http://127.0.0.1:9/hark-events' }).click();
-    await page.getByText('http://127.0.0.1:9/hark-events').waitFor({ state: 'detached' });
+    await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete the webhook to http://127.0.0.1:9/hark-events' }).waitFor({ state: 'detached' });
   });
 
   test('a viewer sees no Upload button, and the API refuses their upload', async () => {
@@ -380,6 +397,16 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.equal((await refused.json()).code, 'insufficient_role');
     assert.deepEqual(viewer.problems, [], 'no console errors or failed requests for the viewer');
     await viewer.context.close();
+
+    // Removing a person asks first; Cancel keeps them.
+    await page.getByRole('button', { name: `Remove ${viewerEmail}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Remove ${viewerEmail}?` });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('cell', { name: viewerEmail, exact: true }).count(), 1, 'still a member after Cancel');
+    await page.getByRole('button', { name: `Remove ${viewerEmail}` }).click();
+    await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.getByRole('cell', { name: viewerEmail, exact: true }).waitFor({ state: 'detached' });
   });
 
   test('an invited person joins by the link, creating their account', async () => {

@@ -562,7 +562,7 @@ func (c *Client) ListMetadataFields(ctx context.Context, p Params, out any) erro
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/metadata-fields", p, out)
 }
 
-// ListRecordings: List recordings, newest first, with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings).
+// ListRecordings: List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) ListRecordings(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings", p, out)

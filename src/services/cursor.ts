@@ -37,14 +37,15 @@ export function parseStatuses(raw: string, allowed: readonly string[], name = 's
  * is an index range. The time travels as whole microseconds since the epoch (a JavaScript Date
  * would lose PostgreSQL's microseconds and skip rows).
  */
-export function encodeTimeCursor(createdMicros: number | string, seq: number): string {
-  return Buffer.from(JSON.stringify({ u: String(createdMicros), s: seq })).toString('base64url');
+/** `column`: the time the page is sorted by, when not created_at (a cursor is valid only for its sort). */
+export function encodeTimeCursor(micros: number | string, seq: number, column?: string): string {
+  return Buffer.from(JSON.stringify({ u: String(micros), s: seq, ...(column ? { c: column } : {}) })).toString('base64url');
 }
 
-export function decodeTimeCursor(cursor: string): { micros: string; seq: number } {
+export function decodeTimeCursor(cursor: string, column?: string): { micros: string; seq: number } {
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { u?: unknown; s?: unknown };
-    if (typeof value.u === 'string' && /^\d{1,17}$/.test(value.u) && typeof value.s === 'number' && Number.isInteger(value.s) && value.s > 0) {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { u?: unknown; s?: unknown; c?: unknown };
+    if (typeof value.u === 'string' && /^-?\d{1,17}$/.test(value.u) && typeof value.s === 'number' && Number.isInteger(value.s) && value.s > 0 && value.c === column) {
       return { micros: value.u, seq: value.s };
     }
   } catch {

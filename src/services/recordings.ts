@@ -265,26 +265,32 @@ export interface ListOptions extends RecordingFilters {
   cursor?: string | undefined;
   /** Comma-separated pipeline statuses (pipeline-status.ts). */
   pipeline_status?: string | undefined;
+  /** Newest first by upload time (the default) or by when the call took place. */
+  sort?: 'created_at' | 'recorded_at' | undefined;
 }
 
-/** Newest first by creation time (index recordings_workspace_created: a date range is a range scan). */
+/**
+ * Newest first by upload or call time (indexes recordings_workspace_created and _recorded: a date
+ * range is a range scan); ties by upload order.
+ */
 export async function listRecordings(ctx: Context, workspaceId: string, options: ListOptions): Promise<{ data: (Recording & { pipeline: Pipeline })[]; next_cursor: string | null }> {
+  const column = options.sort ?? 'created_at';
   let query = ctx.db
     .selectFrom('recordings')
     .selectAll()
-    .select(sql<string>`(extract(epoch FROM created_at) * 1000000)::bigint::text`.as('created_micros'))
+    .select(sql<string>`(extract(epoch FROM ${sql.ref(column)}) * 1000000)::bigint::text`.as('sort_micros'))
     .select(pipelineSql('recordings').as('pipeline'))
     .where('workspace_id', '=', workspaceId);
   for (const condition of recordingConditions(options, 'recordings')) query = query.where(condition);
   if (options.pipeline_status) query = query.where(pipelineIn('recordings', parseStatuses(options.pipeline_status, pipelineStatuses, 'pipeline_status')));
   if (options.cursor) {
-    const { micros, seq } = decodeTimeCursor(options.cursor);
-    query = query.where(sql<boolean>`(created_at, seq) < (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${seq}::bigint)`);
+    const { micros, seq } = decodeTimeCursor(options.cursor, column === 'created_at' ? undefined : column);
+    query = query.where(sql<boolean>`(${sql.ref(column)}, seq) < (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${seq}::bigint)`);
   }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute();
-  const data = rows.slice(0, options.limit).map(({ created_micros: _, ...recording }) => recording);
+  const rows = await query.orderBy(column, 'desc').orderBy('seq', 'desc').offset(options.offset).limit(options.limit + 1).execute();
+  const data = rows.slice(0, options.limit).map(({ sort_micros: _, ...recording }) => recording);
   const last = rows.length > options.limit ? rows[options.limit - 1] : undefined;
-  return { data, next_cursor: last ? encodeTimeCursor(last.created_micros, last.seq) : null };
+  return { data, next_cursor: last ? encodeTimeCursor(last.sort_micros, last.seq, column === 'created_at' ? undefined : column) : null };
 }
 
 /** A store that failed to write or read: logged for the operator, a 503 for the client, who may retry. */

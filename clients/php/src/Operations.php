@@ -631,7 +631,7 @@ abstract class Operations
     }
 
     /**
-     * List recordings, newest first, with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings)
+     * List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

@@ -504,7 +504,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/metadata-fields", {"workspace_id": workspace_id}, query, body)
 
     def list_recordings(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
-        """List recordings, newest first, with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings)"""
+        """List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings", {"workspace_id": workspace_id}, query, body)
 
     def list_sign_in_failures(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:

@@ -289,7 +289,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/metadata-fields', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/metadata-fields', 'get'>>;
   }
 
-  /** List recordings, newest first, with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings) */
+  /** List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings) */
   listRecordings(args: Args<'/api/v1/workspaces/{workspace_id}/recordings', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/recordings', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/recordings', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings', 'get'>>;
   }

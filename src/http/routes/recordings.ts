@@ -55,6 +55,10 @@ const ListQuery = Type.Object(
     recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
     recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
     pipeline_status: Type.Optional(Type.String({ description: `Comma-separated pipeline statuses: ${pipelineStatuses.join(', ')}` })),
+    sort: Type.Union([Type.Literal('created_at'), Type.Literal('recorded_at')], {
+      default: 'created_at',
+      description: 'Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from',
+    }),
   },
   {
     additionalProperties: Type.String(),
@@ -154,7 +158,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       config: { scope: 'recordings:read' },
       schema: {
         tags: ['recordings'],
-        summary: 'List recordings, newest first, with cursor paging and filters',
+        summary: 'List recordings, newest first (by upload or by call time), with cursor paging and filters',
         params: WorkspaceParams,
         querystring: ListQuery,
         response: withProblems({ 200: Page(RecordingCard) }),
@@ -168,6 +172,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
         cursor: query.cursor,
         ...recordingFiltersOf(query),
         pipeline_status: query.pipeline_status as string | undefined,
+        sort: query.sort,
       });
       return { data: page.data.map((recording) => presentRecording(recording, recording.pipeline)), next_cursor: page.next_cursor };
     },

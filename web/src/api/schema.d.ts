@@ -343,7 +343,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List recordings, newest first, with cursor paging and filters
+         * List recordings, newest first (by upload or by call time), with cursor paging and filters
          * @description Scope: `recordings:read`
          */
         get: operations["listRecordings"];
@@ -3926,6 +3926,8 @@ export interface operations {
                 recorded_before?: string;
                 /** @description Comma-separated pipeline statuses: preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
                 pipeline_status?: string;
+                /** @description Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from */
+                sort?: "created_at" | "recorded_at";
             };
             header?: never;
             path: {

@@ -5,12 +5,16 @@ import { ApiError } from '../api/client.ts';
 export function ProblemAlert({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
   const problem = error instanceof ApiError ? error.problem : null;
+  const heading = title ?? problem?.title ?? 'Something went wrong';
+  const fields = problem?.errors ?? [];
+  // Said once: a detail that only repeats the title or the fields' messages is left out.
+  const detail = !problem ? 'Please try again.' : problem.detail === heading || fields.some((e) => problem.detail.includes(e.message)) ? null : problem.detail;
   return (
-    <Alert color="red" title={title ?? problem?.title ?? 'Something went wrong'} role="alert">
-      {problem ? problem.detail : 'Please try again.'}
-      {problem?.errors && problem.errors.length > 0 && (
+    <Alert color="red" title={heading} role="alert">
+      {detail}
+      {fields.length > 0 && (
         <List size="sm" mt="xs">
-          {problem.errors.map((e) => (
+          {fields.map((e) => (
             <List.Item key={e.path}>
               {e.path}: {e.message}
             </List.Item>

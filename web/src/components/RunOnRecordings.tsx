@@ -50,7 +50,7 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
   });
   const none = start.error instanceof Error && start.error.message === 'none';
   return (
-    <Modal opened={opened} onClose={onClose} title="Run on recordings" size="xl">
+    <Modal opened={opened} onClose={onClose} title="Run on recordings" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
         <Text size="sm">Every recording that matches these filters (prepared ones, unless you pick a status) gets a run, up to 10,000 at a time.</Text>
         <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={setFilters} />

@@ -19,6 +19,19 @@ export function useWorkspace(): WorkspaceInfo {
   return workspace;
 }
 
+/**
+ * Each section's last query string (its filters, sort, columns), so that leaving a page by the
+ * sidebar and coming back finds it as it was. Kept for this tab only; a detail page's own query
+ * (a search hit's ?t=) is not its section's.
+ */
+const lastSearch = new Map<string, string>();
+
+function sectionLink(pathname: string, search: string, workspaceId: string, section: string): string {
+  const [, w, id, current, detail] = pathname.split('/');
+  if (w === 'w' && id === workspaceId && current === section && detail === undefined) lastSearch.set(`${workspaceId}/${section}`, search);
+  return `/w/${workspaceId}/${section}${lastSearch.get(`${workspaceId}/${section}`) ?? ''}`;
+}
+
 const sections = [
   ['recordings', 'Recordings'],
   ['search', 'Search'],
@@ -109,7 +122,7 @@ export default function WorkspaceLayout() {
         </AppShell.Header>
         <AppShell.Navbar p="sm" aria-label="Sections">
           {sections.map(([path, label]) => (
-            <NavLink key={path} component={RouterLink} to={`/w/${workspace.id}/${path}`} label={label} active={section === path} onClick={close} />
+            <NavLink key={path} component={RouterLink} to={sectionLink(location.pathname, location.search, workspace.id, path)} label={label} active={section === path} onClick={close} />
           ))}
         </AppShell.Navbar>
         <AppShell.Main>

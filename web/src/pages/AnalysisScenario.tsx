@@ -14,6 +14,7 @@ import { QuestionEditor, type Question } from '../components/QuestionEditor.tsx'
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
 
 type Scenario = Schemas['AnalysisScenario'];
 
@@ -95,9 +96,9 @@ export default function AnalysisScenario() {
             <Button variant="light" onClick={openRun}>
               Run on recordings…
             </Button>
-            <Button color="red" variant="subtle" onClick={() => remove.mutate()} loading={remove.isPending}>
+            <ConfirmButton title={`Delete “${scenario.data?.name ?? ''}”?`} consequence="The scenario stops running (also automatically); its results stay, under its id." confirm="Delete" onConfirm={() => remove.mutate()} loading={remove.isPending}>
               Delete
-            </Button>
+            </ConfirmButton>
           </Group>
         )}
         </Group>

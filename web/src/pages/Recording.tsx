@@ -257,7 +257,7 @@ export default function Recording() {
         </Grid.Col>
       </Grid>
 
-      <Modal opened={deleting} onClose={cancelDelete} title="Delete this recording?">
+      <Modal opened={deleting} onClose={cancelDelete} title="Delete this recording?" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack>
           <Text size="sm">The audio, its transcripts and its analysis results are deleted for good.</Text>
           <ProblemAlert error={remove.error} />

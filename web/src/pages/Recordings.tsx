@@ -1,6 +1,6 @@
 // Recordings: a table with status, duration, creation and chosen metadata columns; filters kept
 // in the URL; cursor paging; upload by drag-and-drop; import from a URL.
-import { Anchor, Button, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, MultiSelect, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -30,14 +30,15 @@ export default function Recordings() {
   const filters = filtersFromSearch(search);
   const cursor = search.get('cursor');
   const columns = (search.get('columns') ?? '').split(',').filter(Boolean);
+  const sort = search.get('sort') === 'recorded_at' ? 'recorded_at' : 'created_at';
   const fields = useMetadataFields(workspace.id);
 
   const list = useQuery({
-    queryKey: ['recordings', workspace.id, filtersToQuery(filters), cursor],
+    queryKey: ['recordings', workspace.id, filtersToQuery(filters), cursor, sort],
     queryFn: () =>
       ok(
         api.GET('/api/v1/workspaces/{workspace_id}/recordings', {
-          params: { path: { workspace_id: workspace.id }, query: { limit: PAGE_SIZE, offset: 0, ...(cursor ? { cursor } : {}), ...filtersToQuery(filters) } },
+          params: { path: { workspace_id: workspace.id }, query: { limit: PAGE_SIZE, offset: 0, sort, ...(cursor ? { cursor } : {}), ...filtersToQuery(filters) } },
         }),
       ),
     // Poll while something on the page is still moving.
@@ -48,6 +49,13 @@ export default function Recordings() {
     const params = new URLSearchParams(search);
     if (next.length > 0) params.set('columns', next.join(','));
     else params.delete('columns');
+    setSearch(params);
+  };
+  const setSort = (next: string | null) => {
+    const params = new URLSearchParams(search);
+    params.delete('cursor');
+    if (next === 'recorded_at') params.set('sort', next);
+    else params.delete('sort');
     setSearch(params);
   };
   const page = (next: string | null) => {
@@ -74,16 +82,30 @@ export default function Recordings() {
       {panel === 'upload' && <UploadPanel workspaceId={workspace.id} suggestions={fieldNames} onClose={() => setPanel(null)} />}
       {panel === 'import' && <ImportPanel workspaceId={workspace.id} onClose={() => setPanel(null)} />}
       <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={(next) => setSearch(filtersToSearch(next, search))} />
-      <MultiSelect
-        label="Metadata columns"
-        placeholder={fieldNames.length > 0 ? 'Show fields as columns' : 'No metadata yet'}
-        data={fieldNames}
-        value={columns}
-        onChange={setColumns}
-        maw={480}
-        clearable
-        searchable
-      />
+      <Group align="end" gap="sm">
+        <MultiSelect
+          label="Metadata columns"
+          placeholder={fieldNames.length > 0 ? 'Show fields as columns' : 'No metadata yet'}
+          data={fieldNames}
+          value={columns}
+          onChange={setColumns}
+          w={480}
+          maw="100%"
+          clearable
+          searchable
+        />
+        <Select
+          label="Order"
+          w={220}
+          allowDeselect={false}
+          data={[
+            { value: 'created_at', label: 'Latest uploads first' },
+            { value: 'recorded_at', label: 'Latest calls first' },
+          ]}
+          value={sort}
+          onChange={setSort}
+        />
+      </Group>
       <ProblemAlert error={list.error} />
       {list.data && list.data.data.length === 0 ? (
         <Text c="dimmed" py="xl" ta="center">
@@ -97,7 +119,8 @@ export default function Recordings() {
                 <Table.Th>File</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Duration</Table.Th>
-                <Table.Th>Created</Table.Th>
+                <Table.Th>Call date</Table.Th>
+                <Table.Th>Uploaded</Table.Th>
                 {columns.map((c) => (
                   <Table.Th key={c}>{c}</Table.Th>
                 ))}
@@ -115,6 +138,7 @@ export default function Recordings() {
                     <PipelineBadge pipeline={recording.pipeline} />
                   </Table.Td>
                   <Table.Td>{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
+                  <Table.Td>{new Date(recording.recorded_at).toLocaleString()}</Table.Td>
                   <Table.Td>{new Date(recording.created_at).toLocaleString()}</Table.Td>
                   {columns.map((c) => (
                     <Table.Td key={c}>{cell((recording.metadata as Record<string, unknown>)[c])}</Table.Td>

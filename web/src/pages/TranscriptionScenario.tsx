@@ -13,6 +13,7 @@ import { ProblemAlert } from '../components/Problem.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
 
 type Scenario = Schemas['TranscriptionScenario'];
 
@@ -85,9 +86,9 @@ export default function TranscriptionScenario() {
             <Button variant="light" onClick={openRun}>
               Run on recordings…
             </Button>
-            <Button color="red" variant="subtle" onClick={() => remove.mutate()} loading={remove.isPending}>
+            <ConfirmButton title={`Delete “${scenario.data?.name ?? ''}”?`} consequence="The scenario stops running (also automatically); its transcripts stay." confirm="Delete" onConfirm={() => remove.mutate()} loading={remove.isPending}>
               Delete
-            </Button>
+            </ConfirmButton>
           </Group>
         )}
       </Group>

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
+import { ConfirmButton } from '../ConfirmButton.tsx';
 
 const allScopes = ['recordings:read', 'recordings:write', 'transcripts:read', 'transcripts:write', 'analysis:read', 'analysis:write', 'scenarios:write', 'reports:read', 'webhooks:manage', 'keys:manage'] as const;
 type Scope = (typeof allScopes)[number];
@@ -86,9 +87,9 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
                 </Table.Td>
                 <Table.Td>{key.expires_at ? new Date(key.expires_at).toLocaleDateString() : 'never'}</Table.Td>
                 <Table.Td>
-                  <Button size="xs" color="red" variant="subtle" onClick={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
+                  <ConfirmButton size="xs" title={`Revoke the key “${key.name}”?`} consequence="Every program using it is refused from now on. This cannot be undone: a new key has a new secret." confirm="Revoke" onConfirm={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
                     Revoke
-                  </Button>
+                  </ConfirmButton>
                 </Table.Td>
               </Table.Tr>
             ))}

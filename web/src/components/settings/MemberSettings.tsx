@@ -7,6 +7,7 @@ import { api, ok } from '../../api/client.ts';
 import { can, type WorkspaceInfo } from '../../session.tsx';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
+import { ConfirmButton } from '../ConfirmButton.tsx';
 
 type Role = 'owner' | 'member' | 'viewer';
 const roles = [
@@ -86,9 +87,9 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
               <Text size="sm">
                 {i.email} as {i.role}, until {new Date(i.expires_at).toLocaleDateString()}
               </Text>
-              <Button size="xs" variant="subtle" color="red" onClick={() => revoke.mutate(i.id)} aria-label={`Revoke the invitation of ${i.email}`}>
+              <ConfirmButton size="xs" title={`Revoke the invitation of ${i.email}?`} consequence="The link stops working; you can invite the address again." confirm="Revoke" onConfirm={() => revoke.mutate(i.id)} aria-label={`Revoke the invitation of ${i.email}`}>
                 Revoke
-              </Button>
+              </ConfirmButton>
             </Group>
           ))}
         </Stack>
@@ -116,9 +117,9 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
                 </Table.Td>
                 <Table.Td>
                   {owner && (
-                    <Button size="xs" color="red" variant="subtle" onClick={() => remove.mutate(m.account_id)} aria-label={`Remove ${m.email}`}>
+                    <ConfirmButton size="xs" title={`Remove ${m.email}?`} consequence="They lose access to this workspace at once; their account and what they made here stay." confirm="Remove" onConfirm={() => remove.mutate(m.account_id)} aria-label={`Remove ${m.email}`}>
                       Remove
-                    </Button>
+                    </ConfirmButton>
                   )}
                 </Table.Td>
               </Table.Tr>

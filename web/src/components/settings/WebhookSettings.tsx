@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
+import { ConfirmButton } from '../ConfirmButton.tsx';
 
 const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'transcription_run.completed', 'transcription_run.failed', 'analysis_run.completed', 'analysis_run.failed', 'execution.completed'] as const;
 type EventName = (typeof events)[number] | '*';
@@ -140,9 +141,9 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
                 <Button size="xs" variant="subtle" onClick={() => rotate.mutate(hook.id)}>
                   Rotate secret
                 </Button>
-                <Button size="xs" color="red" variant="subtle" onClick={() => remove.mutate(hook.id)} aria-label={`Delete the webhook to ${hook.url}`}>
+                <ConfirmButton size="xs" title="Delete this webhook?" consequence={`No more events are sent to ${hook.url}, and its delivery history is deleted.`} confirm="Delete" onConfirm={() => remove.mutate(hook.id)} aria-label={`Delete the webhook to ${hook.url}`}>
                   Delete
-                </Button>
+                </ConfirmButton>
               </Group>
             </Group>
             {open === hook.id && <Deliveries workspaceId={workspaceId} webhookId={hook.id} />}
