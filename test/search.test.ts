@@ -14,6 +14,7 @@ interface Hit {
   end: number;
   speaker: string | null;
   snippet: string;
+  recording: { filename: string; recorded_at: string; metadata: Record<string, unknown> };
 }
 
 const words = (text: string) => text.toLowerCase().split(/\s+/).filter((w) => /^[a-z]{5,}$/.test(w));
@@ -35,7 +36,7 @@ for (const backend of await backends()) {
         { agent: 'bob', text: 'Good morning. The delivery of my parcel is late again this week.' },
       ];
       for (const script of scripts) {
-        const id = (await upload(hark, account, speech(script.text), { fields: { metadata: JSON.stringify({ agent: script.agent }) } })).json<{ id: string }>().id;
+        const id = (await upload(hark, account, speech(script.text), { fields: { metadata: JSON.stringify({ agent: script.agent }), recorded_at: script.agent === 'alice' ? '2026-10-01T09:00:00Z' : '2026-11-02T09:00:00Z' } })).json<{ id: string }>().id;
         await waitForRecording(hark, account, id, ['completed']);
         const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key })).json<{ id: string }>();
         await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}`, key: account.key })).json<{ status: string }>().status === 'completed', 90_000, 'the run');
@@ -58,6 +59,12 @@ for (const backend of await backends()) {
       assert.match(hit.snippet, new RegExp(`<mark>${word}</mark>`, 'i'));
       assert.ok(hit.end > hit.start && hit.start >= 0, JSON.stringify(hit));
       assert.equal(hit.speaker, 'channel_0', 'a mono call has one speaker, named after its channel');
+      // The hit says which call it is in: file, call date and metadata (the agent).
+      assert.match(hit.recording.filename, /\.wav$/);
+      assert.deepEqual([hit.recording.recorded_at, hit.recording.metadata], ['2026-10-01T09:00:00.000Z', { agent: 'alice' }]);
+      const october = (await search(`q=${encodeURIComponent(word)}&recorded_before=2026-10-15T00:00:00Z`)).json<{ data: Hit[] }>().data;
+      assert.deepEqual(october.map((h) => h.recording_id), [first.id]);
+      assert.deepEqual((await search(`q=${encodeURIComponent(word)}&recorded_after=2026-10-15T00:00:00Z`)).json<{ data: Hit[] }>().data, []);
     });
 
     test('an exact phrase, a metadata filter and paging', async () => {

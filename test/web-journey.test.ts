@@ -169,6 +169,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await hit.waitFor({ timeout: 10_000 });
     assert.match((await hit.locator('mark').first().textContent()) ?? '', new RegExp(word, 'i'));
     assert.match(page.url(), new RegExp(`/search\\?q=${word}$`));
+    // The hit names its call: file, speaker and the agent from its metadata.
+    assert.match((await hit.locator('[data-hit-call]').textContent()) ?? '', /a\d\.wav.*channel_0.*agent: ana/);
     await page.mouse.move(700, 500); // off the hovered link, whose hover colours are not the page's
     await check(page, 'search');
     await hit.getByRole('link').click();

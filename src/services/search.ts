@@ -22,6 +22,8 @@ export interface SearchHit {
   end: number;
   speaker: string | null;
   snippet: string;
+  /** The call the hit is in, to tell hits apart without opening them. */
+  recording: { filename: string; recorded_at: Date; metadata: Record<string, unknown> };
 }
 
 const MARK_START = '<mark>';
@@ -32,8 +34,9 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
   if (!q) throw invalid('q', 'must contain a word to search for');
   const conditions = recordingConditions(query, 'rec');
   const tsquery = sql`websearch_to_tsquery('english', ${q})`;
-  const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; speaker: string | null; snippet: string }>`
+  const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; speaker: string | null; snippet: string; filename: string; recorded_at: Date; metadata_json: string }>`
     SELECT t.seq, t.id AS transcript_id, t.recording_id, (s.segment->>'start')::float8 AS start, (s.segment->>'end')::float8 AS "end",
+      rec.filename, rec.recorded_at, rec.metadata_json,
       s.segment->>'speaker' AS speaker,
       ts_headline('english', s.segment->>'text', ${tsquery}, ${`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=20, MinWords=6, MaxFragments=1`}) AS snippet
     FROM transcripts t
@@ -50,7 +53,12 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
       ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}
     ORDER BY t.seq DESC
     LIMIT ${query.limit + 1}`.execute(ctx.db);
-  const data = rows.slice(0, query.limit).map(({ seq: _, ...hit }) => ({ ...hit, start: Number(hit.start), end: Number(hit.end) }));
+  const data = rows.slice(0, query.limit).map(({ seq: _, filename, recorded_at, metadata_json, ...hit }) => ({
+    ...hit,
+    start: Number(hit.start),
+    end: Number(hit.end),
+    recording: { filename, recorded_at, metadata: JSON.parse(metadata_json) as Record<string, unknown> },
+  }));
   const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;
   return { data, next_cursor: last ? encodeCursor(last.seq) : null };
 }

@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { searchTranscripts } from '../../services/search.ts';
-import { DateTime, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
-import { metadataFilters } from '../query.ts';
+import { DateTime, JsonObject, Nullable, withProblems, WorkspaceParams } from '../schemas/common.ts';
+import { recordingFiltersOf } from '../query.ts';
 
 const SearchQuery = Type.Object(
   {
@@ -13,6 +13,8 @@ const SearchQuery = Type.Object(
     status: Type.Optional(Type.String({ description: 'Comma-separated recording statuses' })),
     created_after: Type.Optional(DateTime),
     created_before: Type.Optional(DateTime),
+    recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
+    recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
   },
@@ -26,6 +28,10 @@ const SearchHit = Type.Object({
   end: Type.Number(),
   speaker: Nullable(Type.String()),
   snippet: Type.String({ description: 'The segment around the match, each matching word between <mark> and </mark>' }),
+  recording: Type.Object(
+    { filename: Type.String(), recorded_at: DateTime, metadata: JsonObject },
+    { description: 'The call the hit is in: its file name, when it took place and its metadata (e.g. the agent)' },
+  ),
 });
 
 export const searchRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
@@ -45,10 +51,7 @@ export const searchRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       searchTranscripts(ctx, request.params.workspace_id, {
         q: request.query.q,
         speaker: request.query.speaker,
-        status: request.query.status,
-        created_after: request.query.created_after as string | undefined,
-        created_before: request.query.created_before as string | undefined,
-        metadata: metadataFilters(request.query),
+        ...recordingFiltersOf(request.query),
         limit: request.query.limit,
         cursor: request.query.cursor,
       }),

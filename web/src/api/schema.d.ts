@@ -10344,6 +10344,10 @@ export interface operations {
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description Calls that took place after this time (recorded_at) */
+                recorded_after?: string;
+                /** @description Calls that took place before this time (recorded_at) */
+                recorded_before?: string;
                 limit?: number;
                 cursor?: string;
             };
@@ -10371,6 +10375,16 @@ export interface operations {
                             speaker: string | null;
                             /** @description The segment around the match, each matching word between <mark> and </mark> */
                             snippet: string;
+                            /** @description The call the hit is in: its file name, when it took place and its metadata (e.g. the agent) */
+                            recording: {
+                                filename: string;
+                                /** Format: date-time */
+                                recorded_at: string;
+                                /** @description Any JSON object, returned unchanged */
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                            };
                         }[];
                         next_cursor: string | null;
                     };

@@ -1,6 +1,7 @@
-// Search: words and "exact phrases" across the workspace's transcripts; each hit shows the segment
-// with the matching words marked and links to its recording. The query lives in the URL.
-import { Anchor, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+// Search: words and "exact phrases" across the workspace's transcripts; each hit names its call
+// (file, date, speaker, metadata such as the agent), shows the segment with the matching words
+// marked, and links to its recording. The query lives in the URL.
+import { Anchor, Badge, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -18,6 +19,15 @@ function Snippet({ text }: { text: string }) {
       {parts.map((part, i) => (part.startsWith('<mark>') ? <mark key={i}>{part.slice(6, -7)}</mark> : <span key={i}>{part}</span>))}
     </Text>
   );
+}
+
+/** A call's plain metadata fields as "agent: ana · queue: billing" (nested values left out). */
+function metadataLine(metadata: Record<string, unknown>): string {
+  return Object.entries(metadata)
+    .filter(([, value]) => value !== null && typeof value !== 'object')
+    .slice(0, 4)
+    .map(([field, value]) => `${field}: ${String(value)}`)
+    .join(' · ');
 }
 
 export default function Search() {
@@ -47,12 +57,32 @@ export default function Search() {
       {hits.data?.data.length === 0 && <Text c="dimmed">No transcript matches “{q}”.</Text>}
       {hits.data?.data.map((hit) => (
         <Card key={hit.transcript_id} withBorder padding="sm" data-hit={hit.recording_id}>
-          <Group justify="space-between" wrap="nowrap">
-            <Snippet text={hit.snippet} />
-            <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}?t=${hit.start}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
-              Open at {clock(hit.start)}
-            </Anchor>
-          </Group>
+          <Stack gap={6}>
+            <Group gap="xs" wrap="wrap" data-hit-call>
+              <Text size="sm" fw={600}>
+                {hit.recording.filename}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {new Date(hit.recording.recorded_at).toLocaleString()}
+              </Text>
+              {hit.speaker && (
+                <Badge variant="light" tt="none" size="sm" data-speaker={hit.speaker}>
+                  {hit.speaker}
+                </Badge>
+              )}
+              {metadataLine(hit.recording.metadata) && (
+                <Text size="xs" c="dimmed">
+                  {metadataLine(hit.recording.metadata)}
+                </Text>
+              )}
+            </Group>
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <Snippet text={hit.snippet} />
+              <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}?t=${hit.start}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                Open at {clock(hit.start)}
+              </Anchor>
+            </Group>
+          </Stack>
         </Card>
       ))}
     </Stack>
