@@ -157,6 +157,9 @@ export const TranscriptCard = Type.Object(
     words: Type.Array(WordSchema),
     summary: Type.Optional(Type.String({ description: 'Present only when the scenario enables summary' })),
     stats: TalkStatsSchema,
+    version: Type.Integer({ minimum: 1, description: '1 as transcribed; each correction makes the next version, the previous ones kept' }),
+    previous_transcript_id: Nullable(Type.String({ description: 'The version this one corrects' })),
+    corrected_by: Nullable(Type.String({ description: 'Who made this version: an account id (acc-…) or an API key id (key-…); null as transcribed' })),
     created_at: DateTime,
   },
   { $id: 'Transcript' },
@@ -179,6 +182,9 @@ export function presentTranscript(transcript: TranscriptRow) {
     ...parts,
     ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
     stats: transcriptStats(transcript, parts),
+    version: transcript.version,
+    previous_transcript_id: transcript.previous_transcript_id,
+    corrected_by: transcript.corrected_by,
     created_at: transcript.created_at,
   };
 }

@@ -154,6 +154,11 @@ export interface TranscriptsTable {
   summary: string | null;
   stats: Json | null;
   created_at: CreatedAt;
+  version: Generated<number>;
+  previous_transcript_id: string | null;
+  current: Generated<boolean>;
+  /** Who corrected it: an account id (a session) or an API key id. */
+  corrected_by: string | null;
 }
 
 export interface AnalysisRunsTable extends RunColumns {

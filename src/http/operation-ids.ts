@@ -53,6 +53,8 @@ export const operationIds: Record<string, string> = {
   'POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel': 'cancelTranscriptionRun',
   'POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry': 'retryTranscriptionRun',
   'GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript': 'getRunTranscript',
+  'PATCH /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript': 'correctTranscript',
+  'GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions': 'listTranscriptVersions',
   'GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript': 'getRecordingTranscript',
   'GET /api/v1/workspaces/{workspace_id}/analysis-scenarios': 'listAnalysisScenarios',
   'POST /api/v1/workspaces/{workspace_id}/analysis-scenarios': 'createAnalysisScenario',

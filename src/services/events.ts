@@ -16,6 +16,7 @@ export const eventTypes = [
   'recording.updated',
   'transcription_run.completed',
   'transcription_run.failed',
+  'transcript.corrected',
   'analysis_run.completed',
   'analysis_run.failed',
   'execution.completed',

@@ -48,6 +48,7 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
       LIMIT 1
     ) s
     WHERE t.workspace_id = ${workspaceId}
+      AND t.current
       AND t.search_vector @@ ${tsquery}
       ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
       ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}

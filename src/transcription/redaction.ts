@@ -81,7 +81,9 @@ function redactChannelWords(words: readonly SpeakerWord[], kinds: readonly PiiKi
     const first = covered[0];
     const last = covered.at(-1);
     if (first && last) {
-      out.push({ ...first, end: last.end, word: piiMarker(range.kind), confidence: Math.min(...covered.map((w) => w.confidence)) });
+      // A written form (punctuated_word, from formatting or a correction) is replaced as well.
+      const written = 'punctuated_word' in first ? { punctuated_word: piiMarker(range.kind) } : {};
+      out.push({ ...first, end: last.end, word: piiMarker(range.kind), ...written, confidence: Math.min(...covered.map((w) => w.confidence)) });
       spans.push({ start: first.start, end: last.end, channel: first.channel, kind: range.kind });
     }
     next = range.to + 1;

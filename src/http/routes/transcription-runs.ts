@@ -1,5 +1,5 @@
 // Transcription runs and transcripts: start, card, list, cancel, retry, transcript by run or
-// recording, with txt/srt/vtt exports.
+// recording, with txt/srt/vtt exports; corrections as new versions of a run's transcript.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
@@ -13,13 +13,41 @@ import {
   transcriptOfRun,
   type TranscriptRow,
 } from '../../services/transcription-runs.ts';
+import { correctTranscript, transcriptVersion, transcriptVersions } from '../../services/transcript-corrections.ts';
 import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard, transcriptParts } from '../../cards/transcription.ts';
-import { mediaResponse, StringEnum, withProblems } from '../schemas/common.ts';
+import { DateTime, mediaResponse, Nullable, StringEnum, withProblems } from '../schemas/common.ts';
 import { runRoutes } from '../run-routes.ts';
 
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
 const FormatQuery = Type.Object({ format: Type.Optional(StringEnum(exportFormats, { description: 'json (default), txt, srt or vtt' })) });
+const RunTranscriptQuery = Type.Composite([FormatQuery, Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'An earlier version (1: as transcribed); default the current one' })) })]);
+const CorrectionBody = Type.Object(
+  {
+    words: Type.Optional(
+      Type.Array(Type.Object({ index: Type.Integer({ minimum: 0, description: 'The word\'s index in `words`' }), word: Type.String({ minLength: 1, maxLength: 100, description: 'The word as it should be written; it keeps its times' }) }, { additionalProperties: false }), { maxItems: 5000 }),
+    ),
+    segments: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { index: Type.Integer({ minimum: 0, description: 'The segment\'s index in `segments`' }), text: Type.String({ minLength: 1, maxLength: 10_000, description: 'The segment\'s whole text as it should be; its words are timed again over the time they took' }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 2000 },
+      ),
+    ),
+    version: Type.Optional(Type.Integer({ minimum: 1, description: 'The version corrected: refused with 409 transcript_changed when the transcript has moved on' })),
+  },
+  { additionalProperties: false },
+);
+const TranscriptVersion = Type.Object({
+  id: Type.String(),
+  version: Type.Integer(),
+  previous_transcript_id: Nullable(Type.String()),
+  corrected_by: Nullable(Type.String()),
+  current: Type.Boolean(),
+  created_at: DateTime,
+});
 const exportText = Type.String({ description: 'The transcript as text (format=txt), SubRip (srt) or WebVTT (vtt) cues' });
 const TranscriptResponse = {
   200: mediaResponse('The transcript, as JSON or in the export format asked for', { 'application/json': TranscriptCard, 'text/plain': exportText, 'application/x-subrip': exportText, 'text/vtt': exportText }),
@@ -57,8 +85,39 @@ export const transcriptionRunRoutes = (ctx: Context): FastifyPluginAsyncTypebox 
 
   app.get(
     `${P}/transcription-runs/:run_id/transcript`,
-    { config: { scope: 'transcripts:read' }, schema: { tags, summary: 'The transcript of a completed run (409 run_not_completed before)', params: RunParams, querystring: FormatQuery, response: withProblems(TranscriptResponse, 404, 409) } },
-    async (request, reply) => sendTranscript(reply, await transcriptOfRun(ctx, request.params.workspace_id, request.params.run_id), request.query.format),
+    { config: { scope: 'transcripts:read' }, schema: { tags, summary: 'The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before)', params: RunParams, querystring: RunTranscriptQuery, response: withProblems(TranscriptResponse, 404, 409) } },
+    async (request, reply) => {
+      const { workspace_id, run_id } = request.params;
+      const transcript = request.query.version === undefined ? await transcriptOfRun(ctx, workspace_id, run_id) : await transcriptVersion(ctx, workspace_id, run_id, request.query.version);
+      return sendTranscript(reply, transcript, request.query.format);
+    },
+  );
+
+  app.patch(
+    `${P}/transcription-runs/:run_id/transcript`,
+    {
+      config: { scope: 'transcripts:write' },
+      schema: {
+        tags,
+        summary: 'Correct a transcript: words or segments rewritten make its next version, the previous kept',
+        description:
+          'A word keeps its times; a segment rewritten with as many words keeps each time, with more or fewer they share the time its words took. The new version goes through the run\'s redaction, becomes the run\'s and the recording\'s transcript (search and analysis read it), starts the automatic analysis scenario and sends `transcript.corrected`.',
+        params: RunParams,
+        body: CorrectionBody,
+        response: withProblems({ 200: TranscriptCard }, 404, 409),
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      const by = principal?.key?.id ?? principal?.session?.account_id ?? null;
+      return presentTranscript(await correctTranscript(ctx, request.params.workspace_id, request.params.run_id, request.body, by));
+    },
+  );
+
+  app.get(
+    `${P}/transcription-runs/:run_id/transcript/versions`,
+    { config: { scope: 'transcripts:read' }, schema: { tags, summary: 'The versions of a run\'s transcript, oldest first (1: as transcribed)', params: RunParams, response: withProblems({ 200: Type.Object({ data: Type.Array(TranscriptVersion) }) }, 404) } },
+    async (request) => ({ data: await transcriptVersions(ctx, request.params.workspace_id, request.params.run_id) }),
   );
 
   app.get(

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { applyCorrections, bareWord, CorrectionError } from '../src/transcription/corrections.ts';
+
+const agent = { channel: 0, speaker: 'agent' };
+const customer = { channel: 1, speaker: 'customer' };
+const w = (word: string, start: number, end: number, who = agent) => ({ word, punctuated_word: word, start, end, confidence: 0.8, ...who });
+const call = {
+  segments: [
+    { start: 0, end: 2, text: 'thank you for calling acne', ...agent },
+    { start: 2.5, end: 4, text: 'my parcel is late', ...customer },
+  ],
+  words: [w('thank', 0, 0.3), w('you', 0.3, 0.5), w('for', 0.5, 0.7), w('calling', 0.7, 1.2), w('acne', 1.2, 1.9), w('my', 2.5, 2.7, customer), w('parcel', 2.7, 3.1, customer), w('is', 3.1, 3.3, customer), w('late', 3.3, 3.9, customer)],
+};
+
+test('a corrected word keeps its times; its segment and the text read it', () => {
+  const fixed = applyCorrections(call, { words: [{ index: 4, word: 'Acme.' }] });
+  assert.deepEqual(fixed.words[4], { ...call.words[4], word: 'Acme', punctuated_word: 'Acme.', confidence: 1 });
+  assert.equal(fixed.segments[0]!.text, 'thank you for calling Acme.');
+  assert.equal(fixed.text, 'agent: thank you for calling Acme.\ncustomer: my parcel is late');
+});
+
+test('a segment rewritten with as many words keeps each time; with more, they share the span by length', () => {
+  const same = applyCorrections(call, { segments: [{ index: 1, text: 'My parcel is lost.' }] });
+  assert.deepEqual(
+    same.words.slice(5).map((x) => [x.word, x.punctuated_word, x.start, x.end]),
+    [
+      ['My', 'My', 2.5, 2.7],
+      ['parcel', 'parcel', 2.7, 3.1],
+      ['is', 'is', 3.1, 3.3],
+      ['lost', 'lost.', 3.3, 3.9],
+    ],
+  );
+  const more = applyCorrections(call, { segments: [{ index: 1, text: 'my parcel is two days late' }] });
+  const theirs = more.words.filter((x) => x.speaker === 'customer');
+  assert.deepEqual(theirs.map((x) => x.word), ['my', 'parcel', 'is', 'two', 'days', 'late']);
+  assert.equal(theirs[0]!.start, 2.5);
+  assert.equal(theirs.at(-1)!.end, 3.9);
+  for (let i = 1; i < theirs.length; i++) assert.equal(theirs[i]!.start, theirs[i - 1]!.end, 'one after the other');
+  assert.equal(more.words.length, 11);
+  assert.deepEqual(more.words.slice(0, 5), call.words.slice(0, 5), "the other speaker's words are untouched");
+});
+
+test('a transcript without word times takes segment text only', () => {
+  const fixed = applyCorrections({ segments: call.segments, words: [] }, { segments: [{ index: 0, text: 'Thank you for calling Acme.' }] });
+  assert.deepEqual(fixed.words, []);
+  assert.equal(fixed.segments[0]!.text, 'Thank you for calling Acme.');
+});
+
+test('corrections that cannot apply name their field', () => {
+  const refused = (corrections: Parameters<typeof applyCorrections>[1], path: string) =>
+    assert.throws(() => applyCorrections(call, corrections), (error: unknown) => error instanceof CorrectionError && error.path === path);
+  refused({}, '');
+  refused({ words: [{ index: 9, word: 'x' }] }, 'words/0/index');
+  refused({ words: [{ index: 0, word: 'two words' }] }, 'words/0/word');
+  refused({ segments: [{ index: 2, text: 'x' }] }, 'segments/0/index');
+  refused({ segments: [{ index: 0, text: '  ' }] }, 'segments/0/text');
+  refused({ words: [{ index: 0, word: 'Thank' }], segments: [{ index: 0, text: 'Thanks' }] }, 'segments/0');
+  refused({ words: [{ index: 0, word: 'a' }, { index: 0, word: 'b' }] }, 'word 0');
+});
+
+test('the bare word drops surrounding punctuation but keeps redaction tags', () => {
+  assert.deepEqual(['Acme.', '"hello,"', "don't", '[CREDIT_CARD]', '?'].map(bareWord), ['Acme', 'hello', "don't", '[CREDIT_CARD]', '?']);
+});
