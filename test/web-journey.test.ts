@@ -181,6 +181,27 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     if (Number(t) > 0.05) await page.waitForFunction((at) => Math.abs((document.querySelector('audio')?.currentTime ?? 0) - at) < 0.05, Number(t), { timeout: 10_000 });
   });
 
+  test('a reviewer corrects a misheard word; the page, the versions and search read the correction', async () => {
+    const { page } = owner;
+    await page.getByRole('button', { name: 'Correct', exact: true }).click();
+    const editor = page.getByLabel('Correct the transcript');
+    const first = editor.getByRole('textbox').first();
+    const before = await first.inputValue();
+    await first.fill(`${before.replace(/[.?!]$/, '')} quokka.`);
+    await check(page, 'transcript-correction');
+    await editor.getByRole('button', { name: /^Save corrections/ }).click();
+    await page.getByText('Saved as version 2; version 1 is kept.').waitFor();
+    await page.locator('[data-version="2"]').waitFor();
+    assert.match((await page.getByLabel('Transcript', { exact: true }).textContent()) ?? '', /quokka\./);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Search' }).click();
+    await page.getByLabel('Search transcripts').fill('quokka');
+    await page.getByLabel('Search transcripts').press('Enter');
+    await page.locator('[data-hit] mark').getByText('quokka', { exact: false }).first().waitFor({ timeout: 10_000 });
+    await page.goBack();
+    await page.goBack();
+    await page.getByLabel('Transcript', { exact: true }).waitFor();
+  });
+
   test('write a boolean and a text question in the editor, run it, and read typed answers with evidence', async () => {
     const { page } = owner;
     await page.goto(`${workspaceUrl}/scenarios`);

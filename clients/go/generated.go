@@ -119,6 +119,14 @@ type TranscriptionRun struct {
 	CompletedAt             *string `json:"completed_at"`
 }
 
+// TalkStats is a resource of the Hark API.
+type TalkStats struct {
+	Speakers       []map[string]any `json:"speakers"`
+	SilenceSeconds float64          `json:"silence_seconds"`
+	OverlapSeconds float64          `json:"overlap_seconds"`
+	Interruptions  int64            `json:"interruptions"`
+}
+
 // AnalysisScenario is a resource of the Hark API.
 type AnalysisScenario struct {
 	ID           string           `json:"id"`
@@ -205,25 +213,20 @@ type MetadataField struct {
 
 // Transcript is a resource of the Hark API.
 type Transcript struct {
-	ID                 string           `json:"id"`
-	TranscriptionRunID string           `json:"transcription_run_id"`
-	RecordingID        string           `json:"recording_id"`
-	Language           string           `json:"language"`
-	DurationSeconds    *float64         `json:"duration_seconds"`
-	Text               string           `json:"text"`
-	Segments           []map[string]any `json:"segments"`
-	Words              []map[string]any `json:"words"`
-	Summary            string           `json:"summary,omitempty"`
-	Stats              TalkStats        `json:"stats"`
-	CreatedAt          string           `json:"created_at"`
-}
-
-// TalkStats is a resource of the Hark API.
-type TalkStats struct {
-	Speakers       []map[string]any `json:"speakers"`
-	SilenceSeconds float64          `json:"silence_seconds"`
-	OverlapSeconds float64          `json:"overlap_seconds"`
-	Interruptions  int64            `json:"interruptions"`
+	ID                   string           `json:"id"`
+	TranscriptionRunID   string           `json:"transcription_run_id"`
+	RecordingID          string           `json:"recording_id"`
+	Language             string           `json:"language"`
+	DurationSeconds      *float64         `json:"duration_seconds"`
+	Text                 string           `json:"text"`
+	Segments             []map[string]any `json:"segments"`
+	Words                []map[string]any `json:"words"`
+	Summary              string           `json:"summary,omitempty"`
+	Stats                TalkStats        `json:"stats"`
+	Version              int64            `json:"version"`
+	PreviousTranscriptID *string          `json:"previous_transcript_id"`
+	CorrectedBy          *string          `json:"corrected_by"`
+	CreatedAt            string           `json:"created_at"`
 }
 
 // AcceptInvitation: Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie (POST /api/v1/invitations/{token}/accept).
@@ -254,6 +257,12 @@ func (c *Client) CancelTranscriptionRun(ctx context.Context, p Params, out any) 
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) ChangePassword(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PUT", "/api/v1/account/password", p, out)
+}
+
+// CorrectTranscript: Correct a transcript: words or segments rewritten make its next version, the previous kept (PATCH /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) CorrectTranscript(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", p, out)
 }
 
 // CreateAnalysisExecution: Analyse many recordings' latest transcripts (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions).
@@ -448,7 +457,7 @@ func (c *Client) GetRecordingTranscript(ctx context.Context, p Params, out any) 
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript", p, out)
 }
 
-// GetRunTranscript: The transcript of a completed run (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript).
+// GetRunTranscript: The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) GetRunTranscript(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", p, out)
@@ -590,6 +599,12 @@ func (c *Client) ListTranscriptionRuns(ctx context.Context, p Params, out any) e
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) ListTranscriptionScenarios(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", p, out)
+}
+
+// ListTranscriptVersions: The versions of a run's transcript, oldest first (1: as transcribed) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) ListTranscriptVersions(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions", p, out)
 }
 
 // ListWebhookDeliveries: Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries).

@@ -70,6 +70,17 @@ abstract class Operations
     }
 
     /**
+     * Correct a transcript: words or segments rewritten make its next version, the previous kept (PATCH /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function correctTranscript(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('PATCH', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', $path, $query, $body);
+    }
+
+    /**
      * Analyse many recordings' latest transcripts (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions)
      *
      * @param array<string, string> $path
@@ -422,7 +433,7 @@ abstract class Operations
     }
 
     /**
-     * The transcript of a completed run (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)
+     * The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query
@@ -683,6 +694,17 @@ abstract class Operations
     public function listTranscriptionScenarios(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('GET', '/api/v1/workspaces/{workspace_id}/transcription-scenarios', $path, $query, $body);
+    }
+
+    /**
+     * The versions of a run's transcript, oldest first (1: as transcribed) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function listTranscriptVersions(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', $path, $query, $body);
     }
 
     /**

@@ -143,6 +143,17 @@ class TranscriptionRun(_TranscriptionRunRequired, total=False):
     pass
 
 
+class _TalkStatsRequired(TypedDict):
+    speakers: List[Dict[str, Any]]
+    silence_seconds: float
+    overlap_seconds: float
+    interruptions: int
+
+
+class TalkStats(_TalkStatsRequired, total=False):
+    pass
+
+
 class _AnalysisScenarioRequired(TypedDict):
     id: str
     name: str
@@ -255,22 +266,14 @@ class _TranscriptRequired(TypedDict):
     segments: List[Dict[str, Any]]
     words: List[Dict[str, Any]]
     stats: 'TalkStats'
+    version: int
+    previous_transcript_id: Optional[str]
+    corrected_by: Optional[str]
     created_at: str
 
 
 class Transcript(_TranscriptRequired, total=False):
     summary: str
-
-
-class _TalkStatsRequired(TypedDict):
-    speakers: List[Dict[str, Any]]
-    silence_seconds: float
-    overlap_seconds: float
-    interruptions: int
-
-
-class TalkStats(_TalkStatsRequired, total=False):
-    pass
 
 
 class Operations:
@@ -298,6 +301,10 @@ class Operations:
     def change_password(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Change the password: every session of the account ends, this browser gets a new one (PUT /api/v1/account/password)"""
         return self._call("PUT", "/api/v1/account/password", {}, query, body)
+
+    def correct_transcript(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Correct a transcript: words or segments rewritten make its next version, the previous kept (PATCH /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)"""
+        return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
     def create_analysis_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Analyse many recordings' latest transcripts (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions)"""
@@ -428,7 +435,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
     def get_run_transcript(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
-        """The transcript of a completed run (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)"""
+        """The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
     def get_session(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
@@ -522,6 +529,10 @@ class Operations:
     def list_transcription_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", {"workspace_id": workspace_id}, query, body)
+
+    def list_transcript_versions(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """The versions of a run's transcript, oldest first (1: as transcribed) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
     def list_webhook_deliveries(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries)"""

@@ -34,6 +34,11 @@ export abstract class Operations {
     return this.transport().call('PUT', '/api/v1/account/password', args as object, options) as Promise<Answer<'/api/v1/account/password', 'put'>>;
   }
 
+  /** Correct a transcript: words or segments rewritten make its next version, the previous kept (PATCH /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript) */
+  correctTranscript(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'patch'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'patch'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'patch'>> {
+    return this.transport().call('PATCH', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'patch'>>;
+  }
+
   /** Analyse many recordings' latest transcripts (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions) */
   createAnalysisExecution(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', 'post'>> {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', 'post'>>;
@@ -194,7 +199,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript', 'get'>>;
   }
 
-  /** The transcript of a completed run (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript) */
+  /** The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript) */
   getRunTranscript(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'>>;
   }
@@ -312,6 +317,11 @@ export abstract class Operations {
   /** List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios) */
   listTranscriptionScenarios(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-scenarios', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'>>;
+  }
+
+  /** The versions of a run's transcript, oldest first (1: as transcribed) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions) */
+  listTranscriptVersions(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', 'get'>>;
   }
 
   /** Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries) */

@@ -641,10 +641,36 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The transcript of a completed run (409 run_not_completed before)
+         * The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before)
          * @description Scope: `transcripts:read`
          */
         get: operations["getRunTranscript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Correct a transcript: words or segments rewritten make its next version, the previous kept
+         * @description A word keeps its times; a segment rewritten with as many words keeps each time, with more or fewer they share the time its words took. The new version goes through the run's redaction, becomes the run's and the recording's transcript (search and analysis read it), starts the automatic analysis scenario and sends `transcript.corrected`.
+         *
+         *     Scope: `transcripts:write`
+         */
+        patch: operations["correctTranscript"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The versions of a run's transcript, oldest first (1: as transcribed)
+         * @description Scope: `transcripts:read`
+         */
+        get: operations["listTranscriptVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1321,7 +1347,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
+        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
         Problem: {
             type: string;
             title: string;
@@ -1512,6 +1538,29 @@ export interface components {
             started_at: string | null;
             completed_at: string | null;
         };
+        TalkStats: {
+            speakers: {
+                speaker: string;
+                channel: number;
+                /** @description Time speaking (pauses under half a second included) */
+                talk_seconds: number;
+                /** @description This speaker's share of all talk, 0 to 1 */
+                talk_ratio: number;
+                words: number;
+                /** @description Words per minute of talk */
+                words_per_minute: number;
+                /** @description Stretches of speech without a pause over 1.5 s */
+                turns: number;
+                longest_turn_seconds: number;
+                /** @description Turns of this speaker that started while another speaker was mid-turn */
+                interruptions: number;
+            }[];
+            /** @description Time nobody speaks */
+            silence_seconds: number;
+            /** @description Time two speakers or more speak at once */
+            overlap_seconds: number;
+            interruptions: number;
+        };
         AnalysisScenario: {
             /** @description sca-<uuid> */
             id: string;
@@ -1694,31 +1743,12 @@ export interface components {
             /** @description Present only when the scenario enables summary */
             summary?: string;
             stats: components["schemas"]["TalkStats"];
+            /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
+            version: number;
+            previous_transcript_id: string | null;
+            corrected_by: string | null;
             /** Format: date-time */
             created_at: string;
-        };
-        TalkStats: {
-            speakers: {
-                speaker: string;
-                channel: number;
-                /** @description Time speaking (pauses under half a second included) */
-                talk_seconds: number;
-                /** @description This speaker's share of all talk, 0 to 1 */
-                talk_ratio: number;
-                words: number;
-                /** @description Words per minute of talk */
-                words_per_minute: number;
-                /** @description Stretches of speech without a pause over 1.5 s */
-                turns: number;
-                longest_turn_seconds: number;
-                /** @description Turns of this speaker that started while another speaker was mid-turn */
-                interruptions: number;
-            }[];
-            /** @description Time nobody speaks */
-            silence_seconds: number;
-            /** @description Time two speakers or more speak at once */
-            overlap_seconds: number;
-            interruptions: number;
         };
     };
     responses: never;
@@ -6584,6 +6614,8 @@ export interface operations {
             query?: {
                 /** @description json (default), txt, srt or vtt */
                 format?: "json" | "txt" | "srt" | "vtt";
+                /** @description An earlier version (1: as transcribed); default the current one */
+                version?: number;
             };
             header?: never;
             path: {
@@ -6655,6 +6687,10 @@ export interface operations {
                             overlap_seconds: number;
                             interruptions: number;
                         };
+                        /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
+                        version: number;
+                        previous_transcript_id: string | null;
+                        corrected_by: string | null;
                         /** Format: date-time */
                         created_at: string;
                     };
@@ -6701,6 +6737,273 @@ export interface operations {
             };
             /** @description The resource is not in a state that allows this */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    correctTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    words?: {
+                        /** @description The word's index in `words` */
+                        index: number;
+                        /** @description The word as it should be written; it keeps its times */
+                        word: string;
+                    }[];
+                    segments?: {
+                        /** @description The segment's index in `segments` */
+                        index: number;
+                        /** @description The segment's whole text as it should be; its words are timed again over the time they took */
+                        text: string;
+                    }[];
+                    /** @description The version corrected: refused with 409 transcript_changed when the transcript has moved on */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A UUID */
+                        id: string;
+                        transcription_run_id: string;
+                        recording_id: string;
+                        language: string;
+                        duration_seconds: number | null;
+                        text: string;
+                        segments: {
+                            start: number;
+                            end: number;
+                            text: string;
+                            /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                            channel: number;
+                            /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                            speaker: string;
+                        }[];
+                        words: {
+                            start: number;
+                            end: number;
+                            /** @description The word as recognised (what search, phrase rules and redaction read) */
+                            word: string;
+                            /** @description The word as the formatted text writes it (capital, punctuation): with the scenario option format, on engines that write none */
+                            punctuated_word?: string;
+                            confidence: number;
+                            /** @description The audio channel it was said on (0 for audio transcribed mixed) */
+                            channel: number;
+                            /** @description The channel's speaker label ("agent", "customer"), else "channel_<n>" */
+                            speaker: string;
+                        }[];
+                        /** @description Present only when the scenario enables summary */
+                        summary?: string;
+                        stats: components["schemas"]["TalkStats"];
+                        /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
+                        version: number;
+                        previous_transcript_id: string | null;
+                        corrected_by: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource is not in a state that allows this */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The media type or content encoding is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTranscriptVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            version: number;
+                            previous_transcript_id: string | null;
+                            corrected_by: string | null;
+                            current: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6813,6 +7116,10 @@ export interface operations {
                             overlap_seconds: number;
                             interruptions: number;
                         };
+                        /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
+                        version: number;
+                        previous_transcript_id: string | null;
+                        corrected_by: string | null;
                         /** Format: date-time */
                         created_at: string;
                     };
@@ -9215,7 +9522,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };
@@ -9517,7 +9824,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };

@@ -14,6 +14,7 @@ import { AudioPlayer, type PlayerHandle } from '../components/AudioPlayer.tsx';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { RunList } from '../components/RunList.tsx';
 import { movingPipeline, PipelineBadge } from '../components/Status.tsx';
+import { TranscriptEditor } from '../components/TranscriptEditor.tsx';
 import { TranscriptView } from '../components/TranscriptView.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatTime } from '../lib/transcript-sync.ts';
@@ -32,6 +33,7 @@ export default function Recording() {
   const [time, setTime] = useState(0);
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
+  const [correcting, setCorrecting] = useState(false);
   const [deleting, { open: askDelete, close: cancelDelete }] = useDisclosure(false);
   const [newUrl, setNewUrl] = useState('');
   const path = { workspace_id: workspace.id };
@@ -152,17 +154,44 @@ export default function Recording() {
             {hasAudio && <AudioPlayer ref={player} src={audioUrl} peaksSrc={`${audioUrl}?variant=prepared`} onTime={onTime} startAt={startAt} />}
             {transcript.data ? (
               <>
-                <Group gap="xs">
-                  <Text size="sm" c="dimmed">
-                    Download:
-                  </Text>
-                  {['txt', 'srt', 'vtt'].map((format) => (
-                    <Anchor key={format} href={exportUrl(format)} download={`${base}.${format}`} size="sm">
-                      {format.toUpperCase()}
-                    </Anchor>
-                  ))}
+                <Group gap="xs" justify="space-between">
+                  <Group gap="xs">
+                    <Text size="sm" c="dimmed">
+                      Download:
+                    </Text>
+                    {['txt', 'srt', 'vtt'].map((format) => (
+                      <Anchor key={format} href={exportUrl(format)} download={`${base}.${format}`} size="sm">
+                        {format.toUpperCase()}
+                      </Anchor>
+                    ))}
+                  </Group>
+                  <Group gap="xs">
+                    {transcript.data.version > 1 && (
+                      <Text size="xs" c="dimmed" data-version={transcript.data.version}>
+                        Corrected · version {transcript.data.version}
+                      </Text>
+                    )}
+                    {writer && !correcting && (
+                      <Button size="compact-sm" variant="default" onClick={() => setCorrecting(true)}>
+                        Correct
+                      </Button>
+                    )}
+                  </Group>
                 </Group>
-                <TranscriptView transcript={transcript.data} time={time} onSeek={seek} />
+                {correcting ? (
+                  <TranscriptEditor
+                    workspaceId={workspace.id}
+                    transcript={transcript.data}
+                    onCancel={() => setCorrecting(false)}
+                    onSaved={(next) => {
+                      client.setQueryData(['transcript', workspace.id, recordingId, latestCompleted], next);
+                      setCorrecting(false);
+                      void refresh();
+                    }}
+                  />
+                ) : (
+                  <TranscriptView transcript={transcript.data} time={time} onSeek={seek} />
+                )}
               </>
             ) : (
               <Text c="dimmed">{transcriptionRuns.data?.data.some((run) => activeRun(run.status)) ? 'Transcribing… the transcript appears here when it is done.' : 'No transcript yet.'}</Text>
