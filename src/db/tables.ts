@@ -159,6 +159,8 @@ export interface TranscriptsTable {
   current: Generated<boolean>;
   /** Who corrected it: an account id (a session) or an API key id. */
   corrected_by: string | null;
+  /** Where each channel has sound, by channel (talk-stats.ts ChannelSpeech); null before measured. */
+  sound: Json | null;
 }
 
 export interface AnalysisRunsTable extends RunColumns {

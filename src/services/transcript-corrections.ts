@@ -13,7 +13,8 @@ import { transcriptionOptionDefaults, transcriptParts } from '../cards/transcrip
 import { applyCorrections, CorrectionError, textOf, type Corrections } from '../transcription/corrections.ts';
 import { redactTranscript } from '../transcription/redaction.ts';
 import { severalSpeakers } from '../transcription/speakers.ts';
-import { talkStats } from '../transcription/talk-stats.ts';
+import { ChannelSpeechSchema, talkStats, type ChannelSpeech } from '../transcription/talk-stats.ts';
+import { readStored } from '../db/stored-json.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from '../transcription/transcription-kind.ts';
 import { onTranscriptCompleted } from './automation.ts';
 import { emitEvent } from './events.ts';
@@ -60,7 +61,9 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
         segments: JSON.stringify(transcript.segments),
         words: JSON.stringify(transcript.words),
         summary: current.summary,
-        stats: JSON.stringify(talkStats(transcript.segments, transcript.words, current.duration_seconds)),
+        // Talk statistics again, counting words where the measured sound is, as the first version did.
+        stats: JSON.stringify(talkStats(transcript.segments, transcript.words, current.duration_seconds, soundOf(current))),
+        sound: current.sound === null ? null : JSON.stringify(current.sound),
         version: current.version + 1,
         previous_transcript_id: current.id,
         corrected_by: by,
@@ -72,6 +75,11 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
     await onTranscriptCompleted(ctx, trx, updated);
     return row;
   });
+}
+
+/** A transcript's measured sound per channel, when it was measured. */
+function soundOf(transcript: TranscriptRow): ChannelSpeech | undefined {
+  return transcript.sound === null ? undefined : (readStored(ChannelSpeechSchema, transcript.sound, `transcript ${transcript.id} sound`) as ChannelSpeech);
 }
 
 /** Every version of a run's transcript, oldest first (ids, numbers, who and when). */

@@ -1,8 +1,14 @@
 // Talk statistics of a transcript: how long each speaker talked, how fast, their longest turn, and
 // the silence, overlap and interruptions between speakers. Pure: computed from timed words (or
-// segments when the engine gave no words) when the transcript is stored, and for older ones when read.
+// segments when the engine gave no words), clipped to where each channel has sound when that was
+// measured, when the transcript is stored, and for older ones when read.
 import { Type, type Static } from '@sinclair/typebox';
 import type { SpeakerSegment, SpeakerWord } from '../engines/transcription/types.ts';
+import { clipToSpeech, type Span } from './voice-activity.ts';
+
+/** Where each channel has sound (voice-activity.ts), by channel number. */
+export type ChannelSpeech = Readonly<Record<number, readonly Span[]>>;
+export const ChannelSpeechSchema = Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Array(Type.Tuple([Type.Number(), Type.Number()])));
 
 /** Pauses up to this long inside one speaker's speech count as talking. */
 const SPEECH_GAP_SECONDS = 0.5;
@@ -77,11 +83,23 @@ function overlapOf(lists: readonly Interval[][]): number {
 
 const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
 
-export function talkStats(segments: readonly SpeakerSegment[], words: readonly SpeakerWord[], durationSeconds: number | null): TalkStats {
+/**
+ * The time a word or segment was spoken: its parts where its channel has sound; with no sound
+ * measured under it (or none measured), its own times, a word's cut to a plausible length.
+ */
+function spokenParts(item: { start: number; end: number; channel: number }, sound: ChannelSpeech | undefined, plausibleEnd: number): Span[] {
+  const spans = sound?.[item.channel];
+  const inside = spans ? clipToSpeech(item.start, item.end, spans) : [];
+  return inside.length > 0 ? inside : [[item.start, plausibleEnd]];
+}
+
+export function talkStats(segments: readonly SpeakerSegment[], words: readonly SpeakerWord[], durationSeconds: number | null, sound?: ChannelSpeech): TalkStats {
+  const pieces = <T extends { start: number; end: number; channel: number; speaker: string }>(item: T, count: number, plausibleEnd: number) =>
+    spokenParts(item, sound, plausibleEnd).map(([start, end], i) => ({ start, end, speaker: item.speaker, channel: item.channel, words: i === 0 ? count : 0 }));
   const timed: { start: number; end: number; speaker: string; channel: number; words: number }[] =
     words.length > 0
-      ? words.map((w) => ({ ...w, end: Math.min(w.end, w.start + plausibleWordSeconds(w.word)), words: 1 }))
-      : segments.map((s) => ({ ...s, words: s.text.split(/\s+/).filter(Boolean).length }));
+      ? words.flatMap((w) => pieces(w, 1, Math.min(w.end, w.start + plausibleWordSeconds(w.word))))
+      : segments.flatMap((s) => pieces(s, s.text.split(/\s+/).filter(Boolean).length, s.end));
   const speakers = [...new Map(timed.map((t) => [t.speaker, t.channel])).entries()].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
   const speech = new Map<string, Interval[]>();
   const turnsOf = new Map<string, Interval[]>();

@@ -10,6 +10,7 @@ import type { Context } from '../context.ts';
 import type { TranscriptionRunsTable } from '../db/tables.ts';
 import type { Recording } from '../services/recordings.ts';
 import { EngineError } from '../engines/engine-error.ts';
+import { openPcmFile } from '../engines/transcription/pcm-file.ts';
 import { loadTranscriptionEngine } from '../engines/transcription/registry.ts';
 import type { TranscriptionEngine, TranscriptionRequest, TranscriptionResult } from '../engines/transcription/types.ts';
 import { newUuid } from '../ids.ts';
@@ -21,6 +22,7 @@ import { formatTranscript } from './formatting.ts';
 import { redactTranscript } from './redaction.ts';
 import { mergeChannels, separateChannels, severalSpeakers, speakerLabels, type SpeakerTranscript } from './speakers.ts';
 import { talkStats } from './talk-stats.ts';
+import { speechSpans, type Span } from './voice-activity.ts';
 import { inParallel } from './parallel.ts';
 
 export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
@@ -63,6 +65,8 @@ export interface CallTranscript {
   transcript: SpeakerTranscript;
   stats: TalkStats;
   audio: { recording: Recording; files: RedactedAudio } | null;
+  /** Where each channel has sound, by channel. */
+  sound: Record<number, Span[]>;
 }
 
 export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot, Recording, CallTranscript> = {
@@ -126,18 +130,30 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     if (recording.duration_seconds) ctx.metrics.realTimeFactor.observe({ engine: engine.name }, (performance.now() - decodeStarted) / 1000 / recording.duration_seconds);
     const labels = speakerLabels(Math.max(1, channels), options.speaker_labels, options.speaker_labels_field, recording.metadata);
     const merged = mergeChannels(results, labels);
+    // Where each channel has sound, so that silence a recogniser folded into a word is not talk.
+    const sound: Record<number, Span[]> = {};
+    for (let channel = 0; channel < Math.max(1, channels); channel++) {
+      sound[channel] = await ctx.blobs.withLocalFile(channels === 0 ? keys.prepared : keys.channel(channel), async (audioPath) => {
+        const pcm = openPcmFile(audioPath);
+        try {
+          return speechSpans(pcm);
+        } finally {
+          pcm.close();
+        }
+      });
+    }
     // Statistics from the words as recognised (a redacted number is many words said); redaction
     // before anything is stored, summarised or sent on.
-    const stats = talkStats(merged.segments, merged.words, recording.duration_seconds);
+    const stats = talkStats(merged.segments, merged.words, recording.duration_seconds, sound);
     const redacted = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
     const spans = redacted.spans;
     // Engines that punctuate (whisper.cpp, OpenAI-compatible servers) are left as they are.
     const transcript = options.format && engine.name === 'pocketsphinx' ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments)) : redacted.transcript;
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
-    return { transcript, stats, audio };
+    return { transcript, stats, audio, sound };
   },
 
-  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio }) {
+  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound }) {
     const summary = snapshot.options.summary ? await summarizeTranscript(transcript) : null;
     const transcriptId = newUuid();
     await trx
@@ -154,6 +170,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
         words: JSON.stringify(snapshot.options.word_timestamps ? transcript.words : []),
         summary,
         stats: JSON.stringify(stats),
+        sound: JSON.stringify(sound),
       })
       .execute();
     if (audio) await storeRedactedAudio(ctx, trx, recording, audio.files);
