@@ -294,7 +294,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const talk = page.getByRole('table', { name: 'Talk per group' });
     await talk.getByRole('columnheader', { name: 'channel_1' }).waitFor();
     assert.match((await talk.getByRole('row').nth(1).textContent()) ?? '', /\d+ % · \d+ wpm/);
+    await page.getByTestId('talk-chart').locator('svg').first().waitFor();
     await check(page, 'reports-talk');
+    const [talkDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download talk CSV' }).click()]);
+    assert.match(fs.readFileSync((await talkDownload.path())!, 'utf8').split('\n')[0]!, /channel_1/);
 
     // Call QA in one click: the channels become agent and customer, and the call is answered.
     await page.goto(`${workspaceUrl}/scenarios`);

@@ -48,6 +48,19 @@ export default function Reports() {
   });
   const talkSpeakers = [...new Set((talk.data?.groups ?? []).flatMap((g) => g.speakers.map((s) => s.speaker)))].sort();
 
+  // Each group's talk shares as a stacked bar per speaker (they add up to 100 %).
+  const talkRows = (talk.data?.groups ?? []).map((g) => ({
+    group: groupBy.map((k) => g.key[k] ?? '(none)').join(' · ') || 'All calls',
+    ...Object.fromEntries(talkSpeakers.map((name) => [name, Math.round((g.speakers.find((x) => x.speaker === name)?.talk_share ?? 0) * 100)])),
+  }));
+  const talkCsv = async () => {
+    try {
+      await download(workspacePath(workspace.id, `/reports/talk?${new URLSearchParams(groupBy.map((g) => ['group_by', g])).toString()}`), 'talk-report.csv', 'text/csv');
+    } catch (error) {
+      notifications.show({ color: 'red', message: problemMessage(error) });
+    }
+  };
+
   const groups = analysis.data?.groups ?? [];
   const questions = groups[0]?.questions ?? [];
   const chart = chartOf(groups, field, period, questionId);
@@ -181,6 +194,16 @@ export default function Reports() {
           <Text size="sm" c="dimmed" mb="xs">
             Averages over each recording&apos;s latest transcript: each speaker&apos;s share of the talk and pace (over the calls they are heard in), and the silence, overlap and interruptions per call.
           </Text>
+          {talkRows.length > 0 && talkSpeakers.length > 0 && (
+            <div data-testid="talk-chart" aria-label="Share of the talk per group" role="img">
+              <BarChart h={Math.max(160, 60 + talkRows.length * 44)} data={talkRows} dataKey="group" orientation="vertical" type="percent" series={talkSpeakers.map((name, i) => ({ name, color: colors[i % colors.length]! }))} withLegend yAxisProps={{ width: 120 }} />
+            </div>
+          )}
+          <Group justify="flex-end" mb="xs">
+            <Button variant="default" onClick={() => void talkCsv()}>
+              Download talk CSV
+            </Button>
+          </Group>
           <Table.ScrollContainer minWidth={600}>
             <Table aria-label="Talk per group" striped>
               <Table.Thead>
