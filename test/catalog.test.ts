@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { addModel } from '../src/engines/models.ts';
 import { parseRange } from '../src/services/recording-audio.ts';
 import { upload, waitForRecording } from './helpers/api.ts';
-import { speech } from './helpers/audio.ts';
-import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { durationOf, speech } from './helpers/audio.ts';
+import { assertProblem, backends, registerAccount, startHark, storedKeys, type Account, type Hark } from './helpers/harness.ts';
 
 test('Range headers: single ranges, suffixes, open ends; several ranges or other units serve the whole file', () => {
   assert.deepEqual(parseRange('bytes=0-99', 1000), { start: 0, end: 99 });
@@ -79,6 +79,18 @@ for (const backend of await backends({ s3: true })) {
       assert.equal(prepared.body, 'RIFF');
       assert.match(String(prepared.headers['content-disposition']), /^attachment; filename\*=UTF-8''/);
 
+      // The waveform: one level per slice, loudest 1, quiet at the start and end (flite's silence),
+      // kept beside the audio once computed; gone with it.
+      const waveform = await hark.request({ method: 'GET', url: `${P}/recordings/${id}/waveform`, key: account.key });
+      assert.equal(waveform.statusCode, 200, waveform.body);
+      const { peaks, duration_seconds } = waveform.json<{ peaks: number[]; duration_seconds: number }>();
+      assert.equal(peaks.length, 1600);
+      assert.equal(Math.max(...peaks), 1);
+      assert.ok(Math.abs(duration_seconds - durationOf(file)) < 0.1, `${duration_seconds} s`);
+      assert.ok(peaks[0]! < 0.05 && peaks.at(-1)! < 0.05, 'silence at both ends');
+      assert.deepEqual(await storedKeys(hark, `recordings/${account.workspaceId}/${id}`).then((keys) => keys.filter((k) => k.includes('waveform'))), [`recordings/${account.workspaceId}/${id}/waveform-prepared.json`]);
+      assert.deepEqual((await hark.request({ method: 'GET', url: `${P}/recordings/${id}/waveform`, key: account.key })).json(), waveform.json(), 'read back as computed');
+
       const beyond = assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key, headers: { range: `bytes=${original.length}-` } }), 416, 'range_not_satisfiable');
       assert.ok(beyond);
       const other = await registerAccount(hark);
@@ -88,6 +100,7 @@ for (const backend of await backends({ s3: true })) {
       const { expireAudio } = await import('../src/jobs/expire-audio.ts');
       await expireAudio(hark.runtime.ctx);
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key }), 409, 'audio_expired');
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/waveform`, key: account.key }), 409, 'audio_expired');
     });
   });
 }

@@ -457,6 +457,12 @@ func (c *Client) GetRecordingTranscript(ctx context.Context, p Params, out any) 
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript", p, out)
 }
 
+// GetRecordingWaveform: A recording's waveform to draw: the loudest level of each of 1,600 equal slices of its audio, 0 to 1 (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) GetRecordingWaveform(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform", p, out)
+}
+
 // GetRunTranscript: The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) GetRunTranscript(ctx context.Context, p Params, out any) error {

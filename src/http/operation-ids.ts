@@ -37,6 +37,7 @@ export const operationIds: Record<string, string> = {
   'GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}': 'getRecording',
   'DELETE /api/v1/workspaces/{workspace_id}/recordings/{recording_id}': 'deleteRecording',
   'GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/audio': 'getRecordingAudio',
+  'GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform': 'getRecordingWaveform',
   'GET /api/v1/workspaces/{workspace_id}/metadata-fields': 'listMetadataFields',
   'GET /api/v1/workspaces/{workspace_id}/engines': 'listEngines',
   'GET /api/v1/workspaces/{workspace_id}/transcription-scenarios': 'listTranscriptionScenarios',

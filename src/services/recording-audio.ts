@@ -1,8 +1,12 @@
 // A recording's audio for playback and download: the original as uploaded or the prepared 16 kHz
-// WAV, with the byte range a player asks for (RFC 9110 single ranges). Once a transcription has
-// redacted the audio, both serve the redacted copy: unredacted audio never leaves again.
+// WAV, with the byte range a player asks for (RFC 9110 single ranges), and its waveform. Once a
+// transcription has redacted the audio, all serve the redacted copy: unredacted audio never
+// leaves again.
+import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.ts';
+import { openPcmFile } from '../engines/transcription/pcm-file.ts';
+import { waveformOf, type Waveform } from '../media/waveform.ts';
 import { AppError } from '../errors.ts';
 import { recordingKeys } from '../storage/blobs.ts';
 import { getRecording, storageUnavailable } from './recordings.ts';
@@ -70,4 +74,51 @@ export async function recordingAudio(ctx: Context, workspaceId: string, id: stri
       throw storageUnavailable(ctx, error);
     }),
   };
+}
+
+/** How many points a waveform has: enough for a wide screen, a few KB. */
+export const WAVEFORM_POINTS = 1600;
+
+/**
+ * The waveform of what playback serves (the redacted copy once there is one), computed on first
+ * use and kept beside the audio (removed with it).
+ */
+export async function recordingWaveform(ctx: Context, workspaceId: string, id: string): Promise<Waveform> {
+  const recording = await getRecording(ctx, workspaceId, id);
+  if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
+  const keys = recordingKeys(workspaceId, recording.id);
+  const variant = recording.audio_redacted_at !== null ? 'redacted' : 'prepared';
+  const cached = keys.waveform(variant);
+  const stored = await ctx.blobs.size(cached).catch(() => null);
+  if (stored !== null) return JSON.parse(await text(await ctx.blobs.read(cached))) as Waveform;
+  const source = variant === 'redacted' ? keys.redacted : keys.prepared;
+  if ((await ctx.blobs.size(source).catch((error: unknown) => Promise.reject(storageUnavailable(ctx, error)))) === null) {
+    throw new AppError('recording_not_ready', `the recording is ${recording.status}: its audio is not prepared yet`);
+  }
+  const waveform = await ctx.blobs
+    .withLocalFile(source, async (file) => {
+      const pcm = openPcmFile(file);
+      try {
+        return waveformOf(pcm, WAVEFORM_POINTS);
+      } finally {
+        pcm.close();
+      }
+    })
+    .catch((error: unknown) => Promise.reject(storageUnavailable(ctx, error)));
+  // Kept for the next reader; a failure to keep it costs only its computing again.
+  const temp = ctx.blobs.tempPath();
+  await fs
+    .writeFile(temp, JSON.stringify(waveform))
+    .then(() => ctx.blobs.commit(temp, cached))
+    .catch((error: unknown) => {
+      ctx.log.warn({ err: error }, 'could not keep a waveform');
+      return ctx.blobs.removeTemp(temp);
+    });
+  return waveform;
+}
+
+async function text(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

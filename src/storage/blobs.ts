@@ -53,4 +53,6 @@ export const recordingKeys = (workspaceId: string, recordingId: string) => ({
   channel: (channel: number) => `recordings/${workspaceId}/${recordingId}/channel-${channel}.wav`,
   /** The prepared audio with redacted words silenced: what playback and downloads serve once it exists. */
   redacted: `recordings/${workspaceId}/${recordingId}/redacted.wav`,
+  /** The waveform drawn from the prepared (or redacted) audio, kept once computed. */
+  waveform: (variant: 'prepared' | 'redacted') => `recordings/${workspaceId}/${recordingId}/waveform-${variant}.json`,
 });

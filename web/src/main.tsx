@@ -1,9 +1,7 @@
 // Hark's web interface: providers (theme, data cache, notifications) and the router.
+// The styles of the date pickers, charts and drop zone load with the pages that use them.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dropzone/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/charts/styles.css';
 import { Alert, Anchor, Badge, createTheme, defaultVariantColorsResolver, parseThemeColor, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -12,6 +10,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/client.ts';
 import { router } from './routes.tsx';
+import { fetchSession, SESSION_STALE_MS } from './session.tsx';
 
 // Shades dark enough for text on white to meet WCAG AA contrast (4.5:1).
 // Links are underlined, so they do not rely on colour alone.
@@ -49,6 +48,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// A workspace page needs the session first: asked for now, beside the page's code, not after it.
+if (window.location.pathname.startsWith('/w/')) void queryClient.prefetchQuery({ queryKey: ['session'], queryFn: fetchSession, staleTime: SESSION_STALE_MS });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -24,8 +24,10 @@ export async function fetchSession(): Promise<SessionInfo | null> {
   }
 }
 
+export const SESSION_STALE_MS = 60_000;
+
 export function useSession() {
-  return useQuery({ queryKey: ['session'], queryFn: fetchSession, staleTime: 60_000 });
+  return useQuery({ queryKey: ['session'], queryFn: fetchSession, staleTime: SESSION_STALE_MS });
 }
 
 /** Stores a session answered by sign-in or a password change. */

@@ -433,6 +433,17 @@ abstract class Operations
     }
 
     /**
+     * A recording's waveform to draw: the loudest level of each of 1,600 equal slices of its audio, 0 to 1 (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function getRecordingWaveform(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform', $path, $query, $body);
+    }
+
+    /**
      * The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)
      *
      * @param array<string, string> $path

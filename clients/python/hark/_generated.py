@@ -434,6 +434,10 @@ class Operations:
         """The latest transcript of a recording (may belong to another run) (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
+    def get_recording_waveform(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """A recording's waveform to draw: the loudest level of each of 1,600 equal slices of its audio, 0 to 1 (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
+
     def get_run_transcript(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", {"workspace_id": workspace_id, "run_id": run_id}, query, body)

@@ -199,6 +199,11 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript', 'get'>>;
   }
 
+  /** A recording's waveform to draw: the loudest level of each of 1,600 equal slices of its audio, 0 to 1 (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform) */
+  getRecordingWaveform(args: Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform', 'get'>>;
+  }
+
   /** The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript) */
   getRunTranscript(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', 'get'>>;

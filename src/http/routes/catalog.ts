@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { listEngines, metadataFields } from '../../services/catalog.ts';
-import { audioVariants, recordingAudio } from '../../services/recording-audio.ts';
+import { audioVariants, recordingAudio, recordingWaveform } from '../../services/recording-audio.ts';
 import { mediaResponse, Nullable, StringEnum, withProblems, WorkspaceParams } from '../schemas/common.ts';
 
 const Engine = Type.Object(
@@ -90,5 +90,20 @@ export const catalogRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
         .header('content-length', String(end - start + 1))
         .send(audio.body);
     },
+  );
+
+  app.get(
+    `${P}/recordings/:recording_id/waveform`,
+    {
+      config: { scope: 'recordings:read' },
+      schema: {
+        tags: ['recordings'],
+        summary: 'A recording\'s waveform to draw: the loudest level of each of 1,600 equal slices of its audio, 0 to 1',
+        description: 'Drawn from what playback serves (the redacted copy once there is one); computed on first use and kept with the audio.',
+        params: AudioParams,
+        response: withProblems({ 200: Type.Object({ duration_seconds: Type.Number(), peaks: Type.Array(Type.Number({ minimum: 0, maximum: 1 })) }) }, 404, 409),
+      },
+    },
+    async (request) => recordingWaveform(ctx, request.params.workspace_id, request.params.recording_id),
   );
 };

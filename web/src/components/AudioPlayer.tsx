@@ -1,5 +1,6 @@
 // The recording's audio with its waveform (wavesurfer.js). The audio element streams the file
-// with HTTP Range; the waveform is drawn from the prepared WAV. The parent seeks through `seekTo`.
+// with HTTP Range; the waveform is drawn from the levels the API computes (a few KB, whatever the
+// call's length). The parent seeks through `seekTo`.
 // A reviewer skips 5 s either way and plays at 0.5× to 3×, by buttons or by keys anywhere on the
 // page outside a text field (SHORTCUTS).
 import { ActionIcon, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
@@ -24,13 +25,14 @@ export interface PlayerHandle {
 
 interface Props {
   src: string;
-  peaksSrc: string;
+  /** The recording's waveform (GET …/waveform). */
+  waveformSrc: string;
   onTime: (seconds: number) => void;
   /** Where the player stands when the audio is ready (a search hit's time). */
   startAt?: number | undefined;
 }
 
-export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer({ src, peaksSrc, onTime, startAt }, ref) {
+export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer({ src, waveformSrc, onTime, startAt }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const audio = useRef<HTMLAudioElement>(null);
   const surfer = useRef<WaveSurfer | null>(null);
@@ -39,12 +41,26 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
   const [duration, setDuration] = useState(0);
   const [speed, setSpeed] = useState(1);
 
+  const [waveform, setWaveform] = useState<{ duration_seconds: number; peaks: number[] } | null>(null);
   useEffect(() => {
-    if (!container.current || !audio.current) return;
+    let current = true;
+    fetch(waveformSrc, { credentials: 'same-origin' })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((body: { duration_seconds: number; peaks: number[] } | null) => current && setWaveform(body ?? { duration_seconds: 0, peaks: [] }))
+      .catch(() => current && setWaveform({ duration_seconds: 0, peaks: [] }));
+    return () => {
+      current = false;
+    };
+  }, [waveformSrc]);
+
+  useEffect(() => {
+    if (!container.current || !audio.current || !waveform) return;
     const ws = WaveSurfer.create({
       container: container.current,
       media: audio.current,
-      url: peaksSrc,
+      // Without levels (a waveform that could not be read) the bar stays flat; playback works.
+      peaks: [waveform.peaks.length > 0 ? waveform.peaks : [0]],
+      duration: waveform.duration_seconds || undefined,
       height: 72,
       waveColor: '#a5d8ff',
       progressColor: '#1c7ed6',
@@ -75,7 +91,7 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
       ws.destroy();
       surfer.current = null;
     };
-  }, [src, peaksSrc, onTime, startAt]);
+  }, [src, waveform, onTime, startAt]);
 
   useImperativeHandle(ref, () => ({
     seekTo(seconds, play = true) {

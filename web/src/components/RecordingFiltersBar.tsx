@@ -1,5 +1,6 @@
 // Filters of recordings: status, creation dates and metadata fields (names and values suggested
 // from the workspace's own recordings).
+import '@mantine/dates/styles.css';
 import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';

@@ -2,6 +2,7 @@
 // bar; the batch's metadata and retention apply to every file, and each file can have its own
 // values from a CSV (`file,agent,queue,…`) or a file-name pattern (`{agent}_{date}_{queue}.wav`).
 // A new batch starts clean: the uploaded files and the metadata of the last one are cleared.
+import '@mantine/dropzone/styles.css';
 import { Button, FileInput, Group, NumberInput, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';

@@ -151,7 +151,7 @@ export default function Recording() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
-            {hasAudio && <AudioPlayer ref={player} src={audioUrl} peaksSrc={`${audioUrl}?variant=prepared`} onTime={onTime} startAt={startAt} />}
+            {hasAudio && <AudioPlayer ref={player} src={audioUrl} waveformSrc={workspacePath(workspace.id, `/recordings/${r.id}/waveform`)} onTime={onTime} startAt={startAt} />}
             {transcript.data ? (
               <>
                 <Group gap="xs" justify="space-between">

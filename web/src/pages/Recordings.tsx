@@ -1,16 +1,14 @@
 // Recordings: a table with status, duration, creation and chosen metadata columns; filters kept
 // in the URL; cursor paging; upload by drag-and-drop; import from a URL.
-import { Anchor, Button, Group, MultiSelect, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Loader, MultiSelect, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
 import { useMetadataFields } from '../api/queries.ts';
-import { ImportPanel } from '../components/ImportPanel.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RecordingFiltersBar } from '../components/RecordingFiltersBar.tsx';
 import { movingPipeline, PipelineBadge } from '../components/Status.tsx';
-import { UploadPanel } from '../components/UploadPanel.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { filtersFromSearch, filtersToQuery, filtersToSearch } from '../lib/filters.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
@@ -19,6 +17,10 @@ import { can } from '../session.tsx';
 const PAGE_SIZE = 25;
 
 export type Recording = Schemas['Recording'];
+
+// Opened by a click: their code (and the drop zone's) loads then, not with the list.
+const UploadPanel = lazy(() => import('../components/UploadPanel.tsx').then((m) => ({ default: m.UploadPanel })));
+const ImportPanel = lazy(() => import('../components/ImportPanel.tsx').then((m) => ({ default: m.ImportPanel })));
 
 
 const cell = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
@@ -79,8 +81,10 @@ export default function Recordings() {
           </Group>
         )}
       </Group>
-      {panel === 'upload' && <UploadPanel workspaceId={workspace.id} suggestions={fieldNames} onClose={() => setPanel(null)} />}
-      {panel === 'import' && <ImportPanel workspaceId={workspace.id} onClose={() => setPanel(null)} />}
+      <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+        {panel === 'upload' && <UploadPanel workspaceId={workspace.id} suggestions={fieldNames} onClose={() => setPanel(null)} />}
+        {panel === 'import' && <ImportPanel workspaceId={workspace.id} onClose={() => setPanel(null)} />}
+      </Suspense>
       <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={(next) => setSearch(filtersToSearch(next, search))} />
       <Group align="end" gap="sm">
         <MultiSelect

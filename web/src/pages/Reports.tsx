@@ -1,5 +1,6 @@
 // Reports: an analysis scenario's yes-rates per group (a metadata field and/or day, week, month)
 // as a chart and a table, with CSV; and recordings per group with their hours of audio.
+import '@mantine/charts/styles.css';
 import { Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { BarChart, LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';

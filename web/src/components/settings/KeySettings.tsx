@@ -1,4 +1,5 @@
 // API keys: create with scopes and an expiry (the secret is shown once), list, revoke.
+import '@mantine/dates/styles.css';
 import { Button, Checkbox, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,0 +1,125 @@
+// Page speed: Lighthouse (mobile preset: a mid-range phone on slow 4G, CPU slowed 4×) in Debian's
+// Chromium on the sign-in page, the recordings list and a transcribed recording, served by a
+// `hark serve` process with the built web interface. Beside them, the same audit of a bare HTML
+// page served by Node from the same machine: the floor these pages are measured against.
+// Run: npx tsx bench/lighthouse.ts   (needs `npm run build --prefix web` and /usr/bin/chromium)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.HARK_TEST_CHROMIUM ?? '/usr/bin/chromium';
+if (!fs.existsSync(path.join('web', 'dist', 'index.html'))) throw new Error('build the web interface first: npm run build --prefix web');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-lighthouse-'));
+const port = 18000 + Math.floor(Math.random() * 1000);
+const server = spawn(process.execPath, ['bin/hark.js', 'serve'], {
+  env: { ...process.env, HARK_PORT: String(port), HARK_DATA_DIR: path.join(dir, 'data'), HARK_LOG_LEVEL: 'warn', HARK_AUTO_TRANSCRIBE: 'on' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const base = `http://127.0.0.1:${port}`;
+for (;;) {
+  try {
+    if ((await fetch(`${base}/readyz`)).ok) break;
+  } catch {
+    // not listening yet
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+// An account, a recording transcribed on upload, and a session cookie for the pages behind sign-in.
+const email = 'bench@example.com';
+const password = 'bench bench bench';
+const account = (await (await fetch(`${base}/api/v1/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password, workspace_name: 'Bench' }) })).json()) as { workspace_id: string; api_key: string };
+const P = `${base}/api/v1/workspaces/${account.workspace_id}`;
+const auth = { authorization: `Bearer ${account.api_key}` };
+const { execFileSync } = await import('node:child_process');
+const wav = path.join(dir, 'call.wav');
+execFileSync('flite', ['-voice', 'slt', '-t', 'Thank you for calling. My parcel never arrived, and I would like a refund please. I am sorry, I will send another one today.', '-o', wav]);
+const form = new FormData();
+form.append('file', new Blob([fs.readFileSync(wav)], { type: 'audio/wav' }), 'call.wav');
+form.append('metadata', JSON.stringify({ agent: 'ana', queue: 'billing' }));
+const recording = (await (await fetch(`${P}/recordings`, { method: 'POST', headers: auth, body: form })).json()) as { id: string };
+for (let i = 0; ; i++) {
+  const transcript = await fetch(`${P}/recordings/${recording.id}/transcript`, { headers: auth });
+  if (transcript.ok) break;
+  if (i > 600) throw new Error('the recording was not transcribed');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+const signIn = await fetch(`${base}/api/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+const cookies = signIn.headers.getSetCookie().map((line) => {
+  const [pair] = line.split(';');
+  const at = pair!.indexOf('=');
+  return { name: pair!.slice(0, at), value: pair!.slice(at + 1), url: base };
+});
+
+// The floor: a bare page with one heading and one paragraph, from Node's own HTTP server.
+const bare = http.createServer((_, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Bare</title><meta name="description" content="A bare page"></head><body><h1>Bare</h1><p>A page with nothing to load.</p></body></html>'));
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
+
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'] });
+// The signed-in pages need the session's cookies in the browser itself (the page reads its
+// signed-in marker from document.cookie): they are set once, and Lighthouse is told to keep
+// them; the HTTP cache is emptied before each audit instead, so every page loads cold.
+const driver = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+const context = driver.contexts()[0]!;
+await context.addCookies(cookies);
+const cdp = await context.newCDPSession(context.pages()[0] ?? (await context.newPage()));
+interface Scores {
+  page: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  bytes: number;
+}
+async function audit(page: string, url: string): Promise<Scores> {
+  await cdp.send('Network.clearBrowserCache');
+  const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: true });
+  if (new URL(result?.lhr.finalDisplayedUrl ?? url).pathname !== new URL(url).pathname) throw new Error(`${url} ended at ${result?.lhr.finalDisplayedUrl}: not signed in?`);
+  if (!result) throw new Error(`no result for ${url}`);
+  const { categories, audits } = result.lhr;
+  const metric = (id: string) => Number(audits[id]?.numericValue ?? NaN);
+  return {
+    page,
+    performance: Math.round((categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+    bestPractices: Math.round((categories['best-practices']?.score ?? 0) * 100),
+    fcp: metric('first-contentful-paint'),
+    lcp: metric('largest-contentful-paint'),
+    tbt: metric('total-blocking-time'),
+    cls: metric('cumulative-layout-shift'),
+    bytes: metric('total-byte-weight'),
+  };
+}
+
+const rows: Scores[] = [];
+try {
+  rows.push(await audit('bare page (floor)', bareUrl));
+  rows.push(await audit('sign-in', `${base}/sign-in`));
+  rows.push(await audit('recordings', `${base}/w/${account.workspace_id}/recordings`));
+  rows.push(await audit('a recording', `${base}/w/${account.workspace_id}/recordings/${recording.id}`));
+} finally {
+  await driver.close().catch(() => {});
+  await chrome.kill();
+  bare.close();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const floor = rows[0]!;
+console.log('Lighthouse, mobile preset, Debian Chromium (goal: performance ≥ 90, accessibility and best practices 100)');
+console.log('page               perf  a11y  best   FCP ms   LCP ms  LCP/floor  TBT ms   CLS    KB');
+for (const r of rows) {
+  console.log(
+    `${r.page.padEnd(18)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${r.fcp.toFixed(0).padStart(7)}  ${r.lcp.toFixed(0).padStart(7)}  ${(r.lcp / floor.lcp).toFixed(1).padStart(8)}×  ${r.tbt.toFixed(0).padStart(6)}  ${r.cls.toFixed(3)}  ${(r.bytes / 1024).toFixed(0).padStart(5)}`,
+  );
+}
