@@ -2,15 +2,15 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownSettings, type Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
+import { openDatabase } from './platform/db/database.ts';
+import { migrate } from './platform/db/migrate.ts';
 import { createLogger, flushLog } from './logger.ts';
 import { modelsCommand } from './models-cli.ts';
-import { startMetricsServer } from './observability/metrics-server.ts';
+import { startMetricsServer } from './platform/observability/metrics-server.ts';
 import { buildDocumentApp, startRuntime } from './runtime.ts';
 import { scopes, type Scope } from './scopes.ts';
-import { createApiKey } from './services/api-keys.ts';
-import { createWorkspace, setPlan } from './services/workspaces.ts';
+import { createApiKey } from './features/access/api-keys.ts';
+import { createWorkspace, setPlan } from './features/access/workspaces.ts';
 
 /** Each command's usage, printed by `hark <command> --help` (stdout, exit 0, nothing else done). */
 const usages = {

@@ -1,11 +1,12 @@
-// What every service and job handler is given: config, database, queue, blob store, logger and
-// the process's metrics.
+// What every service and job handler is given: config, database, queue, blob store, logger, the
+// process's metrics and the pipeline's next steps.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { Database, Db } from './db/database.ts';
-import type { Queue } from './jobs/queue.ts';
-import type { Metrics } from './observability/metrics.ts';
-import type { BlobStore } from './storage/blobs.ts';
+import type { Pipeline } from './core/pipeline.ts';
+import type { Database, Db } from './platform/db/database.ts';
+import type { Queue } from './platform/queue/queue.ts';
+import type { Metrics } from './platform/observability/metrics.ts';
+import type { BlobStore } from './platform/storage/blobs.ts';
 
 export interface Context {
   config: Config;
@@ -15,4 +16,6 @@ export interface Context {
   log: Logger;
   blobs: BlobStore;
   metrics: Metrics;
+  /** What follows a workspace, a prepared recording or a transcript (core/pipeline.ts). */
+  pipeline: Pipeline;
 }

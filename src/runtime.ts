@@ -4,18 +4,19 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
-import { openDatabase, type Database } from './db/database.ts';
-import type { Tables } from './db/tables.ts';
-import { migrate } from './db/migrate.ts';
-import { Metrics } from './observability/metrics.ts';
+import { openDatabase, type Database } from './platform/db/database.ts';
+import type { Tables } from './platform/db/tables.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { Metrics } from './platform/observability/metrics.ts';
 import { buildApp } from './http/app.ts';
-import { jobHandlers, runKinds } from './jobs/handlers.ts';
-import { recoverStaleRuns } from './runs/recover.ts';
-import { handBackActive } from './runs/active-runs.ts';
-import { forgetCachedKeys, KEYS_CHANNEL } from './services/api-keys.ts';
-import { Queue } from './jobs/queue.ts';
+import { jobHandlers, runKinds } from './wiring/job-handlers.ts';
+import { recoverStaleRuns } from './core/runs/recover.ts';
+import { handBackActive } from './core/runs/active-runs.ts';
+import { forgetCachedKeys, KEYS_CHANNEL } from './features/access/api-keys.ts';
+import { Queue } from './platform/queue/queue.ts';
 import { createLogger } from './logger.ts';
-import { openBlobStore } from './storage/open-blob-store.ts';
+import { openBlobStore } from './platform/storage/open-blob-store.ts';
+import { automation } from './wiring/automation.ts';
 
 /** A scratch file nobody wrote for an hour belongs to a process that died. */
 const STALE_SCRATCH_MS = 3600_000;
@@ -49,7 +50,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   const blobs = openBlobStore(config);
   const deadScratch = await blobs.init();
   if (deadScratch > 0) log.warn({ folders: deadScratch }, 'removed the scratch files of processes of this host that stopped');
-  const ctx: Context = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db, () => queue.depth()) };
+  const ctx = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db, () => queue.depth()) } as Context;
+  ctx.pipeline = automation(ctx);
   const handlers = jobHandlers(ctx);
   await queue.start(handlers);
   if (options.workers) {

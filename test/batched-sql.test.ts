@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql, type KyselyPlugin } from 'kysely';
-import { openDatabase, type Database, type Db, type Trx } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { rowById } from '../src/db/rows-by-id.ts';
-import { insertRuns } from '../src/runs/run-store.ts';
+import { openDatabase, type Database, type Db, type Trx } from '../src/platform/db/database.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { rowById } from '../src/platform/db/rows-by-id.ts';
+import { insertRuns } from '../src/core/runs/run-store.ts';
 import { backends, dropStore, testConfig } from './helpers/harness.ts';
 
 interface Counted {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { addModel } from '../src/engines/models.ts';
-import { parseRange } from '../src/services/recording-audio.ts';
+import { parseRange } from '../src/features/recordings/recording-audio.ts';
 import { upload, waitForRecording } from './helpers/api.ts';
 import { durationOf, speech } from './helpers/audio.ts';
 import { assertProblem, backends, registerAccount, startHark, storedKeys, type Account, type Hark } from './helpers/harness.ts';
@@ -97,7 +97,7 @@ for (const backend of await backends({ s3: true })) {
       assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${other.workspaceId}/recordings/${id}/audio`, key: other.key }), 404, 'not_found');
 
       await hark.runtime.ctx.db.updateTable('recordings').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();
-      const { expireAudio } = await import('../src/jobs/expire-audio.ts');
+      const { expireAudio } = await import('../src/features/recordings/expire-audio.ts');
       await expireAudio(hark.runtime.ctx);
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key }), 409, 'audio_expired');
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/waveform`, key: account.key }), 409, 'audio_expired');

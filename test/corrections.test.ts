@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyCorrections, bareWord, CorrectionError } from '../src/transcription/corrections.ts';
+import { applyCorrections, bareWord, CorrectionError } from '../src/features/transcription/corrections.ts';
 
 const agent = { channel: 0, speaker: 'agent' };
 const customer = { channel: 1, speaker: 'customer' };

@@ -1,7 +1,7 @@
 // Pure logic: CSV cells as Hark writes them (quoting, and formulas made inert).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { csvCell, csvDocument } from '../src/services/csv.ts';
+import { csvCell, csvDocument } from '../src/core/csv.ts';
 
 test('text that a spreadsheet would run as a formula gets a leading apostrophe', () => {
   for (const text of ['=1+1', '+1', '-1', '@A1', '\tx', '\rx']) assert.equal(csvCell(text).replace(/^"|"$/g, '').startsWith(`'${text[0]}`), true, JSON.stringify(text));

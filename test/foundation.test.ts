@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { validate } from '@readme/openapi-parser';
 import { operationIds } from '../src/http/operation-ids.ts';
-import { forgetCachedKeys } from '../src/services/api-keys.ts';
+import { forgetCachedKeys } from '../src/features/access/api-keys.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Hark } from './helpers/harness.ts';
 
 for (const backend of await backends()) {

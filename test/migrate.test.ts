@@ -5,11 +5,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrate.ts';
+import { openDatabase, type Database } from '../src/platform/db/database.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
 import { backends, dropStore, testConfig, type Backend } from './helpers/harness.ts';
 
-const migrationsDir = path.join(import.meta.dirname, '../src/db/migrations');
+const migrationsDir = path.join(import.meta.dirname, '../src/platform/db/migrations');
 
 async function freshStore(backend: Backend): Promise<{ database: Database; cleanup: () => Promise<void> }> {
   const config = await testConfig(backend);

@@ -4,8 +4,8 @@
 // rebinding) cannot get through.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isPublicAddress } from '../src/net/address-policy.ts';
-import { outboundRequest, OutboundError } from '../src/net/outbound.ts';
+import { isPublicAddress } from '../src/platform/net/address-policy.ts';
+import { outboundRequest, OutboundError } from '../src/platform/net/outbound.ts';
 import { serveBytes, startOrigin, status, type Origin } from './helpers/origin.ts';
 
 describe('outbound requests', () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
-import { bufferSource, openPcmFile, quietestOffset, quietWindows, SAMPLE_RATE } from '../src/engines/transcription/pcm-file.ts';
+import { bufferSource, openPcmFile, quietestOffset, quietWindows, SAMPLE_RATE } from '../src/platform/media/pcm-file.ts';
 import { whisperCppEngine } from '../src/engines/transcription/whisper-cpp.ts';
 import { speech } from './helpers/audio.ts';
 

@@ -2,8 +2,8 @@
 // transcript (one speaker, the first N seconds).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matchPhrase, matchPhrases, timedTokens } from '../src/analysis/phrase-match.ts';
-import { answerByPhrases, scopedTranscript } from '../src/analysis/targeted-questions.ts';
+import { matchPhrase, matchPhrases, timedTokens } from '../src/features/analysis/phrase-match.ts';
+import { answerByPhrases, scopedTranscript } from '../src/features/analysis/targeted-questions.ts';
 
 const said = (text: string, from = 0, speaker = 'agent', channel = 0) =>
   text.split(' ').map((word, i) => ({ word, start: from + i * 0.5, end: from + i * 0.5 + 0.4, confidence: 0.9, speaker, channel }));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { bufferSource, quietPieces, SAMPLE_RATE } from '../src/engines/transcription/pcm-file.ts';
+import { bufferSource, quietPieces, SAMPLE_RATE } from '../src/platform/media/pcm-file.ts';
 import { pieceCount, pocketsphinxEngine } from '../src/engines/transcription/pocketsphinx.ts';
 import { loadConfig } from '../src/config.ts';
 import { wer } from '../src/wer.ts';

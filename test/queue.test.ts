@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { Queue, type JobHandler } from '../src/jobs/queue.ts';
+import { openDatabase, type Database } from '../src/platform/db/database.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { Queue, type JobHandler } from '../src/platform/queue/queue.ts';
 import { dropStore, testConfig } from './helpers/harness.ts';
 
 const settings = { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 };

@@ -249,7 +249,7 @@ for (const backend of await backends({ s3: true })) {
     });
 
     test('recording_not_ready rule, retention expiry and delete', async () => {
-      const { assertTranscribable } = await import('../src/services/recordings.ts');
+      const { assertTranscribable } = await import('../src/features/recordings/recordings.ts');
       const response = await upload(hark, account, sample, { fields: { retention_days: '1' } });
       const card = await waitForRecording(hark, account, response.json<Card>().id, ['completed']);
       const row = await hark.runtime.ctx.db.selectFrom('recordings').selectAll().where('id', '=', card.id).executeTakeFirstOrThrow();
@@ -258,7 +258,7 @@ for (const backend of await backends({ s3: true })) {
       assert.doesNotThrow(() => assertTranscribable(row));
 
       await hark.runtime.ctx.db.updateTable('recordings').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', card.id).execute();
-      const { expireAudio } = await import('../src/jobs/expire-audio.ts');
+      const { expireAudio } = await import('../src/features/recordings/expire-audio.ts');
       assert.ok((await expireAudio(hark.runtime.ctx)) >= 1);
       const expired = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${card.id}`, key: account.key })).json<Card>();
       assert.ok(expired.audio_deleted_at);
@@ -289,7 +289,7 @@ for (const backend of await backends({ s3: true })) {
       const late = hark.runtime.ctx.blobs.tempPath();
       fs.writeFileSync(late, 'written after the delete');
       await hark.runtime.ctx.blobs.commit(late, `${folder}/prepared.wav`);
-      const { removeAudioJob } = await import('../src/jobs/remove-audio.ts');
+      const { removeAudioJob } = await import('../src/features/recordings/remove-audio.ts');
       await removeAudioJob(hark.runtime.ctx).handle(job.data, { id: 'in-test', retryCount: 0 });
       assert.deepEqual(await storedKeys(hark, folder), []);
     });

@@ -2,8 +2,8 @@
 // replaced in text, segments and words with times kept; and what must be left alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { luhnValid, type PiiKind } from '../src/transcription/pii.ts';
-import { redactStrings, redactTranscript } from '../src/transcription/redaction.ts';
+import { luhnValid, type PiiKind } from '../src/features/transcription/pii.ts';
+import { redactStrings, redactTranscript } from '../src/features/transcription/redaction.ts';
 
 const all: PiiKind[] = ['credit_card', 'phone_number', 'email', 'us_ssn', 'number_sequence'];
 const noSequences: PiiKind[] = ['credit_card', 'phone_number', 'email', 'us_ssn'];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LogSampler } from '../src/http/request-log.ts';
-import { growingWait } from '../src/security/sign-in-guard.ts';
+import { growingWait } from '../src/features/access/sign-in-guard.ts';
 
 test('a few failures are free, then each further one doubles the wait, up to 15 minutes', () => {
   assert.deepEqual([0, 1, 2].map((n) => growingWait(n, 3, 0)), [0, 0, 0]);

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { upload, waitForRecording } from './helpers/api.ts';
 import { speech } from './helpers/audio.ts';
 import { sql } from 'kysely';
-import { parseGroupBy } from '../src/services/reports.ts';
+import { parseGroupBy } from '../src/features/insights/reports.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 const calls = [

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { segmentWords } from '../src/engines/transcription/segments.ts';
-import { toSrt, toText, toVtt } from '../src/services/transcript-export.ts';
+import { toSrt, toText, toVtt } from '../src/features/transcription/transcript-export.ts';
 
 const words = [
   { word: 'hello', start: 0.1, end: 0.5, confidence: 0.9 },

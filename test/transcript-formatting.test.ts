@@ -2,7 +2,7 @@
 // capitals, "I" — with the recognised words kept, and text that must be left alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatTranscript, punctuate } from '../src/transcription/formatting.ts';
+import { formatTranscript, punctuate } from '../src/features/transcription/formatting.ts';
 
 /** Words 0.3 s apart (0.25 s long), with a pause of `pause` seconds before each index in `pausesBefore`. */
 function spoken(text: string, pausesBefore: Record<number, number> = {}, channel = 0, speaker = 'agent') {

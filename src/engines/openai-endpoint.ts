@@ -1,8 +1,8 @@
 // Calls to an OpenAI-compatible server: the base URL (scenario or config), the key, the address
 // check, and errors mapped to retryable or not (network, 429 and 5xx retry; other 4xx do not).
 import type { Config } from '../config.ts';
-import type { AddressPolicy } from '../net/address-policy.ts';
-import { classifyOutboundError, outboundRequest } from '../net/outbound.ts';
+import type { AddressPolicy } from '../platform/net/address-policy.ts';
+import { classifyOutboundError, outboundRequest } from '../platform/net/outbound.ts';
 import { EngineError } from './transcription/types.ts';
 
 /**

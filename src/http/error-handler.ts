@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/outage.ts';
+import { isDatabaseUnavailable } from '../platform/db/outage.ts';
 import { AppError, diskFull, invalid, isDiskFull, problemOf, type ErrorCode, type FieldError } from '../errors.ts';
 import { settleUnreadBody } from './unread-body.ts';
 import { isPageRequest, sendPage } from './web.ts';

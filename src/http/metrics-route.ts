@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { bearerMatches } from '../observability/metrics.ts';
+import { bearerMatches } from '../platform/observability/metrics.ts';
 
 export function registerMetrics(app: FastifyInstance, ctx: Context): void {
   app.addHook('onResponse', async (request, reply) => {

@@ -1,7 +1,6 @@
-// Query-string helpers shared by routes: the recording filters (`status`, dates,
-// `metadata.<field>=<value>`), and an answer in JSON or, when asked, CSV.
+// Query-string helpers shared by routes: the `metadata.<field>=<value>` parameters, and an answer
+// in JSON or, when asked, CSV.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RecordingFilters } from '../services/recording-filters.ts';
 
 /** The `metadata.<field>` parameters of a query string, by field path. */
 export function metadataFilters(query: Record<string, unknown>): Record<string, string> {
@@ -10,18 +9,6 @@ export function metadataFilters(query: Record<string, unknown>): Record<string, 
     if (name.startsWith('metadata.')) filters[name.slice('metadata.'.length)] = String(value);
   }
   return filters;
-}
-
-/** The recording filters of a query string, as the list, the reports and the answer table read them. */
-export function recordingFiltersOf(query: Record<string, unknown>): RecordingFilters {
-  return {
-    status: query.status as string | undefined,
-    created_after: query.created_after as string | undefined,
-    created_before: query.created_before as string | undefined,
-    recorded_after: query.recorded_after as string | undefined,
-    recorded_before: query.recorded_before as string | undefined,
-    metadata: metadataFilters(query),
-  };
 }
 
 /**

@@ -3,7 +3,7 @@
 // by every API process: each adds what it counted to `rate_limits` every SYNC_MS and learns the
 // total, so the limit holds across processes up to what the others counted since their last sync.
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../platform/db/database.ts';
 
 export interface RateDecision {
   allowed: boolean;

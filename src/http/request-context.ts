@@ -1,15 +1,17 @@
 // Typing of what the auth hook attaches to a request and of each route's auth settings.
 import type { Role, Scope } from '../scopes.ts';
-import type { ApiKey } from '../services/api-keys.ts';
-import type { Session } from '../services/sessions.ts';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
 
 /** Who is calling: an API key, or a signed-in account with its role in the route's workspace. */
 export interface Principal {
   /** The workspace the request acts in: the key's, or the route's for a session (null outside one). */
   workspaceId: string | null;
   scopes: readonly string[];
-  key: ApiKey | null;
-  session: Session | null;
+  /** The API key (its id and workspace), or null for a session. */
+  key: { id: string; workspace_id: string; scopes: readonly string[] } | null;
+  /** The browser session (its id and account), or null for a key. */
+  session: { id: string; account_id: string; email: string } | null;
   role: Role | null;
 }
 
@@ -32,3 +34,10 @@ declare module 'fastify' {
 }
 
 export {};
+
+/** The workspace the request acts in (routes under P have already been checked against it). */
+export function workspaceOf(request: FastifyRequest): string {
+  const workspaceId = request.principal?.workspaceId;
+  if (!workspaceId) throw new AppError('unauthorized');
+  return workspaceId;
+}

@@ -5,7 +5,7 @@
 // The binding is the prebuilt CPU one from @node-llama-cpp/linux-x64: `gpu: false` never looks for
 // the CUDA/Vulkan packages (which package.json replaces with an empty stub), and `build: 'never'`
 // with `skipDownload: true` means a missing binary is an error, never a download or a cmake build.
-import { Mutex, runExclusive } from '../../mutex.ts';
+import { Mutex, runExclusive } from '../../platform/mutex.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {

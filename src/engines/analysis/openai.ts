@@ -11,8 +11,8 @@
 // not the expected JSON is engine_bad_response (retryable). An aborted signal rejects with its reason.
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import type { AddressPolicy } from '../../net/address-policy.ts';
-import { classifyOutboundError, guardedFetch } from '../../net/outbound.ts';
+import type { AddressPolicy } from '../../platform/net/address-policy.ts';
+import { classifyOutboundError, guardedFetch } from '../../platform/net/outbound.ts';
 import {
   answerSchema,
   buildMessages,

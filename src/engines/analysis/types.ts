@@ -51,4 +51,4 @@ export interface AnalysisEngine {
   analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput>;
 }
 
-export { EngineError } from '../engine-error.ts';
+export { EngineError } from '../../platform/engine-error.ts';

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNative, type Native, type OutInt, type OutPtr, type Ptr } from './pocketsphinx-bindings.ts';
-import { bufferSource, quietWindows, type PcmSource, type PcmWindow } from './pcm-file.ts';
+import { bufferSource, quietWindows, type PcmSource, type PcmWindow } from '../../platform/media/pcm-file.ts';
 import { CepHistogram } from './pocketsphinx-cmn.ts';
 import { runAsync, runSync, step, type Step } from './pocketsphinx-steps.ts';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { Semaphore } from 'async-mutex';
 import type { Config } from '../../config.ts';
 import { createPocketsphinx, type DecodeTimings, type Pocketsphinx, type PocketsphinxWord } from './pocketsphinx-native.ts';
-import { openPcmFile, quietPieces, SAMPLE_RATE } from './pcm-file.ts';
+import { openPcmFile, quietPieces, SAMPLE_RATE } from '../../platform/media/pcm-file.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type TranscriptionEngine } from './types.ts';
 

@@ -56,7 +56,7 @@ export interface TranscriptionEngine {
   transcribe(request: TranscriptionRequest, control: TranscribeControl): Promise<TranscriptionResult>;
 }
 
-export { EngineError } from '../engine-error.ts';
+export { EngineError } from '../../platform/engine-error.ts';
 
 export interface EngineSettings {
   config: Config;

@@ -17,7 +17,7 @@
 //   (token_timestamps + max_len=1 makes every token a segment), and there is no word confidence.
 import { createRequire } from 'node:module';
 import { open, stat } from 'node:fs/promises';
-import { openPcmFile, quietWindows, SAMPLE_RATE, type PcmFile, type PcmWindow } from './pcm-file.ts';
+import { openPcmFile, quietWindows, SAMPLE_RATE, type PcmFile, type PcmWindow } from '../../platform/media/pcm-file.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type Segment, type TranscriptionEngine, type TranscriptionResult, type Word } from './types.ts';
 

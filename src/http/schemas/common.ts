@@ -18,7 +18,7 @@ export const Problem = Type.Object(
 
 export const ProblemRef = Type.Ref('Problem');
 
-export { DateTime, JsonObject, Nullable, NullableDateTime, StringEnum } from '../../cards/schema-types.ts';
+export { DateTime, JsonObject, Nullable, NullableDateTime, StringEnum } from './schema-types.ts';
 
 export const WorkspaceParams = Type.Object({ workspace_id: Type.String() });
 

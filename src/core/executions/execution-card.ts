@@ -1,0 +1,43 @@
+// The JSON card of an execution (one scenario over many recordings), of either kind.
+import { Type } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
+import type { ExecutionsTable } from '../../platform/db/tables.ts';
+import { DateTime, StringEnum } from '../../http/schemas/schema-types.ts';
+
+/** An execution row with the status and counts computed from its runs. */
+export type ExecutionView = Selectable<ExecutionsTable> & { status: 'queued' | 'running' | 'completed' | 'completed_with_errors'; counts: Record<'queued' | 'running' | 'completed' | 'failed' | 'cancelled', number> };
+
+export const ExecutionCard = Type.Object(
+  {
+    id: Type.String({ description: 'A UUID; also the jobId of its child runs' }),
+    kind: Type.Union([Type.Literal('transcription'), Type.Literal('analysis')]),
+    scenario_id: Type.String(),
+    status: StringEnum(['queued', 'running', 'completed', 'completed_with_errors']),
+    recording_ids: Type.Array(Type.String()),
+    counts: Type.Object({ queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), failed: Type.Integer(), cancelled: Type.Integer() }),
+    idempotency_key: Type.String(),
+    created_at: DateTime,
+  },
+  { $id: 'Execution' },
+);
+
+export function presentExecution(execution: ExecutionView) {
+  return {
+    id: execution.id,
+    kind: execution.kind as 'transcription' | 'analysis',
+    scenario_id: execution.scenario_id,
+    status: execution.status,
+    recording_ids: execution.recording_ids,
+    counts: execution.counts,
+    idempotency_key: execution.idempotency_key,
+    created_at: execution.created_at,
+  };
+}
+
+export const ExecutionBody = Type.Object(
+  {
+    recording_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'Omit to use the scenario\'s selection' })),
+    idempotency_key: Type.String({ minLength: 1, maxLength: 255 }),
+  },
+  { additionalProperties: false },
+);

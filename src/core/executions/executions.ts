@@ -1,0 +1,170 @@
+// Batch executions of a scenario over many recordings, with idempotency keys: the same key and
+// body return the original execution; another body is refused; concurrent duplicates make one.
+import { createHash } from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Db, Trx } from '../../platform/db/database.ts';
+import type { ExecutionsTable } from '../../platform/db/tables.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
+import { isUuid, newUuid } from '../../ids.ts';
+import { decodeCursor, page } from '../cursor.ts';
+
+export type ExecutionRow = Selectable<ExecutionsTable>;
+export type ExecutionKind = 'transcription' | 'analysis';
+
+export interface Counts {
+  queued: number;
+  running: number;
+  completed: number;
+  failed: number;
+  cancelled: number;
+}
+
+export interface Execution extends ExecutionRow {
+  status: 'queued' | 'running' | 'completed' | 'completed_with_errors';
+  counts: Counts;
+}
+
+export interface Selection {
+  metadata: Record<string, unknown>;
+  statuses: string[];
+}
+
+const runTable = { transcription: 'transcription_runs', analysis: 'analysis_runs' } as const;
+
+function requestHash(recordingIds: string[] | undefined): string {
+  const canonical = recordingIds === undefined ? { selection: true } : { recording_ids: [...new Set(recordingIds)].sort() };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+interface ExecutionRequest {
+  kind: ExecutionKind;
+  workspaceId: string;
+  scenarioId: string;
+  selection: Selection;
+  recordingIds?: string[] | undefined;
+  idempotencyKey: string;
+  /** Creates the child runs of the new execution, inside its transaction. */
+  startRuns: (trx: Trx, executionId: string, recordingIds: string[]) => Promise<void>;
+}
+
+export interface ExecutionBody {
+  recording_ids?: string[] | undefined;
+  idempotency_key: string;
+}
+
+/** An execution of `scenario` as the request body asks; `startRuns` makes its child runs. */
+export function startExecution(
+  ctx: Context,
+  kind: ExecutionKind,
+  workspaceId: string,
+  scenario: { id: string; selection: Selection },
+  body: ExecutionBody,
+  startRuns: ExecutionRequest['startRuns'],
+): Promise<{ execution: Execution; created: boolean }> {
+  checkIdempotencyKey(body.idempotency_key);
+  return createExecution(ctx, { kind, workspaceId, scenarioId: scenario.id, selection: scenario.selection, recordingIds: body.recording_ids, idempotencyKey: body.idempotency_key, startRuns });
+}
+
+/** Returns the execution and whether it was created by this call. */
+async function createExecution(ctx: Context, request: ExecutionRequest): Promise<{ execution: Execution; created: boolean }> {
+  const hash = requestHash(request.recordingIds);
+  const existing = await findByKey(ctx, request);
+  if (existing) return { execution: await withCounts(ctx, checkSameRequest(existing, hash)), created: false };
+
+  const recordingIds = request.recordingIds ? [...new Set(request.recordingIds)] : await selectRecordings(ctx, request);
+  if (request.recordingIds) {
+    const found = await ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId).where('id', '=', sql<string>`ANY(${recordingIds}::text[])`).execute();
+    const known = new Set(found.map((r) => r.id));
+    const unknown = recordingIds.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new AppError('validation_failed', `unknown recording ids: ${unknown.join(', ')}`, unknown.map((id) => ({ path: 'recording_ids', message: `unknown recording ${id}` })));
+    }
+  }
+  const id = newUuid();
+  const inserted = await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('executions')
+      .values({ id, workspace_id: request.workspaceId, kind: request.kind, scenario_id: request.scenarioId, idempotency_key: request.idempotencyKey, request_hash: hash, recording_ids: recordingIds })
+      .onConflict((oc) => oc.columns(['workspace_id', 'kind', 'scenario_id', 'idempotency_key']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await request.startRuns(trx, row.id, recordingIds);
+    return row;
+  });
+  if (inserted) return { execution: await withCounts(ctx, inserted), created: true };
+  // A concurrent duplicate won the race: answer as a replay.
+  const winner = await findByKey(ctx, request);
+  if (!winner) throw new Error('execution vanished after an idempotency conflict');
+  return { execution: await withCounts(ctx, checkSameRequest(winner, hash)), created: false };
+}
+
+function checkSameRequest(execution: ExecutionRow, hash: string): ExecutionRow {
+  if (execution.request_hash !== hash) {
+    throw new AppError('idempotency_key_reused', 'this idempotency key was used with a different request body');
+  }
+  return execution;
+}
+
+function findByKey(ctx: Context, request: ExecutionRequest) {
+  return ctx.db
+    .selectFrom('executions')
+    .selectAll()
+    .where('workspace_id', '=', request.workspaceId)
+    .where('kind', '=', request.kind)
+    .where('scenario_id', '=', request.scenarioId)
+    .where('idempotency_key', '=', request.idempotencyKey)
+    .executeTakeFirst();
+}
+
+async function selectRecordings(ctx: Context, request: ExecutionRequest): Promise<string[]> {
+  let query = ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId).where('audio_deleted_at', 'is', null);
+  const statuses = request.selection.statuses.length > 0 ? request.selection.statuses : ['completed'];
+  query = query.where('status', 'in', statuses);
+  if (Object.keys(request.selection.metadata).length > 0) {
+    query = query.where(sql<boolean>`metadata @> ${JSON.stringify(request.selection.metadata)}::jsonb`);
+  }
+  const rows = await query.orderBy('seq').limit(10_000).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function withCounts(ctx: { db: Db | Trx }, execution: ExecutionRow): Promise<Execution> {
+  const table = runTable[execution.kind as ExecutionKind];
+  // A recording retried inside the execution counts by its latest run.
+  const { rows } = await sql<{ status: string; n: number }>`
+    SELECT status, count(*)::int AS n FROM (
+      SELECT DISTINCT ON (recording_id) status FROM ${sql.table(table)}
+      WHERE execution_id = ${execution.id} ORDER BY recording_id, seq DESC
+    ) latest GROUP BY status`.execute(ctx.db);
+  const counts: Counts = { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+  for (const row of rows) if (row.status in counts) counts[row.status as keyof Counts] = Number(row.n);
+  const active = counts.queued + counts.running;
+  const status =
+    active === 0 ? (counts.failed + counts.cancelled > 0 ? 'completed_with_errors' : 'completed') : counts.running + counts.completed + counts.failed > 0 ? 'running' : 'queued';
+  return { ...execution, status, counts };
+}
+
+export async function getExecution(ctx: Context, workspaceId: string, kind: ExecutionKind, scenarioId: string, id: string): Promise<Execution> {
+  const row = isUuid(id)
+    ? await ctx.db.selectFrom('executions').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('scenario_id', '=', scenarioId).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!row) throw notFound(`execution ${id}`);
+  return withCounts(ctx, row);
+}
+
+export async function listExecutions(
+  ctx: Context,
+  workspaceId: string,
+  kind: ExecutionKind,
+  scenarioId: string,
+  options: { limit: number; cursor?: string | undefined },
+): Promise<{ data: Execution[]; next_cursor: string | null }> {
+  let query = ctx.db.selectFrom('executions').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('scenario_id', '=', scenarioId);
+  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
+  const { data, next_cursor } = page(await query.orderBy('seq', 'desc').limit(options.limit + 1).execute(), options.limit);
+  return { data: await Promise.all(data.map((row) => withCounts(ctx, row))), next_cursor };
+}
+
+export function checkIdempotencyKey(key: string): void {
+  if (key.length === 0 || key.length > 255) throw invalid('idempotency_key', 'must be 1 to 255 characters');
+}

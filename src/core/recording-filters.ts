@@ -1,0 +1,80 @@
+// The recording filters shared by the list, the reports and (through them) the web interface:
+// status (comma list), created_after/before, recorded_after/before, metadata.<field>=<value>. One implementation, so a
+// value means the same everywhere: "42" matches 42 and "42", "true"/"false" the booleans and the
+// strings, "null" JSON null and the string "null".
+import { sql, type RawBuilder } from 'kysely';
+import { invalid } from '../errors.ts';
+import { parseStatuses } from './cursor.ts';
+import { metadataFilters } from '../http/query.ts';
+
+export const recordingStatuses = [
+  'download_pending',
+  'downloading',
+  'download_retry_wait',
+  'download_failed',
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+] as const;
+
+export interface RecordingFilters {
+  status?: string | undefined;
+  created_after?: string | undefined;
+  created_before?: string | undefined;
+  recorded_after?: string | undefined;
+  recorded_before?: string | undefined;
+  metadata: Record<string, string>;
+}
+
+/** The JSON values a query-string value may stand for. */
+export function candidateValues(raw: string): unknown[] {
+  const values: unknown[] = [raw];
+  if (raw === 'true') values.push(true);
+  if (raw === 'false') values.push(false);
+  if (raw === 'null') values.push(null);
+  if (raw.trim() !== '' && Number.isFinite(Number(raw))) values.push(Number(raw));
+  return values;
+}
+
+/** `{"a":{"b":value}}` for the path `a.b`: a jsonb containment probe the GIN index answers. */
+export function containment(path: string, value: unknown): string {
+  let object: unknown = value;
+  for (const part of path.split('.').reverse()) object = { [part]: object };
+  return JSON.stringify(object);
+}
+
+function parseDate(name: string, raw: string): Date {
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime())) throw invalid(name, 'must be an ISO 8601 date-time');
+  return date;
+}
+
+/** SQL conditions on the recordings table under `alias`, AND-ed by the caller. */
+export function recordingConditions(filters: RecordingFilters, alias: string): RawBuilder<boolean>[] {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  const conditions: RawBuilder<boolean>[] = [];
+  if (filters.status) conditions.push(sql<boolean>`${column('status')} = ANY(${parseStatuses(filters.status, recordingStatuses)}::text[])`);
+  if (filters.created_after !== undefined) conditions.push(sql<boolean>`${column('created_at')} > ${parseDate('created_after', filters.created_after)}`);
+  if (filters.created_before !== undefined) conditions.push(sql<boolean>`${column('created_at')} < ${parseDate('created_before', filters.created_before)}`);
+  if (filters.recorded_after !== undefined) conditions.push(sql<boolean>`${column('recorded_at')} > ${parseDate('recorded_after', filters.recorded_after)}`);
+  if (filters.recorded_before !== undefined) conditions.push(sql<boolean>`${column('recorded_at')} < ${parseDate('recorded_before', filters.recorded_before)}`);
+  for (const [path, raw] of Object.entries(filters.metadata)) {
+    if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
+    const alternatives = candidateValues(raw).map((value) => sql<boolean>`${column('metadata')} @> ${containment(path, value)}::jsonb`);
+    conditions.push(sql<boolean>`(${sql.join(alternatives, sql` OR `)})`);
+  }
+  return conditions;
+}
+
+/** The recording filters of a query string, as the list, the reports and the answer table read them. */
+export function recordingFiltersOf(query: Record<string, unknown>): RecordingFilters {
+  return {
+    status: query.status as string | undefined,
+    created_after: query.created_after as string | undefined,
+    created_before: query.created_before as string | undefined,
+    recorded_after: query.recorded_after as string | undefined,
+    recorded_before: query.recorded_before as string | undefined,
+    metadata: metadataFilters(query),
+  };
+}

@@ -1,0 +1,70 @@
+// What both kinds of scenario share: reading, listing, creating and updating (with "at most one
+// automatic scenario per workspace"), deleting, and finding the automatic or first one. Each kind
+// gives its table, id kind, row mapping and columns.
+import type { Kysely, Transaction } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Db, Trx } from '../../platform/db/database.ts';
+import { notFound } from '../../errors.ts';
+import { isId, newId } from '../../ids.ts';
+
+type Table = 'transcription_scenarios' | 'analysis_scenarios';
+interface ScenarioColumns {
+  id: string;
+  workspace_id: string;
+  auto: boolean;
+  created_at: Date;
+  updated_at: Date;
+  [column: string]: unknown;
+}
+
+export interface ScenarioKind<Scenario> {
+  table: Table;
+  idKind: 'transcriptionScenario' | 'analysisScenario';
+  noun: string;
+  fromRow(row: never): Scenario;
+}
+
+/** The one place the scenario tables are seen through their shared columns. */
+const view = (db: Db | Trx) => db as unknown as Kysely<Record<Table, ScenarioColumns>> | Transaction<Record<Table, ScenarioColumns>>;
+const map = <S>(kind: ScenarioKind<S>, row: unknown): S => kind.fromRow(row as never);
+
+export async function getScenario<S>(db: Db | Trx, kind: ScenarioKind<S>, workspaceId: string, id: string): Promise<S> {
+  const row = isId(kind.idKind, id) ? await view(db).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw notFound(`${kind.noun} ${id}`);
+  return map(kind, row);
+}
+
+export async function listScenarios<S>(db: Db, kind: ScenarioKind<S>, workspaceId: string): Promise<S[]> {
+  const rows = await view(db).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  return rows.map((row) => map(kind, row));
+}
+
+async function clearOtherAuto(trx: Trx, table: Table, workspaceId: string, keep: string): Promise<void> {
+  await view(trx).updateTable(table).set({ auto: false, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('auto', '=', true).where('id', '!=', keep).execute();
+}
+
+/** Inserts (no id) or updates (an id) a scenario's columns; turning `auto` on turns it off on the others. */
+export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, workspaceId: string, columns: Record<string, unknown> & { auto: boolean }, id?: string): Promise<S> {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const target = id ?? newId(kind.idKind);
+    if (columns.auto) await clearOtherAuto(trx, kind.table, workspaceId, target);
+    const values = { ...columns, updated_at: new Date() };
+    if (id) return view(trx).updateTable(kind.table).set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return view(trx).insertInto(kind.table).values({ ...values, id: target, workspace_id: workspaceId } as never).returningAll().executeTakeFirstOrThrow();
+  });
+  return map(kind, row);
+}
+
+export async function deleteScenario<S>(ctx: Context, kind: ScenarioKind<S>, workspaceId: string, id: string): Promise<void> {
+  await getScenario(ctx.db, kind, workspaceId, id);
+  await view(ctx.db).deleteFrom(kind.table).where('id', '=', id).execute();
+}
+
+/** The workspace's automatic scenario, or with `orFirst` its oldest one. */
+export async function pipelineScenario<S>(trx: Trx, kind: ScenarioKind<S>, workspaceId: string, orFirst: boolean): Promise<S | null> {
+  const auto = await view(trx).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).where('auto', '=', true).executeTakeFirst();
+  if (auto) return map(kind, auto);
+  if (!orFirst) return null;
+  const first = await view(trx).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').executeTakeFirst();
+  return first ? map(kind, first) : null;
+}

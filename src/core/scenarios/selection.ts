@@ -1,0 +1,45 @@
+// Checks shared by both kinds of scenario: the stored selection (which recordings an execution
+// without recording_ids takes) and an engine's base URL.
+import dns from 'node:dns/promises';
+import net from 'node:net';
+import type { Config } from '../../config.ts';
+import { invalid } from '../../errors.ts';
+import { isPublicAddress } from '../../platform/net/address-policy.ts';
+import { checkMetadata } from '../metadata.ts';
+
+export interface Selection {
+  metadata: Record<string, unknown>;
+  statuses: string[];
+}
+
+export function checkSelection(ctx: { config: { maxMetadataBytes: number } }, selection: Selection): Selection {
+  return { metadata: checkMetadata(ctx, selection.metadata, 'selection/metadata').value, statuses: selection.statuses };
+}
+
+/**
+ * An engine's address, checked when the scenario is saved as imports and webhooks are: http(s),
+ * no credentials in it, and a public address unless HARK_IMPORT_ALLOW_PRIVATE (names are resolved
+ * now and again, on the connected address, when the engine is called). A remote engine needs an
+ * address, the scenario's or the operator's, and is refused when the operator switched remote
+ * engines off.
+ */
+export async function checkEngineAddress(config: Config, engine: { name: string; remote: boolean }, baseUrl: string | undefined): Promise<void> {
+  if (engine.remote && !config.remoteEngines) throw invalid('engine', `remote engines are switched off on this server (HARK_REMOTE_ENGINES=off): "${engine.name}" cannot be used`);
+  if (engine.remote && !baseUrl && !config.openai.baseUrl) {
+    throw invalid('options/base_url', `the "${engine.name}" engine needs the address of its server: set options.base_url, or have the operator set HARK_OPENAI_BASE_URL`);
+  }
+  if (!baseUrl) return;
+  let url: URL | null = null;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw invalid('options/base_url', 'must be an http or https URL');
+  if (url.username || url.password) throw invalid('options/base_url', 'must not contain credentials (the operator sets the key with HARK_OPENAI_API_KEY)');
+  if (config.importAllowPrivate) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+  const refused = addresses.find((address) => !isPublicAddress(address));
+  if (refused) throw invalid('options/base_url', `must reach a public address (${refused} is not; an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE)`);
+}

@@ -1,0 +1,85 @@
+// P/api-keys: create (secret shown once), list, delete (revoked at once).
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.ts';
+import { scopes } from '../../scopes.ts';
+import { createApiKey, deleteApiKey, listApiKeys, type ApiKey } from './api-keys.ts';
+import { assertCanGrant } from './auth.ts';
+import { StringEnum, DateTime, NullableDateTime, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+
+const Scope = StringEnum(scopes);
+
+const KeyCard = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the secret, to recognise it' }),
+  scopes: Type.Array(Type.String()),
+  expires_at: NullableDateTime,
+  last_used_at: NullableDateTime,
+  created_at: DateTime,
+});
+
+const CreateBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    scopes: Type.Array(Scope, { minItems: 1, maxItems: scopes.length * 2 }),
+    expires_at: Type.Optional(Type.Union([DateTime, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+const presentKey = (key: ApiKey) => ({
+  id: key.id,
+  name: key.name,
+  prefix: key.key_prefix,
+  scopes: key.scopes,
+  expires_at: key.expires_at,
+  last_used_at: key.last_used_at,
+  created_at: key.created_at,
+});
+
+export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const config = { scope: 'keys:manage' as const };
+  app.post(
+    '/api/v1/workspaces/:workspace_id/api-keys',
+    {
+      config,
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Create an API key; the secret is in the response only',
+        params: WorkspaceParams,
+        body: CreateBody,
+        response: withProblems({ 201: Type.Composite([KeyCard, Type.Object({ key: Type.String() })]) }),
+      },
+    },
+    async (request, reply) => {
+      assertCanGrant(request, request.body.scopes, 'these scopes');
+      const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body);
+      return reply.code(201).send({ ...presentKey(key), key: secret });
+    },
+  );
+  app.get(
+    '/api/v1/workspaces/:workspace_id/api-keys',
+    {
+      config,
+      schema: { tags: ['api-keys'], summary: 'List API keys (no secrets)', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(KeyCard) }) }) },
+    },
+    async (request) => ({ data: (await listApiKeys(ctx, request.params.workspace_id)).map(presentKey) }),
+  );
+  app.delete(
+    '/api/v1/workspaces/:workspace_id/api-keys/:key_id',
+    {
+      config,
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Delete (revoke) an API key at once',
+        params: Type.Object({ workspace_id: Type.String(), key_id: Type.String() }),
+        response: withProblems({ 204: Type.Null() }, 404),
+      },
+    },
+    async (request, reply) => {
+      await deleteApiKey(ctx, request.params.workspace_id, request.params.key_id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,119 @@
+// API keys: created with scopes, shown once, stored as a hash, revoked by deletion. Keys found by
+// their secret are cached per process for KEY_CACHE_MS, so a request needs no query to
+// authenticate; a revocation empties the cache of every process at once (a NOTIFY on
+// KEYS_CHANNEL, see Database.listen), and `last_used_at` is written at most once a minute per key.
+import { sql } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Db, Trx } from '../../platform/db/database.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { isId, newId } from '../../ids.ts';
+import type { Scope } from '../../scopes.ts';
+import { hashKeySecret, keyPrefix, newKeySecret } from '../../platform/security/api-key-secret.ts';
+
+export interface ApiKey {
+  id: string;
+  workspace_id: string;
+  name: string;
+  key_prefix: string;
+  scopes: string[];
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Date;
+}
+
+export interface NewKey {
+  name: string;
+  scopes: readonly Scope[];
+  expires_at?: Date | string | null;
+}
+
+const columns = ['id', 'workspace_id', 'name', 'key_prefix', 'scopes', 'expires_at', 'last_used_at', 'created_at'] as const;
+
+export async function createApiKey(db: Db | Trx, workspaceId: string, input: NewKey): Promise<{ key: ApiKey; secret: string }> {
+  if (input.expires_at && new Date(input.expires_at).getTime() <= Date.now()) {
+    throw new AppError('validation_failed', 'expires_at must be in the future', [{ path: '/expires_at', message: 'must be in the future' }]);
+  }
+  const secret = newKeySecret();
+  const key = await db
+    .insertInto('api_keys')
+    .values({
+      id: newId('apiKey'),
+      workspace_id: workspaceId,
+      name: input.name,
+      key_hash: hashKeySecret(secret),
+      key_prefix: keyPrefix(secret),
+      scopes: [...new Set(input.scopes)],
+      expires_at: input.expires_at ?? null,
+    })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+  return { key, secret };
+}
+
+export function listApiKeys(ctx: Context, workspaceId: string): Promise<ApiKey[]> {
+  return ctx.db.selectFrom('api_keys').select(columns).where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').execute();
+}
+
+export async function deleteApiKey(ctx: Context, workspaceId: string, id: string): Promise<void> {
+  const result = isId('apiKey', id)
+    ? await ctx.db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!result || result.numDeletedRows === 0n) throw notFound(`API key ${id}`);
+  forgetCachedKeys(ctx);
+  await sql`SELECT pg_notify(${KEYS_CHANNEL}, '')`.execute(ctx.db);
+}
+
+export const KEYS_CHANNEL = 'hark_api_keys';
+const KEY_CACHE_MS = 30_000;
+const KEY_CACHE_SIZE = 10_000;
+const LAST_USED_EVERY_MS = 60_000;
+
+interface Cached {
+  key: ApiKey;
+  at: number;
+  touched: number;
+}
+
+/** One cache per database (a test process runs several). */
+const caches = new WeakMap<object, Map<string, Cached>>();
+const cacheOf = (ctx: Context) => {
+  let cache = caches.get(ctx.db);
+  if (!cache) caches.set(ctx.db, (cache = new Map()));
+  return cache;
+};
+
+/** Forgets every cached key of this process (a revocation somewhere, or a lost listener). */
+export function forgetCachedKeys(ctx: Context): void {
+  cacheOf(ctx).clear();
+}
+
+/** The key a bearer secret names, if it exists and has not expired. */
+export async function findKeyBySecret(ctx: Context, secret: string): Promise<ApiKey | null> {
+  if (!secret.startsWith('hark_') || secret.length > 100) return null;
+  const hash = hashKeySecret(secret);
+  const cache = cacheOf(ctx);
+  const now = Date.now();
+  let cached = cache.get(hash);
+  if (!cached || now - cached.at > KEY_CACHE_MS) {
+    const key = await ctx.db.selectFrom('api_keys').select(columns).where('key_hash', '=', hash).executeTakeFirst();
+    if (!key) {
+      cache.delete(hash);
+      return null;
+    }
+    if (cache.size >= KEY_CACHE_SIZE) cache.clear();
+    cached = { key, at: now, touched: cached?.touched ?? 0 };
+    cache.set(hash, cached);
+  }
+  const { key } = cached;
+  if (key.expires_at && key.expires_at.getTime() <= now) return null;
+  if (now - cached.touched >= LAST_USED_EVERY_MS) {
+    cached.touched = now;
+    ctx.db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(now) })
+      .where('id', '=', key.id)
+      .execute()
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'could not record when an API key was used'));
+  }
+  return key;
+}

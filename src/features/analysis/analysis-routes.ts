@@ -1,0 +1,206 @@
+// Analysis: scenarios (CRUD, executions), runs (start, card, list, cancel, retry) and results.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.ts';
+import { analysisEngineNames } from '../../engines/analysis/registry.ts';
+import { analysisKind } from './analysis-kind.ts';
+import { getAnalysisResult, listAnalysisResults, retryAnalysisRun, startAnalysis, startAnalysisExecution } from './analysis-runs.ts';
+import {
+  createAnalysisScenario,
+  deleteAnalysisScenario,
+  getAnalysisScenario,
+  listAnalysisScenarios,
+  updateAnalysisScenario,
+} from './analysis-scenarios.ts';
+import {
+  AnalysisOptions,
+  AnalysisResultCard,
+  AnalysisRunCard,
+  AnalysisScenarioCard,
+  presentAnalysisResult,
+  presentAnalysisRun,
+  QuestionSchema,
+} from './analysis-card.ts';
+import { DateTime, mediaResponse, Nullable, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { recordingFiltersOf } from '../../core/recording-filters.ts';
+import { sendJsonOrCsv } from '../../http/query.ts';
+import { answerFilters, answerTable, answerTableCsv } from './answer-table.ts';
+import { analysisTemplates, createFromTemplate } from './scenario-templates.ts';
+import { runRoutes } from '../../core/runs/run-routes.ts';
+import { scenarioBodies, scenarioFields, scenarioRoutes } from '../../core/scenarios/scenario-routes.ts';
+
+const fields = {
+  ...scenarioFields(analysisEngineNames),
+  instructions: Type.String({ maxLength: 10_000 }),
+  questions: Type.Array(Type.Composite([Type.Partial(Type.Pick(QuestionSchema, ['id'])), Type.Pick(QuestionSchema, ['text', 'type', 'speaker', 'within_seconds', 'phrases'])], { additionalProperties: false }), { maxItems: 50 }),
+  summary: Type.Boolean(),
+  options: AnalysisOptions,
+};
+const bodies = scenarioBodies(fields);
+
+export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const P = '/api/v1/workspaces/:workspace_id';
+  const tags = ['analysis'];
+
+  await app.register(
+    scenarioRoutes(ctx, {
+      kind: 'analysis',
+      path: 'analysis-scenarios',
+      noun: 'analysis scenario',
+      card: AnalysisScenarioCard,
+      createBody: bodies.create,
+      updateBody: bodies.update,
+      tags,
+      scopes: { read: 'analysis:read', run: 'analysis:write' },
+      executionSummary: 'Analyse many recordings\' latest transcripts (idempotent by key)',
+      service: {
+        list: listAnalysisScenarios,
+        get: (c, workspaceId, id) => getAnalysisScenario(c.db, workspaceId, id),
+        create: createAnalysisScenario,
+        update: updateAnalysisScenario,
+        remove: deleteAnalysisScenario,
+        startExecution: startAnalysisExecution,
+      },
+    }),
+  );
+
+  const Cell = Type.Object({
+    answer: Type.Union([Type.Boolean(), Type.String()]),
+    confidence: Type.Number(),
+    uncertain: Type.Boolean(),
+    evidence_start: Nullable(Type.Number({ description: 'Seconds into the call where the first evidence starts' })),
+  });
+  const AnswerTable = Type.Object({
+    analysis_scenario_id: Type.String(),
+    execution_id: Nullable(Type.String()),
+    questions: Type.Array(Type.Object({ id: Type.String(), text: Type.String(), type: Type.String() })),
+    rows: Type.Array(
+      Type.Object({
+        recording_id: Type.String(),
+        filename: Type.String(),
+        metadata: Type.Record(Type.String(), Type.Unknown()),
+        recorded_at: DateTime,
+        analysis_run_id: Type.String(),
+        answers: Type.Record(Type.String(), Cell, { description: 'By question id' }),
+      }),
+    ),
+    total: Type.Integer({ description: 'Rows matching, before limit and offset' }),
+  });
+  app.get(
+    `${P}/analysis-scenarios/:scenario_id/answers`,
+    {
+      config: { scope: 'analysis:read' },
+      schema: {
+        tags,
+        summary: 'Answers across calls: one row per call, one cell per question',
+        description:
+          'Each call\'s latest completed result for the scenario, or with `execution_id` the results of that execution\'s runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain` (several AND-ed). Newest call first (recorded_at). `Accept: text/csv` answers CSV.',
+        params: Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() }),
+        querystring: Type.Object(
+          {
+            execution_id: Type.Optional(Type.String()),
+            status: Type.Optional(Type.String()),
+            created_after: Type.Optional(DateTime),
+            created_before: Type.Optional(DateTime),
+            recorded_after: Type.Optional(DateTime),
+            recorded_before: Type.Optional(DateTime),
+            limit: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }),
+            offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+          },
+          { additionalProperties: Type.String() },
+        ),
+        response: withProblems({ 200: mediaResponse('The table', { 'application/json': AnswerTable, 'text/csv': Type.String({ description: 'One line per call' }) }) }, 404),
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown> & { limit: number; offset: number; execution_id?: string };
+      const table = await answerTable(ctx, request.params.workspace_id, request.params.scenario_id, {
+        executionId: query.execution_id,
+        filters: recordingFiltersOf(query),
+        answers: answerFilters(query),
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return sendJsonOrCsv(request, reply, table, answerTableCsv);
+    },
+  );
+
+  app.get(
+    `${P}/analysis-scenario-templates`,
+    {
+      config: { scope: null },
+      schema: {
+        tags,
+        summary: 'Ready analysis scenarios to add in one step (Call QA)',
+        params: WorkspaceParams,
+        response: withProblems({ 200: Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), description: Type.String(), questions: Type.Array(Type.Object({ id: Type.String(), text: Type.String(), type: Type.String() })) })) }) }),
+      },
+    },
+    async () => ({ data: analysisTemplates.map((t) => ({ id: t.id, name: t.name, description: t.description, questions: (t.scenario.questions ?? []).map((q) => ({ id: q.id ?? '', text: q.text, type: q.type })) })) }),
+  );
+  app.post(
+    `${P}/analysis-scenarios/from-template`,
+    {
+      config: { scope: 'scenarios:write' },
+      schema: {
+        tags,
+        summary: 'Add an analysis scenario from a template',
+        description: 'Call QA\'s questions name the speakers agent and customer: when the transcription scenario uploads use labels no channel, channel 0 becomes "agent" and channel 1 "customer" (labelled_transcription_scenario_id says which scenario was changed).',
+        params: WorkspaceParams,
+        body: Type.Object({ template: Type.String({ maxLength: 100 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
+        response: withProblems({ 201: Type.Composite([AnalysisScenarioCard, Type.Object({ labelled_transcription_scenario_id: Nullable(Type.String()) })]) }),
+      },
+    },
+    async (request, reply) => {
+      const { scenario, labelled } = await createFromTemplate(ctx, request.params.workspace_id, request.body.template, request.body.name);
+      return reply.code(201).send({ ...scenario, labelled_transcription_scenario_id: labelled });
+    },
+  );
+
+  app.post(
+    `${P}/recordings/:recording_id/analysis-runs`,
+    {
+      config: { scope: 'analysis:write', createsWork: true },
+      schema: {
+        tags,
+        summary: 'Start an analysis run on a transcript of the recording',
+        description: 'Without transcript_id the latest transcript is used and bound to the run. No completed transcript: 409 transcript_not_available.',
+        params: Type.Object({ workspace_id: Type.String(), recording_id: Type.String() }),
+        body: Type.Object({ analysis_scenario_id: Type.String(), transcript_id: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        response: withProblems({ 202: AnalysisRunCard }, 402, 404, 409),
+      },
+    },
+    async (request, reply) => reply.code(202).send(presentAnalysisRun(await startAnalysis(ctx, request.params.workspace_id, request.params.recording_id, request.body))),
+  );
+  await app.register(
+    runRoutes(ctx, { kind: analysisKind, path: 'analysis-runs', card: AnalysisRunCard, scopes: { read: 'analysis:read', write: 'analysis:write' }, tags, retry: retryAnalysisRun }),
+  );
+  app.get(
+    `${P}/recordings/:recording_id/analysis-results/:run_id`,
+    { config: { scope: 'analysis:read' }, schema: { tags, summary: 'The result of a completed analysis run', params: Type.Object({ workspace_id: Type.String(), recording_id: Type.String(), run_id: Type.String() }), response: withProblems({ 200: AnalysisResultCard }, 404, 409) } },
+    async (request) => presentAnalysisResult(await getAnalysisResult(ctx, request.params.workspace_id, request.params.recording_id, request.params.run_id)),
+  );
+  app.get(
+    `${P}/analysis-results`,
+    {
+      config: { scope: 'analysis:read' },
+      schema: {
+        tags,
+        summary: 'List analysis results, newest first',
+        params: WorkspaceParams,
+        querystring: Type.Object({
+          recording_id: Type.Optional(Type.String()),
+          transcription_run_id: Type.Optional(Type.String()),
+          analysis_scenario_id: Type.Optional(Type.String()),
+          limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+          cursor: Type.Optional(Type.String({ maxLength: 100 })),
+        }),
+        response: withProblems({ 200: Page(AnalysisResultCard) }),
+      },
+    },
+    async (request) => {
+      const page = await listAnalysisResults(ctx, request.params.workspace_id, request.query);
+      return { data: page.data.map(presentAnalysisResult), next_cursor: page.next_cursor };
+    },
+  );
+};

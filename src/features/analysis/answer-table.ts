@@ -1,0 +1,117 @@
+// Answers across calls: one row per call (its latest completed result for the scenario, or the
+// result of an execution's run on it), one cell per question with the answer, its confidence,
+// whether it is uncertain and when its first evidence was said. Filtered by the recording filters
+// and by answers (`answer.<question_id>=true|false|uncertain`), as JSON or CSV.
+import { sql } from 'kysely';
+import type { Context } from '../../context.ts';
+import { readStored } from '../../platform/db/stored-json.ts';
+import { invalid } from '../../errors.ts';
+import { UNCERTAIN_BELOW, StoredAnswersSchema } from './analysis-card.ts';
+import { getAnalysisScenario } from './analysis-scenarios.ts';
+import { csvDocument } from '../../core/csv.ts';
+import { recordingConditions, type RecordingFilters } from '../../core/recording-filters.ts';
+
+export interface AnswerCell {
+  answer: boolean | string;
+  confidence: number;
+  uncertain: boolean;
+  /** When the first passage of evidence starts (seconds), to open the call there. */
+  evidence_start: number | null;
+}
+
+export interface AnswerRow {
+  recording_id: string;
+  filename: string;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
+  analysis_run_id: string;
+  answers: Record<string, AnswerCell>;
+}
+
+export interface AnswerTable {
+  analysis_scenario_id: string;
+  execution_id: string | null;
+  questions: { id: string; text: string; type: string }[];
+  rows: AnswerRow[];
+  /** Rows before `limit` was applied. */
+  total: number;
+}
+
+export type AnswerFilter = 'true' | 'false' | 'uncertain';
+
+/** `answer.<question_id>=…` parameters of a query string. */
+export function answerFilters(query: Record<string, unknown>): Record<string, AnswerFilter> {
+  const filters: Record<string, AnswerFilter> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (!name.startsWith('answer.')) continue;
+    if (value !== 'true' && value !== 'false' && value !== 'uncertain') throw invalid(name, 'must be true, false or uncertain');
+    filters[name.slice('answer.'.length)] = value;
+  }
+  return filters;
+}
+
+const MAX_ROWS = 5000;
+
+export async function answerTable(
+  ctx: Context,
+  workspaceId: string,
+  scenarioId: string,
+  options: { executionId?: string | undefined; filters: RecordingFilters; answers: Record<string, AnswerFilter>; limit: number; offset: number },
+): Promise<AnswerTable> {
+  const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
+  const questions = scenario.questions.map((q) => ({ id: q.id, text: q.text, type: q.type }));
+  for (const id of Object.keys(options.answers)) if (!questions.some((q) => q.id === id)) throw invalid(`answer.${id}`, `the scenario has no question "${id}"`);
+  const conditions = recordingConditions(options.filters, 'rec');
+  // The results to show: an execution's runs, or each call's latest result for the scenario.
+  const chosen = options.executionId
+    ? sql`SELECT res.analysis_run_id FROM analysis_runs run JOIN analysis_results res ON res.analysis_run_id = run.id
+          WHERE run.workspace_id = ${workspaceId} AND run.execution_id = ${options.executionId} AND run.analysis_scenario_id = ${scenario.id}`
+    : sql`SELECT f.analysis_run_id FROM analysis_facts f WHERE f.workspace_id = ${workspaceId} AND f.analysis_scenario_id = ${scenario.id} AND f.latest`;
+  const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown }>`
+    SELECT rec.id AS recording_id, rec.filename, rec.metadata_json, rec.recorded_at, res.analysis_run_id, res.answers
+    FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id
+    WHERE res.workspace_id = ${workspaceId} AND res.analysis_run_id IN (${chosen})
+      ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
+    ORDER BY rec.recorded_at DESC, rec.id DESC
+    LIMIT ${MAX_ROWS}`.execute(ctx.db);
+  const table = rows.map((row): AnswerRow => {
+    const stored = readStored(StoredAnswersSchema, row.answers, `analysis result ${row.analysis_run_id} answers`);
+    return {
+      recording_id: row.recording_id,
+      filename: row.filename,
+      metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
+      recorded_at: row.recorded_at,
+      analysis_run_id: row.analysis_run_id,
+      answers: Object.fromEntries(
+        stored.map((a) => [a.question_id, { answer: a.answer, confidence: a.confidence, uncertain: a.confidence < UNCERTAIN_BELOW, evidence_start: a.evidence[0]?.start ?? null }]),
+      ),
+    };
+  });
+  const kept = table.filter((row) =>
+    Object.entries(options.answers).every(([id, wanted]) => {
+      const cell = row.answers[id];
+      if (!cell) return false;
+      return wanted === 'uncertain' ? cell.uncertain : String(cell.answer) === wanted;
+    }),
+  );
+  return { analysis_scenario_id: scenario.id, execution_id: options.executionId ?? null, questions, rows: kept.slice(options.offset, options.offset + options.limit), total: kept.length };
+}
+
+export function answerTableCsv(table: AnswerTable): string {
+  const metadataFields = [...new Set(table.rows.flatMap((row) => Object.keys(row.metadata)))].sort();
+  const header = ['recording_id', 'filename', 'recorded_at', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`])];
+  const lines = table.rows.map((row) => [
+    row.recording_id,
+    row.filename,
+    row.recorded_at instanceof Date ? row.recorded_at.toISOString() : String(row.recorded_at),
+    ...metadataFields.map((f) => {
+      const value = row.metadata[f];
+      return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    }),
+    ...table.questions.flatMap((q) => {
+      const cell = row.answers[q.id];
+      return cell ? [typeof cell.answer === 'string' ? cell.answer : String(cell.answer), cell.confidence, cell.uncertain] : ['', '', ''];
+    }),
+  ]);
+  return csvDocument([header, ...lines]);
+}

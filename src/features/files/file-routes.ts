@@ -1,0 +1,89 @@
+// The alternative upload form: POST /v1/files (the file plus any fields, kept as string metadata)
+// and GET /v1/files/{id} with ?wait= long polling. The recordings service is underneath.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.ts';
+import { fileView, waitForFile } from './file-view.ts';
+import { checkMetadata, checkRecordedAt, checkRetention, createFromUpload, sanitizeFilename } from '../recordings/recordings.ts';
+import { workspaceOf } from '../../http/request-context.ts';
+import { readUpload } from '../recordings/multipart-upload.ts';
+import { TranscriptCard } from '../transcription/transcription-card.ts';
+import { JsonObject, Nullable, withProblems } from '../../http/schemas/common.ts';
+
+const FileCard = Type.Object({
+  file_id: Type.String({ description: 'The recording id (fl-…)' }),
+  status: Type.String({ description: 'queued | processing | completed | failed, for the whole pipeline' }),
+  metadata: JsonObject,
+});
+const FileView = Type.Composite([
+  FileCard,
+  Type.Object({
+    error_code: Nullable(Type.String()),
+    transcript: Nullable(TranscriptCard),
+    analysis: Nullable(
+      Type.Object({
+        summary: Type.String(),
+        answers: Type.Array(Type.Object({ question: Type.String(), answer: Type.Union([Type.Boolean(), Type.String()]) })),
+        tokens_used: Type.Integer(),
+      }),
+    ),
+  }),
+]);
+
+export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['files'];
+  app.post(
+    '/v1/files',
+    {
+      // The upload starts the transcription and analysis runs of the pipeline too.
+      config: { scope: ['recordings:write', 'transcripts:write', 'analysis:write'], createsWork: true, docBody: Type.Object({ file: Type.String({ format: 'binary' }) }, { additionalProperties: Type.String() }) },
+      schema: {
+        tags,
+        summary: 'Upload a file into the key\'s workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata',
+        description: 'The workspace\'s automatic scenarios run (its first scenarios when none is automatic), so GET /v1/files/{id} ends with a transcript and an analysis.',
+        response: withProblems({ 202: FileCard }, 402, 413, 415, 507),
+      },
+    },
+    async (request, reply) => {
+      const upload = await readUpload(ctx, request);
+      try {
+        const { retention_days: retention, recorded_at: recordedAt, ...fields } = upload.fields;
+        const recording = await createFromUpload(ctx, workspaceOf(request), {
+          recordedAt: checkRecordedAt(recordedAt),
+          audio: upload.audio,
+          filename: sanitizeFilename(upload.filename, 'upload'),
+          contentType: upload.contentType,
+          metadata: checkMetadata(ctx, fields),
+          retentionDays: checkRetention(ctx, retention),
+          pipeline: true,
+        });
+        return reply.code(202).send({ file_id: recording.id, status: 'queued', metadata: fields });
+      } catch (error) {
+        await ctx.blobs.removeTemp(upload.audio.tempPath);
+        throw error;
+      }
+    },
+  );
+  app.get(
+    '/v1/files/:file_id',
+    {
+      // The view carries the transcript and the analysis: it needs the scopes that read them.
+      config: { scope: ['recordings:read', 'transcripts:read', 'analysis:read'] },
+      schema: {
+        tags,
+        summary: 'The file with its transcript and analysis (analysis null until a result exists)',
+        description: '`wait=N` (at most 60) holds the request until the pipeline ends or N seconds pass.',
+        params: Type.Object({ file_id: Type.String() }),
+        querystring: Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 60 })) }),
+        response: withProblems({ 200: FileView }, 404),
+      },
+    },
+    async (request, reply) => {
+      const workspaceId = workspaceOf(request);
+      if (!request.query.wait) return fileView(ctx, workspaceId, request.params.file_id);
+      const closed = new AbortController();
+      reply.raw.once('close', () => closed.abort());
+      return waitForFile(ctx, workspaceId, request.params.file_id, request.query.wait, closed.signal);
+    },
+  );
+};

@@ -1,0 +1,122 @@
+// P/reports: analysis results and recordings grouped by metadata and period; CSV on request.
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { Context } from '../../context.ts';
+import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from './reports.ts';
+import { DateTime, mediaResponse, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { recordingFiltersOf } from '../../core/recording-filters.ts';
+import { sendJsonOrCsv } from '../../http/query.ts';
+
+const filterFields = {
+  group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
+  status: Type.Optional(Type.String()),
+  created_after: Type.Optional(DateTime),
+  created_before: Type.Optional(DateTime),
+  recorded_after: Type.Optional(DateTime),
+  recorded_before: Type.Optional(DateTime),
+};
+const Key = Type.Record(Type.String(), Nullable(Type.String()));
+const AnalysisReport = Type.Object({
+  analysis_scenario_id: Type.String(),
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(
+    Type.Object({
+      key: Key,
+      results: Type.Integer({ description: 'Results counted: each recording\'s latest completed result for the scenario (a re-run or a retry replaces the earlier one)' }),
+      calls: Type.Integer({ description: 'Calls (recordings) in the group: the same number as results' }),
+      questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String(), true: Type.Integer(), false: Type.Integer(), rate: Nullable(Type.Number()) })),
+    }),
+  ),
+});
+const RecordingsReport = Type.Object({
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(Type.Object({ key: Key, recordings: Type.Integer(), by_status: Type.Record(Type.String(), Type.Integer()), total_duration_seconds: Type.Number() })),
+});
+
+const TalkReport = Type.Object({
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(
+    Type.Object({
+      key: Key,
+      transcripts: Type.Integer({ description: 'Recordings in the group with a transcript (their latest one counts)' }),
+      silence_seconds_avg: Type.Number(),
+      overlap_seconds_avg: Type.Number(),
+      interruptions_avg: Type.Number(),
+      speakers: Type.Array(
+        Type.Object({
+          speaker: Type.String(),
+          transcripts: Type.Integer({ description: 'Transcripts in which this speaker is heard' }),
+          talk_share: Type.Number({ description: "The speaker's share of all the group's talk (talk seconds over the group's talk seconds): a group's shares add up to 1" }),
+          talk_ratio_avg: Type.Number({ description: "The speaker's share of the talk of each call, averaged over the calls the speaker is in (these need not add up to 1)" }),
+          talk_seconds_avg: Type.Number(),
+          words_per_minute_avg: Type.Number(),
+          longest_turn_seconds_avg: Type.Number(),
+          interruptions_avg: Type.Number(),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** JSON by default; CSV with `Accept: text/csv`. */
+const csvText = Type.String({ description: 'One line per group, a header line first' });
+const reportResponse = (json: TSchema) => mediaResponse('The report', { 'application/json': json, 'text/csv': csvText });
+
+export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['reports'];
+  const config = { scope: 'reports:read' as const };
+  app.get(
+    '/api/v1/workspaces/:workspace_id/reports/analysis',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording\'s latest result',
+        description: 'Recording filters as on the list (status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.',
+        params: WorkspaceParams,
+        querystring: Type.Object({ analysis_scenario_id: Type.String(), ...filterFields }, { additionalProperties: Type.String() }),
+        response: withProblems({ 200: reportResponse(AnalysisReport) }, 404),
+      },
+    },
+    async (request, reply) => {
+      const report = await analysisReport(ctx, request.params.workspace_id, request.query.analysis_scenario_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      return sendJsonOrCsv(request, reply as FastifyReply, report, analysisReportCsv);
+    },
+  );
+  app.get(
+    '/api/v1/workspaces/:workspace_id/reports/recordings',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Recordings per group: counts by status and total duration',
+        params: WorkspaceParams,
+        querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
+        response: withProblems({ 200: reportResponse(RecordingsReport) }),
+      },
+    },
+    async (request, reply) => {
+      const report = await recordingsReport(ctx, request.params.workspace_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      return sendJsonOrCsv(request, reply as FastifyReply, report, recordingsReportCsv);
+    },
+  );
+  app.get(
+    '/api/v1/workspaces/:workspace_id/reports/talk',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged',
+        description: "Each recording counts with its latest transcript. Recording filters as on the list. `Accept: text/csv` answers CSV.",
+        params: WorkspaceParams,
+        querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
+        response: withProblems({ 200: reportResponse(TalkReport) }),
+      },
+    },
+    async (request, reply) => {
+      const report = await talkReport(ctx, request.params.workspace_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      return sendJsonOrCsv(request, reply as FastifyReply, report, talkReportCsv);
+    },
+  );
+};

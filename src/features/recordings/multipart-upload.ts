@@ -1,0 +1,83 @@
+// Reads a multipart upload: the `file` part is streamed to a temp file of the blob store as it
+// arrives; every other part is a text field. On any error nothing is left behind.
+import type { FastifyRequest } from 'fastify';
+import type { Context } from '../../context.ts';
+import { AppError, invalid } from '../../errors.ts';
+import { isAcceptedContentType } from '../../platform/media/sniff.ts';
+import { receiveAudio, type ReceivedAudio } from './audio-intake.ts';
+import { assertNoNul } from '../../http/text-guard.ts';
+
+export interface ParsedUpload {
+  audio: ReceivedAudio;
+  filename: string | undefined;
+  contentType: string | null;
+  fields: Record<string, string>;
+  /** Every text part in order, repeated names included (`timestamp_granularities[]`). */
+  entries: [string, string][];
+}
+
+const MULTIPART_OVERHEAD = 1024 * 1024;
+
+export async function readUpload(ctx: Context, request: FastifyRequest): Promise<ParsedUpload> {
+  if (!request.isMultipart()) {
+    throw new AppError('unsupported_media_type', 'send the audio as multipart/form-data with a "file" part');
+  }
+  const max = ctx.config.maxUploadBytes;
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max + MULTIPART_OVERHEAD + ctx.config.maxMetadataBytes) {
+    throw new AppError('payload_too_large', `the upload is larger than the limit of ${max} bytes`);
+  }
+  let audio: ReceivedAudio | undefined;
+  let filename: string | undefined;
+  let contentType: string | null = null;
+  const fields: Record<string, string> = {};
+  const entries: [string, string][] = [];
+  try {
+    for await (const part of request.parts({ limits: { fileSize: max + 1 } })) {
+      if (typeof part.fieldname !== 'string' || part.fieldname === '') {
+        if (part.type === 'file') part.file.resume();
+        throw invalid('form', 'every form part needs a name (Content-Disposition: form-data; name="…")');
+      }
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || audio) {
+          part.file.resume();
+          throw invalid(part.fieldname, audio ? 'only one file may be sent' : 'files are accepted only in the "file" field');
+        }
+        if (!isAcceptedContentType(part.mimetype)) {
+          part.file.resume();
+          throw new AppError('unsupported_media_type', `"${part.mimetype}" is not an accepted audio type`);
+        }
+        if (part.filename?.includes('\u0000')) {
+          part.file.resume();
+          throw invalid('file', 'the file name must not contain the NUL character');
+        }
+        audio = await receiveAudio(ctx.blobs, part.file, max);
+        filename = part.filename;
+        contentType = part.mimetype || null;
+      } else {
+        assertNoNul(String(part.value), part.fieldname);
+        assertNoNul(part.fieldname, 'form');
+        fields[part.fieldname] = String(part.value);
+        entries.push([part.fieldname, String(part.value)]);
+      }
+    }
+    if (!audio) throw invalid('file', 'is required');
+    return { audio, filename, contentType, fields, entries };
+  } catch (error) {
+    if (audio) await ctx.blobs.removeTemp(audio.tempPath);
+    throw asClientError(error);
+  }
+}
+
+/** busboy's complaints about a malformed or cut-off body are the client's, not the server's. */
+function asClientError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_FILES_LIMIT') return invalid('file', 'only one file may be sent');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return invalid('form', 'too many form fields');
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('payload_too_large', 'the file is larger than the limit');
+  if (code === 'FST_PROTO_VIOLATION') return invalid('form', 'a form field name is not allowed');
+  const message = (error as Error).message ?? '';
+  if (/boundary|part terminated|unexpected end|malformed|multipart/i.test(message)) return invalid('body', `the multipart body is malformed: ${message}`);
+  return error;
+}

@@ -1,0 +1,19 @@
+// Where a call stands in the pipeline (the recording card's `pipeline`): its states, and what a
+// recording's own state says before any run is read. The SQL that reads the runs is
+// features/recordings/pipeline-status.ts.
+
+export const pipelineStatuses = ['preparing', 'audio_ready', 'transcribing', 'transcribed', 'analysing', 'analysed', 'failed'] as const;
+export type PipelineStatus = (typeof pipelineStatuses)[number];
+
+export interface Pipeline {
+  status: PipelineStatus;
+  /** Why it failed: the preparation's or the latest run's error. */
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** What a recording's own state says when its runs are not read (a card just created: it has none). */
+export function pipelineOfNew(status: string, errorCode: string | null, errorMessage: string | null): Pipeline {
+  if (status === 'failed' || status === 'download_failed') return { status: 'failed', error_code: errorCode, error_message: errorMessage };
+  return { status: status === 'completed' ? 'audio_ready' : 'preparing', error_code: null, error_message: null };
+}

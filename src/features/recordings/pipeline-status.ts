@@ -1,0 +1,57 @@
+// Where a call stands in the pipeline, for people: audio being prepared, audio ready, being
+// transcribed, transcribed, being analysed, analysed, or failed with the reason. Derived in SQL
+// from the recording and its latest runs (nothing stored that could drift), so the list, its
+// filter and the card say the same. The specification's recording `status` stays as it is.
+import { sql, type RawBuilder } from 'kysely';
+import type { Pipeline } from './pipeline-card.ts';
+import type { Db } from '../../platform/db/database.ts';
+
+export { pipelineStatuses, type Pipeline, type PipelineStatus } from './pipeline-card.ts';
+
+/**
+ * The pipeline of the recording under `alias`, as a JSON object: its latest transcription run
+ * counts (a cancelled one as none), and the latest analysis run once that transcription completed.
+ */
+export function pipelineSql(alias: string): RawBuilder<Pipeline> {
+  const rec = (column: string) => sql.ref(`${alias}.${column}`);
+  return sql<Pipeline>`(
+    SELECT jsonb_build_object('status', p.status, 'error_code', p.error_code, 'error_message', p.error_message)
+    FROM (
+      SELECT
+        CASE
+          WHEN ${rec('status')} IN ('failed', 'download_failed') THEN 'failed'
+          WHEN ${rec('status')} <> 'completed' THEN 'preparing'
+          WHEN t.status IS NULL OR t.status = 'cancelled' THEN 'audio_ready'
+          WHEN t.status IN ('queued', 'running') THEN 'transcribing'
+          WHEN t.status = 'failed' THEN 'failed'
+          WHEN a.status IS NULL OR a.status = 'cancelled' THEN 'transcribed'
+          WHEN a.status IN ('queued', 'running') THEN 'analysing'
+          WHEN a.status = 'failed' THEN 'failed'
+          ELSE 'analysed'
+        END AS status,
+        CASE
+          WHEN ${rec('status')} IN ('failed', 'download_failed') THEN ${rec('error_code')}
+          WHEN ${rec('status')} = 'completed' AND t.status = 'failed' THEN t.error_code
+          WHEN ${rec('status')} = 'completed' AND t.status = 'completed' AND a.status = 'failed' THEN a.error_code
+        END AS error_code,
+        CASE
+          WHEN ${rec('status')} IN ('failed', 'download_failed') THEN ${rec('error_message')}
+          WHEN ${rec('status')} = 'completed' AND t.status = 'failed' THEN t.error_message
+          WHEN ${rec('status')} = 'completed' AND t.status = 'completed' AND a.status = 'failed' THEN a.error_message
+        END AS error_message
+      FROM (SELECT 1) AS one
+      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM transcription_runs WHERE recording_id = ${rec('id')} ORDER BY seq DESC LIMIT 1) AS t ON true
+      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM analysis_runs WHERE recording_id = ${rec('id')} ORDER BY seq DESC LIMIT 1) AS a ON true
+    ) AS p
+  )`;
+}
+
+/** The condition of a `pipeline_status` filter on the recording under `alias`. */
+export const pipelineIn = (alias: string, statuses: readonly string[]): RawBuilder<boolean> => sql<boolean>`(${pipelineSql(alias)} ->> 'status') = ANY(${[...statuses]}::text[])`;
+
+/** The pipeline of each recording of `ids` (one query). */
+export async function pipelinesOf(db: Db, ids: readonly string[]): Promise<Map<string, Pipeline>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; pipeline: Pipeline }>`SELECT rec.id, ${pipelineSql('rec')} AS pipeline FROM recordings rec WHERE rec.id = ANY(${[...ids]}::text[])`.execute(db);
+  return new Map(rows.map((row) => [row.id, row.pipeline]));
+}

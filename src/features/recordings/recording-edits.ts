@@ -1,0 +1,43 @@
+// Editing a recording after it was created: its metadata (replaced whole) and when the call took
+// place. The change reaches the report facts in the same transaction, so reports group the call
+// by its new values at once, and a `recording.updated` event carries the new card.
+import type { Context } from '../../context.ts';
+import { presentRecording } from './recording-card.ts';
+import { notFound } from '../../errors.ts';
+import { isId } from '../../ids.ts';
+import { emitEvent } from '../../core/events.ts';
+import { checkMetadata, checkRecordedAt, type Recording } from './recordings.ts';
+
+export interface RecordingChanges {
+  metadata?: unknown;
+  recorded_at?: unknown;
+}
+
+export async function updateRecording(ctx: Context, workspaceId: string, id: string, changes: RecordingChanges): Promise<Recording> {
+  const metadata = changes.metadata === undefined ? null : checkMetadata(ctx, changes.metadata);
+  const recordedAt = changes.recorded_at === undefined ? null : checkRecordedAt(changes.recorded_at);
+  if (!isId('recording', id)) throw notFound(`recording ${id}`);
+  return ctx.db.transaction().execute(async (trx) => {
+    const recording = await trx
+      .updateTable('recordings')
+      .set({
+        updated_at: new Date(),
+        ...(metadata ? { metadata: metadata.json, metadata_json: metadata.json } : {}),
+        ...(recordedAt ? { recorded_at: recordedAt, recorded_at_source: 'client' } : {}),
+      })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!recording) throw notFound(`recording ${id}`);
+    if (metadata || recordedAt) {
+      await trx
+        .updateTable('analysis_facts')
+        .set({ ...(metadata ? { metadata: metadata.json } : {}), ...(recordedAt ? { recorded_at: recordedAt } : {}) })
+        .where('recording_id', '=', id)
+        .execute();
+    }
+    await emitEvent(ctx, trx, workspaceId, 'recording.updated', presentRecording(recording));
+    return recording;
+  });
+}

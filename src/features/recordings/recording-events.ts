@@ -1,0 +1,11 @@
+// The webhook event of a recording that reached the end of its preparation or download.
+import type { Context } from '../../context.ts';
+import { emitEvent } from '../../core/events.ts';
+import type { Trx } from '../../platform/db/database.ts';
+import { presentRecording } from './recording-card.ts';
+import type { Recording } from './recordings.ts';
+
+export const recordingEvent = (ctx: Context, trx: Trx, recording: Recording) => {
+  const type = recording.status === 'completed' ? 'recording.completed' : recording.status === 'failed' ? 'recording.failed' : 'recording.download_failed';
+  return emitEvent(ctx, trx, recording.workspace_id, type, presentRecording(recording));
+};

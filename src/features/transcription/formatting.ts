@@ -1,0 +1,71 @@
+// Readable text from a recogniser that writes none (pocketsphinx: lower case, no punctuation):
+// sentences cut at the pauses in the word times, a question mark where a sentence opens as a
+// question does, a full stop otherwise, a capital at each sentence start and on "I". Each word
+// keeps `word` as recognised and gains `punctuated_word`; segments' and the transcript's text are
+// rebuilt from those. Search, phrase rules, redaction and talk statistics read the recognised
+// words, so formatting changes nothing they find; a redaction marker stays one token.
+// Not done yet: numbers, money, times and dates as digits; names; commas.
+import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
+import { turnsText } from './speakers.ts';
+
+/** A pause at least this long between two words of one speaker ends a sentence. */
+export const SENTENCE_PAUSE_SECONDS = 0.6;
+
+const QUESTION_OPENERS = new Set([
+  'what', 'where', 'when', 'why', 'who', 'whom', 'whose', 'which', 'how',
+  'do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'will', 'shall', 'should', 'may', 'might', 'have', 'has', 'had', "isn't", "aren't", "don't", "doesn't", "didn't", "can't", "won't", "wouldn't", "couldn't",
+]);
+/** Opening words that make a statement of what follows ("is" in "is that right" asks; "so is mine" does not start here). */
+const FIRST_PERSON = /^i('m|'ll|'ve|'d)?$/;
+const MARKER = /^\[[A-Z_]+\]$/;
+
+export interface FormattedWord extends SpeakerWord {
+  punctuated_word: string;
+}
+
+interface Transcript {
+  language: string;
+  text: string;
+  segments: SpeakerSegment[];
+  words: SpeakerWord[];
+}
+
+const capitalise = (word: string) => (MARKER.test(word) ? word : word.charAt(0).toUpperCase() + word.slice(1));
+
+/** Punctuated words of one speaker's words in time order: sentences cut at pauses. */
+export function punctuate(words: readonly SpeakerWord[]): FormattedWord[] {
+  const out: FormattedWord[] = [];
+  let sentence: FormattedWord[] = [];
+  const close = () => {
+    if (sentence.length === 0) return;
+    const first = sentence[0]!.word.toLowerCase();
+    const last = sentence[sentence.length - 1]!;
+    last.punctuated_word += QUESTION_OPENERS.has(first) && sentence.length > 1 ? '?' : '.';
+    sentence[0]!.punctuated_word = capitalise(sentence[0]!.punctuated_word);
+    out.push(...sentence);
+    sentence = [];
+  };
+  for (const [i, word] of words.entries()) {
+    const previous = words[i - 1];
+    if (previous && word.start - previous.end >= SENTENCE_PAUSE_SECONDS) close();
+    const lower = word.word.toLowerCase();
+    sentence.push({ ...word, punctuated_word: FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word });
+  }
+  close();
+  return out;
+}
+
+/** The transcript with punctuated words, and segments' and its text rebuilt from them. */
+export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean): T & { words: FormattedWord[] } {
+  if (transcript.words.length === 0) return { ...transcript, words: [] };
+  const channels = [...new Set(transcript.words.map((w) => w.channel))];
+  const words = channels
+    .flatMap((channel) => punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start)))
+    .sort((a, b) => a.start - b.start || a.channel - b.channel);
+  const segments = transcript.segments.map((segment) => {
+    const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);
+    return own.length > 0 ? { ...segment, text: own.map((w) => w.punctuated_word).join(' ') } : segment;
+  });
+  const text = severalSpeakers ? turnsText(segments) : segments.map((s) => s.text).join(' ');
+  return { ...transcript, words, segments, text };
+}

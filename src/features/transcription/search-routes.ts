@@ -1,0 +1,59 @@
+// P/search: words and "exact phrases" across the workspace's transcripts.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.ts';
+import { searchTranscripts } from './search.ts';
+import { DateTime, JsonObject, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { recordingFiltersOf } from '../../core/recording-filters.ts';
+
+const SearchQuery = Type.Object(
+  {
+    q: Type.String({ minLength: 1, maxLength: 500, description: 'Words (stemmed: "refunds" finds "refund"), "exact phrases" in double quotes, `or`, and -excluded words' }),
+    speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only segments of this speaker' })),
+    status: Type.Optional(Type.String({ description: 'Comma-separated recording statuses' })),
+    created_after: Type.Optional(DateTime),
+    created_before: Type.Optional(DateTime),
+    recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
+    recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: Type.String(), description: 'Also `metadata.<field>=<value>` of the recordings, as on the list' },
+);
+
+const SearchHit = Type.Object({
+  recording_id: Type.String(),
+  transcript_id: Type.String(),
+  start: Type.Number({ description: 'Seconds: the start of the segment that matches' }),
+  end: Type.Number(),
+  speaker: Nullable(Type.String()),
+  snippet: Type.String({ description: 'The segment around the match, each matching word between <mark> and </mark>' }),
+  recording: Type.Object(
+    { filename: Type.String(), recorded_at: DateTime, metadata: JsonObject },
+    { description: 'The call the hit is in: its file name, when it took place and its metadata (e.g. the agent)' },
+  ),
+});
+
+export const searchRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
+  app.get(
+    '/api/v1/workspaces/:workspace_id/search',
+    {
+      config: { scope: 'transcripts:read' },
+      schema: {
+        tags: ['transcription'],
+        summary: 'Search transcripts: the first matching segment of each matching transcript, newest first',
+        params: WorkspaceParams,
+        querystring: SearchQuery,
+        response: withProblems({ 200: Type.Object({ data: Type.Array(SearchHit), next_cursor: Nullable(Type.String()) }) }),
+      },
+    },
+    async (request) =>
+      searchTranscripts(ctx, request.params.workspace_id, {
+        q: request.query.q,
+        speaker: request.query.speaker,
+        ...recordingFiltersOf(request.query),
+        limit: request.query.limit,
+        cursor: request.query.cursor,
+      }),
+  );
+};

@@ -1,0 +1,65 @@
+// Search across a workspace's transcripts: PostgreSQL full-text search (English stemming, words,
+// "exact phrases", or, -excluded, as websearch_to_tsquery reads them) over each transcript's text
+// stored with each transcript and indexed with GIN (migration 018), then the first segment of each matching transcript that
+// matches by itself, with its times and the match marked in a snippet. Newest transcripts first.
+import { sql } from 'kysely';
+import type { Context } from '../../context.ts';
+import { invalid } from '../../errors.ts';
+import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
+import { recordingConditions, type RecordingFilters } from '../../core/recording-filters.ts';
+
+export interface SearchQuery extends RecordingFilters {
+  q: string;
+  speaker?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface SearchHit {
+  recording_id: string;
+  transcript_id: string;
+  start: number;
+  end: number;
+  speaker: string | null;
+  snippet: string;
+  /** The call the hit is in, to tell hits apart without opening them. */
+  recording: { filename: string; recorded_at: Date; metadata: Record<string, unknown> };
+}
+
+const MARK_START = '<mark>';
+const MARK_END = '</mark>';
+
+export async function searchTranscripts(ctx: Context, workspaceId: string, query: SearchQuery): Promise<{ data: SearchHit[]; next_cursor: string | null }> {
+  const q = query.q.trim();
+  if (!q) throw invalid('q', 'must contain a word to search for');
+  const conditions = recordingConditions(query, 'rec');
+  const tsquery = sql`websearch_to_tsquery('english', ${q})`;
+  const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; speaker: string | null; snippet: string; filename: string; recorded_at: Date; metadata_json: string }>`
+    SELECT t.seq, t.id AS transcript_id, t.recording_id, (s.segment->>'start')::float8 AS start, (s.segment->>'end')::float8 AS "end",
+      rec.filename, rec.recorded_at, rec.metadata_json,
+      s.segment->>'speaker' AS speaker,
+      ts_headline('english', s.segment->>'text', ${tsquery}, ${`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=20, MinWords=6, MaxFragments=1`}) AS snippet
+    FROM transcripts t
+    JOIN recordings rec ON rec.id = t.recording_id
+    CROSS JOIN LATERAL (
+      SELECT segment FROM jsonb_array_elements(t.segments) AS e(segment)
+      WHERE to_tsvector('english', segment->>'text') @@ ${tsquery}
+        ${query.speaker === undefined ? sql`` : sql`AND segment->>'speaker' = ${query.speaker}`}
+      LIMIT 1
+    ) s
+    WHERE t.workspace_id = ${workspaceId}
+      AND t.current
+      AND t.search_vector @@ ${tsquery}
+      ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
+      ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}
+    ORDER BY t.seq DESC
+    LIMIT ${query.limit + 1}`.execute(ctx.db);
+  const data = rows.slice(0, query.limit).map(({ seq: _, filename, recorded_at, metadata_json, ...hit }) => ({
+    ...hit,
+    start: Number(hit.start),
+    end: Number(hit.end),
+    recording: { filename, recorded_at, metadata: JSON.parse(metadata_json) as Record<string, unknown> },
+  }));
+  const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;
+  return { data, next_cursor: last ? encodeCursor(last.seq) : null };
+}

@@ -1,0 +1,71 @@
+// Synchronous transcription for the OpenAI-compatible endpoint: an ordinary recording and run in
+// the key's workspace (visible in the API afterwards), awaited until the run ends.
+import type { Context } from '../../context.ts';
+import { transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
+import { AppError, invalid } from '../../errors.ts';
+import type { ReceivedAudio } from '../recordings/audio-intake.ts';
+import { checkModelAvailable } from '../../engines/models.ts';
+import { checkRetention, createFromUpload, sanitizeFilename } from '../recordings/recordings.ts';
+import { cancelRun } from '../../core/runs/runs.ts';
+import { transcriptionKind } from './transcription-kind.ts';
+import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
+import { pipelineScenario } from '../../core/scenarios/scenario-store.ts';
+import { getTranscriptionScenario, transcriptionScenarios } from './transcription-scenarios.ts';
+
+export interface SyncRequest {
+  audio: ReceivedAudio;
+  filename: string | undefined;
+  contentType: string | null;
+  /** A scenario id (sct-…), an "engine/model" pair, or any other name (the workspace's scenario). */
+  model: string;
+  language?: string | undefined;
+  prompt?: string | undefined;
+}
+
+async function snapshotFor(ctx: Context, workspaceId: string, request: SyncRequest): Promise<ScenarioSnapshot> {
+  let scenario: ScenarioSnapshot | null;
+  if (request.model.startsWith('sct-')) {
+    scenario = await getTranscriptionScenario(ctx.db, workspaceId, request.model);
+  } else {
+    scenario = await ctx.db.transaction().execute((trx) => pipelineScenario(trx, transcriptionScenarios, workspaceId, true));
+    if (!scenario) throw invalid('model', 'the workspace has no transcription scenario');
+    const [engine, ...rest] = request.model.split('/');
+    if (rest.length > 0 && engine) {
+      if (!(transcriptionEngineNames as readonly string[]).includes(engine)) throw invalid('model', `unknown engine "${engine}"; one of ${transcriptionEngineNames.join(', ')}`);
+      scenario = { ...scenario, engine: engine as TranscriptionEngineName, model: rest.join('/'), language: engine === 'pocketsphinx' ? 'en' : 'auto' };
+    }
+  }
+  if (scenario.engine === 'whisper.cpp') await checkModelAvailable(ctx, 'whisper.cpp', scenario.model);
+  const language = request.language?.trim() || scenario.language;
+  if (scenario.engine === 'pocketsphinx' && language !== 'en') throw invalid('language', 'pocketsphinx transcribes English only');
+  return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}) } };
+}
+
+export async function transcribeNow(ctx: Context, workspaceId: string, request: SyncRequest, signal: AbortSignal): Promise<{ run: TranscriptionRun; transcript: TranscriptRow }> {
+  const scenario = await snapshotFor(ctx, workspaceId, request);
+  const recording = await createFromUpload(ctx, workspaceId, {
+    audio: request.audio,
+    filename: sanitizeFilename(request.filename, 'audio'),
+    contentType: request.contentType,
+    metadata: { value: { source: 'openai-compatible' }, json: '{"source":"openai-compatible"}' },
+    retentionDays: checkRetention(ctx, undefined),
+  });
+  const started = await ctx.db.transaction().execute((trx) => createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario }));
+  for (;;) {
+    if (signal.aborted) {
+      await cancelRun(ctx, transcriptionKind, workspaceId, started.id).catch(() => {});
+      throw new AppError('validation_failed', 'the client went away');
+    }
+    const run = await ctx.db.selectFrom('transcription_runs').selectAll().where('id', '=', started.id).executeTakeFirstOrThrow();
+    const recordingNow = await ctx.db.selectFrom('recordings').select(['status', 'error_code', 'error_message']).where('id', '=', recording.id).executeTakeFirstOrThrow();
+    if (recordingNow.status === 'failed') throw invalid('file', recordingNow.error_message ?? 'the audio could not be decoded');
+    if (run.status === 'completed' && run.transcript_id) {
+      const transcript = await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
+      return { run, transcript };
+    }
+    if (run.status === 'failed' || run.status === 'cancelled') {
+      throw new AppError('engine_failed', `transcription ${run.status}: ${run.error_code ?? 'engine_error'}: ${run.error_message ?? 'unknown error'}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -1,0 +1,48 @@
+// Transcript exports: plain text, SubRip (srt) and WebVTT. A transcript of several speakers names
+// them: each line of text is a turn ("agent: …"), each cue starts with its speaker.
+import type { Segment } from '../../engines/transcription/types.ts';
+import { severalSpeakers, turns } from './speakers.ts';
+
+type ExportSegment = Segment & { speaker?: string; channel?: number };
+
+export const exportFormats = ['json', 'txt', 'srt', 'vtt'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+export const exportContentTypes: Record<Exclude<ExportFormat, 'json'>, string> = {
+  txt: 'text/plain; charset=utf-8',
+  srt: 'application/x-subrip; charset=utf-8',
+  vtt: 'text/vtt; charset=utf-8',
+};
+
+function clock(seconds: number, separator: ',' | '.'): string {
+  const total = Math.max(0, Math.round(seconds * 1000));
+  const ms = total % 1000;
+  const s = Math.floor(total / 1000) % 60;
+  const m = Math.floor(total / 60_000) % 60;
+  const h = Math.floor(total / 3_600_000);
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms, 3)}`;
+}
+
+const named = severalSpeakers;
+const line = (segment: ExportSegment, withSpeaker: boolean) => (withSpeaker ? `${segment.speaker}: ${segment.text.trim()}` : segment.text.trim());
+
+export function toText(segments: readonly ExportSegment[]): string {
+  const withSpeaker = named(segments);
+  const lines = withSpeaker ? turns(segments.map((s) => ({ ...s, speaker: s.speaker ?? '', channel: s.channel ?? 0 }))) : segments;
+  return lines.map((s) => line(s, withSpeaker)).filter((text) => text !== '' && !/^[^:]+: $/.test(text)).join('\n') + '\n';
+}
+
+export function toSrt(segments: readonly ExportSegment[]): string {
+  const withSpeaker = named(segments);
+  return segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${line(s, withSpeaker)}\n`).join('\n');
+}
+
+export function toVtt(segments: readonly ExportSegment[]): string {
+  const withSpeaker = named(segments);
+  return `WEBVTT\n\n${segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${line(s, withSpeaker)}\n`).join('\n')}`;
+}
+
+export function exportTranscript(format: Exclude<ExportFormat, 'json'>, segments: readonly ExportSegment[]): string {
+  return format === 'txt' ? toText(segments) : format === 'srt' ? toSrt(segments) : toVtt(segments);
+}

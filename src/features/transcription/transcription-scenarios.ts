@@ -1,0 +1,118 @@
+// Transcription scenarios: which engine, model and language a workspace transcribes with, and
+// whether the scenario runs by itself after preparation.
+import type { Static } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
+import { RetrySettings as RetrySchema, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
+import { TranscriptionOptions as OptionsSchema, transcriptionOptionDefaults } from './transcription-card.ts';
+import type { Context } from '../../context.ts';
+import type { Db, Trx } from '../../platform/db/database.ts';
+import { readStored } from '../../platform/db/stored-json.ts';
+import type { TranscriptionScenariosTable } from '../../platform/db/tables.ts';
+import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
+import { invalid } from '../../errors.ts';
+import { checkModelAvailable } from '../../engines/models.ts';
+import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
+import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
+import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
+
+export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
+
+export type RetrySettings = Static<typeof RetrySchema>;
+export type TranscriptionOptions = Static<typeof OptionsSchema>;
+export type { Selection };
+
+export interface TranscriptionScenario {
+  id: string;
+  name: string;
+  engine: TranscriptionEngineName;
+  model: string;
+  language: string;
+  options: TranscriptionOptions;
+  auto: boolean;
+  retry: RetrySettings;
+  selection: Selection;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TranscriptionScenarioInput {
+  name?: string | undefined;
+  engine?: string | undefined;
+  model?: string | undefined;
+  language?: string | undefined;
+  options?: Partial<TranscriptionOptions> | undefined;
+  auto?: boolean | undefined;
+  retry?: Partial<RetrySettings> | undefined;
+  selection?: Partial<Selection> | undefined;
+}
+
+export function toScenario(row: TranscriptionScenarioRow): TranscriptionScenario {
+  return {
+    id: row.id,
+    name: row.name,
+    engine: row.engine as TranscriptionEngineName,
+    model: row.model,
+    language: row.language,
+    options: { ...transcriptionOptionDefaults, ...readStored(OptionsSchema, row.options, `transcription scenario ${row.id} options`) },
+    auto: row.auto,
+    retry: readStored(RetrySchema, row.retry, `transcription scenario ${row.id} retry`),
+    selection: readStored(SelectionSchema, row.selection, `transcription scenario ${row.id} selection`) as Selection,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?: TranscriptionScenario) {
+  const engine = (input.engine ?? current?.engine ?? 'pocketsphinx') as TranscriptionEngineName;
+  if (!transcriptionEngineNames.includes(engine)) throw invalid('engine', `must be one of ${transcriptionEngineNames.join(', ')}`);
+  const engineChanged = current !== undefined && input.engine !== undefined && input.engine !== current.engine;
+  const model = input.model ?? (engineChanged || !current ? defaultModels[engine] : current.model);
+  const language = input.language ?? (engineChanged || !current ? (engine === 'pocketsphinx' ? 'en' : 'auto') : current.language);
+  if (engine === 'pocketsphinx' && language !== 'en') throw invalid('language', 'pocketsphinx transcribes English only: use "en"');
+  if (engine === 'pocketsphinx' && model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
+  if (engine === 'whisper.cpp') await checkModelAvailable(ctx, 'whisper.cpp', model);
+  const options: TranscriptionOptions = {
+    ...transcriptionOptionDefaults,
+    ...current?.options,
+    ...input.options,
+  };
+  await checkEngineAddress(ctx.config, { name: engine, remote: engine === 'openai' }, options.base_url ?? undefined);
+  if (options.redact_audio && !options.redact?.length) throw invalid('options.redact_audio', 'needs the kinds to redact in options.redact');
+  if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options.keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
+  return {
+    name: input.name ?? current?.name ?? `${engine} ${model}`,
+    engine,
+    model,
+    language,
+    options,
+    auto: input.auto ?? current?.auto ?? false,
+    retry: { ...defaultRetry, ...current?.retry, ...input.retry },
+    selection: checkSelection(ctx, { ...emptySelection, ...current?.selection, ...input.selection }),
+  };
+}
+
+export const transcriptionScenarios: ScenarioKind<TranscriptionScenario> = {
+  table: 'transcription_scenarios',
+  idKind: 'transcriptionScenario',
+  noun: 'transcription scenario',
+  fromRow: toScenario,
+};
+
+function columns(values: Awaited<ReturnType<typeof resolve>>) {
+  return { ...values, options: JSON.stringify(values.options), retry: JSON.stringify(values.retry), selection: JSON.stringify(values.selection) };
+}
+
+export async function createTranscriptionScenario(ctx: Context, workspaceId: string, input: TranscriptionScenarioInput): Promise<TranscriptionScenario> {
+  return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, input)));
+}
+
+export const getTranscriptionScenario = (db: Db | Trx, workspaceId: string, id: string): Promise<TranscriptionScenario> => getScenario(db, transcriptionScenarios, workspaceId, id);
+
+export const listTranscriptionScenarios = (ctx: Context, workspaceId: string): Promise<TranscriptionScenario[]> => listScenarios(ctx.db, transcriptionScenarios, workspaceId);
+
+export async function updateTranscriptionScenario(ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput): Promise<TranscriptionScenario> {
+  const current = await getTranscriptionScenario(ctx.db, workspaceId, id);
+  return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, input, current)), id);
+}
+
+export const deleteTranscriptionScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, transcriptionScenarios, workspaceId, id);

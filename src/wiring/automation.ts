@@ -1,0 +1,40 @@
+// What happens by itself when a state changes (core/pipeline.ts): a new workspace gets its first
+// scenarios, automatic scenarios start runs. Each step runs inside the transaction of the change
+// that caused it, so the run exists exactly when the change does.
+import type { Context } from '../context.ts';
+import type { Trx } from '../platform/db/database.ts';
+import { createAnalysisRun } from '../features/analysis/analysis-runs.ts';
+import { analysisScenarios } from '../features/analysis/analysis-scenarios.ts';
+import { createTranscriptionRun } from '../features/transcription/transcription-runs.ts';
+import type { Pipeline, PreparedRecording, ReadyTranscript } from '../core/pipeline.ts';
+import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
+import { pipelineScenario } from '../core/scenarios/scenario-store.ts';
+import { transcriptionScenarios } from '../features/transcription/transcription-scenarios.ts';
+
+async function onRecordingPrepared(ctx: Context, trx: Trx, recording: PreparedRecording): Promise<void> {
+  // Runs started while the audio was being prepared start now rather than at their next check.
+  const waiting = await trx.selectFrom('transcription_runs').select('id').where('recording_id', '=', recording.id).where('status', '=', 'queued').execute();
+  for (const run of waiting) await ctx.queue.send('transcribe', { runId: run.id }, { trx });
+  const scenario = await pipelineScenario(trx, transcriptionScenarios, recording.workspace_id, recording.pipeline);
+  if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
+}
+
+async function onTranscriptReady(ctx: Context, trx: Trx, run: ReadyTranscript): Promise<void> {
+  const transcript = run.transcript_id ? await trx.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
+  if (!transcript) return;
+  const pipeline = await trx.selectFrom('recordings').select('pipeline').where('id', '=', run.recording_id).executeTakeFirst();
+  const scenario = await pipelineScenario(trx, analysisScenarios, run.workspace_id, pipeline?.pipeline ?? false);
+  if (scenario) await createAnalysisRun(ctx, trx, { workspaceId: run.workspace_id, transcript, scenario });
+}
+
+/** The pipeline every feature announces its moments to. */
+export function automation(ctx: Context): Pipeline {
+  return {
+    async workspaceCreated(trx, workspaceId) {
+      await trx.insertInto('transcription_scenarios').values(defaultTranscriptionScenario(workspaceId, ctx.config.autoTranscribe)).execute();
+      await trx.insertInto('analysis_scenarios').values(defaultAnalysisScenario(workspaceId)).execute();
+    },
+    recordingPrepared: (trx, recording) => onRecordingPrepared(ctx, trx, recording),
+    transcriptReady: (trx, run) => onTranscriptReady(ctx, trx, run),
+  };
+}
