@@ -17,6 +17,7 @@ import { Queue } from './platform/queue/queue.ts';
 import { createLogger } from './logger.ts';
 import { openBlobStore } from './platform/storage/open-blob-store.ts';
 import { automation } from './wiring/automation.ts';
+import { recoverStalePreparations } from './features/recordings/heartbeat.ts';
 
 /** A scratch file nobody wrote for an hour belongs to a process that died. */
 const STALE_SCRATCH_MS = 3600_000;
@@ -57,7 +58,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   if (options.workers) {
     const recovered = await queue.recoverOrphans();
     // One process owns the embedded store: whatever it finds running belonged to one that died.
-    const orphanedRuns = database.embedded ? await recoverStaleRuns(ctx, runKinds, 0) : 0;
+    const orphanedRuns = database.embedded ? (await recoverStaleRuns(ctx, runKinds, 0)) + (await recoverStalePreparations(ctx, 0)) : 0;
     if (database.embedded) await blobs.removeStaleTemps(0);
     if (recovered + orphanedRuns > 0) log.info({ recovered, orphanedRuns }, 'requeued work left active by a stopped process');
     for (const handler of handlers) await queue.work(handler);

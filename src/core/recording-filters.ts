@@ -7,16 +7,8 @@ import { invalid } from '../errors.ts';
 import { parseStatuses } from './cursor.ts';
 import { metadataFilters } from '../http/query.ts';
 
-export const recordingStatuses = [
-  'download_pending',
-  'downloading',
-  'download_retry_wait',
-  'download_failed',
-  'queued',
-  'processing',
-  'completed',
-  'failed',
-] as const;
+export { recordingStatuses } from '../platform/db/tables.ts';
+import { recordingStatuses } from '../platform/db/tables.ts';
 
 export interface RecordingFilters {
   status?: string | undefined;

@@ -1,12 +1,11 @@
 // Every job kind this build runs, with its queue settings.
 import { analysisKind } from '../features/analysis/analysis-kind.ts';
 import type { Context } from '../context.ts';
-import { recoverRunsJob } from '../core/runs/recover.ts';
 import { runJob } from '../core/runs/run-job.ts';
 import { transcriptionKind, type TranscriptionRun } from '../features/transcription/transcription-kind.ts';
 import { deliverWebhookJob } from '../features/webhooks/deliver-webhook.ts';
 import { downloadAudioJob } from '../features/recordings/download-audio.ts';
-import { expireAudioJob } from './sweeps.ts';
+import { expireAudioJob, recoverRunsJob } from './sweeps.ts';
 import { prepareAudioJob } from '../features/recordings/prepare-audio.ts';
 import { removeAudioJob } from '../features/recordings/remove-audio.ts';
 import type { JobHandler, JobName } from '../platform/queue/queue.ts';

@@ -8,6 +8,7 @@ import type { ExecutionsTable } from '../../platform/db/tables.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { isUuid, newUuid } from '../../ids.ts';
 import { decodeCursor, page } from '../cursor.ts';
+import type { RecordingStatus } from '../../platform/db/tables.ts';
 
 export type ExecutionRow = Selectable<ExecutionsTable>;
 export type ExecutionKind = 'transcription' | 'analysis';
@@ -119,7 +120,8 @@ function findByKey(ctx: Context, request: ExecutionRequest) {
 
 async function selectRecordings(ctx: Context, request: ExecutionRequest): Promise<string[]> {
   let query = ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId).where('audio_deleted_at', 'is', null);
-  const statuses = request.selection.statuses.length > 0 ? request.selection.statuses : ['completed'];
+  // Stored selections are checked against the statuses when saved (scenarios/selection.ts).
+  const statuses = (request.selection.statuses.length > 0 ? request.selection.statuses : ['completed']) as RecordingStatus[];
   query = query.where('status', 'in', statuses);
   if (Object.keys(request.selection.metadata).length > 0) {
     query = query.where(sql<boolean>`metadata @> ${JSON.stringify(request.selection.metadata)}::jsonb`);

@@ -8,6 +8,7 @@ import { receiveAudio } from './audio-intake.ts';
 import { recordingEvent } from './recording-events.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
 import type { JobHandler } from '../../platform/queue/queue.ts';
+import { claimDownload, downloaded, downloadFailed } from './recording-store.ts';
 
 function permanent(code: string, message: string): OutboundError {
   return new OutboundError(code, message, false);
@@ -58,13 +59,7 @@ export function downloadAudioJob(ctx: Context): JobHandler<'download-audio'> {
     settings: { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: timeoutSeconds + 120 },
     concurrency: 2,
     async handle({ recordingId }) {
-      const recording = await ctx.db
-        .updateTable('recordings')
-        .set((eb) => ({ status: 'downloading', download_attempts: eb('download_attempts', '+', 1), updated_at: new Date() }))
-        .where('id', '=', recordingId)
-        .where('status', 'in', ['download_pending', 'download_retry_wait', 'downloading'])
-        .returningAll()
-        .executeTakeFirst();
+      const recording = await claimDownload(ctx.db, recordingId);
       if (!recording?.source_url) return;
       const keys = recordingKeys(recording.workspace_id, recording.id);
       const temp: { path: string | null } = { path: null };
@@ -72,13 +67,7 @@ export function downloadAudioJob(ctx: Context): JobHandler<'download-audio'> {
         const { audio, contentType } = await download(recording.source_url, temp);
         await ctx.blobs.commit(audio.tempPath, keys.original);
         await ctx.db.transaction().execute(async (trx) => {
-          const moved = await trx
-            .updateTable('recordings')
-            .set({ status: 'queued', size_bytes: audio.sizeBytes, content_type: contentType, error_code: null, error_message: null, updated_at: new Date() })
-            .where('id', '=', recording.id)
-            .where('status', '=', 'downloading')
-            .executeTakeFirst();
-          if (moved.numUpdatedRows > 0n) await ctx.queue.send('prepare-audio', { recordingId }, { trx });
+          if (await downloaded(trx, recording.id, { sizeBytes: audio.sizeBytes, contentType })) await ctx.queue.send('prepare-audio', { recordingId }, { trx });
         });
       } catch (error) {
         if (temp.path) await ctx.blobs.removeTemp(temp.path);
@@ -86,13 +75,7 @@ export function downloadAudioJob(ctx: Context): JobHandler<'download-audio'> {
         if (!(error instanceof OutboundError)) ctx.log.warn({ err: error, recordingId }, 'download failed unexpectedly');
         const retry = failure.transient && recording.download_attempts < maxAttempts;
         await ctx.db.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('recordings')
-            .set({ status: retry ? 'download_retry_wait' : 'download_failed', error_code: failure.code, error_message: failure.message, updated_at: new Date() })
-            .where('id', '=', recording.id)
-            .where('status', '=', 'downloading')
-            .returningAll()
-            .executeTakeFirst();
+          const updated = await downloadFailed(trx, recording.id, failure, retry);
           if (updated?.status === 'download_failed') await recordingEvent(ctx, trx, updated);
           if (retry) {
             const wait = backoffSeconds * 2 ** (recording.download_attempts - 1);

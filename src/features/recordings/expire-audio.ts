@@ -2,6 +2,7 @@
 // expire-audio sweep (wiring/sweeps.ts).
 import type { Context } from '../../context.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
+import { audioDeleted } from './recording-store.ts';
 
 export async function expireAudio(ctx: Context, now = new Date()): Promise<number> {
   let total = 0;
@@ -15,7 +16,7 @@ export async function expireAudio(ctx: Context, now = new Date()): Promise<numbe
       .execute();
     for (const recording of due) {
       await ctx.blobs.remove(recordingKeys(recording.workspace_id, recording.id).folder);
-      await ctx.db.updateTable('recordings').set({ audio_deleted_at: new Date(), updated_at: new Date() }).where('id', '=', recording.id).execute();
+      await audioDeleted(ctx.db, recording.id);
     }
     total += due.length;
     if (due.length < 200) return total;

@@ -1,12 +1,22 @@
 // A preparation's heartbeat: a recording being prepared says it is alive, so one whose worker
-// died is queued again by the stale-run sweep (runs have their own watch in core/runs/run-job.ts).
+// died is queued again by the stale sweep (recoverStalePreparations) (runs have their own watch in core/runs/run-job.ts).
 import type { Context } from '../../context.ts';
 import { HEARTBEAT_MS } from '../../core/runs/run-job.ts';
+import { requeueStalePreparations, touchPreparation } from './recording-store.ts';
 
 export function startPreparationHeartbeat(ctx: Context, recordingId: string): () => void {
   const timer = setInterval(() => {
-    ctx.db.updateTable('recordings').set({ updated_at: new Date() }).where('id', '=', recordingId).where('status', '=', 'processing').execute().catch(() => {});
+    touchPreparation(ctx.db, recordingId).catch(() => {});
   }, HEARTBEAT_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** Preparations whose worker stopped (no heartbeat for `staleSeconds`) are queued again; how many. */
+export async function recoverStalePreparations(ctx: Context, staleSeconds = ctx.config.staleRunSeconds): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const ids = await requeueStalePreparations(trx, staleSeconds);
+    for (const recordingId of ids) await ctx.queue.send('prepare-audio', { recordingId }, { trx });
+    return ids.length;
+  });
 }

@@ -1,6 +1,5 @@
 // prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it (and one per channel
 // when it has several), fill the duration and the channel count.
-import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import fs from 'node:fs/promises';
 import { checkPreparedLength, MAX_SEPARATE_CHANNELS, MediaError, prepare, probe, tooLong, wavShortfall } from '../../platform/media/ffmpeg.ts';
@@ -10,6 +9,7 @@ import { recordingEvent } from './recording-events.ts';
 import type { JobHandler } from '../../platform/queue/queue.ts';
 import { startPreparationHeartbeat } from './heartbeat.ts';
 import { stopwatch } from '../../platform/observability/stopwatch.ts';
+import { claimPreparation, prepared, preparationFailed } from './recording-store.ts';
 
 export function prepareAudioJob(ctx: Context): JobHandler<'prepare-audio'> {
   return {
@@ -17,13 +17,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<'prepare-audio'> {
     settings: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: ctx.config.jobTimeoutSeconds },
     concurrency: ctx.config.workerConcurrency,
     async handle({ recordingId }) {
-      const recording = await ctx.db
-        .updateTable('recordings')
-        .set({ status: 'processing', updated_at: new Date() })
-        .where('id', '=', recordingId)
-        .where('status', 'in', ['queued', 'processing'])
-        .returningAll()
-        .executeTakeFirst();
+      const recording = await claimPreparation(ctx.db, recordingId);
       if (!recording) return; // deleted, or already prepared by an earlier delivery of this job
       const keys = recordingKeys(recording.workspace_id, recording.id);
       const temp = ctx.blobs.tempPath();
@@ -57,20 +51,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<'prepare-audio'> {
         for (const [channel, file] of channelTemps.entries()) await ctx.blobs.commit(file, keys.channel(channel));
         await ctx.blobs.commit(temp, keys.prepared);
         await ctx.db.transaction().execute(async (trx) => {
-          const done = await trx
-            .updateTable('recordings')
-            .set({ status: 'completed', duration_seconds: Math.round(seconds * 1000) / 1000, channels, error_code: null, error_message: null, updated_at: new Date() })
-            // The file's own creation time says when the call took place, unless the client said.
-            .$if(createdAt !== null, (update) =>
-              update.set({
-                recorded_at: sql<Date>`CASE WHEN recorded_at_source = 'upload' THEN ${createdAt}::timestamptz ELSE recorded_at END`,
-                recorded_at_source: sql<string>`CASE WHEN recorded_at_source = 'upload' THEN 'file' ELSE recorded_at_source END`,
-              }),
-            )
-            .where('id', '=', recording.id)
-            .where('status', '=', 'processing')
-            .returningAll()
-            .executeTakeFirst();
+          const done = await prepared(trx, recording.id, { seconds, channels, createdAt });
           if (!done) return;
           await ctx.pipeline.recordingPrepared(trx, done);
           await recordingEvent(ctx, trx, done);
@@ -81,13 +62,7 @@ export function prepareAudioJob(ctx: Context): JobHandler<'prepare-audio'> {
         for (const file of channelTemps) await ctx.blobs.removeTemp(file);
         if (!(error instanceof MediaError)) throw error;
         await ctx.db.transaction().execute(async (trx) => {
-          const failed = await trx
-            .updateTable('recordings')
-            .set({ status: 'failed', error_code: error.code, error_message: error.message, updated_at: new Date() })
-            .where('id', '=', recording.id)
-            .where('status', '=', 'processing')
-            .returningAll()
-            .executeTakeFirst();
+          const failed = await preparationFailed(trx, recording.id, error);
           if (failed) await recordingEvent(ctx, trx, failed);
         });
       } finally {

@@ -7,6 +7,7 @@ import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { emitEvent } from '../../core/events.ts';
 import { checkMetadata, checkRecordedAt, type Recording } from './recordings.ts';
+import { edited } from './recording-store.ts';
 
 export interface RecordingChanges {
   metadata?: unknown;
@@ -18,17 +19,7 @@ export async function updateRecording(ctx: Context, workspaceId: string, id: str
   const recordedAt = changes.recorded_at === undefined ? null : checkRecordedAt(changes.recorded_at);
   if (!isId('recording', id)) throw notFound(`recording ${id}`);
   return ctx.db.transaction().execute(async (trx) => {
-    const recording = await trx
-      .updateTable('recordings')
-      .set({
-        updated_at: new Date(),
-        ...(metadata ? { metadata: metadata.json, metadata_json: metadata.json } : {}),
-        ...(recordedAt ? { recorded_at: recordedAt, recorded_at_source: 'client' } : {}),
-      })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    const recording = await edited(trx, workspaceId, id, { metadataJson: metadata?.json ?? null, recordedAt: recordedAt ?? null });
     if (!recording) throw notFound(`recording ${id}`);
     if (metadata || recordedAt) {
       await trx

@@ -1,10 +1,9 @@
 // Recordings: creation from an upload or an import, reading, listing, deletion, and the rules
 // other services ask of a recording's state.
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Trx } from '../../platform/db/database.ts';
 import { rowById } from '../../platform/db/rows-by-id.ts';
-import type { RecordingsTable } from '../../platform/db/tables.ts';
 import { AppError, diskFull, invalid, isDiskFull, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { AddressNotAllowedError, assertLiteralAllowed } from '../../platform/net/address-policy.ts';
@@ -15,10 +14,11 @@ import { decodeTimeCursor, encodeTimeCursor, parseStatuses } from '../../core/cu
 import { pipelineIn, pipelineSql, pipelineStatuses, type Pipeline } from './pipeline-status.ts';
 import { recordingConditions, recordingStatuses, type RecordingFilters } from '../../core/recording-filters.ts';
 import { checkMetadata, parseMetadata, type Metadata } from '../../core/metadata.ts';
+import { retryDownload, type Recording } from './recording-store.ts';
 
 export { recordingStatuses, type RecordingFilters };
 
-export type Recording = Selectable<RecordingsTable>;
+export type { Recording } from './recording-store.ts';
 
 export type RecordingStatus = (typeof recordingStatuses)[number];
 
@@ -170,19 +170,8 @@ export async function retryImport(ctx: Context, workspaceId: string, id: string,
     if (current.status !== 'download_failed') {
       throw new AppError('import_not_failed', `the recording is ${current.status}; only a download_failed import can be retried`);
     }
-    const recording = await trx
-      .updateTable('recordings')
-      .set({
-        status: 'download_pending',
-        source_url: url ?? current.source_url,
-        download_attempts: 0,
-        error_code: null,
-        error_message: null,
-        updated_at: new Date(),
-      })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const recording = await retryDownload(trx, current.id, url ?? current.source_url);
+    if (!recording) throw new AppError('import_not_failed', 'the recording moved on meanwhile');
     await ctx.queue.send('download-audio', { recordingId: id }, { trx });
     return recording;
   });

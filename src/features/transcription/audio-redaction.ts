@@ -5,7 +5,6 @@
 // original upload is deleted and the prepared audio (and each channel) replaced by silenced copies,
 // so later runs work on redacted audio too.
 import fs from 'node:fs/promises';
-import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Trx } from '../../platform/db/database.ts';
 import { EngineError } from '../../platform/engine-error.ts';
@@ -14,6 +13,7 @@ import { silenceSpans } from '../../platform/media/silence.ts';
 import type { Recording } from '../recordings/recordings.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
 import type { RedactedSpan } from './redaction.ts';
+import { audioRedacted } from '../recordings/recording-store.ts';
 
 export interface RedactedAudio {
   /** Scratch files: the silenced copy; without the original, the new prepared mix and channels. */
@@ -52,15 +52,7 @@ export async function storeRedactedAudio(ctx: Context, trx: Trx, recording: Reco
   if ((current?.audio_redacted_at?.getTime() ?? null) !== (recording.audio_redacted_at?.getTime() ?? null)) {
     throw new EngineError('redaction_conflict', 'another run redacted the audio meanwhile; this run starts again from its copy', true);
   }
-  await trx
-    .updateTable('recordings')
-    .set({
-      audio_redacted_at: sql<Date>`now()`,
-      ...(audio.prepared ? { original_audio_deleted_at: sql<Date>`coalesce(original_audio_deleted_at, now())` } : {}),
-      updated_at: new Date(),
-    })
-    .where('id', '=', recording.id)
-    .execute();
+  await audioRedacted(trx, recording.id, audio.prepared !== null);
   await ctx.blobs.commit(audio.copy, recordingKeys(recording.workspace_id, recording.id).redacted);
 }
 

@@ -67,11 +67,15 @@ export interface AnalysisScenariosTable {
   updated_at: Timestamp;
 }
 
+/** A recording's states: download_* for imports, then queued → processing → completed or failed. */
+export const recordingStatuses = ['download_pending', 'downloading', 'download_retry_wait', 'download_failed', 'queued', 'processing', 'completed', 'failed'] as const;
+export type RecordingStatus = (typeof recordingStatuses)[number];
+
 export interface RecordingsTable {
   id: string;
   seq: Generated<number>;
   workspace_id: string;
-  status: string;
+  status: RecordingStatus;
   filename: string;
   content_type: string | null;
   size_bytes: number | null;

@@ -7,8 +7,8 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { activeFilterCount, emptyFilters, type RecordingFilters } from '../lib/filters.ts';
+import { recordingStatuses } from '../lib/recording-status.ts';
 
-export const recordingStatuses = ['queued', 'processing', 'completed', 'failed', 'download_pending', 'downloading', 'download_failed'];
 
 const toDate = (value: string | null) => (value ? dayjs(value).toDate() : null);
 

@@ -19,8 +19,8 @@ import { TranscriptView } from '../components/TranscriptView.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
+import { failedStatuses, preparingStatuses } from '../lib/recording-status.ts';
 
-const preparing = new Set(['queued', 'processing', 'download_pending', 'downloading']);
 
 export default function Recording() {
   const workspace = useWorkspace();
@@ -43,7 +43,7 @@ export default function Recording() {
     queryKey: ['recording', workspace.id, recordingId],
     queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { ...path, recording_id: recordingId } } })),
     // Polled while the audio is prepared or a run moves the call along the pipeline.
-    refetchInterval: (q) => (q.state.data && (preparing.has(q.state.data.status) || movingPipeline.has(q.state.data.pipeline.status)) ? 1500 : false),
+    refetchInterval: (q) => (q.state.data && (preparingStatuses.has(q.state.data.status) || movingPipeline.has(q.state.data.pipeline.status)) ? 1500 : false),
   });
   const transcriptionRuns = useQuery({
     queryKey: ['transcription-runs', workspace.id, recordingId],
@@ -100,7 +100,7 @@ export default function Recording() {
   if (!recording.data) return <Text c="dimmed">Loading…</Text>;
   const r = recording.data;
   const audioUrl = workspacePath(workspace.id, `/recordings/${r.id}/audio`);
-  const hasAudio = r.audio_deleted_at === null && !preparing.has(r.status) && r.status !== 'download_failed' && r.status !== 'failed';
+  const hasAudio = r.audio_deleted_at === null && !preparingStatuses.has(r.status) && !failedStatuses.has(r.status);
   const tName = (run: { transcription_scenario_id?: string }) => transcriptionScenarios.data?.data.find((s) => s.id === run.transcription_scenario_id)?.name ?? 'Transcription';
   const aName = (id: string) => analysisScenarios.data?.data.find((s) => s.id === id)?.name ?? 'Analysis';
   const exportUrl = (format: string) => workspacePath(workspace.id, `/recordings/${r.id}/transcript?format=${format}`);
@@ -146,7 +146,7 @@ export default function Recording() {
         </Group>
       )}
       {r.audio_deleted_at !== null && <Alert color="gray">The audio was deleted by its retention on {new Date(r.audio_deleted_at).toLocaleDateString()}; transcripts and results stay.</Alert>}
-      {preparing.has(r.status) && <Alert color="blue">Preparing the audio… this page updates by itself.</Alert>}
+      {preparingStatuses.has(r.status) && <Alert color="blue">Preparing the audio… this page updates by itself.</Alert>}
 
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
