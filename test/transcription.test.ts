@@ -104,8 +104,23 @@ for (const backend of await backends({ s3: true })) {
       // Readable: sentences with a capital and an end mark; each word keeps what was recognised.
       for (const segment of transcript.segments) assert.match(segment.text, /^[A-Z[].*[.?]$/, segment.text);
       const withPunctuation = transcript.words as (Transcript['words'][number] & { punctuated_word?: string })[];
-      assert.ok(withPunctuation.every((w) => typeof w.punctuated_word === 'string' && w.punctuated_word.toLowerCase().replace(/[.?]$/, '') === w.word.toLowerCase()), 'punctuated_word is the recognised word, cased and punctuated');
+      // A number said is written over its words: digits on the first, nothing on the others.
+      const isNumber = (w: { punctuated_word?: string }) => w.punctuated_word === '' || /\d/.test(w.punctuated_word ?? '');
+      assert.ok(withPunctuation.every((w) => typeof w.punctuated_word === 'string' && (isNumber(w) || w.punctuated_word.toLowerCase().replace(/[.?]$/, '') === w.word.toLowerCase())), 'punctuated_word is the recognised word, cased and punctuated');
       assert.ok(withPunctuation.every((w) => w.word === w.word.toLowerCase() || /^\[/.test(w.word)), 'word stays as recognised');
+    });
+
+    test('numbers said are written as digits; each word keeps what was said', async () => {
+      const id = (await upload(hark, account, speech('The repair costs twenty five dollars. My number is five five five one two three four.'))).json<{ id: string }>().id;
+      await waitForRecording(hark, account, id, ['completed']);
+      const started = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key })).json<Run>();
+      await waitForRun(hark, account, started.id);
+      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${started.id}/transcript`, key: account.key })).json<{ text: string; words: { word: string; punctuated_word?: string }[] }>();
+      assert.match(transcript.text, /\$25\b/, transcript.text);
+      assert.match(transcript.text, /\b5551234\b/, transcript.text);
+      const dollar = transcript.words.find((w) => w.punctuated_word?.startsWith('$25'))!;
+      assert.equal(dollar.word, 'twenty', 'the word as said stays');
+      assert.ok(transcript.words.some((w) => w.word === 'dollars' && w.punctuated_word === ''), 'the other words of the amount write nothing');
     });
 
     test('format: false keeps the recogniser\'s own text', async () => {

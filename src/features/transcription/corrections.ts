@@ -122,7 +122,7 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
   // A segment with a corrected word reads its words again.
   if (touched.size > 0) {
     const after = wordsBySegment(segments, words);
-    for (const s of touched) segments[s]!.text = after[s]!.map((w) => words[w]!.punctuated_word ?? words[w]!.word).join(' ');
+    for (const s of touched) segments[s]!.text = after[s]!.map((w) => words[w]!.punctuated_word ?? words[w]!.word).filter(Boolean).join(' ');
   }
   return { text: textOf(segments), segments, words };
 }

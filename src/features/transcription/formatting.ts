@@ -3,9 +3,11 @@
 // question does, a full stop otherwise, a capital at each sentence start and on "I". Each word
 // keeps `word` as recognised and gains `punctuated_word`; segments' and the transcript's text are
 // rebuilt from those. Search, phrase rules, redaction and talk statistics read the recognised
-// words, so formatting changes nothing they find; a redaction marker stays one token.
-// Not done yet: numbers, money, times and dates as digits; names; commas.
+// words, so formatting changes nothing they find; a redaction marker stays one token. Numbers,
+// money, percentages, times and dates are written as digits (numbers.ts).
+// Not done yet: names; commas.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
+import { writeNumbers } from './numbers.ts';
 import { turnsText } from './speakers.ts';
 
 /** A pause at least this long between two words of one speaker ends a sentence. */
@@ -60,11 +62,12 @@ export function formatTranscript<T extends Transcript>(transcript: T, severalSpe
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
   const words = channels
-    .flatMap((channel) => punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start)))
+    .flatMap((channel) => writeNumbers(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start))))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
   const segments = transcript.segments.map((segment) => {
     const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);
-    return own.length > 0 ? { ...segment, text: own.map((w) => w.punctuated_word).join(' ') } : segment;
+    // A number written over several words is carried by the first; the others write nothing.
+    return own.length > 0 ? { ...segment, text: own.map((w) => w.punctuated_word).filter(Boolean).join(' ') } : segment;
   });
   const text = severalSpeakers ? turnsText(segments) : segments.map((s) => s.text).join(' ');
   return { ...transcript, words, segments, text };

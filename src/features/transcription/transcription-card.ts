@@ -24,7 +24,7 @@ export const TranscriptionOptions = Type.Object({
   word_timestamps: Type.Boolean(),
   summary: Type.Boolean({ description: 'Add a summary to the transcript (basic engine)' }),
   format: Type.Optional(
-    Type.Boolean({ description: 'Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true)' }),
+    Type.Boolean({ description: 'Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true)' }),
   ),
   base_url: Type.Optional(Nullable(Type.String({ description: 'openai engine: the server base URL (default HARK_OPENAI_BASE_URL)' }))),
   prompt: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),

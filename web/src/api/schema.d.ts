@@ -1478,7 +1478,7 @@ export interface components {
                 word_timestamps: boolean;
                 /** @description Add a summary to the transcript (basic engine) */
                 summary: boolean;
-                /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true) */
                 format?: boolean;
                 base_url?: string | null;
                 prompt?: string | null;
@@ -5074,7 +5074,7 @@ export interface operations {
                         word_timestamps?: boolean;
                         /** @description Add a summary to the transcript (basic engine) */
                         summary?: boolean;
-                        /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                        /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true) */
                         format?: boolean;
                         base_url?: string | null;
                         prompt?: string | null;
@@ -5115,7 +5115,7 @@ export interface operations {
                             word_timestamps: boolean;
                             /** @description Add a summary to the transcript (basic engine) */
                             summary: boolean;
-                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true) */
                             format?: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
@@ -5261,7 +5261,7 @@ export interface operations {
                             word_timestamps: boolean;
                             /** @description Add a summary to the transcript (basic engine) */
                             summary: boolean;
-                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true) */
                             format?: boolean;
                             base_url?: string | null;
                             prompt?: string | null;
@@ -5488,7 +5488,7 @@ export interface operations {
                         word_timestamps?: boolean;
                         /** @description Add a summary to the transcript (basic engine) */
                         summary?: boolean;
-                        /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                        /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true) */
                         format?: boolean;
                         base_url?: string | null;
                         prompt?: string | null;
@@ -5529,7 +5529,7 @@ export interface operations {
                             word_timestamps: boolean;
                             /** @description Add a summary to the transcript (basic engine) */
                             summary: boolean;
-                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals; each word gains punctuated_word (default true) */
+                            /** @description Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true) */
                             format?: boolean;
                             base_url?: string | null;
                             prompt?: string | null;

@@ -67,7 +67,10 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
     }
     if (!(event.key in targets)) return;
     event.preventDefault();
-    const to = targets[event.key];
+    let to = targets[event.key];
+    // Words that write nothing (the rest of a number) are not shown: step over them.
+    const step = event.key === 'ArrowLeft' || event.key === 'End' ? -1 : 1;
+    while (to !== undefined && to >= 0 && to < words.length && words[to]!.punctuated_word === '') to += step;
     if (to === undefined || to < 0 || to >= words.length) return;
     setFocused(to);
     (event.currentTarget.querySelector(`[data-word="${to}"]`) as HTMLElement | null)?.focus();
@@ -117,7 +120,8 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
               )}
               <Text size="md" style={{ lineHeight: 1.7 }}>
                 {indexes.length > 0
-                  ? indexes.map((index) => (
+                  ? // A number written over several words is carried by its first; the others write nothing.
+                    indexes.filter((index) => words[index]!.punctuated_word !== '').map((index) => (
                       <span key={index}>
                         <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} />{' '}
                       </span>

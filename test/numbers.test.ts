@@ -1,0 +1,64 @@
+// Pure logic: numbers said aloud written as digits, in each word's written form, and what must be
+// left alone.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readCardinal, writeNumbers } from '../src/features/transcription/numbers.ts';
+
+/** The written text of recognised words (the written form as the words themselves, a full stop on the last). */
+const written = (said: string, end = '.') => {
+  const words = said.split(' ').map((word, i, all) => ({ word, punctuated_word: i === all.length - 1 ? `${word}${end}` : word }));
+  return writeNumbers(words)
+    .map((w) => w.punctuated_word)
+    .filter(Boolean)
+    .join(' ');
+};
+
+test('cardinals', () => {
+  const cases: [string, number, number][] = [
+    ['twenty five', 25, 2],
+    ['one hundred and twelve', 112, 4],
+    ['three thousand four hundred', 3400, 4],
+    ['two million', 2_000_000, 2],
+    ['nineteen', 19, 1],
+    ['five five', 5, 1],
+    ['twenty thirty', 20, 1],
+  ];
+  for (const [said, value, length] of cases) assert.deepEqual(readCardinal(said.split(' '), 0), { value, length }, said);
+});
+
+test('money, percentages, times, dates, digit strings and numbers', () => {
+  const cases: [string, string][] = [
+    ['it costs twenty five dollars', 'it costs $25.'],
+    ['that is twelve dollars and fifty cents', 'that is $12.50.'],
+    ['about ninety nine percent', 'about 99%.'],
+    ['call me at two thirty p m', 'call me at 2:30 PM.'],
+    ['the meeting is at ten a m', 'the meeting is at 10 AM.'],
+    ['it starts at seven o\'clock', 'it starts at 7:00.'],
+    ['my number is five five five one two three four', 'my number is 5551234.'],
+    ['order one hundred and twelve arrived', 'order 112 arrived.'],
+    ['we shipped it on may fifth', 'we shipped it on May 5th.'],
+    ['the june twenty first delivery', 'the June 21st delivery.'],
+    ['there were fourteen boxes', 'there were 14 boxes.'],
+    ['fifty pounds', '£50.'],
+  ];
+  for (const [said, expected] of cases) assert.equal(written(said), expected, said);
+});
+
+test('left alone: small numbers in words, ordinals without a month, words that only look like numbers', () => {
+  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'it may be second hand', 'oh no', 'to be or not to be']) {
+    assert.equal(written(said), `${said}.`, said);
+  }
+});
+
+test('the written form takes the last word\'s punctuation; the other words of a number write nothing', () => {
+  const words = writeNumbers([
+    { word: 'twenty', punctuated_word: 'Twenty' },
+    { word: 'five', punctuated_word: 'five' },
+    { word: 'dollars', punctuated_word: 'dollars?' },
+  ]);
+  assert.deepEqual(words.map((w) => [w.word, w.punctuated_word]), [
+    ['twenty', '$25?'],
+    ['five', ''],
+    ['dollars', ''],
+  ]);
+});
