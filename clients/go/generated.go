@@ -127,6 +127,12 @@ type TalkStats struct {
 	Interruptions  int64            `json:"interruptions"`
 }
 
+// TranscriptSentiment is a resource of the Hark API.
+type TranscriptSentiment struct {
+	Segments []float64        `json:"segments"`
+	Speakers []map[string]any `json:"speakers"`
+}
+
 // AnalysisScenario is a resource of the Hark API.
 type AnalysisScenario struct {
 	ID           string           `json:"id"`
@@ -213,20 +219,21 @@ type MetadataField struct {
 
 // Transcript is a resource of the Hark API.
 type Transcript struct {
-	ID                   string           `json:"id"`
-	TranscriptionRunID   string           `json:"transcription_run_id"`
-	RecordingID          string           `json:"recording_id"`
-	Language             string           `json:"language"`
-	DurationSeconds      *float64         `json:"duration_seconds"`
-	Text                 string           `json:"text"`
-	Segments             []map[string]any `json:"segments"`
-	Words                []map[string]any `json:"words"`
-	Summary              string           `json:"summary,omitempty"`
-	Stats                TalkStats        `json:"stats"`
-	Version              int64            `json:"version"`
-	PreviousTranscriptID *string          `json:"previous_transcript_id"`
-	CorrectedBy          *string          `json:"corrected_by"`
-	CreatedAt            string           `json:"created_at"`
+	ID                   string              `json:"id"`
+	TranscriptionRunID   string              `json:"transcription_run_id"`
+	RecordingID          string              `json:"recording_id"`
+	Language             string              `json:"language"`
+	DurationSeconds      *float64            `json:"duration_seconds"`
+	Text                 string              `json:"text"`
+	Segments             []map[string]any    `json:"segments"`
+	Words                []map[string]any    `json:"words"`
+	Summary              string              `json:"summary,omitempty"`
+	Stats                TalkStats           `json:"stats"`
+	Sentiment            TranscriptSentiment `json:"sentiment"`
+	Version              int64               `json:"version"`
+	PreviousTranscriptID *string             `json:"previous_transcript_id"`
+	CorrectedBy          *string             `json:"corrected_by"`
+	CreatedAt            string              `json:"created_at"`
 }
 
 // AcceptInvitation: Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie (POST /api/v1/invitations/{token}/accept).

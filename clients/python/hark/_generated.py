@@ -154,6 +154,15 @@ class TalkStats(_TalkStatsRequired, total=False):
     pass
 
 
+class _TranscriptSentimentRequired(TypedDict):
+    segments: List[float]
+    speakers: List[Dict[str, Any]]
+
+
+class TranscriptSentiment(_TranscriptSentimentRequired, total=False):
+    pass
+
+
 class _AnalysisScenarioRequired(TypedDict):
     id: str
     name: str
@@ -266,6 +275,7 @@ class _TranscriptRequired(TypedDict):
     segments: List[Dict[str, Any]]
     words: List[Dict[str, Any]]
     stats: 'TalkStats'
+    sentiment: 'TranscriptSentiment'
     version: int
     previous_transcript_id: Optional[str]
     corrected_by: Optional[str]

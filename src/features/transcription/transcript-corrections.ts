@@ -17,6 +17,7 @@ import { ChannelSpeechSchema, talkStats, type ChannelSpeech } from './talk-stats
 import { readStored } from '../../platform/db/stored-json.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from './transcription-kind.ts';
 import { emitEvent } from '../../core/events.ts';
+import { transcriptSentiment } from './sentiment.ts';
 
 type TranscriptRow = Selectable<TranscriptsTable>;
 
@@ -63,6 +64,7 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
         // Talk statistics again, counting words where the measured sound is, as the first version did.
         stats: JSON.stringify(talkStats(transcript.segments, transcript.words, current.duration_seconds, soundOf(current))),
         sound: current.sound === null ? null : JSON.stringify(current.sound),
+        sentiment: JSON.stringify(transcriptSentiment(transcript.segments, current.duration_seconds)),
         version: current.version + 1,
         previous_transcript_id: current.id,
         corrected_by: by,

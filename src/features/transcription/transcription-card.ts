@@ -11,6 +11,7 @@ export { TalkStatsSchema, type TalkStats };
 import { presentRunFields, runCardFields } from '../../core/runs/run-card.ts';
 import { RetrySettings, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
+import { transcriptSentiment, TranscriptSentimentSchema } from './sentiment.ts';
 
 type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 type TranscriptRow = Selectable<TranscriptsTable>;
@@ -157,6 +158,7 @@ export const TranscriptCard = Type.Object(
     words: Type.Array(WordSchema),
     summary: Type.Optional(Type.String({ description: 'Present only when the scenario enables summary' })),
     stats: TalkStatsSchema,
+    sentiment: TranscriptSentimentSchema,
     version: Type.Integer({ minimum: 1, description: '1 as transcribed; each correction makes the next version, the previous ones kept' }),
     previous_transcript_id: Nullable(Type.String({ description: 'The version this one corrects' })),
     corrected_by: Nullable(Type.String({ description: 'Who made this version: an account id (acc-…) or an API key id (key-…); null as transcribed' })),
@@ -182,6 +184,7 @@ export function presentTranscript(transcript: TranscriptRow) {
     ...parts,
     ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
     stats: transcriptStats(transcript, parts),
+    sentiment: transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`),
     version: transcript.version,
     previous_transcript_id: transcript.previous_transcript_id,
     corrected_by: transcript.corrected_by,

@@ -24,6 +24,7 @@ import { mergeChannels, separateChannels, severalSpeakers, speakerLabels, type S
 import { talkStats } from './talk-stats.ts';
 import { speechSpans, type Span } from './voice-activity.ts';
 import { inParallel } from './parallel.ts';
+import { transcriptSentiment, type TranscriptSentiment } from './sentiment.ts';
 
 export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 
@@ -67,6 +68,7 @@ export interface CallTranscript {
   audio: { recording: Recording; files: RedactedAudio } | null;
   /** Where each channel has sound, by channel. */
   sound: Record<number, Span[]>;
+  sentiment: TranscriptSentiment;
 }
 
 export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot, Recording, CallTranscript> = {
@@ -150,10 +152,12 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     // Engines that punctuate (whisper.cpp, OpenAI-compatible servers) are left as they are.
     const transcript = options.format && engine.name === 'pocketsphinx' ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments)) : redacted.transcript;
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
-    return { transcript, stats, audio, sound };
+    // Scored on the text as stored (formatted, redacted).
+    const sentiment = transcriptSentiment(transcript.segments, recording.duration_seconds);
+    return { transcript, stats, audio, sound, sentiment };
   },
 
-  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound }) {
+  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound, sentiment }) {
     const summary = snapshot.options.summary ? await summarizeTranscript(transcript) : null;
     const transcriptId = newUuid();
     await trx
@@ -171,6 +175,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
         summary,
         stats: JSON.stringify(stats),
         sound: JSON.stringify(sound),
+        sentiment: JSON.stringify(sentiment),
       })
       .execute();
     if (audio) await storeRedactedAudio(ctx, trx, recording, audio.files);

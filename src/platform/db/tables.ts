@@ -165,6 +165,8 @@ export interface TranscriptsTable {
   corrected_by: string | null;
   /** Where each channel has sound, by channel (talk-stats.ts ChannelSpeech); null before measured. */
   sound: Json | null;
+  /** Sentiment per segment and speaker (sentiment.ts); null before scored. */
+  sentiment: Json | null;
 }
 
 export interface AnalysisRunsTable extends RunColumns {

@@ -1583,6 +1583,19 @@ export interface components {
             overlap_seconds: number;
             interruptions: number;
         };
+        /** @description Sentiment from a lexicon (wink-nlp), -1 negative … 1 positive */
+        TranscriptSentiment: {
+            /** @description Each segment's score, in the order of `segments` */
+            segments: number[];
+            speakers: {
+                speaker: string;
+                /** @description Mean of their segments, -1 to 1 */
+                mean: number;
+                first_third: number | null;
+                last_third: number | null;
+                segments: number;
+            }[];
+        };
         AnalysisScenario: {
             /** @description sca-<uuid> */
             id: string;
@@ -1765,6 +1778,7 @@ export interface components {
             /** @description Present only when the scenario enables summary */
             summary?: string;
             stats: components["schemas"]["TalkStats"];
+            sentiment: components["schemas"]["TranscriptSentiment"];
             /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
             version: number;
             previous_transcript_id: string | null;
@@ -6709,6 +6723,19 @@ export interface operations {
                             overlap_seconds: number;
                             interruptions: number;
                         };
+                        /** @description Sentiment from a lexicon (wink-nlp), -1 negative … 1 positive */
+                        sentiment: {
+                            /** @description Each segment's score, in the order of `segments` */
+                            segments: number[];
+                            speakers: {
+                                speaker: string;
+                                /** @description Mean of their segments, -1 to 1 */
+                                mean: number;
+                                first_third: number | null;
+                                last_third: number | null;
+                                segments: number;
+                            }[];
+                        };
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
                         previous_transcript_id: string | null;
@@ -6865,6 +6892,7 @@ export interface operations {
                         /** @description Present only when the scenario enables summary */
                         summary?: string;
                         stats: components["schemas"]["TalkStats"];
+                        sentiment: components["schemas"]["TranscriptSentiment"];
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
                         previous_transcript_id: string | null;
@@ -7137,6 +7165,19 @@ export interface operations {
                             /** @description Time two speakers or more speak at once */
                             overlap_seconds: number;
                             interruptions: number;
+                        };
+                        /** @description Sentiment from a lexicon (wink-nlp), -1 negative … 1 positive */
+                        sentiment: {
+                            /** @description Each segment's score, in the order of `segments` */
+                            segments: number[];
+                            speakers: {
+                                speaker: string;
+                                /** @description Mean of their segments, -1 to 1 */
+                                mean: number;
+                                first_third: number | null;
+                                last_third: number | null;
+                                segments: number;
+                            }[];
                         };
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;

@@ -25,6 +25,15 @@ const Word = memo(function Word({ text, index, active, focusable, onSeek, start 
   );
 });
 
+const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n).toFixed(1)}`;
+
+/** " · mood +0.4 (−0.3 → +0.5)": a speaker's mean sentiment, and how it moved from the first third to the last. */
+function sentimentLine(s: Schemas['Transcript']['sentiment']['speakers'][number] | undefined): string {
+  if (!s) return '';
+  const moved = s.first_third !== null && s.last_third !== null ? ` (${signed(s.first_third)} → ${signed(s.last_third)})` : '';
+  return ` · sentiment ${signed(s.mean)}${moved}`;
+}
+
 export function TranscriptView({ transcript, time, onSeek }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void }) {
   const words = transcript.words;
   const current = wordAt(words, time);
@@ -93,8 +102,9 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
           {several && (
             <Group gap="lg" aria-label="Talk statistics">
               {speakers.map((s) => (
-                <Text key={s.speaker} size="sm">
+                <Text key={s.speaker} size="sm" data-speaker-stats={s.speaker}>
                   <b>{s.speaker}</b> {Math.round(s.talk_ratio * 100)} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatTime(s.longest_turn_seconds)}
+                  {sentimentLine(transcript.sentiment.speakers.find((x) => x.speaker === s.speaker))}
                 </Text>
               ))}
               <Text size="sm" c="dimmed">
