@@ -15,6 +15,7 @@ export const errors = {
   csrf_failed: { status: 403, title: 'The request lacks a valid CSRF token or comes from another site' },
   not_found: { status: 404, title: 'Not found' },
   request_timeout: { status: 408, title: 'The request was not received in time' },
+  client_closed_request: { status: 499, title: 'The client closed the connection before the answer was ready' },
   email_taken: { status: 409, title: 'An account with this email exists' },
   recording_not_ready: { status: 409, title: 'The recording is not ready' },
   recording_failed: { status: 409, title: 'The recording failed to prepare' },

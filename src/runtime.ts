@@ -18,6 +18,7 @@ import { createLogger } from './logger.ts';
 import { openBlobStore } from './platform/storage/open-blob-store.ts';
 import { automation } from './wiring/automation.ts';
 import { recoverStalePreparations } from './features/recordings/heartbeat.ts';
+import { heardSettled, SETTLED_CHANNEL } from './core/settled.ts';
 
 /** A scratch file nobody wrote for an hour belongs to a process that died. */
 const STALE_SCRATCH_MS = 3600_000;
@@ -81,6 +82,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   if (options.http) {
     // A key revoked through another API process is forgotten here at once.
     await database.listen(KEYS_CHANNEL, () => forgetCachedKeys(ctx)).catch((error: unknown) => log.warn({ err: error }, 'cannot listen for key revocations: cached keys expire after 30 s'));
+    // Runs that settle in another process wake this one's synchronous waiters (the OpenAI route).
+    await database.listen(SETTLED_CHANNEL, heardSettled).catch((error: unknown) => log.warn({ err: error }, 'cannot listen for settled runs: synchronous waits look again every 2 s'));
     app = await buildApp(ctx, {
       readiness: async () => ({
         database: await database.ping().then(

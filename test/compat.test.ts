@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { multipart, speech } from './helpers/audio.ts';
-import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 const CALL = 'Hello, thank you for calling. I would like to book an appointment for next Monday.';
 
@@ -74,6 +74,19 @@ for (const backend of await backends()) {
       );
       const stranger = new OpenAI({ apiKey: 'hark_wrong', baseURL: `${base}/v1`, maxRetries: 0 });
       await assert.rejects(stranger.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1' }), (error: unknown) => error instanceof OpenAI.AuthenticationError);
+    });
+
+    test('a client that goes away before its transcript is ready cancels its run', async () => {
+      const client = new OpenAI({ apiKey: account.key, baseURL: `${base}/v1`, maxRetries: 0, timeout: 300_000 });
+      const P = `/api/v1/workspaces/${account.workspaceId}`;
+      const runsBefore = new Set((await hark.request({ method: 'GET', url: `${P}/transcription-runs?limit=100`, key: account.key })).json<{ data: { id: string }[] }>().data.map((r) => r.id));
+      const abort = new AbortController();
+      const long = speech(Array.from({ length: 12 }, () => CALL).join(' '));
+      const answer = client.audio.transcriptions.create({ file: fs.createReadStream(long), model: 'whisper-1' }, { signal: abort.signal }).catch((error: unknown) => error);
+      const started = await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/transcription-runs?limit=100`, key: account.key })).json<{ data: { id: string }[] }>().data.find((r) => !runsBefore.has(r.id)), 60_000, 'the run');
+      abort.abort();
+      assert.ok((await answer) instanceof Error, 'the client stopped waiting');
+      await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${started.id}`, key: account.key })).json<{ status: string }>().status === 'cancelled', 30_000, 'the cancelled run');
     });
   });
 }

@@ -10,6 +10,7 @@ import { abortActive } from './active-runs.ts';
 import { findRun, insertRun, insertRuns, markCancelled, selectRuns } from './run-store.ts';
 import { runStatuses, type AnyRunKind, type RunRow } from './run-kind.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
+import { announceSettled } from '../settled.ts';
 
 export interface NewRun {
   workspaceId: string;
@@ -108,8 +109,9 @@ export async function retryRun<K extends AnyRunKind>(
   return start(run, snapshotOf(kind, run));
 }
 
-/** A finished run's webhook event, and its execution's progress. */
+/** A finished run's webhook event, its execution's progress, and a notice to whoever waits on it. */
 export async function runEvent(ctx: Context, trx: Trx, kind: AnyRunKind, run: RunRow): Promise<void> {
+  await announceSettled(ctx, trx, run.id);
   if (run.status === 'completed' || run.status === 'failed') {
     await emitEvent(ctx, trx, run.workspace_id, `${kind.event}.${run.status}`, kind.present(run));
   }

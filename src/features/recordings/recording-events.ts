@@ -4,8 +4,10 @@ import { emitEvent } from '../../core/events.ts';
 import type { Trx } from '../../platform/db/database.ts';
 import { presentRecording } from './recording-card.ts';
 import type { Recording } from './recordings.ts';
+import { announceSettled } from '../../core/settled.ts';
 
-export const recordingEvent = (ctx: Context, trx: Trx, recording: Recording) => {
+export const recordingEvent = async (ctx: Context, trx: Trx, recording: Recording) => {
+  await announceSettled(ctx, trx, recording.id);
   const type = recording.status === 'completed' ? 'recording.completed' : recording.status === 'failed' ? 'recording.failed' : 'recording.download_failed';
-  return emitEvent(ctx, trx, recording.workspace_id, type, presentRecording(recording));
+  await emitEvent(ctx, trx, recording.workspace_id, type, presentRecording(recording));
 };

@@ -1,5 +1,7 @@
 // Synchronous transcription for the OpenAI-compatible endpoint: an ordinary recording and run in
-// the key's workspace (visible in the API afterwards), awaited until the run ends.
+// the key's workspace (visible in the API afterwards), awaited until the run ends: woken by the
+// run's (or the recording's) notice that it settled (core/settled.ts), not by polling. A client
+// that goes away cancels its run.
 import type { Context } from '../../context.ts';
 import { transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
 import { AppError, invalid } from '../../errors.ts';
@@ -11,6 +13,7 @@ import { transcriptionKind } from './transcription-kind.ts';
 import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
 import { pipelineScenario } from '../../core/scenarios/scenario-store.ts';
 import { getTranscriptionScenario, transcriptionScenarios } from './transcription-scenarios.ts';
+import { waitForSettled } from '../../core/settled.ts';
 
 export interface SyncRequest {
   audio: ReceivedAudio;
@@ -41,6 +44,9 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
   return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}) } };
 }
 
+/** A waiter looks again after this long even without a notice (one lost with a connection). */
+const SETTLED_CHECK_MS = 2000;
+
 export async function transcribeNow(ctx: Context, workspaceId: string, request: SyncRequest, signal: AbortSignal): Promise<{ run: TranscriptionRun; transcript: TranscriptRow }> {
   const scenario = await snapshotFor(ctx, workspaceId, request);
   const recording = await createFromUpload(ctx, workspaceId, {
@@ -54,7 +60,7 @@ export async function transcribeNow(ctx: Context, workspaceId: string, request: 
   for (;;) {
     if (signal.aborted) {
       await cancelRun(ctx, transcriptionKind, workspaceId, started.id).catch(() => {});
-      throw new AppError('validation_failed', 'the client went away');
+      throw new AppError('client_closed_request', 'the client went away before the transcript was ready; its run was cancelled');
     }
     const run = await ctx.db.selectFrom('transcription_runs').selectAll().where('id', '=', started.id).executeTakeFirstOrThrow();
     const recordingNow = await ctx.db.selectFrom('recordings').select(['status', 'error_code', 'error_message']).where('id', '=', recording.id).executeTakeFirstOrThrow();
@@ -66,6 +72,6 @@ export async function transcribeNow(ctx: Context, workspaceId: string, request: 
     if (run.status === 'failed' || run.status === 'cancelled') {
       throw new AppError('engine_failed', `transcription ${run.status}: ${run.error_code ?? 'engine_error'}: ${run.error_message ?? 'unknown error'}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await waitForSettled([started.id, recording.id], SETTLED_CHECK_MS, signal);
   }
 }

@@ -31,11 +31,11 @@ export interface Database {
   schema: string;
   ping(): Promise<void>;
   /**
-   * Calls `onChange` on each NOTIFY on `channel` from any process of the cluster, and whenever
-   * notifications may have been missed (a lost connection): the caller then forgets what it
-   * cached. The embedded store has one process: nothing to listen to.
+   * Calls `onChange` with the payload of each NOTIFY on `channel` from any process of the
+   * cluster, and without one whenever notifications may have been missed (a lost connection): the
+   * caller then forgets what it cached. The embedded store has one process: nothing to listen to.
    */
-  listen(channel: string, onChange: () => void): Promise<void>;
+  listen(channel: string, onChange: (payload?: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -198,13 +198,13 @@ export function transactionExecutor(trx: Trx): SqlExecutor {
 /** One connection per process holding LISTENs, reconnected after a loss (see Database.listen). */
 class Listener {
   private client: pg.Client | null = null;
-  private readonly channels = new Map<string, () => void>();
+  private readonly channels = new Map<string, (payload?: string) => void>();
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
 
   constructor(private readonly url: string) {}
 
-  async listen(channel: string, onChange: () => void): Promise<void> {
+  async listen(channel: string, onChange: (payload?: string) => void): Promise<void> {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel ${channel}`);
     this.channels.set(channel, onChange);
     if (this.client) await this.client.query(`LISTEN ${channel}`);
@@ -221,7 +221,7 @@ class Listener {
     };
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', (message) => this.channels.get(message.channel)?.());
+    client.on('notification', (message) => this.channels.get(message.channel)?.(message.payload));
     this.client = client;
     try {
       await client.connect();
