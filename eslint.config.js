@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'web/dist', 'web/node_modules', 'web/src/api/schema.d.ts', 'clients/typescript/src/schema.d.ts', 'public', 'coverage'] },
+  { ignores: ['node_modules', 'data', 'web/dist', 'web/node_modules', 'clients/typescript/src/schema.d.ts', 'public', 'coverage'] },
   ...tseslint.configs.recommended,
   {
     rules: {

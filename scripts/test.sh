@@ -54,8 +54,8 @@ echo "== clients: every operation of openapi.json, and only those"
 npx tsx scripts/generate-clients.ts --check
 echo "== web: API types drift, unit tests"
 (cd web && npx openapi-typescript ../openapi.json -o "$work/schema.d.ts" >/dev/null 2>&1)
-if ! diff -q web/src/api/schema.d.ts "$work/schema.d.ts" >/dev/null; then
-  echo "web/src/api/schema.d.ts is out of date: run npm run api-types --prefix web and commit it" >&2
+if ! diff -q clients/typescript/src/schema.d.ts "$work/schema.d.ts" >/dev/null; then
+  echo "clients/typescript/src/schema.d.ts (the web app's and the TypeScript client's types) is out of date: run npm run api-types --prefix web and commit it" >&2
   exit 1
 fi
 (cd web && npx vitest run)

@@ -2,7 +2,8 @@
 // HttpOnly cookie; every write carries the session's CSRF token, held in memory only (never in
 // localStorage). Errors are thrown as ApiError with the problem's fields.
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { components, paths } from './schema';
+// One generated schema for the web app and the TypeScript client (npm run api-types --prefix web).
+import type { components, paths } from '../../../clients/typescript/src/schema.d.ts';
 
 export type Schemas = components['schemas'];
 
