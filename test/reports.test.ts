@@ -91,6 +91,13 @@ for (const backend of await backends()) {
       const greeting = report.groups[0]!.questions.find((q) => q.question_id === 'greeting')!;
       assert.equal((await table('?answer.greeting=true')).total, greeting.true, 'the table and the report count the same calls');
       assert.equal((await table('?answer.greeting=false')).total, greeting.false);
+      // Paged in the database: the total stays that of the whole filtered table.
+      const paged = await table('?limit=1&offset=1');
+      assert.deepEqual([paged.rows.length, paged.total], [1, 3]);
+      assert.equal(paged.rows[0]!.recording_id, all.rows[1]!.recording_id);
+      assert.deepEqual([(await table('?offset=5')).rows.length, (await table('?offset=5')).total], [0, 3]);
+      const uncertain = all.rows.filter((r) => r.answers.request?.uncertain).length;
+      assert.equal((await table('?answer.request=uncertain')).total, uncertain);
       const executions = (await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenarioId}/executions`, key: account.key })).json<{ data: { id: string }[] }>().data;
       const ofExecution = await table(`?execution_id=${executions[0]!.id}`);
       assert.equal(ofExecution.total, 3);

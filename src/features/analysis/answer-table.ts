@@ -50,8 +50,6 @@ export function answerFilters(query: Record<string, unknown>): Record<string, An
   return filters;
 }
 
-const MAX_ROWS = 5000;
-
 export async function answerTable(
   ctx: Context,
   workspaceId: string,
@@ -67,13 +65,19 @@ export async function answerTable(
     ? sql`SELECT res.analysis_run_id FROM analysis_runs run JOIN analysis_results res ON res.analysis_run_id = run.id
           WHERE run.workspace_id = ${workspaceId} AND run.execution_id = ${options.executionId} AND run.analysis_scenario_id = ${scenario.id}`
     : sql`SELECT f.analysis_run_id FROM analysis_facts f WHERE f.workspace_id = ${workspaceId} AND f.analysis_scenario_id = ${scenario.id} AND f.latest`;
-  const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown }>`
-    SELECT rec.id AS recording_id, rec.filename, rec.metadata_json, rec.recorded_at, res.analysis_run_id, res.answers
+  // Answer filters in SQL: the page and its total come from the database, whatever the count.
+  const answerConditions = Object.entries(options.answers).map(([id, wanted]) => {
+    const match = wanted === 'uncertain' ? sql`(a->>'confidence')::float8 < ${UNCERTAIN_BELOW}` : sql`a->'answer' = ${wanted}::jsonb`;
+    return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(res.answers) AS e(a) WHERE a->>'question_id' = ${id} AND ${match})`;
+  });
+  const where = [...conditions, ...answerConditions];
+  const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown; total: string }>`
+    SELECT rec.id AS recording_id, rec.filename, rec.metadata_json, rec.recorded_at, res.analysis_run_id, res.answers, count(*) OVER () AS total
     FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id
     WHERE res.workspace_id = ${workspaceId} AND res.analysis_run_id IN (${chosen})
-      ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
+      ${where.length ? sql`AND ${sql.join(where, sql` AND `)}` : sql``}
     ORDER BY rec.recorded_at DESC, rec.id DESC
-    LIMIT ${MAX_ROWS}`.execute(ctx.db);
+    LIMIT ${options.limit} OFFSET ${options.offset}`.execute(ctx.db);
   const table = rows.map((row): AnswerRow => {
     const stored = readStored(StoredAnswersSchema, row.answers, `analysis result ${row.analysis_run_id} answers`);
     return {
@@ -87,14 +91,17 @@ export async function answerTable(
       ),
     };
   });
-  const kept = table.filter((row) =>
-    Object.entries(options.answers).every(([id, wanted]) => {
-      const cell = row.answers[id];
-      if (!cell) return false;
-      return wanted === 'uncertain' ? cell.uncertain : String(cell.answer) === wanted;
-    }),
-  );
-  return { analysis_scenario_id: scenario.id, execution_id: options.executionId ?? null, questions, rows: kept.slice(options.offset, options.offset + options.limit), total: kept.length };
+  // An offset past the last row returns no row, hence no total: count the rows before it.
+  const total = rows[0] ? Number(rows[0].total) : options.offset > 0 ? await countRows() : 0;
+  return { analysis_scenario_id: scenario.id, execution_id: options.executionId ?? null, questions, rows: table, total };
+
+  async function countRows(): Promise<number> {
+    const { rows: counted } = await sql<{ total: string }>`
+      SELECT count(*) AS total FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id
+      WHERE res.workspace_id = ${workspaceId} AND res.analysis_run_id IN (${chosen})
+        ${where.length ? sql`AND ${sql.join(where, sql` AND `)}` : sql``}`.execute(ctx.db);
+    return Number(counted[0]?.total ?? 0);
+  }
 }
 
 export function answerTableCsv(table: AnswerTable): string {
