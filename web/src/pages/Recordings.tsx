@@ -116,15 +116,16 @@ export default function Recordings() {
           {cursor || Object.keys(filtersToQuery(filters)).length > 0 ? 'No recordings match these filters.' : 'No recordings yet. Upload a file to get its transcript.'}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={340 + columns.length * 110}>
           <Table striped highlightOnHover aria-label="Recordings" aria-busy={list.isPending}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>File</Table.Th>
                 <Table.Th>Status</Table.Th>
-                <Table.Th>Duration</Table.Th>
+                {/* At phone width the call's name, status and date fit; duration and upload time show from sm up. */}
+                <Table.Th visibleFrom="sm">Duration</Table.Th>
                 <Table.Th>Call date</Table.Th>
-                <Table.Th>Uploaded</Table.Th>
+                <Table.Th visibleFrom="sm">Uploaded</Table.Th>
                 {columns.map((c) => (
                   <Table.Th key={c}>{c}</Table.Th>
                 ))}
@@ -141,9 +142,9 @@ export default function Recordings() {
                   <Table.Td>
                     <PipelineBadge pipeline={recording.pipeline} />
                   </Table.Td>
-                  <Table.Td>{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
-                  <Table.Td>{new Date(recording.recorded_at).toLocaleString()}</Table.Td>
-                  <Table.Td>{new Date(recording.created_at).toLocaleString()}</Table.Td>
+                  <Table.Td visibleFrom="sm">{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
+                  <Table.Td>{new Date(recording.recorded_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</Table.Td>
+                  <Table.Td visibleFrom="sm">{new Date(recording.created_at).toLocaleString()}</Table.Td>
                   {columns.map((c) => (
                     <Table.Td key={c}>{cell((recording.metadata as Record<string, unknown>)[c])}</Table.Td>
                   ))}
