@@ -24,6 +24,7 @@ const features = {
   analysis: ['recordings', 'transcription'],
   insights: ['recordings', 'transcription', 'analysis'],
   files: ['recordings', 'transcription', 'analysis'],
+  categories: ['recordings', 'transcription', 'analysis'],
   access: [],
   catalog: [],
   webhooks: [],

@@ -15,6 +15,7 @@ export const idPrefixes = {
   apiKey: 'key',
   webhook: 'wh',
   invitation: 'inv',
+  category: 'cat',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

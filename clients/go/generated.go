@@ -217,6 +217,21 @@ type MetadataField struct {
 	Values     []map[string]any `json:"values"`
 }
 
+// Category is a resource of the Hark API.
+type Category struct {
+	ID        string       `json:"id"`
+	Name      string       `json:"name"`
+	Rule      CategoryRule `json:"rule"`
+	CreatedAt string       `json:"created_at"`
+	UpdatedAt string       `json:"updated_at"`
+}
+
+// CategoryRule is a resource of the Hark API.
+type CategoryRule struct {
+	Match      string `json:"match"`
+	Conditions []any  `json:"conditions"`
+}
+
 // Transcript is a resource of the Hark API.
 type Transcript struct {
 	ID                   string              `json:"id"`
@@ -302,6 +317,12 @@ func (c *Client) CreateApiKey(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/api-keys", p, out)
 }
 
+// CreateCategory: Create a call category: a rule evaluated on every new transcript (up to 100 a workspace) (POST /api/v1/workspaces/{workspace_id}/categories).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) CreateCategory(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/categories", p, out)
+}
+
 // CreateFile: Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) CreateFile(ctx context.Context, p Params, out any) error {
@@ -362,6 +383,12 @@ func (c *Client) DeleteApiKey(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/api-keys/{key_id}", p, out)
 }
 
+// DeleteCategory: Delete a call category (recordings lose it) (DELETE /api/v1/workspaces/{workspace_id}/categories/{category_id}).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) DeleteCategory(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", p, out)
+}
+
 // DeleteRecording: Delete a recording: its audio and its card (DELETE /api/v1/workspaces/{workspace_id}/recordings/{recording_id}).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) DeleteRecording(ctx context.Context, p Params, out any) error {
@@ -378,6 +405,12 @@ func (c *Client) DeleteTranscriptionScenario(ctx context.Context, p Params, out 
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) DeleteWebhook(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", p, out)
+}
+
+// EvaluateCategory: Evaluate a category over every recording's latest transcript (up to 10,000), now (POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) EvaluateCategory(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate", p, out)
 }
 
 // GetAnalysisExecution: An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}).
@@ -414,6 +447,12 @@ func (c *Client) GetAnalysisScenario(ctx context.Context, p Params, out any) err
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) GetAnswerTable(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", p, out)
+}
+
+// GetCategory: A call category (GET /api/v1/workspaces/{workspace_id}/categories/{category_id}).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) GetCategory(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", p, out)
 }
 
 // GetFile: The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id}).
@@ -560,6 +599,12 @@ func (c *Client) ListApiKeys(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/api-keys", p, out)
 }
 
+// ListCategories: List call categories (GET /api/v1/workspaces/{workspace_id}/categories).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) ListCategories(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/categories", p, out)
+}
+
 // ListEngines: Engines of this server and their available models (GET /api/v1/workspaces/{workspace_id}/engines).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) ListEngines(ctx context.Context, p Params, out any) error {
@@ -582,6 +627,12 @@ func (c *Client) ListMembers(ctx context.Context, p Params, out any) error {
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) ListMetadataFields(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/metadata-fields", p, out)
+}
+
+// ListRecordingCategories: The categories a recording's latest transcript meets (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) ListRecordingCategories(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories", p, out)
 }
 
 // ListRecordings: List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings).
@@ -714,6 +765,12 @@ func (c *Client) SignOut(ctx context.Context, p Params, out any) error {
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) UpdateAnalysisScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", p, out)
+}
+
+// UpdateCategory: Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones) (PATCH /api/v1/workspaces/{workspace_id}/categories/{category_id}).
+// The answer's JSON is decoded into out (nil to discard it).
+func (c *Client) UpdateCategory(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", p, out)
 }
 
 // UpdateMember: Change a member's role (PATCH /api/v1/workspaces/{workspace_id}/members/{account_id}).

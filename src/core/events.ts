@@ -15,6 +15,7 @@ export const eventTypes = [
   'transcription_run.completed',
   'transcription_run.failed',
   'transcript.corrected',
+  'recording.categorized',
   'analysis_run.completed',
   'analysis_run.failed',
   'execution.completed',

@@ -16,6 +16,8 @@ export interface RecordingFilters {
   created_before?: string | undefined;
   recorded_after?: string | undefined;
   recorded_before?: string | undefined;
+  /** Comma-separated category ids (cat-…): recordings that meet any of them. */
+  category?: string | undefined;
   metadata: Record<string, string>;
 }
 
@@ -51,6 +53,11 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
   if (filters.created_before !== undefined) conditions.push(sql<boolean>`${column('created_at')} < ${parseDate('created_before', filters.created_before)}`);
   if (filters.recorded_after !== undefined) conditions.push(sql<boolean>`${column('recorded_at')} > ${parseDate('recorded_after', filters.recorded_after)}`);
   if (filters.recorded_before !== undefined) conditions.push(sql<boolean>`${column('recorded_at')} < ${parseDate('recorded_before', filters.recorded_before)}`);
+  if (filters.category !== undefined) {
+    const ids = filters.category.split(',').map((id) => id.trim());
+    if (ids.length === 0 || ids.length > 20 || ids.some((id) => !/^cat-[0-9a-f-]{36}$/.test(id))) throw invalid('category', 'must be up to 20 category ids (cat-…), comma-separated');
+    conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM recording_categories rc WHERE rc.recording_id = ${column('id')} AND rc.category_id = ANY(${ids}::text[]))`);
+  }
   for (const [path, raw] of Object.entries(filters.metadata)) {
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     const alternatives = candidateValues(raw).map((value) => sql<boolean>`${column('metadata')} @> ${containment(path, value)}::jsonb`);
@@ -67,6 +74,7 @@ export function recordingFiltersOf(query: Record<string, unknown>): RecordingFil
     created_before: query.created_before as string | undefined,
     recorded_after: query.recorded_after as string | undefined,
     recorded_before: query.recorded_before as string | undefined,
+    category: query.category as string | undefined,
     metadata: metadataFilters(query),
   };
 }

@@ -34,6 +34,7 @@ import { transcriptionScenarioRoutes } from '../features/transcription/transcrip
 import { webhookRoutes } from '../features/webhooks/webhook-routes.ts';
 import { workspaceRoutes } from '../features/access/workspace-routes.ts';
 import { Problem, problemResponse } from './schemas/common.ts';
+import { categoryRoutes } from '../features/categories/category-routes.ts';
 
 export interface AppOptions {
   readiness: () => Promise<Record<string, string>>;
@@ -149,6 +150,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(searchRoutes(ctx));
   await app.register(catalogRoutes(ctx));
   await app.register(audioRoutes(ctx));
+  await app.register(categoryRoutes(ctx));
   await app.register(fileRoutes(ctx));
   await app.register(async (scope) => openAiCompatRoutes(scope, ctx));
 

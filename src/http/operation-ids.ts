@@ -88,6 +88,13 @@ export const operationIds: Record<string, string> = {
   'POST /v1/files': 'createFile',
   'GET /v1/files/{file_id}': 'getFile',
   'POST /v1/audio/transcriptions': 'createTranscription',
+  'GET /api/v1/workspaces/{workspace_id}/categories': 'listCategories',
+  'POST /api/v1/workspaces/{workspace_id}/categories': 'createCategory',
+  'GET /api/v1/workspaces/{workspace_id}/categories/{category_id}': 'getCategory',
+  'PATCH /api/v1/workspaces/{workspace_id}/categories/{category_id}': 'updateCategory',
+  'DELETE /api/v1/workspaces/{workspace_id}/categories/{category_id}': 'deleteCategory',
+  'POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate': 'evaluateCategory',
+  'GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories': 'listRecordingCategories',
 };
 
 /** The operationId of a route (Fastify's `:param` written as OpenAPI's `{param}`). */

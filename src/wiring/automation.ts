@@ -10,6 +10,7 @@ import type { Pipeline, PreparedRecording, ReadyTranscript } from '../core/pipel
 import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
 import { pipelineScenario } from '../core/scenarios/scenario-store.ts';
 import { transcriptionScenarios } from '../features/transcription/transcription-scenarios.ts';
+import { categorize } from '../features/categories/categories.ts';
 
 async function onRecordingPrepared(ctx: Context, trx: Trx, recording: PreparedRecording): Promise<void> {
   // Runs started while the audio was being prepared start now rather than at their next check.
@@ -35,6 +36,9 @@ export function automation(ctx: Context): Pipeline {
       await trx.insertInto('analysis_scenarios').values(defaultAnalysisScenario(workspaceId)).execute();
     },
     recordingPrepared: (trx, recording) => onRecordingPrepared(ctx, trx, recording),
-    transcriptReady: (trx, run) => onTranscriptReady(ctx, trx, run),
+    transcriptReady: async (trx, run) => {
+      if (run.transcript_id) await categorize(ctx, trx, run.transcript_id);
+      await onTranscriptReady(ctx, trx, run);
+    },
   };
 }

@@ -136,6 +136,17 @@ abstract class Operations
     }
 
     /**
+     * Create a call category: a rule evaluated on every new transcript (up to 100 a workspace) (POST /api/v1/workspaces/{workspace_id}/categories)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function createCategory(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('POST', '/api/v1/workspaces/{workspace_id}/categories', $path, $query, $body);
+    }
+
+    /**
      * Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files)
      *
      * @param array<string, string> $path
@@ -246,6 +257,17 @@ abstract class Operations
     }
 
     /**
+     * Delete a call category (recordings lose it) (DELETE /api/v1/workspaces/{workspace_id}/categories/{category_id})
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function deleteCategory(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('DELETE', '/api/v1/workspaces/{workspace_id}/categories/{category_id}', $path, $query, $body);
+    }
+
+    /**
      * Delete a recording: its audio and its card (DELETE /api/v1/workspaces/{workspace_id}/recordings/{recording_id})
      *
      * @param array<string, string> $path
@@ -276,6 +298,17 @@ abstract class Operations
     public function deleteWebhook(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('DELETE', '/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', $path, $query, $body);
+    }
+
+    /**
+     * Evaluate a category over every recording's latest transcript (up to 10,000), now (POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function evaluateCategory(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('POST', '/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', $path, $query, $body);
     }
 
     /**
@@ -342,6 +375,17 @@ abstract class Operations
     public function getAnswerTable(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', $path, $query, $body);
+    }
+
+    /**
+     * A call category (GET /api/v1/workspaces/{workspace_id}/categories/{category_id})
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function getCategory(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/categories/{category_id}', $path, $query, $body);
     }
 
     /**
@@ -609,6 +653,17 @@ abstract class Operations
     }
 
     /**
+     * List call categories (GET /api/v1/workspaces/{workspace_id}/categories)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function listCategories(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/categories', $path, $query, $body);
+    }
+
+    /**
      * Engines of this server and their available models (GET /api/v1/workspaces/{workspace_id}/engines)
      *
      * @param array<string, string> $path
@@ -650,6 +705,17 @@ abstract class Operations
     public function listMetadataFields(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('GET', '/api/v1/workspaces/{workspace_id}/metadata-fields', $path, $query, $body);
+    }
+
+    /**
+     * The categories a recording's latest transcript meets (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function listRecordingCategories(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', $path, $query, $body);
     }
 
     /**
@@ -892,6 +958,17 @@ abstract class Operations
     public function updateAnalysisScenario(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('PATCH', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', $path, $query, $body);
+    }
+
+    /**
+     * Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones) (PATCH /api/v1/workspaces/{workspace_id}/categories/{category_id})
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function updateCategory(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('PATCH', '/api/v1/workspaces/{workspace_id}/categories/{category_id}', $path, $query, $body);
     }
 
     /**

@@ -265,6 +265,27 @@ class MetadataField(_MetadataFieldRequired, total=False):
     pass
 
 
+class _CategoryRequired(TypedDict):
+    id: str
+    name: str
+    rule: 'CategoryRule'
+    created_at: str
+    updated_at: str
+
+
+class Category(_CategoryRequired, total=False):
+    pass
+
+
+class _CategoryRuleRequired(TypedDict):
+    match: str
+    conditions: List[Dict[str, Any]]
+
+
+class CategoryRule(_CategoryRuleRequired, total=False):
+    pass
+
+
 class _TranscriptRequired(TypedDict):
     id: str
     transcription_run_id: str
@@ -336,6 +357,10 @@ class Operations:
         """Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
+    def create_category(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Create a call category: a rule evaluated on every new transcript (up to 100 a workspace) (POST /api/v1/workspaces/{workspace_id}/categories)"""
+        return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories", {"workspace_id": workspace_id}, query, body)
+
     def create_file(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files)"""
         return self._call("POST", "/v1/files", {}, query, body)
@@ -376,6 +401,10 @@ class Operations:
         """Delete (revoke) an API key at once (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/api-keys/{key_id}", {"workspace_id": workspace_id, "key_id": key_id}, query, body)
 
+    def delete_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Delete a call category (recordings lose it) (DELETE /api/v1/workspaces/{workspace_id}/categories/{category_id})"""
+        return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
+
     def delete_recording(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Delete a recording: its audio and its card (DELETE /api/v1/workspaces/{workspace_id}/recordings/{recording_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
@@ -387,6 +416,10 @@ class Operations:
     def delete_webhook(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Delete a webhook endpoint (DELETE /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
+
+    def evaluate_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Evaluate a category over every recording's latest transcript (up to 10,000), now (POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate)"""
+        return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
     def get_analysis_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, execution_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id})"""
@@ -411,6 +444,10 @@ class Operations:
     def get_answer_table(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
+
+    def get_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """A call category (GET /api/v1/workspaces/{workspace_id}/categories/{category_id})"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
     def get_file(self, *, file_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id})"""
@@ -508,6 +545,10 @@ class Operations:
         """List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
+    def list_categories(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """List call categories (GET /api/v1/workspaces/{workspace_id}/categories)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/categories", {"workspace_id": workspace_id}, query, body)
+
     def list_engines(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Engines of this server and their available models (GET /api/v1/workspaces/{workspace_id}/engines)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/engines", {"workspace_id": workspace_id}, query, body)
@@ -523,6 +564,10 @@ class Operations:
     def list_metadata_fields(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Metadata fields of the workspace's recordings and their frequent values (GET /api/v1/workspaces/{workspace_id}/metadata-fields)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/metadata-fields", {"workspace_id": workspace_id}, query, body)
+
+    def list_recording_categories(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """The categories a recording's latest transcript meets (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
     def list_recordings(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings)"""
@@ -611,6 +656,10 @@ class Operations:
     def update_analysis_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Update a analysis scenario (PATCH /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
+
+    def update_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones) (PATCH /api/v1/workspaces/{workspace_id}/categories/{category_id})"""
+        return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
     def update_member(self, *, workspace_id: Optional[str] = None, account_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Change a member's role (PATCH /api/v1/workspaces/{workspace_id}/members/{account_id})"""

@@ -64,6 +64,11 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/api-keys', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'post'>>;
   }
 
+  /** Create a call category: a rule evaluated on every new transcript (up to 100 a workspace) (POST /api/v1/workspaces/{workspace_id}/categories) */
+  createCategory(args: Args<'/api/v1/workspaces/{workspace_id}/categories', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/categories', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories', 'post'>> {
+    return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/categories', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories', 'post'>>;
+  }
+
   /** Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files) */
   createFile(args: Args<'/v1/files', 'post'> = {} as Args<'/v1/files', 'post'>, options?: RequestOptions): Promise<Answer<'/v1/files', 'post'>> {
     return this.transport().call('POST', '/v1/files', args as object, options) as Promise<Answer<'/v1/files', 'post'>>;
@@ -114,6 +119,11 @@ export abstract class Operations {
     return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', 'delete'>>;
   }
 
+  /** Delete a call category (recordings lose it) (DELETE /api/v1/workspaces/{workspace_id}/categories/{category_id}) */
+  deleteCategory(args: Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'delete'> = {} as Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'delete'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'delete'>> {
+    return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/categories/{category_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'delete'>>;
+  }
+
   /** Delete a recording: its audio and its card (DELETE /api/v1/workspaces/{workspace_id}/recordings/{recording_id}) */
   deleteRecording(args: Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'delete'> = {} as Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'delete'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'delete'>> {
     return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'delete'>>;
@@ -127,6 +137,11 @@ export abstract class Operations {
   /** Delete a webhook endpoint (DELETE /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}) */
   deleteWebhook(args: Args<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', 'delete'> = {} as Args<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', 'delete'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', 'delete'>> {
     return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', 'delete'>>;
+  }
+
+  /** Evaluate a category over every recording's latest transcript (up to 10,000), now (POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate) */
+  evaluateCategory(args: Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', 'post'>> {
+    return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', 'post'>>;
   }
 
   /** An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}) */
@@ -157,6 +172,11 @@ export abstract class Operations {
   /** Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers) */
   getAnswerTable(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', 'get'>>;
+  }
+
+  /** A call category (GET /api/v1/workspaces/{workspace_id}/categories/{category_id}) */
+  getCategory(args: Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/categories/{category_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'get'>>;
   }
 
   /** The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id}) */
@@ -279,6 +299,11 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/api-keys', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'get'>>;
   }
 
+  /** List call categories (GET /api/v1/workspaces/{workspace_id}/categories) */
+  listCategories(args: Args<'/api/v1/workspaces/{workspace_id}/categories', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/categories', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/categories', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories', 'get'>>;
+  }
+
   /** Engines of this server and their available models (GET /api/v1/workspaces/{workspace_id}/engines) */
   listEngines(args: Args<'/api/v1/workspaces/{workspace_id}/engines', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/engines', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/engines', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/engines', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/engines', 'get'>>;
@@ -297,6 +322,11 @@ export abstract class Operations {
   /** Metadata fields of the workspace's recordings and their frequent values (GET /api/v1/workspaces/{workspace_id}/metadata-fields) */
   listMetadataFields(args: Args<'/api/v1/workspaces/{workspace_id}/metadata-fields', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/metadata-fields', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/metadata-fields', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/metadata-fields', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/metadata-fields', 'get'>>;
+  }
+
+  /** The categories a recording's latest transcript meets (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories) */
+  listRecordingCategories(args: Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', 'get'>>;
   }
 
   /** List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings) */
@@ -407,6 +437,11 @@ export abstract class Operations {
   /** Update a analysis scenario (PATCH /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}) */
   updateAnalysisScenario(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', 'patch'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', 'patch'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', 'patch'>> {
     return this.transport().call('PATCH', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', 'patch'>>;
+  }
+
+  /** Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones) (PATCH /api/v1/workspaces/{workspace_id}/categories/{category_id}) */
+  updateCategory(args: Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'patch'> = {} as Args<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'patch'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'patch'>> {
+    return this.transport().call('PATCH', '/api/v1/workspaces/{workspace_id}/categories/{category_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories/{category_id}', 'patch'>>;
   }
 
   /** Change a member's role (PATCH /api/v1/workspaces/{workspace_id}/members/{account_id}) */

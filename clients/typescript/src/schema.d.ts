@@ -1299,6 +1299,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List call categories
+         * @description Scope: `recordings:read`
+         */
+        get: operations["listCategories"];
+        put?: never;
+        /**
+         * Create a call category: a rule evaluated on every new transcript (up to 100 a workspace)
+         * @description Conditions: `phrase` (any of `phrases` said, or with `said: false` none, optionally by a `speaker` within the first `within_seconds`), `talk` (a talk statistic above or below a value, of the call or a speaker), `sentiment` (a speaker's or the call's mean, or a third of the call, above or below a value). `match`: all or any.
+         *
+         *     Scope: `scenarios:write`
+         */
+        post: operations["createCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/categories/{category_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A call category
+         * @description Scope: `recordings:read`
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a call category (recordings lose it)
+         * @description Scope: `scenarios:write`
+         */
+        delete: operations["deleteCategory"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones)
+         * @description Scope: `scenarios:write`
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate a category over every recording's latest transcript (up to 10,000), now
+         * @description Scope: `scenarios:write`
+         */
+        post: operations["evaluateCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The categories a recording's latest transcript meets
+         * @description Scope: `recordings:read`
+         */
+        get: operations["listRecordingCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/files": {
         parameters: {
             query?: never;
@@ -1369,7 +1463,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
+        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, client_closed_request, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
         Problem: {
             type: string;
             title: string;
@@ -1744,6 +1838,49 @@ export interface components {
                 value: string | number | boolean;
                 recordings: number;
             }[];
+        };
+        Category: {
+            /** @description cat-<uuid> */
+            id: string;
+            name: string;
+            rule: components["schemas"]["CategoryRule"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CategoryRule: {
+            /** @description all: every condition holds; any: one does */
+            match: "all" | "any";
+            conditions: ({
+                /** @enum {string} */
+                type: "phrase";
+                /** @description Any of these, compared as phrase rules of questions are */
+                phrases: string[];
+                /** @description true (default): one is said; false: none is */
+                said?: boolean;
+                /** @description A speaker label ("agent", "customer"); absent: anyone, or the whole call */
+                speaker?: string;
+                within_seconds?: number;
+            } | {
+                /** @enum {string} */
+                type: "talk";
+                /** @description silence_seconds and overlap_seconds are the call's; the others a speaker's (interruptions: the call's without a speaker) */
+                metric: "silence_seconds" | "overlap_seconds" | "interruptions" | "talk_ratio" | "talk_seconds" | "words_per_minute" | "longest_turn_seconds";
+                /** @description A speaker label ("agent", "customer"); absent: anyone, or the whole call */
+                speaker?: string;
+                op: "above" | "below";
+                value: number;
+            } | {
+                /** @enum {string} */
+                type: "sentiment";
+                /** @description A speaker label ("agent", "customer"); absent: anyone, or the whole call */
+                speaker?: string;
+                /** @description mean (default), or the first or last third of the call */
+                part?: "mean" | "first_third" | "last_third";
+                op: "above" | "below";
+                value: number;
+            })[];
         };
         Transcript: {
             /** @description A UUID */
@@ -3990,6 +4127,8 @@ export interface operations {
                 recorded_after?: string;
                 /** @description Calls that took place before this time (recorded_at) */
                 recorded_before?: string;
+                /** @description Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them */
+                category?: string;
                 /** @description Comma-separated pipeline statuses: preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
                 pipeline_status?: string;
                 /** @description Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from */
@@ -9585,7 +9724,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "recording.categorized" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };
@@ -9887,7 +10026,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "recording.categorized" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };
@@ -11154,6 +11293,676 @@ export interface operations {
             };
             /** @description The resource is not in a state that allows this */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Category"][];
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    rule: components["schemas"]["CategoryRule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description cat-<uuid> */
+                        id: string;
+                        name: string;
+                        rule: components["schemas"]["CategoryRule"];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The media type or content encoding is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                category_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description cat-<uuid> */
+                        id: string;
+                        name: string;
+                        rule: components["schemas"]["CategoryRule"];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                category_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                category_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    rule?: components["schemas"]["CategoryRule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description cat-<uuid> */
+                        id: string;
+                        name: string;
+                        rule: components["schemas"]["CategoryRule"];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The media type or content encoding is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    evaluateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                category_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Recordings read */
+                        recordings: number;
+                        /** @description Recordings that meet the category */
+                        matched: number;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRecordingCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                recording_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            transcript_id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -54,6 +54,7 @@ const ListQuery = Type.Object(
     created_before: Type.Optional(DateTime),
     recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
     recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
+    category: Type.Optional(Type.String({ description: 'Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them' })),
     pipeline_status: Type.Optional(Type.String({ description: `Comma-separated pipeline statuses: ${pipelineStatuses.join(', ')}` })),
     sort: Type.Union([Type.Literal('created_at'), Type.Literal('recorded_at')], {
       default: 'created_at',

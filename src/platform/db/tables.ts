@@ -191,6 +191,23 @@ export interface AnalysisResultsTable {
   created_at: CreatedAt;
 }
 
+export interface CategoriesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  rule: Json;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+export interface RecordingCategoriesTable {
+  recording_id: string;
+  category_id: string;
+  workspace_id: string;
+  transcript_id: string;
+  created_at: CreatedAt;
+}
+
 export interface WebhooksTable {
   id: string;
   workspace_id: string;
@@ -314,6 +331,8 @@ export interface Tables {
   recordings: RecordingsTable;
   transcription_scenarios: TranscriptionScenariosTable;
   analysis_scenarios: AnalysisScenariosTable;
+  categories: CategoriesTable;
+  recording_categories: RecordingCategoriesTable;
   workspaces: WorkspacesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

@@ -9,7 +9,7 @@ import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
 
-const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'recording.updated', 'transcription_run.completed', 'transcription_run.failed', 'transcript.corrected', 'analysis_run.completed', 'analysis_run.failed', 'execution.completed'] as const;
+const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'recording.updated', 'transcription_run.completed', 'transcription_run.failed', 'transcript.corrected', 'recording.categorized', 'analysis_run.completed', 'analysis_run.failed', 'execution.completed'] as const;
 type EventName = (typeof events)[number] | '*';
 
 function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId: string }) {

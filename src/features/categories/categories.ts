@@ -1,0 +1,136 @@
+// Call categories: a workspace's named rules (category-rule.ts), evaluated on each recording's new
+// transcript (a finished run, or a corrected version) and on demand over past recordings. What a
+// recording meets is kept per recording (recording_categories: filter the list with `category`),
+// and a `recording.categorized` event names them.
+import type { Selectable } from 'kysely';
+import type { Context } from '../../context.ts';
+import { emitEvent } from '../../core/events.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
+import { isId, newId } from '../../ids.ts';
+import type { Trx } from '../../platform/db/database.ts';
+import { readStored } from '../../platform/db/stored-json.ts';
+import type { CategoriesTable, TranscriptsTable } from '../../platform/db/tables.ts';
+import { transcriptParts, transcriptStats } from '../transcription/transcription-card.ts';
+import { transcriptSentiment, TranscriptSentimentSchema } from '../transcription/sentiment.ts';
+import { CategoryRuleSchema, meets, type CategoryRule } from './category-rule.ts';
+
+type CategoryRow = Selectable<CategoriesTable>;
+type TranscriptRow = Selectable<TranscriptsTable>;
+
+export interface Category {
+  id: string;
+  name: string;
+  rule: CategoryRule;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** At most this many categories a workspace (each is evaluated on every transcript). */
+const MAX_CATEGORIES = 100;
+
+const toCategory = (row: CategoryRow): Category => ({ id: row.id, name: row.name, rule: readStored(CategoryRuleSchema, row.rule, `category ${row.id} rule`), created_at: row.created_at, updated_at: row.updated_at });
+
+export async function listCategories(ctx: Context, workspaceId: string): Promise<Category[]> {
+  const rows = await ctx.db.selectFrom('categories').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toCategory);
+}
+
+export async function getCategory(ctx: Context, workspaceId: string, id: string): Promise<Category> {
+  const row = isId('category', id) ? await ctx.db.selectFrom('categories').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw notFound(`category ${id}`);
+  return toCategory(row);
+}
+
+export async function createCategory(ctx: Context, workspaceId: string, input: { name: string; rule: CategoryRule }): Promise<Category> {
+  const name = input.name.trim();
+  if (!name) throw invalid('name', 'must not be blank');
+  const count = await ctx.db.selectFrom('categories').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_CATEGORIES) throw new AppError('validation_failed', `a workspace has at most ${MAX_CATEGORIES} categories`);
+  const row = await ctx.db.insertInto('categories').values({ id: newId('category'), workspace_id: workspaceId, name, rule: JSON.stringify(input.rule) }).returningAll().executeTakeFirstOrThrow();
+  return toCategory(row);
+}
+
+export async function updateCategory(ctx: Context, workspaceId: string, id: string, input: { name?: string | undefined; rule?: CategoryRule | undefined }): Promise<Category> {
+  const current = await getCategory(ctx, workspaceId, id);
+  if (input.name !== undefined && !input.name.trim()) throw invalid('name', 'must not be blank');
+  const row = await ctx.db
+    .updateTable('categories')
+    .set({ name: input.name?.trim() ?? current.name, rule: JSON.stringify(input.rule ?? current.rule), updated_at: new Date() })
+    .where('id', '=', current.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toCategory(row);
+}
+
+export async function deleteCategory(ctx: Context, workspaceId: string, id: string): Promise<void> {
+  const current = await getCategory(ctx, workspaceId, id);
+  await ctx.db.deleteFrom('categories').where('id', '=', current.id).execute();
+}
+
+/** The categories a transcript meets, of those given. */
+function categoriesMet(categories: readonly Category[], transcript: TranscriptRow): string[] {
+  const parts = transcriptParts(transcript);
+  const sentiment = transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`);
+  const input = { ...parts, stats: transcriptStats(transcript, parts), sentiment };
+  return categories.filter((category) => meets(category.rule, input)).map((category) => category.id);
+}
+
+/**
+ * Evaluates every category of the workspace on a recording's new transcript, in the transaction
+ * that made it: the recording's categories become what this transcript meets.
+ */
+export async function categorize(ctx: Context, trx: Trx, transcriptId: string): Promise<void> {
+  const transcript = await trx.selectFrom('transcripts').selectAll().where('id', '=', transcriptId).executeTakeFirst();
+  if (!transcript) return;
+  const rows = await trx.selectFrom('categories').selectAll().where('workspace_id', '=', transcript.workspace_id).execute();
+  if (rows.length === 0) return;
+  const met = categoriesMet(rows.map(toCategory), transcript);
+  await trx.deleteFrom('recording_categories').where('recording_id', '=', transcript.recording_id).execute();
+  if (met.length > 0) {
+    await trx
+      .insertInto('recording_categories')
+      .values(met.map((category_id) => ({ recording_id: transcript.recording_id, category_id, workspace_id: transcript.workspace_id, transcript_id: transcript.id })))
+      .execute();
+  }
+  await emitEvent(ctx, trx, transcript.workspace_id, 'recording.categorized', { recording_id: transcript.recording_id, transcript_id: transcript.id, categories: met });
+}
+
+/** At most this many recordings an evaluation over past calls reads. */
+const MAX_EVALUATED = 10_000;
+
+/** One category over every recording's latest transcript: how many were read and how many meet it. */
+export async function evaluateCategory(ctx: Context, workspaceId: string, id: string): Promise<{ recordings: number; matched: number }> {
+  const category = await getCategory(ctx, workspaceId, id);
+  const latest = await ctx.db
+    .selectFrom('transcripts')
+    .selectAll()
+    .distinctOn('recording_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('current', '=', true)
+    .orderBy('recording_id')
+    .orderBy('seq', 'desc')
+    .limit(MAX_EVALUATED)
+    .execute();
+  let matched = 0;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('recording_categories').where('category_id', '=', category.id).execute();
+    for (const transcript of latest) {
+      if (categoriesMet([category], transcript).length === 0) continue;
+      matched += 1;
+      await trx.insertInto('recording_categories').values({ recording_id: transcript.recording_id, category_id: category.id, workspace_id: workspaceId, transcript_id: transcript.id }).execute();
+    }
+  });
+  return { recordings: latest.length, matched };
+}
+
+/** The categories each of `recordingIds` meets, by recording. */
+export async function categoriesOf(ctx: Context, workspaceId: string, recordingId: string): Promise<{ id: string; name: string; transcript_id: string }[]> {
+  return ctx.db
+    .selectFrom('recording_categories as rc')
+    .innerJoin('categories as c', 'c.id', 'rc.category_id')
+    .select(['c.id', 'c.name', 'rc.transcript_id'])
+    .where('rc.workspace_id', '=', workspaceId)
+    .where('rc.recording_id', '=', recordingId)
+    .orderBy('c.created_at')
+    .execute();
+}

@@ -1,0 +1,101 @@
+// A category's rule and its evaluation on one transcript: conditions over what was said (phrases,
+// said or not, by a speaker, within the first seconds), the talk statistics (of the call or of a
+// speaker) and the sentiment (of a speaker, over the call or a third of it), all of them or any.
+// Pure: the transcript's words, segments, statistics and sentiment in, met or not (with why) out.
+import { Type, type Static } from '@sinclair/typebox';
+import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
+import { answerByPhrases } from '../analysis/targeted-questions.ts';
+import type { TalkStats } from '../transcription/talk-stats.ts';
+import type { TranscriptSentiment } from '../transcription/sentiment.ts';
+
+const Speaker = Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A speaker label ("agent", "customer"); absent: anyone, or the whole call' }));
+const Comparison = Type.Union([Type.Literal('above'), Type.Literal('below')]);
+
+const PhraseCondition = Type.Object(
+  {
+    type: Type.Literal('phrase'),
+    phrases: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50, description: 'Any of these, compared as phrase rules of questions are' }),
+    said: Type.Optional(Type.Boolean({ description: 'true (default): one is said; false: none is' })),
+    speaker: Speaker,
+    within_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 86_400 })),
+  },
+  { additionalProperties: false },
+);
+export const talkMetrics = ['silence_seconds', 'overlap_seconds', 'interruptions', 'talk_ratio', 'talk_seconds', 'words_per_minute', 'longest_turn_seconds'] as const;
+const TalkCondition = Type.Object(
+  {
+    type: Type.Literal('talk'),
+    metric: Type.Union(talkMetrics.map((m) => Type.Literal(m)), { description: 'silence_seconds and overlap_seconds are the call\'s; the others a speaker\'s (interruptions: the call\'s without a speaker)' }),
+    speaker: Speaker,
+    op: Comparison,
+    value: Type.Number(),
+  },
+  { additionalProperties: false },
+);
+const SentimentCondition = Type.Object(
+  {
+    type: Type.Literal('sentiment'),
+    speaker: Speaker,
+    part: Type.Optional(Type.Union([Type.Literal('mean'), Type.Literal('first_third'), Type.Literal('last_third')], { description: 'mean (default), or the first or last third of the call' })),
+    op: Comparison,
+    value: Type.Number({ minimum: -1, maximum: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+export const CategoryRuleSchema = Type.Object(
+  {
+    match: Type.Union([Type.Literal('all'), Type.Literal('any')], { description: 'all: every condition holds; any: one does' }),
+    conditions: Type.Array(Type.Union([PhraseCondition, TalkCondition, SentimentCondition]), { minItems: 1, maxItems: 20 }),
+  },
+  { additionalProperties: false, $id: 'CategoryRule' },
+);
+export type CategoryRule = Static<typeof CategoryRuleSchema>;
+type Condition = CategoryRule['conditions'][number];
+
+export interface CategorizedTranscript {
+  segments: SpeakerSegment[];
+  words: SpeakerWord[];
+  stats: TalkStats;
+  sentiment: TranscriptSentiment;
+}
+
+const compare = (value: number | null | undefined, op: 'above' | 'below', limit: number) => value !== null && value !== undefined && (op === 'above' ? value > limit : value < limit);
+
+function holds(condition: Condition, transcript: CategorizedTranscript): boolean {
+  switch (condition.type) {
+    case 'phrase': {
+      const text = transcript.segments.map((s) => s.text).join(' ');
+      const answer = answerByPhrases(
+        { id: 'category', text: 'category', type: 'boolean', phrases: condition.phrases, ...(condition.speaker ? { speaker: condition.speaker } : {}), ...(condition.within_seconds ? { within_seconds: condition.within_seconds } : {}) },
+        { text, segments: transcript.segments, words: transcript.words },
+      );
+      return answer.answer === (condition.said ?? true);
+    }
+    case 'talk': {
+      const { stats } = transcript;
+      if (condition.metric === 'silence_seconds' || condition.metric === 'overlap_seconds') return compare(stats[condition.metric], condition.op, condition.value);
+      if (condition.metric === 'interruptions' && !condition.speaker) return compare(stats.interruptions, condition.op, condition.value);
+      const speakers = condition.speaker ? stats.speakers.filter((s) => s.speaker === condition.speaker) : stats.speakers;
+      return speakers.some((s) => compare(s[condition.metric as Exclude<(typeof talkMetrics)[number], 'silence_seconds' | 'overlap_seconds'>], condition.op, condition.value));
+    }
+    case 'sentiment': {
+      const part = condition.part ?? 'mean';
+      if (!condition.speaker) {
+        // The whole call: the mean of its segments' scores (in the part asked for).
+        const end = Math.max(0, ...transcript.segments.map((s) => s.end));
+        const inPart = (s: SpeakerSegment) => part === 'mean' || (part === 'first_third' ? (s.start + s.end) / 2 < end / 3 : (s.start + s.end) / 2 >= (2 * end) / 3);
+        const scores = transcript.segments.flatMap((s, i) => (inPart(s) ? [transcript.sentiment.segments[i] ?? 0] : []));
+        return scores.length > 0 && compare(scores.reduce((sum, v) => sum + v, 0) / scores.length, condition.op, condition.value);
+      }
+      const speaker = transcript.sentiment.speakers.find((s) => s.speaker === condition.speaker);
+      return compare(speaker?.[part], condition.op, condition.value);
+    }
+  }
+}
+
+/** Whether the transcript meets the rule. */
+export function meets(rule: CategoryRule, transcript: CategorizedTranscript): boolean {
+  const results = rule.conditions.map((condition) => holds(condition, transcript));
+  return rule.match === 'all' ? results.every(Boolean) : results.some(Boolean);
+}
