@@ -282,9 +282,18 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const table = page.getByRole('table', { name: 'Recordings' });
     await table.getByRole('row').nth(1).getByText('Audio ready').waitFor({ timeout: 60_000 });
     await table.getByRole('link').first().click();
+    // A call category made through the API: the recording shows it once transcribed.
+    const workspaceApi = `/api/v1/workspaces/${workspaceUrl.split('/w/')[1]}`;
+    const category = await page.evaluate(
+      async ([url, token]) =>
+        (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body: JSON.stringify({ name: 'Parcel problem', rule: { match: 'any', conditions: [{ type: 'phrase', phrases: ['parcel'] }] } }) })).status,
+      [`${workspaceApi}/categories`, (await (await page.context().request.get('/api/v1/sessions/current')).json()).csrf_token as string] as const,
+    );
+    assert.equal(category, 201);
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const transcript = page.getByLabel('Transcript', { exact: true });
     await transcript.locator('[data-speaker="channel_1"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-category="Parcel problem"]').waitFor({ timeout: 10_000 });
     assert.deepEqual(await transcript.locator('[data-speaker]').evaluateAll((badges) => badges.map((b) => b.getAttribute('data-speaker'))), ['channel_0', 'channel_1', 'channel_0'], 'each turn starts with its speaker');
     assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /channel_0 \d+ % of the talk.*channel_1 \d+ % of the talk/);
     await check(page, 'recording-call');

@@ -1,7 +1,7 @@
 // A recording: player with waveform beside its transcript (the word being heard lit, a click
 // seeks), exports, runs of both kinds with Cancel and Retry, new runs with a chosen scenario, and
 // analysis results whose evidence seeks the audio.
-import { Alert, Anchor, Button, Code, Grid, Group, Modal, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Grid, Group, Modal, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -62,6 +62,11 @@ export default function Recording() {
     queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', { params: { path: { ...path, run_id: latestCompleted! }, query: {} } })),
   });
   const latestAnalysis = analysisRuns.data?.data.filter((r) => r.status === 'completed').map((r) => r.id).join(',') ?? '';
+  // The call categories its latest transcript meets (refreshed with the transcript).
+  const categories = useQuery({
+    queryKey: ['recording-categories', workspace.id, recordingId, latestCompleted],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', { params: { path: { ...path, recording_id: recordingId } } })),
+  });
   const results = useQuery({
     queryKey: ['analysis-results', workspace.id, recordingId, latestAnalysis],
     queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-results', { params: { path, query: { recording_id: recordingId, limit: 20 } } })),
@@ -75,6 +80,7 @@ export default function Recording() {
       client.invalidateQueries({ queryKey: ['transcription-runs', workspace.id, recordingId] }),
       client.invalidateQueries({ queryKey: ['analysis-runs', workspace.id, recordingId] }),
       client.invalidateQueries({ queryKey: ['recording', workspace.id, recordingId] }),
+      client.invalidateQueries({ queryKey: ['recording-categories', workspace.id, recordingId] }),
     ]);
   const act = useMutation({
     mutationFn: (call: () => Promise<unknown>) => call(),
@@ -123,6 +129,15 @@ export default function Recording() {
               added {new Date(r.created_at).toLocaleString()} · audio kept until {new Date(r.expires_at).toLocaleDateString()}
             </Text>
           </Group>
+          {categories.data && categories.data.data.length > 0 && (
+            <Group gap={6} aria-label="Categories">
+              {categories.data.data.map((c) => (
+                <Badge key={c.id} variant="outline" color="grape" tt="none" data-category={c.name}>
+                  {c.name}
+                </Badge>
+              ))}
+            </Group>
+          )}
         </Stack>
         {writer && (
           <Button color="red" variant="light" onClick={askDelete}>
