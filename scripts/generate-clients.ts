@@ -10,14 +10,38 @@ interface Operation {
   method: string;
   path: string;
   summary: string;
+  /** The named schema (components/schemas) of its JSON success answer, when it has one. */
+  result: string | null;
 }
+
+type ResponseSchema = { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
+type ResponseObject = { content?: Record<string, { schema?: ResponseSchema }> };
 
 const root = path.join(import.meta.dirname, '..');
 const document = JSON.parse(fs.readFileSync(path.join(root, 'openapi.json'), 'utf8')) as {
-  paths: Record<string, Record<string, { operationId: string; summary?: string }>>;
+  paths: Record<string, Record<string, { operationId: string; summary?: string; responses?: Record<string, ResponseObject> }>>;
+  components: { schemas: Record<string, ResponseSchema> };
 };
+
+/** A schema's shape as its fields and required fields: the document inlines the named schemas. */
+const shapeOf = (schema: ResponseSchema) => JSON.stringify([Object.keys(schema.properties ?? {}).sort(), [...(schema.required ?? [])].sort()]);
+const namedShapes = new Map(Object.entries(document.components.schemas).filter(([, schema]) => schema.properties).map(([name, schema]) => [shapeOf(schema), name]));
+
+/** The component a success answer of an operation is (its first 2xx JSON answer with a $ref). */
+function resultOf(responses: Record<string, ResponseObject> | undefined): string | null {
+  for (const [status, response] of Object.entries(responses ?? {})) {
+    if (!/^2\d\d$/.test(status)) continue;
+    // Only an answer that is always JSON: one that may be text too (a transcript's exports) stays Any.
+    if (Object.keys(response.content ?? {}).join() !== 'application/json') continue;
+    const schema = response.content?.['application/json']?.schema;
+    if (schema?.$ref) return schema.$ref.split('/').pop()!;
+    const named = schema?.properties ? namedShapes.get(shapeOf(schema)) : undefined;
+    if (named) return named;
+  }
+  return null;
+}
 const operations: Operation[] = Object.entries(document.paths)
-  .flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path: p, summary: op.summary ?? op.operationId })))
+  .flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path: p, summary: op.summary ?? op.operationId, result: resultOf(op.responses) })))
   .sort((a, b) => a.id.localeCompare(b.id));
 
 function typescript(): string {
@@ -107,7 +131,9 @@ function python(): string {
   for (const op of operations) {
     const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const args = params.map((p) => (p === 'workspace_id' ? 'workspace_id: Optional[str] = None' : `${p}: str`));
-    lines.push('', `    def ${snake(op.id)}(self, *, ${[...args, 'query: Optional[Mapping[str, Any]] = None', 'body: Any = None'].join(', ')}) -> Any:`);
+    // The answer's TypedDict where the document names it (a card), else Any (lists, reports, media).
+    const returns = op.result && schemas[op.result]?.properties ? `'${op.result}'` : 'Any';
+    lines.push('', `    def ${snake(op.id)}(self, *, ${[...args, 'query: Optional[Mapping[str, Any]] = None', 'body: Any = None'].join(', ')}) -> ${returns}:`);
     lines.push(`        ${tripleQuote}${op.summary.replace(/"/g, "'")} (${op.method} ${op.path})${tripleQuote}`);
     lines.push(`        return self._call("${op.method}", "${op.path}", {${params.map((p) => `"${p}": ${p}`).join(', ')}}, query, body)`);
   }

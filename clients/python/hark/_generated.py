@@ -317,15 +317,15 @@ class Operations:
         """Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie (POST /api/v1/invitations/{token}/accept)"""
         return self._call("POST", "/api/v1/invitations/{token}/accept", {"token": token}, query, body)
 
-    def add_member(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def add_member(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Member':
         """Add an existing account by e-mail with a role (POST /api/v1/workspaces/{workspace_id}/members)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/members", {"workspace_id": workspace_id}, query, body)
 
-    def cancel_analysis_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def cancel_analysis_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisRun':
         """Cancel a queued or running analysis run (its engine is stopped) (POST /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/cancel)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/cancel", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def cancel_transcription_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def cancel_transcription_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionRun':
         """Cancel a queued or running transcription run (its engine is stopped) (POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
@@ -333,19 +333,19 @@ class Operations:
         """Change the password: every session of the account ends, this browser gets a new one (PUT /api/v1/account/password)"""
         return self._call("PUT", "/api/v1/account/password", {}, query, body)
 
-    def correct_transcript(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def correct_transcript(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Transcript':
         """Correct a transcript: words or segments rewritten make its next version, the previous kept (PATCH /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def create_analysis_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_analysis_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Execution':
         """Analyse many recordings' latest transcripts (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def create_analysis_run(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_analysis_run(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisRun':
         """Start an analysis run on a transcript of the recording (POST /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def create_analysis_scenario(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_analysis_scenario(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisScenario':
         """Create a analysis scenario (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", {"workspace_id": workspace_id}, query, body)
 
@@ -357,7 +357,7 @@ class Operations:
         """Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
-    def create_category(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_category(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Category':
         """Create a call category: a rule evaluated on every new transcript (up to 100 a workspace) (POST /api/v1/workspaces/{workspace_id}/categories)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories", {"workspace_id": workspace_id}, query, body)
 
@@ -373,15 +373,15 @@ class Operations:
         """OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[]) (POST /v1/audio/transcriptions)"""
         return self._call("POST", "/v1/audio/transcriptions", {}, query, body)
 
-    def create_transcription_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_transcription_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Execution':
         """Run the scenario over many recordings (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def create_transcription_run(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_transcription_run(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionRun':
         """Start a transcription run (POST /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def create_transcription_scenario(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_transcription_scenario(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionScenario':
         """Create a transcription scenario (POST /api/v1/workspaces/{workspace_id}/transcription-scenarios)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", {"workspace_id": workspace_id}, query, body)
 
@@ -389,7 +389,7 @@ class Operations:
         """Create a webhook endpoint; the signing secret is in this response only (POST /api/v1/workspaces/{workspace_id}/webhooks)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks", {"workspace_id": workspace_id}, query, body)
 
-    def create_workspace(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_workspace(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Workspace':
         """Create a workspace on a trial, owned by the signed-in account (POST /api/v1/workspaces)"""
         return self._call("POST", "/api/v1/workspaces", {}, query, body)
 
@@ -421,7 +421,7 @@ class Operations:
         """Evaluate a category over every recording's latest transcript (up to 10,000), now (POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
-    def get_analysis_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, execution_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_analysis_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, execution_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Execution':
         """An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id, "execution_id": execution_id}, query, body)
 
@@ -429,15 +429,15 @@ class Operations:
         """Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/analysis", {"workspace_id": workspace_id}, query, body)
 
-    def get_analysis_result(self, *, workspace_id: Optional[str] = None, recording_id: str, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_analysis_result(self, *, workspace_id: Optional[str] = None, recording_id: str, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisResult':
         """The result of a completed analysis run (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-results/{run_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-results/{run_id}", {"workspace_id": workspace_id, "recording_id": recording_id, "run_id": run_id}, query, body)
 
-    def get_analysis_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_analysis_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisRun':
         """A analysis run card (GET /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def get_analysis_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_analysis_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisScenario':
         """A analysis scenario (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
@@ -445,7 +445,7 @@ class Operations:
         """Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def get_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Category':
         """A call category (GET /api/v1/workspaces/{workspace_id}/categories/{category_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
@@ -465,7 +465,7 @@ class Operations:
         """Readiness of the database and storage (GET /readyz)"""
         return self._call("GET", "/readyz", {}, query, body)
 
-    def get_recording(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_recording(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Recording':
         """The recording card (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
@@ -497,27 +497,27 @@ class Operations:
         """Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/talk", {"workspace_id": workspace_id}, query, body)
 
-    def get_transcription_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, execution_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_transcription_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, execution_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Execution':
         """An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id, "execution_id": execution_id}, query, body)
 
-    def get_transcription_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_transcription_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionRun':
         """A transcription run card (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def get_transcription_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_transcription_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionScenario':
         """A transcription scenario (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def get_webhook(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_webhook(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Webhook':
         """A webhook endpoint (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
-    def get_workspace(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_workspace(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Workspace':
         """A workspace (GET /api/v1/workspaces/{workspace_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}", {"workspace_id": workspace_id}, query, body)
 
-    def import_recording(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def import_recording(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Recording':
         """Import a recording from a public URL (POST /api/v1/workspaces/{workspace_id}/recordings/import)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/recordings/import", {"workspace_id": workspace_id}, query, body)
 
@@ -617,15 +617,15 @@ class Operations:
         """Remove a member: their access ends at once (DELETE /api/v1/workspaces/{workspace_id}/members/{account_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/members/{account_id}", {"workspace_id": workspace_id, "account_id": account_id}, query, body)
 
-    def retry_analysis_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def retry_analysis_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisRun':
         """Retry a failed analysis run: a new run with retry_of; the original stays (POST /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/retry)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/retry", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def retry_import(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def retry_import(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Recording':
         """Retry a failed import, optionally from a new URL (POST /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/import/retry)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/import/retry", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def retry_transcription_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def retry_transcription_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionRun':
         """Retry a failed transcription run: a new run with retry_of; the original stays (POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
@@ -653,34 +653,34 @@ class Operations:
         """Sign out: ends the session and clears the cookie (DELETE /api/v1/sessions/current)"""
         return self._call("DELETE", "/api/v1/sessions/current", {}, query, body)
 
-    def update_analysis_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def update_analysis_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AnalysisScenario':
         """Update a analysis scenario (PATCH /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def update_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def update_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Category':
         """Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones) (PATCH /api/v1/workspaces/{workspace_id}/categories/{category_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
-    def update_member(self, *, workspace_id: Optional[str] = None, account_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def update_member(self, *, workspace_id: Optional[str] = None, account_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Member':
         """Change a member's role (PATCH /api/v1/workspaces/{workspace_id}/members/{account_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/members/{account_id}", {"workspace_id": workspace_id, "account_id": account_id}, query, body)
 
-    def update_recording(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def update_recording(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Recording':
         """Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def update_transcription_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def update_transcription_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionScenario':
         """Update a transcription scenario (PATCH /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def update_webhook(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def update_webhook(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Webhook':
         """Update a webhook endpoint (enabling it again clears its failure state) (PATCH /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
-    def update_workspace(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def update_workspace(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Workspace':
         """Rename a workspace or set its default retention (PATCH /api/v1/workspaces/{workspace_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}", {"workspace_id": workspace_id}, query, body)
 
-    def upload_recording(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def upload_recording(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Recording':
         """Upload a recording (multipart/form-data, streamed) (POST /api/v1/workspaces/{workspace_id}/recordings)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/recordings", {"workspace_id": workspace_id}, query, body)
