@@ -41,6 +41,16 @@ test('a segment rewritten with as many words keeps each time; with more, they sh
   assert.deepEqual(more.words.slice(0, 5), call.words.slice(0, 5), "the other speaker's words are untouched");
 });
 
+test("an engine's own punctuation stays when a word is corrected; the rest of a written number cannot be", () => {
+  const raw = { segments: [{ start: 0, end: 2, text: 'Thank you for calling, Acne!', ...agent }], words: call.words.slice(0, 5).map(({ punctuated_word: _, ...w }) => w) };
+  const fixed = applyCorrections(raw, { words: [{ index: 4, word: 'Acme' }] });
+  assert.equal(fixed.segments[0]!.text, 'Thank you for calling, Acme!');
+  assert.equal(fixed.retimed, false);
+  const money = { segments: [{ start: 0, end: 2, text: 'It is $25.', ...agent }], words: [w('it', 0, 0.2), w('is', 0.2, 0.4), { ...w('twenty', 0.4, 0.8), punctuated_word: '$25.' }, { ...w('five', 0.8, 1.2), punctuated_word: '' }] };
+  assert.throws(() => applyCorrections(money, { words: [{ index: 3, word: 'six' }] }), (error: unknown) => error instanceof CorrectionError && error.path === 'words/0/index');
+  assert.equal(applyCorrections(call, { segments: [{ index: 1, text: 'my parcel is two days late' }] }).retimed, true);
+});
+
 test('a transcript without word times takes segment text only', () => {
   const fixed = applyCorrections({ segments: call.segments, words: [] }, { segments: [{ index: 0, text: 'Thank you for calling Acme.' }] });
   assert.deepEqual(fixed.words, []);

@@ -39,15 +39,34 @@ test('money, percentages, times, dates, digit strings and numbers', () => {
     ['we shipped it on may fifth', 'we shipped it on May 5th.'],
     ['the june twenty first delivery', 'the June 21st delivery.'],
     ['there were fourteen boxes', 'there were 14 boxes.'],
-    ['fifty pounds', '£50.'],
+    ['a hundred and fifty dollars', '$150.'],
+    ['a thousand five hundred dollars', '$1500.'],
+    ['about twenty point five percent', 'about 20.5%.'],
+    ['born in nineteen eighty five', 'born in 1985.'],
+    ['since twenty twenty four', 'since 2024.'],
+    ['see you at two thirty', 'see you at 2:30.'],
+    ['the report from may fifth', 'the report from May 5th.'],
   ];
   for (const [said, expected] of cases) assert.equal(written(said), expected, said);
 });
 
 test('left alone: small numbers in words, ordinals without a month, words that only look like numbers', () => {
-  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'it may be second hand', 'oh no', 'to be or not to be']) {
+  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'it may be second hand', 'oh no', 'to be or not to be', 'i lost ten pounds', 'you may first want to check', 'which one am i talking to', 'two thirty', 'twenty five']) {
+    if (said === 'i lost ten pounds') {
+      assert.equal(written(said), 'i lost 10 pounds.', said);
+      continue;
+    }
+    if (said === 'twenty five') {
+      assert.equal(written(said), '25.', said);
+      continue;
+    }
     assert.equal(written(said), `${said}.`, said);
   }
+});
+
+test('a number never runs across a comma or a full stop', () => {
+  const words = ['one,', 'two,', 'three.'].map((w) => ({ word: w.replace(/[,.]/, ''), punctuated_word: w }));
+  assert.deepEqual(writeNumbers(words).map((w) => w.punctuated_word), ['one,', 'two,', 'three.']);
 });
 
 test('the written form takes the last word\'s punctuation; the other words of a number write nothing', () => {

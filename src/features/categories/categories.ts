@@ -90,37 +90,58 @@ export async function categorize(ctx: Context, trx: Trx, transcriptId: string): 
     await trx
       .insertInto('recording_categories')
       .values(met.map((category_id) => ({ recording_id: transcript.recording_id, category_id, workspace_id: transcript.workspace_id, transcript_id: transcript.id })))
+      // An evaluation over past calls may have written the same pair meanwhile.
+      .onConflict((oc) => oc.columns(['recording_id', 'category_id']).doUpdateSet((eb) => ({ transcript_id: eb.ref('excluded.transcript_id') })))
       .execute();
   }
   await emitEvent(ctx, trx, transcript.workspace_id, 'recording.categorized', { recording_id: transcript.recording_id, transcript_id: transcript.id, categories: met });
 }
 
-/** At most this many recordings an evaluation over past calls reads. */
+/** At most this many recordings an evaluation over past calls reads, newest first, a page at a time. */
 const MAX_EVALUATED = 10_000;
+const PAGE = 250;
 
-/** One category over every recording's latest transcript: how many were read and how many meet it. */
+/**
+ * One category over the latest transcript of each recording (the newest 10,000): the recordings
+ * read lose or gain it; others keep what they had. Each page is read and written in its own
+ * transaction, so a transcript stored meanwhile is never overwritten by an older one.
+ */
 export async function evaluateCategory(ctx: Context, workspaceId: string, id: string): Promise<{ recordings: number; matched: number }> {
   const category = await getCategory(ctx, workspaceId, id);
-  const latest = await ctx.db
-    .selectFrom('transcripts')
-    .selectAll()
-    .distinctOn('recording_id')
-    .where('workspace_id', '=', workspaceId)
-    .where('current', '=', true)
-    .orderBy('recording_id')
-    .orderBy('seq', 'desc')
-    .limit(MAX_EVALUATED)
-    .execute();
+  let recordings = 0;
   let matched = 0;
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('recording_categories').where('category_id', '=', category.id).execute();
-    for (const transcript of latest) {
-      if (categoriesMet([category], transcript).length === 0) continue;
-      matched += 1;
-      await trx.insertInto('recording_categories').values({ recording_id: transcript.recording_id, category_id: category.id, workspace_id: workspaceId, transcript_id: transcript.id }).execute();
-    }
-  });
-  return { recordings: latest.length, matched };
+  let before: number | null = null;
+  while (recordings < MAX_EVALUATED) {
+    const page = await ctx.db.transaction().execute(async (trx) => {
+      // The current transcript of each recording, newest recordings first (by their transcript).
+      const rows = await trx
+        .selectFrom('transcripts as t')
+        .selectAll('t')
+        .where('t.workspace_id', '=', workspaceId)
+        .where('t.current', '=', true)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('transcripts as newer').select('newer.id').whereRef('newer.recording_id', '=', 't.recording_id').where('newer.current', '=', true).whereRef('newer.seq', '>', 't.seq'))))
+        .$if(before !== null, (q) => q.where('t.seq', '<', before!))
+        .orderBy('t.seq', 'desc')
+        .limit(Math.min(PAGE, MAX_EVALUATED - recordings))
+        .execute();
+      if (rows.length === 0) return rows;
+      const met = rows.filter((transcript) => categoriesMet([category], transcript).length > 0);
+      await trx.deleteFrom('recording_categories').where('category_id', '=', category.id).where('recording_id', 'in', rows.map((r) => r.recording_id)).execute();
+      if (met.length > 0) {
+        await trx
+          .insertInto('recording_categories')
+          .values(met.map((t) => ({ recording_id: t.recording_id, category_id: category.id, workspace_id: workspaceId, transcript_id: t.id })))
+          .onConflict((oc) => oc.columns(['recording_id', 'category_id']).doUpdateSet((eb) => ({ transcript_id: eb.ref('excluded.transcript_id') })))
+          .execute();
+      }
+      matched += met.length;
+      return rows;
+    });
+    if (page.length === 0) break;
+    recordings += page.length;
+    before = Number(page.at(-1)!.seq);
+  }
+  return { recordings, matched };
 }
 
 /** The categories each of `recordingIds` meets, by recording. */

@@ -88,7 +88,8 @@ export async function recordingWaveform(ctx: Context, workspaceId: string, id: s
   if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
   const keys = recordingKeys(workspaceId, recording.id);
   const variant = recording.audio_redacted_at !== null ? 'redacted' : 'prepared';
-  const cached = keys.waveform(variant);
+  // A later redaction replaces the redacted copy: its time names the waveform drawn from it.
+  const cached = keys.waveform(recording.audio_redacted_at !== null ? `redacted-${recording.audio_redacted_at.getTime()}` : 'prepared');
   const stored = await ctx.blobs.size(cached).catch(() => null);
   if (stored !== null) return JSON.parse(await text(await ctx.blobs.read(cached))) as Waveform;
   const source = variant === 'redacted' ? keys.redacted : keys.prepared;

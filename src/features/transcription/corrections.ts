@@ -26,6 +26,8 @@ export interface CorrectedTranscript {
   text: string;
   segments: SpeakerSegment[];
   words: Word[];
+  /** Whether words were timed again (a segment rewritten with more or fewer words). */
+  retimed: boolean;
 }
 
 export class CorrectionError extends Error {
@@ -92,6 +94,7 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
     once(`word ${edit.index}`);
     const written = edit.word.trim();
     if (!written || /\s/.test(written)) throw new CorrectionError(`words/${i}/word`, 'must be one word: correct the segment to change the number of words');
+    if (word.punctuated_word === '') throw new CorrectionError(`words/${i}/index`, 'is part of a number written by the word before it: correct that word, or the segment');
     words[edit.index] = { ...word, word: bareWord(written), punctuated_word: written, confidence: 1 };
     owned.forEach((own, s) => own.includes(edit.index) && touched.add(s));
   });
@@ -119,10 +122,26 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
     const dropped = new Set([...replaced.keys()].flatMap((s) => owned[s]!));
     words = [...words.filter((_, i) => !dropped.has(i)), ...[...replaced.values()].flat()].sort((a, b) => a.start - b.start || a.channel - b.channel);
   }
-  // A segment with a corrected word reads its words again.
+  // A segment with a corrected word reads it: formatted words are its text; otherwise the word's
+  // token in the segment's own text is replaced, keeping the engine's punctuation and capitals.
   if (touched.size > 0) {
     const after = wordsBySegment(segments, words);
-    for (const s of touched) segments[s]!.text = after[s]!.map((w) => words[w]!.punctuated_word ?? words[w]!.word).filter(Boolean).join(' ');
+    for (const s of touched) {
+      const own = after[s]!.map((w) => words[w]!);
+      const segment = segments[s]!;
+      const tokens = segment.text.split(' ');
+      if (own.every((w) => w.punctuated_word !== undefined)) segment.text = own.map((w) => w.punctuated_word).filter(Boolean).join(' ');
+      else if (tokens.length === own.length) {
+        segment.text = tokens
+          .map((token, k) => {
+            const edit = wordEdits.find((e) => e.index === after[s]![k]);
+            if (!edit) return token;
+            const [, lead = '', , trail = ''] = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/u.exec(token) ?? [];
+            return `${lead}${bareWord(edit.word.trim())}${trail}`;
+          })
+          .join(' ');
+      } else segment.text = own.map((w) => w.punctuated_word ?? w.word).join(' ');
+    }
   }
-  return { text: textOf(segments), segments, words };
+  return { text: textOf(segments), segments, words, retimed: replaced.size > 0 && [...replaced.entries()].some(([s, list]) => list.length !== owned[s]!.length) };
 }

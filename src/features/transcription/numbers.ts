@@ -16,7 +16,10 @@ const ORDINAL_UNITS: Record<string, number> = {
   fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30,
 };
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const CURRENCIES: Record<string, string> = { dollar: '$', dollars: '$', bucks: '$', euro: '€', euros: '€', pound: '£', pounds: '£' };
+// "pounds" is left out: "I lost ten pounds" is a weight as often as money.
+const CURRENCIES: Record<string, string> = { dollar: '$', dollars: '$', bucks: '$', euro: '€', euros: '€' };
+/** A month named only after one of these is a date ("on may fifth"), not the verb ("you may first"). */
+const DATE_WORDS = new Set(['on', 'of', 'by', 'since', 'until', 'till', 'from', 'before', 'after', 'the']);
 const CENTS = new Set(['cent', 'cents', 'pence']);
 
 export interface WrittenWord {
@@ -27,6 +30,7 @@ export interface WrittenWord {
 const bare = (w: WrittenWord | undefined) => (w ? w.word.toLowerCase().replace(/[^a-z']/g, '') : '');
 const isDigitWord = (token: string) => token in UNITS && UNITS[token]! <= 9;
 const isNumberWord = (token: string) => token in UNITS || token in TENS || token === 'hundred' || token in SCALES;
+const startsNumber = (tokens: readonly string[], i: number) => isNumberWord(tokens[i]!) || (tokens[i] === 'a' && (tokens[i + 1] === 'hundred' || tokens[i + 1]! in SCALES));
 
 /** A cardinal read from tokens at `at`: its value and how many tokens it took (0 when none). */
 export function readCardinal(tokens: readonly string[], at: number): { value: number; length: number } {
@@ -37,6 +41,13 @@ export function readCardinal(tokens: readonly string[], at: number): { value: nu
   let taken = 0;
   while (i < tokens.length) {
     const token = tokens[i]!;
+    // "a hundred", "a thousand": one.
+    if (token === 'a' && last === null && (tokens[i + 1] === 'hundred' || tokens[i + 1]! in SCALES)) {
+      group = 1;
+      last = 'unit';
+      i += 1;
+      continue;
+    }
     if (token === 'and' && last === 'hundred' && (tokens[i + 1]! in UNITS || tokens[i + 1]! in TENS)) {
       i += 1;
       continue;
@@ -66,10 +77,13 @@ export function readCardinal(tokens: readonly string[], at: number): { value: nu
   return { value: total + group, length: taken };
 }
 
-/** Single digits said one by one ("four one one one"), at least three: written as one string. */
-function readDigits(tokens: readonly string[], at: number): string | null {
+/** Single digits said one by one ("four one one one"), at least three, within one sentence: one string. */
+function readDigits(tokens: readonly string[], at: number, stops: readonly boolean[]): string | null {
   let digits = '';
-  for (let i = at; i < tokens.length && isDigitWord(tokens[i]!); i++) digits += String(UNITS[tokens[i]!]);
+  for (let i = at; i < tokens.length && isDigitWord(tokens[i]!); i++) {
+    digits += String(UNITS[tokens[i]!]);
+    if (stops[i]) break;
+  }
   return digits.length >= 3 ? digits : null;
 }
 
@@ -78,6 +92,8 @@ const trailing = (written: string) => /[.,?!;:]+$/.exec(written)?.[0] ?? '';
 /** The words with numbers written as digits (see the head of this file). */
 export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
   const out = words.map((w) => ({ ...w }));
+  // A word whose written form ends a clause (a comma, a full stop) ends any number it is in.
+  const stops = words.map((w) => /[.,?!;:]$/.test(w.punctuated_word));
   const tokens = words.map(bare);
   /** Writes `text` over words [from, from + length). */
   const write = (from: number, length: number, text: string) => {
@@ -88,7 +104,7 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
   for (let i = 0; i < tokens.length; ) {
     const token = tokens[i]!;
     // A month and its day: "may fifth" → "May 5th", "june twenty first" → "June 21st".
-    if (MONTHS.includes(token)) {
+    if (MONTHS.includes(token) && (token !== 'may' || DATE_WORDS.has(tokens[i - 1] ?? ''))) {
       const day = readOrdinal(tokens, i + 1);
       if (day) {
         const month = token.charAt(0).toUpperCase() + token.slice(1);
@@ -97,27 +113,47 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
         continue;
       }
     }
-    if (!isNumberWord(token)) {
+    if (!startsNumber(tokens, i)) {
       i += 1;
       continue;
     }
-    const digits = readDigits(tokens, i);
+    const digits = readDigits(tokens, i, stops);
     if (digits !== null) {
       const length = digits.length;
       write(i, length, digits);
       i += length;
       continue;
     }
-    const { value, length } = readCardinal(tokens, i);
-    if (length === 0) {
+    // Years said in pairs: "nineteen eighty five" → 1985, "twenty twenty four" → 2024.
+    const year = tokens[i - 1] === 'at' ? null : readYear(tokens, i, stops);
+    if (year) {
+      write(i, year.length, String(year.value));
+      i += year.length;
+      continue;
+    }
+    const cardinal = readCardinal(tokens, i);
+    let { length } = cardinal;
+    const { value } = cardinal;
+    if (length === 0 || stops.slice(i, i + length - 1).some(Boolean)) {
       i += 1;
       continue;
     }
+    // Decimals: "twenty point five" → 20.5.
+    let decimal = '';
+    if (tokens[i + length] === 'point' && !stops[i + length - 1]) {
+      let k = i + length + 1;
+      while (k < tokens.length && isDigitWord(tokens[k]!)) {
+        decimal += String(UNITS[tokens[k]!]);
+        if (stops[k++]) break;
+      }
+      if (decimal) length = k - i;
+    }
+    const number = decimal ? `${value}.${decimal}` : String(value);
     const next = tokens[i + length];
     // Money: "twenty five dollars (and fifty cents)".
     if (next !== undefined && next in CURRENCIES) {
       let taken = length + 1;
-      let text = `${CURRENCIES[next]}${value}`;
+      let text = `${CURRENCIES[next]}${number}`;
       if (tokens[i + taken] === 'and') {
         const cents = readCardinal(tokens, i + taken + 1);
         if (cents.length > 0 && cents.value < 100 && CENTS.has(tokens[i + taken + 1 + cents.length]!)) {
@@ -131,18 +167,20 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
     }
     if (next === 'percent' || (next === 'per' && tokens[i + length + 1] === 'cent')) {
       const taken = length + (next === 'percent' ? 1 : 2);
-      write(i, taken, `${value}%`);
+      write(i, taken, `${number}%`);
       i += taken;
       continue;
     }
     // Times: "two thirty p m", "ten a m", "seven o'clock".
-    const time = readTime(tokens, i, value, length);
+    const time = decimal ? null : readTime(tokens, i, value, length, tokens[i - 1] === 'at');
     if (time) {
       write(i, time.length, time.text);
       i += time.length;
       continue;
     }
-    if (value >= 10 || length > 1) write(i, length, String(value));
+    // Right after a number left in words ("two thirty" without a time's context), stay in words.
+    const afterWordNumber = i > 0 && isNumberWord(tokens[i - 1]!) && out[i - 1]!.punctuated_word !== '' && !/\d/.test(out[i - 1]!.punctuated_word);
+    if ((value >= 10 || length > 1 || decimal) && !afterWordNumber) write(i, length, number);
     i += length;
   }
   return out;
@@ -160,12 +198,9 @@ function readOrdinal(tokens: readonly string[], at: number): { value: number; le
 
 const suffix = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
 
-function readTime(tokens: readonly string[], at: number, hour: number, length: number): { text: string; length: number } | null {
-  if (length !== 1 || hour < 1 || hour > 12) {
-    // "two thirty" is read as one cardinal of two tokens (32 would be "thirty two"): split it back.
-    if (length === 2 && tokens[at]! in UNITS && tokens[at + 1]! in TENS) return readTime(tokens, at, UNITS[tokens[at]!]!, 1);
-    return null;
-  }
+/** A time at `at`: an hour, minutes, and a.m./p.m.; `afterAt`: "at" comes before, so "at two thirty" is a time without them. */
+function readTime(tokens: readonly string[], at: number, hour: number, length: number, afterAt: boolean): { text: string; length: number } | null {
+  if (length !== 1 || hour < 1 || hour > 12) return null;
   let i = at + 1;
   let minutes: number | null = null;
   if (tokens[i] === "o'clock") return { text: `${hour}:00`, length: 2 };
@@ -180,7 +215,9 @@ function readTime(tokens: readonly string[], at: number, hour: number, length: n
     }
   }
   const meridiem = readMeridiem(tokens, i);
-  if (!meridiem) return null;
+  if (!meridiem) return afterAt && minutes !== null ? { text: `${hour}:${String(minutes).padStart(2, '0')}`, length: i - at } : null;
+  // "am" alone is the verb as often ("which one am I"): a time only with minutes or after "at".
+  if (meridiem.length === 1 && minutes === null && !afterAt) return null;
   return { text: `${hour}${minutes === null ? '' : `:${String(minutes).padStart(2, '0')}`} ${meridiem.text}`, length: i + meridiem.length - at };
 }
 
@@ -190,4 +227,17 @@ function readMeridiem(tokens: readonly string[], at: number): { text: string; le
   if ((a === 'a' || a === 'p') && b === 'm') return { text: `${a.toUpperCase()}M`, length: 2 };
   if (a === 'am' || a === 'pm' || a === "a.m" || a === 'p.m') return { text: `${a.charAt(0).toUpperCase()}M`, length: 1 };
   return null;
+}
+
+/** A year said as two pairs: a teen or "twenty", then 10–99 or "oh" and a digit ("nineteen oh five"). */
+function readYear(tokens: readonly string[], at: number, stops: readonly boolean[]): { value: number; length: number } | null {
+  const first = tokens[at]!;
+  const century = first in UNITS && UNITS[first]! >= 11 && UNITS[first]! <= 19 ? UNITS[first]! : first === 'twenty' ? 20 : null;
+  if (century === null || stops[at]) return null;
+  if (tokens[at + 1] === 'oh' && tokens[at + 2] !== undefined && isDigitWord(tokens[at + 2]!) && !stops[at + 1]) return { value: century * 100 + UNITS[tokens[at + 2]!]!, length: 3 };
+  const rest = readCardinal(tokens, at + 1);
+  if (rest.length === 0 || rest.value < 10 || rest.value > 99 || tokens[at + 1]! in UNITS && UNITS[tokens[at + 1]!]! < 10) return null;
+  if (stops.slice(at + 1, at + rest.length).some(Boolean)) return null;
+  // "twenty five" is a number, not a year: the second pair must be a whole pair (a teen, a ten, or a ten and a unit).
+  return { value: century * 100 + rest.value, length: 1 + rest.length };
 }

@@ -62,7 +62,9 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
         words: JSON.stringify(transcript.words),
         summary: current.summary,
         // Talk statistics again, counting words where the measured sound is, as the first version did.
-        stats: JSON.stringify(talkStats(transcript.segments, transcript.words, current.duration_seconds, soundOf(current))),
+        // Talk statistics are the first version's (counted from the words as recognised, before
+        // redaction) unless words were timed again, when they are counted from the corrected words.
+        stats: corrected.retimed ? JSON.stringify(talkStats(transcript.segments, transcript.words, current.duration_seconds, soundOf(current))) : JSON.stringify(current.stats),
         sound: current.sound === null ? null : JSON.stringify(current.sound),
         sentiment: JSON.stringify(transcriptSentiment(transcript.segments, current.duration_seconds)),
         version: current.version + 1,

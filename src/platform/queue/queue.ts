@@ -192,7 +192,12 @@ export class Queue {
       await this.drained(HAND_BACK_MS);
     }
     await this.boss.stop({ graceful: true, wait: true, close: false, timeout: 1000 });
-    while (this.statements.size > 0) await Promise.all(this.statements);
+    // pg-boss's own statements (a job's completion) finish before the pool may close, within a bound.
+    const deadline = Date.now() + HAND_BACK_MS;
+    while (this.statements.size > 0 && Date.now() < deadline) {
+      await Promise.race([Promise.all(this.statements), new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
+    }
+    if (this.statements.size > 0) this.onError(new Error(`the queue stopped with ${this.statements.size} statements of pg-boss unfinished`));
   }
 
   private async drained(withinMs: number): Promise<boolean> {

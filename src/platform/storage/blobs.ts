@@ -54,5 +54,5 @@ export const recordingKeys = (workspaceId: string, recordingId: string) => ({
   /** The prepared audio with redacted words silenced: what playback and downloads serve once it exists. */
   redacted: `recordings/${workspaceId}/${recordingId}/redacted.wav`,
   /** The waveform drawn from the prepared (or redacted) audio, kept once computed. */
-  waveform: (variant: 'prepared' | 'redacted') => `recordings/${workspaceId}/${recordingId}/waveform-${variant}.json`,
+  waveform: (variant: string) => `recordings/${workspaceId}/${recordingId}/waveform-${variant}.json`,
 });
