@@ -25,6 +25,7 @@ interface Transcript {
     overlap_seconds: number;
     interruptions: number;
   };
+  sentiment: { segments: number[]; speakers: { speaker: string; mean: number }[] };
 }
 interface Answer {
   question_id: string;
@@ -256,7 +257,7 @@ for (const backend of await backends()) {
       await waitForRecording(hark, account, callId, ['completed']);
       const latest = await transcribe(callId, callScenario);
       const report = (await request('GET', '/reports/talk?group_by=metadata.agent&group_by=created_at:week&metadata.agent=sam')).json<{
-        groups: { key: Record<string, string>; transcripts: number; silence_seconds_avg: number; speakers: { speaker: string; talk_ratio_avg: number; talk_seconds_avg: number }[] }[];
+        groups: { key: Record<string, string>; transcripts: number; silence_seconds_avg: number; speakers: { speaker: string; talk_ratio_avg: number; talk_seconds_avg: number; sentiment_avg: number | null }[] }[];
       }>();
       assert.equal(report.groups.length, 1);
       const [group] = report.groups;
@@ -268,10 +269,15 @@ for (const backend of await backends()) {
         group?.speakers.map((s) => [s.speaker, s.talk_ratio_avg, s.talk_seconds_avg]),
         latest.stats.speakers.map((s) => [s.speaker, s.talk_ratio, s.talk_seconds]),
       );
+      // Sentiment per speaker: one call, so the call's own means.
+      assert.deepEqual(
+        group?.speakers.map((s) => [s.speaker, s.sentiment_avg]),
+        latest.sentiment.speakers.map((s) => [s.speaker, s.mean]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      );
       const csv = await hark.request({ method: 'GET', url: `${P}/reports/talk?group_by=metadata.agent&metadata.agent=sam`, key: account.key, headers: { accept: 'text/csv' } });
       assert.match(csv.headers['content-type'] as string, /^text\/csv/);
       const [header, row] = csv.body.trim().split('\n');
-      assert.match(header ?? '', /^metadata\.agent,transcripts,silence_seconds_avg,overlap_seconds_avg,interruptions_avg,agent\.talk_share,agent\.talk_ratio_avg,.*customer\.talk_share/);
+      assert.match(header ?? '', /^metadata\.agent,transcripts,silence_seconds_avg,overlap_seconds_avg,interruptions_avg,agent\.talk_share,agent\.talk_ratio_avg,.*agent\.sentiment_avg,customer\.talk_share/);
       assert.match(row ?? '', /^sam,1,/);
       // Over every call of the workspace (speakers named differently from call to call), each
       // group's shares of the talk add up to 1.

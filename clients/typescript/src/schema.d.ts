@@ -10780,6 +10780,8 @@ export interface operations {
                                 words_per_minute_avg: number;
                                 longest_turn_seconds_avg: number;
                                 interruptions_avg: number;
+                                /** @description The speaker's mean sentiment per call (-1 … 1), averaged over the calls scored; null when none is */
+                                sentiment_avg: number | null;
                             }[];
                         }[];
                     };

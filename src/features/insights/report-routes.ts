@@ -53,6 +53,7 @@ const TalkReport = Type.Object({
           words_per_minute_avg: Type.Number(),
           longest_turn_seconds_avg: Type.Number(),
           interruptions_avg: Type.Number(),
+          sentiment_avg: Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], { description: "The speaker's mean sentiment per call (-1 … 1), averaged over the calls scored; null when none is" }),
         }),
       ),
     }),

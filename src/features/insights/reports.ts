@@ -148,7 +148,7 @@ export interface TalkReport {
     silence_seconds_avg: number;
     overlap_seconds_avg: number;
     interruptions_avg: number;
-    speakers: { speaker: string; transcripts: number; talk_share: number; talk_ratio_avg: number; talk_seconds_avg: number; words_per_minute_avg: number; longest_turn_seconds_avg: number; interruptions_avg: number }[];
+    speakers: { speaker: string; transcripts: number; talk_share: number; talk_ratio_avg: number; talk_seconds_avg: number; words_per_minute_avg: number; longest_turn_seconds_avg: number; interruptions_avg: number; sentiment_avg: number | null }[];
   }[];
 }
 
@@ -162,7 +162,7 @@ const rounded = (value: unknown) => Math.round(Number(value) * 1000) / 1000;
 export async function talkReport(ctx: Context, workspaceId: string, groupBy: string[], filters: RecordingFilters): Promise<TalkReport> {
   const keys = parseGroupBy(groupBy);
   const latest = sql`(
-    SELECT DISTINCT ON (t.recording_id) t.recording_id, t.stats FROM transcripts t
+    SELECT DISTINCT ON (t.recording_id) t.recording_id, t.stats, t.sentiment FROM transcripts t
     WHERE t.workspace_id = ${workspaceId} AND t.stats IS NOT NULL ORDER BY t.recording_id, t.seq DESC
   ) l JOIN recordings rec ON rec.id = l.recording_id`;
   const conditions = where(recordingConditions(filters, 'rec'));
@@ -171,7 +171,9 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
     FROM ${latest} WHERE rec.workspace_id = ${workspaceId} ${conditions} ${groupClause(keys)}`.execute(ctx.db);
   const speakers = await sql<Record<string, unknown> & { speaker: string }>`
     SELECT ${keyColumns(keys)} s.value ->> 'speaker' AS speaker, count(*)::int AS n,
-      ${sql.join(['talk_ratio', 'talk_seconds', 'words_per_minute', 'longest_turn_seconds', 'interruptions'].map((field) => sql`${avg(field, sql.ref('s.value'))} AS ${sql.ref(field)}`))}
+      ${sql.join(['talk_ratio', 'talk_seconds', 'words_per_minute', 'longest_turn_seconds', 'interruptions'].map((field) => sql`${avg(field, sql.ref('s.value'))} AS ${sql.ref(field)}`))},
+      -- The speaker's mean sentiment in each call that has it scored, averaged.
+      avg((SELECT (x ->> 'mean')::float8 FROM jsonb_array_elements(l.sentiment -> 'speakers') x WHERE x ->> 'speaker' = s.value ->> 'speaker' LIMIT 1)) AS sentiment
     FROM ${latest} CROSS JOIN LATERAL jsonb_array_elements(l.stats -> 'speakers') s
     WHERE rec.workspace_id = ${workspaceId} ${conditions}
     GROUP BY ${sql.join([...keyRefs(keys), sql.ref('speaker')])}`.execute(ctx.db);
@@ -197,6 +199,7 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
       words_per_minute_avg: rounded(row.words_per_minute),
       longest_turn_seconds_avg: rounded(row.longest_turn_seconds),
       interruptions_avg: rounded(row.interruptions),
+      sentiment_avg: row.sentiment === null || row.sentiment === undefined ? null : rounded(row.sentiment),
     });
   }
   for (const group of groups.values()) {
@@ -211,7 +214,7 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
 
 export function talkReportCsv(report: TalkReport): string {
   const speakers = [...new Set(report.groups.flatMap((g) => g.speakers.map((s) => s.speaker)))].sort();
-  const fields = ['talk_share', 'talk_ratio_avg', 'talk_seconds_avg', 'words_per_minute_avg', 'longest_turn_seconds_avg', 'interruptions_avg'] as const;
+  const fields = ['talk_share', 'talk_ratio_avg', 'talk_seconds_avg', 'words_per_minute_avg', 'longest_turn_seconds_avg', 'interruptions_avg', 'sentiment_avg'] as const;
   const header = [...report.group_by, 'transcripts', 'silence_seconds_avg', 'overlap_seconds_avg', 'interruptions_avg', ...speakers.flatMap((s) => fields.map((f) => `${s}.${f}`))];
   const lines = report.groups.map((g) => {
     const bySpeaker = new Map(g.speakers.map((s) => [s.speaker, s]));

@@ -230,7 +230,8 @@ export default function Reports() {
                     <Table.Td>{g.transcripts}</Table.Td>
                     {talkSpeakers.map((name) => {
                       const s = g.speakers.find((x) => x.speaker === name);
-                      return <Table.Td key={name}>{s ? `${Math.round(s.talk_share * 100)} % · ${Math.round(s.words_per_minute_avg)} wpm` : '—'}</Table.Td>;
+                      const mood = s && s.sentiment_avg !== null ? ` · sentiment ${s.sentiment_avg > 0 ? '+' : ''}${s.sentiment_avg.toFixed(1)}` : '';
+                      return <Table.Td key={name}>{s ? `${Math.round(s.talk_share * 100)} % · ${Math.round(s.words_per_minute_avg)} wpm${mood}` : '—'}</Table.Td>;
                     })}
                     <Table.Td>{g.silence_seconds_avg.toFixed(1)} s</Table.Td>
                     <Table.Td>{g.overlap_seconds_avg.toFixed(1)} s</Table.Td>
