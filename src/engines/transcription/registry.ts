@@ -1,28 +1,90 @@
-// Transcription engines by name. Engines load lazily: a worker that never runs whisper.cpp never
-// loads its binding. Adding an engine touches its file and this list.
-import { modelPath } from '../models.ts';
+// Transcription engines by name, each described once: its default model and language, the models
+// and languages it takes, whether it is a remote server (an address per scenario), whether Hark
+// formats its text, how its model is checked and how it loads. Everything else (the catalog,
+// scenario checks, the OpenAI-compatible route, runs) reads these descriptors, so adding an engine
+// is its file and one entry here. Engines load lazily: a worker that never runs whisper.cpp never
+// loads its binding.
+import type { Config } from '../../config.ts';
+import { invalid } from '../../errors.ts';
+import { checkModelAvailable, listModels, modelPath } from '../models.ts';
 import type { EngineSettings, TranscriptionEngine } from './types.ts';
-
-export const transcriptionEngineNames = ['pocketsphinx', 'whisper.cpp', 'openai'] as const;
-export type TranscriptionEngineName = (typeof transcriptionEngineNames)[number];
-
-export const defaultModels: Record<TranscriptionEngineName, string> = {
-  pocketsphinx: 'en-us',
-  'whisper.cpp': 'base.en',
-  openai: 'whisper-1',
-};
 
 export type { EngineSettings };
 
+export interface TranscriptionEngineDescriptor {
+  defaultModel: string;
+  /** The language a new scenario gets ("auto": the engine detects it). */
+  defaultLanguage: string;
+  /** The only languages it takes; null: any. */
+  languages: readonly string[] | null;
+  /** A server of the scenario's (base_url): its address is checked, and remote engines may be turned off. */
+  remote: boolean;
+  /** It takes any model name (its server knows them); else `models` lists what this server has. */
+  anyModel: boolean;
+  /** It writes lower case without punctuation: Hark formats its text (the `format` option). */
+  unformatted: boolean;
+  models(config: Config): Promise<string[]>;
+  /** A 400 when `model` cannot run here. */
+  checkModel(config: Config, model: string): Promise<void>;
+  load(settings: EngineSettings): Promise<TranscriptionEngine>;
+}
+
+export const transcriptionEngines = {
+  pocketsphinx: {
+    defaultModel: 'en-us',
+    defaultLanguage: 'en',
+    languages: ['en'],
+    remote: false,
+    anyModel: false,
+    unformatted: true,
+    models: async () => ['en-us'],
+    checkModel: async (_config, model) => {
+      if (model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
+    },
+    load: async (settings) => (await import('./pocketsphinx.ts')).pocketsphinxEngine(settings.config),
+  },
+  'whisper.cpp': {
+    defaultModel: 'base.en',
+    defaultLanguage: 'auto',
+    languages: null,
+    remote: false,
+    anyModel: false,
+    unformatted: false,
+    models: async (config) => (await listModels(config)).filter((m) => m.engine === 'whisper.cpp').map((m) => m.name),
+    checkModel: (config, model) => checkModelAvailable({ config }, 'whisper.cpp', model),
+    load: async (settings) => (await import('./whisper-cpp.ts')).whisperCppEngine((model) => modelPath(settings.config, 'whisper.cpp', model), settings.config.whisperThreads),
+  },
+  openai: {
+    defaultModel: 'whisper-1',
+    defaultLanguage: 'auto',
+    languages: null,
+    remote: true,
+    anyModel: true,
+    unformatted: false,
+    models: async () => ['whisper-1'],
+    checkModel: async () => {},
+    load: async (settings) => (await import('./openai.ts')).openaiTranscriptionEngine(settings),
+  },
+} satisfies Record<string, TranscriptionEngineDescriptor>;
+
+export type TranscriptionEngineName = keyof typeof transcriptionEngines;
+export const transcriptionEngineNames = Object.keys(transcriptionEngines) as TranscriptionEngineName[];
+
+export const defaultModels = Object.fromEntries(Object.entries(transcriptionEngines).map(([name, engine]) => [name, engine.defaultModel])) as Record<TranscriptionEngineName, string>;
+
+/** The descriptor of an engine name (a 400 naming the engines for an unknown one). */
+export function transcriptionEngine(name: string): TranscriptionEngineDescriptor {
+  if (!(name in transcriptionEngines)) throw invalid('engine', `must be one of ${transcriptionEngineNames.join(', ')}`);
+  return transcriptionEngines[name as TranscriptionEngineName];
+}
+
+/** A scenario's language checked against what its engine takes. */
+export function checkLanguage(name: string, language: string): void {
+  const { languages } = transcriptionEngine(name);
+  if (languages && !languages.includes(language)) throw invalid('language', `${name} takes only ${languages.map((l) => `"${l}"`).join(' or ')}`);
+}
+
 export async function loadTranscriptionEngine(name: string, settings: EngineSettings): Promise<TranscriptionEngine> {
-  switch (name) {
-    case 'pocketsphinx':
-      return (await import('./pocketsphinx.ts')).pocketsphinxEngine(settings.config);
-    case 'openai':
-      return (await import('./openai.ts')).openaiTranscriptionEngine(settings);
-    case 'whisper.cpp':
-      return (await import('./whisper-cpp.ts')).whisperCppEngine((model) => modelPath(settings.config, 'whisper.cpp', model), settings.config.whisperThreads);
-    default:
-      throw new Error(`unknown transcription engine ${name}`);
-  }
+  if (!(name in transcriptionEngines)) throw new Error(`unknown transcription engine ${name}`);
+  return transcriptionEngines[name as TranscriptionEngineName].load(settings);
 }

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { analysisEngineNames, defaultAnalysisModels } from '../../engines/analysis/registry.ts';
 import { listModels, type ModelEngine } from '../../engines/models.ts';
-import { defaultModels, transcriptionEngineNames } from '../../engines/transcription/registry.ts';
+import { transcriptionEngines } from '../../engines/transcription/registry.ts';
 
 export interface EngineInfo {
   kind: 'transcription' | 'analysis';
@@ -20,10 +20,18 @@ export interface EngineInfo {
 export async function listEngines(ctx: Context): Promise<EngineInfo[]> {
   const registered = await listModels(ctx.config);
   const local = (engine: ModelEngine) => registered.filter((m) => m.engine === engine).map((m) => m.name);
-  const transcription = transcriptionEngineNames.map((engine): EngineInfo => {
-    const models = engine === 'pocketsphinx' ? ['en-us'] : engine === 'whisper.cpp' ? local('whisper.cpp') : [defaultModels.openai];
-    return { kind: 'transcription', engine, default_model: defaultModels[engine], models, any_model: engine === 'openai', languages: engine === 'pocketsphinx' ? ['en'] : null };
-  });
+  const transcription = await Promise.all(
+    Object.entries(transcriptionEngines).map(
+      async ([engine, described]): Promise<EngineInfo> => ({
+        kind: 'transcription',
+        engine,
+        default_model: described.defaultModel,
+        models: await described.models(ctx.config),
+        any_model: described.anyModel,
+        languages: described.languages ? [...described.languages] : null,
+      }),
+    ),
+  );
   const analysis = analysisEngineNames.map((engine): EngineInfo => {
     const models = engine === 'basic' ? [defaultAnalysisModels.basic] : engine === 'llama.cpp' ? local('llama.cpp') : [defaultAnalysisModels.openai];
     return { kind: 'analysis', engine, default_model: defaultAnalysisModels[engine], models, any_model: engine === 'openai', languages: null };

@@ -3,10 +3,9 @@
 // run's (or the recording's) notice that it settled (core/settled.ts), not by polling. A client
 // that goes away cancels its run.
 import type { Context } from '../../context.ts';
-import { transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
+import { checkLanguage, transcriptionEngine, transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
 import { AppError, invalid } from '../../errors.ts';
 import type { ReceivedAudio } from '../recordings/audio-intake.ts';
-import { checkModelAvailable } from '../../engines/models.ts';
 import { checkRetention, createFromUpload, sanitizeFilename } from '../recordings/recordings.ts';
 import { cancelRun } from '../../core/runs/runs.ts';
 import { transcriptionKind } from './transcription-kind.ts';
@@ -35,12 +34,12 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
     const [engine, ...rest] = request.model.split('/');
     if (rest.length > 0 && engine) {
       if (!(transcriptionEngineNames as readonly string[]).includes(engine)) throw invalid('model', `unknown engine "${engine}"; one of ${transcriptionEngineNames.join(', ')}`);
-      scenario = { ...scenario, engine: engine as TranscriptionEngineName, model: rest.join('/'), language: engine === 'pocketsphinx' ? 'en' : 'auto' };
+      scenario = { ...scenario, engine: engine as TranscriptionEngineName, model: rest.join('/'), language: transcriptionEngine(engine).defaultLanguage };
     }
   }
-  if (scenario.engine === 'whisper.cpp') await checkModelAvailable(ctx, 'whisper.cpp', scenario.model);
+  await transcriptionEngine(scenario.engine).checkModel(ctx.config, scenario.model);
   const language = request.language?.trim() || scenario.language;
-  if (scenario.engine === 'pocketsphinx' && language !== 'en') throw invalid('language', 'pocketsphinx transcribes English only');
+  checkLanguage(scenario.engine, language);
   return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}) } };
 }
 

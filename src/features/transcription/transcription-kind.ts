@@ -11,7 +11,7 @@ import type { TranscriptionRunsTable } from '../../platform/db/tables.ts';
 import type { Recording } from '../recordings/recordings.ts';
 import { EngineError } from '../../platform/engine-error.ts';
 import { openPcmFile } from '../../platform/media/pcm-file.ts';
-import { loadTranscriptionEngine } from '../../engines/transcription/registry.ts';
+import { loadTranscriptionEngine, transcriptionEngine } from '../../engines/transcription/registry.ts';
 import type { TranscriptionEngine, TranscriptionRequest, TranscriptionResult } from '../../engines/transcription/types.ts';
 import { newUuid } from '../../ids.ts';
 import type { RunKind } from '../../core/runs/run-kind.ts';
@@ -51,7 +51,7 @@ const engines = new WeakMap<Context, Map<string, Promise<TranscriptionEngine>>>(
 function engineFor(ctx: Context, snapshot: TranscriptionSnapshot): Promise<TranscriptionEngine> {
   const cache = engines.get(ctx) ?? new Map<string, Promise<TranscriptionEngine>>();
   engines.set(ctx, cache);
-  const baseUrl = snapshot.engine === 'openai' ? (snapshot.options.base_url ?? null) : null;
+  const baseUrl = transcriptionEngine(snapshot.engine).remote ? (snapshot.options.base_url ?? null) : null;
   const key = `${snapshot.engine}|${baseUrl ?? ''}`;
   let engine = cache.get(key);
   if (!engine) {
@@ -150,7 +150,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const redacted = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
     const spans = redacted.spans;
     // Engines that punctuate (whisper.cpp, OpenAI-compatible servers) are left as they are.
-    const transcript = options.format && engine.name === 'pocketsphinx' ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments)) : redacted.transcript;
+    const transcript = options.format && transcriptionEngine(snapshot.engine).unformatted ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments)) : redacted.transcript;
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     // Scored on the text as stored (formatted, redacted).
     const sentiment = transcriptSentiment(transcript.segments, recording.duration_seconds);

@@ -8,9 +8,8 @@ import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { TranscriptionScenariosTable } from '../../platform/db/tables.ts';
-import { defaultModels, transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
+import { checkLanguage, transcriptionEngine, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
 import { invalid } from '../../errors.ts';
-import { checkModelAvailable } from '../../engines/models.ts';
 import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
@@ -64,19 +63,18 @@ export function toScenario(row: TranscriptionScenarioRow): TranscriptionScenario
 
 async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?: TranscriptionScenario) {
   const engine = (input.engine ?? current?.engine ?? 'pocketsphinx') as TranscriptionEngineName;
-  if (!transcriptionEngineNames.includes(engine)) throw invalid('engine', `must be one of ${transcriptionEngineNames.join(', ')}`);
+  const described = transcriptionEngine(engine);
   const engineChanged = current !== undefined && input.engine !== undefined && input.engine !== current.engine;
-  const model = input.model ?? (engineChanged || !current ? defaultModels[engine] : current.model);
-  const language = input.language ?? (engineChanged || !current ? (engine === 'pocketsphinx' ? 'en' : 'auto') : current.language);
-  if (engine === 'pocketsphinx' && language !== 'en') throw invalid('language', 'pocketsphinx transcribes English only: use "en"');
-  if (engine === 'pocketsphinx' && model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
-  if (engine === 'whisper.cpp') await checkModelAvailable(ctx, 'whisper.cpp', model);
+  const model = input.model ?? (engineChanged || !current ? described.defaultModel : current.model);
+  const language = input.language ?? (engineChanged || !current ? described.defaultLanguage : current.language);
+  checkLanguage(engine, language);
+  await described.checkModel(ctx.config, model);
   const options: TranscriptionOptions = {
     ...transcriptionOptionDefaults,
     ...current?.options,
     ...input.options,
   };
-  await checkEngineAddress(ctx.config, { name: engine, remote: engine === 'openai' }, options.base_url ?? undefined);
+  await checkEngineAddress(ctx.config, { name: engine, remote: described.remote }, options.base_url ?? undefined);
   if (options.redact_audio && !options.redact?.length) throw invalid('options.redact_audio', 'needs the kinds to redact in options.redact');
   if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options.keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
   return {
