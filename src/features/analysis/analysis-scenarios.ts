@@ -8,9 +8,8 @@ import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { AnalysisScenariosTable } from '../../platform/db/tables.ts';
-import { analysisEngineNames, defaultAnalysisModels, type AnalysisEngineName } from '../../engines/analysis/registry.ts';
+import { analysisEngine, type AnalysisEngineName } from '../../engines/analysis/registry.ts';
 import { invalid } from '../../errors.ts';
-import { checkModelAvailable } from '../../engines/models.ts';
 import { checkEngineAddress, checkSelection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
@@ -95,13 +94,12 @@ function checkQuestions(input: NonNullable<AnalysisScenarioInput['questions']>):
 
 async function resolve(ctx: Context, input: AnalysisScenarioInput, current?: AnalysisScenario) {
   const engine = (input.engine ?? current?.engine ?? 'basic') as AnalysisEngineName;
-  if (!analysisEngineNames.includes(engine)) throw invalid('engine', `must be one of ${analysisEngineNames.join(', ')}`);
+  const described = analysisEngine(engine);
   const engineChanged = current !== undefined && input.engine !== undefined && input.engine !== current.engine;
-  const model = input.model ?? (engineChanged || !current ? defaultAnalysisModels[engine] : current.model);
-  if (engine === 'basic' && model !== defaultAnalysisModels.basic) throw invalid('model', `the basic engine has one model: "${defaultAnalysisModels.basic}"`);
-  if (engine === 'llama.cpp') await checkModelAvailable(ctx, 'llama.cpp', model);
+  const model = input.model ?? (engineChanged || !current ? described.defaultModel : current.model);
+  await described.checkModel(ctx.config, model);
   const options = { ...current?.options, ...input.options };
-  await checkEngineAddress(ctx.config, { name: engine, remote: engine === 'openai' }, options.base_url ?? undefined);
+  await checkEngineAddress(ctx.config, { name: engine, remote: described.remote }, options.base_url ?? undefined);
   return {
     name: input.name ?? current?.name ?? 'Analysis',
     engine,

@@ -3,8 +3,7 @@
 // frequent values (so filters and reports can suggest them).
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
-import { analysisEngineNames, defaultAnalysisModels } from '../../engines/analysis/registry.ts';
-import { listModels, type ModelEngine } from '../../engines/models.ts';
+import { analysisEngines } from '../../engines/analysis/registry.ts';
 import { transcriptionEngines } from '../../engines/transcription/registry.ts';
 
 export interface EngineInfo {
@@ -18,8 +17,6 @@ export interface EngineInfo {
 }
 
 export async function listEngines(ctx: Context): Promise<EngineInfo[]> {
-  const registered = await listModels(ctx.config);
-  const local = (engine: ModelEngine) => registered.filter((m) => m.engine === engine).map((m) => m.name);
   const transcription = await Promise.all(
     Object.entries(transcriptionEngines).map(
       async ([engine, described]): Promise<EngineInfo> => ({
@@ -32,10 +29,11 @@ export async function listEngines(ctx: Context): Promise<EngineInfo[]> {
       }),
     ),
   );
-  const analysis = analysisEngineNames.map((engine): EngineInfo => {
-    const models = engine === 'basic' ? [defaultAnalysisModels.basic] : engine === 'llama.cpp' ? local('llama.cpp') : [defaultAnalysisModels.openai];
-    return { kind: 'analysis', engine, default_model: defaultAnalysisModels[engine], models, any_model: engine === 'openai', languages: null };
-  });
+  const analysis = await Promise.all(
+    Object.entries(analysisEngines).map(
+      async ([engine, described]): Promise<EngineInfo> => ({ kind: 'analysis', engine, default_model: described.defaultModel, models: await described.models(ctx.config), any_model: described.anyModel, languages: null }),
+    ),
+  );
   return [...transcription, ...analysis];
 }
 
