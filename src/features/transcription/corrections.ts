@@ -4,6 +4,7 @@
 // words took, by length. The words of a segment are its channel's words that start inside it.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { severalSpeakers, turnsText } from './speakers.ts';
+import { round } from './round.ts';
 
 export interface WordCorrection {
   index: number;
@@ -71,8 +72,6 @@ function spread(text: string, span: { start: number; end: number }, like: { chan
     return { start: round(start), end: round(at), word: bareWord(token), punctuated_word: token, confidence: 1, channel: like.channel, speaker: like.speaker };
   });
 }
-
-const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 export function applyCorrections(transcript: { segments: readonly SpeakerSegment[]; words: readonly Word[] }, corrections: Corrections): CorrectedTranscript {
   const segments = transcript.segments.map((s) => ({ ...s }));

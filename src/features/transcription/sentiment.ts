@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import winkNLP, { type WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import type { SpeakerSegment } from '../../engines/transcription/types.ts';
+import { round } from './round.ts';
 
 export const SpeakerSentimentSchema = Type.Object({
   speaker: Type.String(),
@@ -31,7 +32,6 @@ function Nullable<T extends ReturnType<typeof Type.Number>>(schema: T) {
 let nlp: WinkMethods | null = null;
 const wink = () => (nlp ??= winkNLP(model, ['sbd', 'negation', 'sentiment']));
 
-const round = (n: number) => Math.round(n * 1000) / 1000;
 const mean = (values: readonly number[]) => (values.length === 0 ? null : round(values.reduce((sum, v) => sum + v, 0) / values.length));
 
 export function scoreText(text: string): number {

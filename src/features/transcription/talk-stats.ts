@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { clipToSpeech, type Span } from './voice-activity.ts';
+import { round } from './round.ts';
 
 /** Where each channel has sound (voice-activity.ts), by channel number. */
 export type ChannelSpeech = Readonly<Record<number, readonly Span[]>>;
@@ -80,8 +81,6 @@ function overlapOf(lists: readonly Interval[][]): number {
   }
   return total;
 }
-
-const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
 
 /**
  * The time a word or segment was spoken: its parts where its channel has sound; with no sound

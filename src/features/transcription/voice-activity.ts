@@ -4,6 +4,7 @@
 // word to these spans, so a "word" the recogniser stretched over seconds of silence counts only
 // where the audio has sound.
 import { SAMPLE_RATE, type PcmSource } from '../../platform/media/pcm-file.ts';
+import { round } from './round.ts';
 
 const FRAME = SAMPLE_RATE / 50;
 /** Louder than the noise floor by this much is speech. */
@@ -59,8 +60,6 @@ export function speechSpans(source: PcmSource): Span[] {
   }
   return spans.map(([s, e]) => [round(s), round(e)]);
 }
-
-const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /** The parts of [start, end] inside `spans` (sorted, apart); none when no sound is under it. */
 export function clipToSpeech(start: number, end: number, spans: readonly Span[]): Span[] {
