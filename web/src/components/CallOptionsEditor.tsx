@@ -32,6 +32,7 @@ export function CallOptionsEditor({ options, onChange }: { options: Options; onC
           <Select
             label="Channels"
             w={320}
+            maw="100%"
             allowDeselect={false}
             data={[
               { value: 'auto', label: 'Automatic (each channel apart when 2 to 8)' },
@@ -43,7 +44,7 @@ export function CallOptionsEditor({ options, onChange }: { options: Options; onC
           />
           <Group gap="xs" align="end">
             {Array.from({ length: channelCount }, (_, channel) => (
-              <TextInput key={channel} label={`Channel ${channel + 1} speaker`} placeholder={`channel_${channel}`} w={170} value={labels[String(channel)] ?? ''} onChange={(e) => setLabel(channel, e.currentTarget.value)} />
+              <TextInput key={channel} label={`Channel ${channel + 1} speaker`} placeholder={`channel_${channel}`} w={170} maw="100%" value={labels[String(channel)] ?? ''} onChange={(e) => setLabel(channel, e.currentTarget.value)} />
             ))}
             {channelCount < 8 && (
               <Button variant="subtle" size="xs" onClick={() => setLabel(channelCount, `speaker_${channelCount + 1}`)}>
@@ -56,6 +57,7 @@ export function CallOptionsEditor({ options, onChange }: { options: Options; onC
             description='Overrides the labels for a recording whose metadata has it, e.g. "speakers": ["customer", "agent"]'
             placeholder="none"
             w={420}
+            maw="100%"
             value={options.speaker_labels_field ?? ''}
             onChange={(e) => set({ speaker_labels_field: e.currentTarget.value.trim() || null })}
           />
