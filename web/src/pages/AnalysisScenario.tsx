@@ -109,7 +109,7 @@ export default function AnalysisScenario() {
           save.mutate(draft);
         }}
       >
-        <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0 }}>
+        <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
             <ProblemAlert error={save.error ?? remove.error} title="Not saved" />
             <TextInput label="Name" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} />
