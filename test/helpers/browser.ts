@@ -47,7 +47,8 @@ export async function open(browser: Browser, baseURL: string, viewport = { width
   return { context, page, problems };
 }
 
-/** Screenshots of the page at desktop and phone widths, under test/screenshots/. */
+/** Screenshots of the page at desktop and phone widths, under test/screenshots/; fails when the
+ * page scrolls sideways at phone width (a table may scroll inside its own box, the page may not). */
 export async function screenshots(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const size = page.viewportSize() ?? { width: 1440, height: 900 };
@@ -55,8 +56,10 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
   await page.setViewportSize(size);
   await page.waitForTimeout(200);
+  if (width > 390) throw new Error(`${name}: the page is ${width} px wide at a 390 px phone width (it scrolls sideways)`);
 }
 
 /** axe-core's serious and critical violations on the page, as readable lines. */

@@ -2,7 +2,7 @@
 // The styles of the date pickers, charts and drop zone load with the pages that use them.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { Alert, Anchor, Badge, createTheme, defaultVariantColorsResolver, parseThemeColor, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
+import { Alert, Anchor, Badge, createTheme, Notification, defaultVariantColorsResolver, parseThemeColor, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -35,6 +35,8 @@ const theme = createTheme({
     // (the tint, the border and the words carry the meaning).
     Alert: Alert.extend({ vars: () => ({ root: { '--alert-color': 'var(--mantine-color-gray-9)' } }) }),
     Badge: Badge.extend({ defaultProps: { variant: 'light' }, vars: () => ({ root: { '--badge-color': 'var(--mantine-color-gray-9)' } }) }),
+    // A notification's close button is an icon: it needs a name.
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
   },
 });
 const contrast: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)' }, dark: {} });

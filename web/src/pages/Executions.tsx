@@ -69,10 +69,10 @@ export default function Executions() {
                       <StatusBadge status={e.status} />
                     </Table.Td>
                     <Table.Td miw={220}>
-                      <Progress.Root size="lg" aria-label={`${done} of ${e.recording_ids.length} done`}>
-                        <Progress.Section value={(e.counts.completed / total) * 100} color="green" />
-                        <Progress.Section value={(e.counts.failed / total) * 100} color="red" />
-                        <Progress.Section value={(e.counts.running / total) * 100} color="blue" />
+                      <Progress.Root size="lg" title={`${done} of ${e.recording_ids.length} done`}>
+                        <Progress.Section value={(e.counts.completed / total) * 100} color="green" aria-label={`${e.counts.completed} of ${e.recording_ids.length} completed`} />
+                        <Progress.Section value={(e.counts.failed / total) * 100} color="red" aria-label={`${e.counts.failed} of ${e.recording_ids.length} failed`} />
+                        <Progress.Section value={(e.counts.running / total) * 100} color="blue" aria-label={`${e.counts.running} of ${e.recording_ids.length} running`} />
                       </Progress.Root>
                       <Group gap="xs" mt={4}>
                         <Text size="xs">{e.counts.completed} done</Text>

@@ -132,7 +132,7 @@ export default function Reports() {
                         {groupBy.map((g) => (
                           <Table.Th key={g}>{g.replace('metadata.', '').replace('created_at:', '')}</Table.Th>
                         ))}
-                        <Table.Th>Results</Table.Th>
+                        <Table.Th>Calls</Table.Th>
                         {questions.map((q) => (
                           <Table.Th key={q.question_id}>{q.question}</Table.Th>
                         ))}
@@ -144,7 +144,7 @@ export default function Reports() {
                           {groupBy.map((k) => (
                             <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
                           ))}
-                          <Table.Td>{g.results}</Table.Td>
+                          <Table.Td>{g.calls}</Table.Td>
                           {g.questions.map((q) => (
                             <Table.Td key={q.question_id}>{q.rate === null ? '—' : `${Math.round(q.rate * 100)} % yes (${q.true}/${q.true + q.false})`}</Table.Td>
                           ))}
