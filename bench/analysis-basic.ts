@@ -12,6 +12,9 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
 import type { AnalysisInput, TranscriptSegment } from '../src/engines/analysis/types.ts';
+import { usage } from './usage.ts';
+
+usage('Usage: npx tsx bench/analysis-basic.ts\nAccuracy of the basic analysis engine on the dev and held-out call sets, beside the constant answers.');
 
 interface BoolQ { id: string; text: string; type: 'boolean'; expected: boolean }
 interface TextQ { id: string; text: string; type: 'text'; expected: string[] }

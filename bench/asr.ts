@@ -10,6 +10,9 @@ import { loadConfig } from '../src/config.ts';
 import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { wer, wordErrors } from '../src/wer.ts';
+import { usage } from './usage.ts';
+
+usage('Usage: npx tsx bench/asr.ts\nWER and real-time factor of the pipeline over HTTP beside the raw decoder, on Debian\'s pocketsphinx test clips and a 100 s recording.');
 
 const DATA = '/usr/share/pocketsphinx/test/data';
 

@@ -11,6 +11,9 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { usage } from './usage.ts';
+
+usage('Usage: npx tsx bench/lighthouse.ts [--details]\nLighthouse (mobile preset) in Debian\'s Chromium on sign-in, the recordings list and a recording, beside a bare page.\n--details prints where each page\'s main-thread time goes. Needs npm run build --prefix web.');
 
 const CHROMIUM = process.env.HARK_TEST_CHROMIUM ?? '/usr/bin/chromium';
 if (!fs.existsSync(path.join('web', 'dist', 'index.html'))) throw new Error('build the web interface first: npm run build --prefix web');
@@ -80,12 +83,27 @@ interface Scores {
   cls: number;
   bytes: number;
 }
+/** Where a page's time goes (`--details`): main-thread work by script and category, long tasks, the LCP element and its phases. */
+function details(page: string, audits: Record<string, { details?: unknown; displayValue?: string }>) {
+  type Items = { items?: Record<string, unknown>[] };
+  const items = (id: string) => ((audits[id]?.details as Items | undefined)?.items ?? []);
+  console.log(`\n== ${page}`);
+  for (const row of items('mainthread-work-breakdown')) console.log(`  main thread ${String(row.groupLabel).padEnd(28)} ${Number(row.duration).toFixed(0)} ms`);
+  for (const row of items('bootup-time').slice(0, 6)) console.log(`  script ${String(row.url).replace(/^https?:\/\/[^/]+/, '').padEnd(48)} ${Number(row.total).toFixed(0)} ms (evaluate ${Number(row.scripting).toFixed(0)}, parse ${Number(row.scriptParseCompile).toFixed(0)})`);
+  for (const row of items('long-tasks').slice(0, 8)) console.log(`  long task at ${Number(row.startTime).toFixed(0)} ms: ${Number(row.duration).toFixed(0)} ms ${String(row.url).replace(/^https?:\/\/[^/]+/, '')}`);
+  for (const row of items('largest-contentful-paint-element')) {
+    const node = (row as { node?: { snippet?: string } }).node;
+    if (node?.snippet) console.log(`  LCP element ${node.snippet.slice(0, 120)}`);
+    for (const phase of ((row as { items?: { phase: string; timing: number }[] }).items ?? [])) if (phase.phase) console.log(`  LCP ${phase.phase}: ${phase.timing.toFixed(0)} ms`);
+  }
+}
 async function audit(page: string, url: string): Promise<Scores> {
   await cdp.send('Network.clearBrowserCache');
   const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: true });
   if (new URL(result?.lhr.finalDisplayedUrl ?? url).pathname !== new URL(url).pathname) throw new Error(`${url} ended at ${result?.lhr.finalDisplayedUrl}: not signed in?`);
   if (!result) throw new Error(`no result for ${url}`);
   const { categories, audits } = result.lhr;
+  if (process.argv.includes('--details')) details(page, audits);
   const metric = (id: string) => Number(audits[id]?.numericValue ?? NaN);
   return {
     page,

@@ -20,6 +20,9 @@ import { analysisReport } from '../src/features/insights/reports.ts';
 import { speech } from '../test/helpers/audio.ts';
 import { spawnHark, type HarkProcess } from '../test/helpers/process.ts';
 import { seed, type Template } from './scale-seed.ts';
+import { usage } from './usage.ts';
+
+usage('Usage: npx tsx bench/scale.ts [--recordings N] [--reuse] [--skip-embedded] [--embedded-only]\nHark on PostgreSQL with N recordings (1,000,000 by default): lists, search, reports, executions, card reads, the embedded stores.');
 
 const { values: args } = parseArgs({
   options: { recordings: { type: 'string', default: '1000000' }, reuse: { type: 'boolean', default: false }, 'skip-embedded': { type: 'boolean', default: false }, 'embedded-only': { type: 'boolean', default: false } },

@@ -6,6 +6,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { usage } from './usage.ts';
+
+usage('Usage: npx tsx bench/upload.ts [MiB] [--postgres]\nA WAV of MiB (1024 by default) streamed over HTTP: throughput and the server\'s memory beside a bare Node receiver.');
 
 const mib = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 1024);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-upload-bench-'));

@@ -6,6 +6,7 @@ import { openDatabase } from './platform/db/database.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { createLogger, flushLog } from './logger.ts';
 import { modelsCommand } from './models-cli.ts';
+import { progressLine } from './progress.ts';
 import { startMetricsServer } from './platform/observability/metrics-server.ts';
 import { buildDocumentApp, startRuntime } from './runtime.ts';
 import { scopes, type Scope } from './scopes.ts';
@@ -158,7 +159,9 @@ async function main(argv: string[]): Promise<void> {
       options('migrate', rest, {});
       const database = await openDatabase(config);
       try {
-        const applied = await migrate(database);
+        const started = Date.now();
+        const applied = await migrate(database, ({ name, number, of }) => progressLine(`migrating ${number}/${of}: ${name}`));
+        progressLine(applied.length === 0 ? 'the database is up to date' : `${applied.length} migration${applied.length === 1 ? '' : 's'} applied in ${((Date.now() - started) / 1000).toFixed(1)} s`, true);
         log.info({ applied }, 'migrations applied');
       } finally {
         await database.close();

@@ -1,35 +1,13 @@
 // `hark models add|list|pull`: local model files for the whisper.cpp and llama.cpp engines.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from './config.ts';
 import { addModel, listModels } from './engines/models.ts';
+import { byteProgress } from './progress.ts';
 
 const WHISPER_HOST = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
-
-function progressBar(total: number): Transform {
-  let done = 0;
-  let last = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      done += chunk.length;
-      const now = Date.now();
-      if (now - last > 200 || done === total) {
-        last = now;
-        const fraction = total > 0 ? done / total : 0;
-        const width = 30;
-        const filled = Math.round(fraction * width);
-        process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(1)}% ${(done / 1e6).toFixed(1)} MB`);
-      }
-      callback(null, chunk);
-    },
-    flush(callback) {
-      process.stderr.write('\n');
-      callback();
-    },
-  });
-}
 
 async function pull(config: Config, name: string): Promise<void> {
   if (!/^[a-z0-9.-]+$/.test(name)) throw new Error('a whisper model name looks like tiny.en, base, small.en, large-v3');
@@ -44,7 +22,7 @@ async function pull(config: Config, name: string): Promise<void> {
   }
   if (!response.ok || !response.body) throw new Error(`the model host answered HTTP ${response.status} for ${name}`);
   const temp = `${target}.part`;
-  await pipeline(Readable.fromWeb(response.body as never), progressBar(Number(response.headers.get('content-length') ?? 0)), fs.createWriteStream(temp));
+  await pipeline(Readable.fromWeb(response.body as never), byteProgress(Number(response.headers.get('content-length') ?? 0)), fs.createWriteStream(temp));
   fs.renameSync(temp, target);
   const added = await addModel(config, name, target);
   console.log(JSON.stringify({ name, ...added }));

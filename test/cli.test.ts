@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, unknownSettings } from '../src/config.ts';
+import { progressBarText } from '../src/progress.ts';
 import { testConfig } from './helpers/harness.ts';
 import { freePort } from './helpers/process.ts';
 
@@ -45,6 +46,26 @@ describe('the command line', () => {
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /There is no file at \/nowhere\/ggml-tiny\.bin/);
     assert.doesNotMatch(missing.stderr, /ENOENT/);
+  });
+
+  test('migrate shows each file as it runs, then how many were applied; a second run says the database is up to date', () => {
+    const env = { HARK_DATA_DIR: path.join(scratch, 'migrate-data'), HARK_EMBEDDED_DB: 'pglite', HARK_LOG_LEVEL: 'silent' };
+    const files = fs.readdirSync(path.join(import.meta.dirname, '..', 'src', 'platform', 'db', 'migrations')).filter((f) => f.endsWith('.sql')).sort();
+    const first = hark(['migrate'], env);
+    assert.equal(first.status, 0, first.stderr);
+    const steps = first.stderr.split('\n').filter((line) => line.startsWith('migrating '));
+    assert.deepEqual(steps, files.map((file, i) => `migrating ${i + 1}/${files.length}: ${file.replace(/\.sql$/, '')}`));
+    assert.match(first.stderr, new RegExp(`^${files.length} migrations applied in \\d+\\.\\d s$`, 'm'));
+    const second = hark(['migrate'], env);
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stderr, 'the database is up to date\n');
+  });
+
+  test('a download shows a bar of its bytes', () => {
+    assert.equal(progressBarText(0, 200e6, 10), '[..........] 0.0% 0.0 MB');
+    assert.equal(progressBarText(50e6, 200e6, 10), '[###.......] 25.0% 50.0 MB');
+    assert.equal(progressBarText(250e6, 200e6, 10), '[##########] 100.0% 250.0 MB');
+    assert.equal(progressBarText(5e6, 0, 10), '[..........] 0.0% 5.0 MB', 'no length given: the bytes alone');
   });
 
   test('openapi needs no database and prints only the document', () => {

@@ -5,7 +5,7 @@ import '@mantine/notifications/styles.css';
 import { Alert, Anchor, Badge, createTheme, Notification, defaultVariantColorsResolver, parseThemeColor, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/client.ts';
@@ -54,7 +54,8 @@ const queryClient = new QueryClient({
 // A workspace page needs the session first: asked for now, beside the page's code, not after it.
 if (window.location.pathname.startsWith('/w/')) void queryClient.prefetchQuery({ queryKey: ['session'], queryFn: fetchSession, staleTime: SESSION_STALE_MS });
 
-createRoot(document.getElementById('root')!).render(
+// The first render is a transition: React renders it in slices and lets the browser breathe between them.
+startTransition(() => createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={contrast}>
       <Notifications position="top-right" />
@@ -63,4 +64,4 @@ createRoot(document.getElementById('root')!).render(
       </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,
-);
+));

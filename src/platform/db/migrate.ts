@@ -14,6 +14,8 @@ class SqlFileProvider implements MigrationProvider {
   /** Files an older ledger had applied: recorded now, not run again. */
   readonly adopted = new Set<string>();
 
+  constructor(private readonly onStart: (name: string) => void = () => {}) {}
+
   async getMigrations(): Promise<Record<string, Migration>> {
     const files = (await fs.readdir(dir)).filter((f) => /^\d+-[a-z0-9-]+\.sql$/.test(f));
     const migrations: Record<string, Migration> = {};
@@ -26,6 +28,7 @@ class SqlFileProvider implements MigrationProvider {
             this.adopted.add(name);
             return;
           }
+          this.onStart(name);
           await sql.raw(text).execute(db);
         },
       };
@@ -45,14 +48,25 @@ async function appliedByLegacyLedger(db: Kysely<unknown>, file: string): Promise
   return row.rows.length > 0;
 }
 
+/** A file about to run: its name, its place among the files this call runs, and their number. */
+export interface MigrationStep {
+  name: string;
+  number: number;
+  of: number;
+}
+
 /**
  * Migrates to the latest version and returns the names of the files run now. The ledger lives in
  * the database's own schema (Kysely would otherwise take a ledger in any schema for its own).
+ * `onStep` hears of each file as it starts (the command line shows it as progress).
  */
-export async function migrate(database: Pick<Database, 'db' | 'schema'>): Promise<string[]> {
+export async function migrate(database: Pick<Database, 'db' | 'schema'>, onStep?: (step: MigrationStep) => void): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
-    const provider = new SqlFileProvider();
+    let started = 0;
+    let pending = 0;
+    const provider = new SqlFileProvider((name) => onStep?.({ name, number: ++started, of: pending }));
     const migrator = new Migrator({ db: database.db, provider, migrationTableSchema: database.schema });
+    if (onStep) pending = (await migrator.getMigrations()).filter((m) => !m.executedAt).length;
     const { error, results } = await migrator.migrateToLatest();
     // Before it takes its lock, the Migrator lists the tables of every schema on the server; a
     // schema another process drops at that moment fails the listing ("relation … does not
