@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us postgresql)
+packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us espeak-ng postgresql)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -9,20 +9,8 @@ import { durationOf, speech } from './helpers/audio.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 import { startOrigin, type Origin } from './helpers/origin.ts';
 import { librivoxJoined } from './helpers/speech-corpus.ts';
-import { upload, waitForRecording } from './helpers/api.ts';
+import { upload, waitForRecording, waitForRun, type Run } from './helpers/api.ts';
 
-interface Run {
-  id: string;
-  status: string;
-  transcript_id: string | null;
-  retry_of: string | null;
-  attempts: number;
-  error_code: string | null;
-  error_message: string | null;
-  retryable: boolean | null;
-  execution_id: string | null;
-  progress: number;
-}
 interface Transcript {
   id: string;
   text: string;
@@ -35,12 +23,6 @@ interface Transcript {
 const corpus = librivoxJoined();
 const corpusSeconds = durationOf(corpus.file);
 
-export async function waitForRun(hark: Hark, account: Account, id: string, statuses = ['completed', 'failed', 'cancelled'], timeoutMs = 120_000): Promise<Run> {
-  return eventually(async () => {
-    const run = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/transcription-runs/${id}`, key: account.key })).json<Run>();
-    return statuses.includes(run.status) ? run : null;
-  }, timeoutMs, `run ${id} to reach ${statuses.join('/')}`);
-}
 
 for (const backend of await backends({ s3: true })) {
   describe(`transcription on ${backend}`, () => {

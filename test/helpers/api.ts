@@ -38,3 +38,25 @@ export async function waitForRecording(hark: Hark, account: Account, id: string,
   }, timeoutMs, `recording ${id} to reach ${statuses.join('/')}`);
 }
 
+
+/** A transcription run as its card shows it. */
+export interface Run {
+  id: string;
+  status: string;
+  transcript_id: string | null;
+  retry_of: string | null;
+  attempts: number;
+  error_code: string | null;
+  error_message: string | null;
+  retryable: boolean | null;
+  execution_id: string | null;
+  progress: number;
+}
+
+/** The transcription run once it reaches one of `statuses`. */
+export async function waitForRun(hark: Hark, account: Account, id: string, statuses = ['completed', 'failed', 'cancelled'], timeoutMs = 120_000): Promise<Run> {
+  return eventually(async () => {
+    const run = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/transcription-runs/${id}`, key: account.key })).json<Run>();
+    return statuses.includes(run.status) ? run : null;
+  }, timeoutMs, `run ${id} to reach ${statuses.join('/')}`);
+}

@@ -1589,6 +1589,12 @@ export interface components {
                 redact_audio?: boolean;
                 /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
                 keep_original_audio?: boolean;
+                /** @description Up to 200 terms the engine is to expect (product names, jargon): each a word or a phrase of up to 6 words, or {"phrase": "Zendesk", "sounds_like": ["zen desk"]}. pocketsphinx adds each to its dictionary (pronounced from its own dictionary, or by espeak-ng) and makes it likelier; whisper.cpp and OpenAI-compatible engines get the terms in their prompt. Formatted text writes a term as spelled here. */
+                vocabulary?: (string | {
+                    phrase: string;
+                    /** @description How it is said, in ordinary words ("zen desk") */
+                    sounds_like?: string[];
+                })[];
             };
             /** @description Runs by itself after preparation; at most one per workspace */
             auto: boolean;
@@ -5244,6 +5250,12 @@ export interface operations {
                         redact_audio?: boolean;
                         /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
                         keep_original_audio?: boolean;
+                        /** @description Up to 200 terms the engine is to expect (product names, jargon): each a word or a phrase of up to 6 words, or {"phrase": "Zendesk", "sounds_like": ["zen desk"]}. pocketsphinx adds each to its dictionary (pronounced from its own dictionary, or by espeak-ng) and makes it likelier; whisper.cpp and OpenAI-compatible engines get the terms in their prompt. Formatted text writes a term as spelled here. */
+                        vocabulary?: (string | {
+                            phrase: string;
+                            /** @description How it is said, in ordinary words ("zen desk") */
+                            sounds_like?: string[];
+                        })[];
                     };
                 };
             };
@@ -5285,6 +5297,12 @@ export interface operations {
                             redact_audio?: boolean;
                             /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
                             keep_original_audio?: boolean;
+                            /** @description Up to 200 terms the engine is to expect (product names, jargon): each a word or a phrase of up to 6 words, or {"phrase": "Zendesk", "sounds_like": ["zen desk"]}. pocketsphinx adds each to its dictionary (pronounced from its own dictionary, or by espeak-ng) and makes it likelier; whisper.cpp and OpenAI-compatible engines get the terms in their prompt. Formatted text writes a term as spelled here. */
+                            vocabulary?: (string | {
+                                phrase: string;
+                                /** @description How it is said, in ordinary words ("zen desk") */
+                                sounds_like?: string[];
+                            })[];
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -5431,6 +5449,12 @@ export interface operations {
                             redact_audio?: boolean;
                             /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
                             keep_original_audio?: boolean;
+                            /** @description Up to 200 terms the engine is to expect (product names, jargon): each a word or a phrase of up to 6 words, or {"phrase": "Zendesk", "sounds_like": ["zen desk"]}. pocketsphinx adds each to its dictionary (pronounced from its own dictionary, or by espeak-ng) and makes it likelier; whisper.cpp and OpenAI-compatible engines get the terms in their prompt. Formatted text writes a term as spelled here. */
+                            vocabulary?: (string | {
+                                phrase: string;
+                                /** @description How it is said, in ordinary words ("zen desk") */
+                                sounds_like?: string[];
+                            })[];
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -5658,6 +5682,12 @@ export interface operations {
                         redact_audio?: boolean;
                         /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
                         keep_original_audio?: boolean;
+                        /** @description Up to 200 terms the engine is to expect (product names, jargon): each a word or a phrase of up to 6 words, or {"phrase": "Zendesk", "sounds_like": ["zen desk"]}. pocketsphinx adds each to its dictionary (pronounced from its own dictionary, or by espeak-ng) and makes it likelier; whisper.cpp and OpenAI-compatible engines get the terms in their prompt. Formatted text writes a term as spelled here. */
+                        vocabulary?: (string | {
+                            phrase: string;
+                            /** @description How it is said, in ordinary words ("zen desk") */
+                            sounds_like?: string[];
+                        })[];
                     };
                 };
             };
@@ -5699,6 +5729,12 @@ export interface operations {
                             redact_audio?: boolean;
                             /** @description false: with redact_audio, delete the unredacted audio once the redacted copy exists */
                             keep_original_audio?: boolean;
+                            /** @description Up to 200 terms the engine is to expect (product names, jargon): each a word or a phrase of up to 6 words, or {"phrase": "Zendesk", "sounds_like": ["zen desk"]}. pocketsphinx adds each to its dictionary (pronounced from its own dictionary, or by espeak-ng) and makes it likelier; whisper.cpp and OpenAI-compatible engines get the terms in their prompt. Formatted text writes a term as spelled here. */
+                            vocabulary?: (string | {
+                                phrase: string;
+                                /** @description How it is said, in ordinary words ("zen desk") */
+                                sounds_like?: string[];
+                            })[];
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;

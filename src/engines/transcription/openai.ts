@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { postToEngine } from '../openai-endpoint.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type EngineSettings, type Segment, type TranscriptionEngine, type Word } from './types.ts';
+import { promptOf } from './prompt.ts';
 
 interface VerboseJson {
   language?: string;
@@ -25,7 +26,8 @@ export function openaiTranscriptionEngine(settings: EngineSettings): Transcripti
       form.append('timestamp_granularities[]', 'segment');
       if (request.wordTimestamps) form.append('timestamp_granularities[]', 'word');
       if (request.language !== 'auto') form.set('language', request.language);
-      if (request.prompt) form.set('prompt', request.prompt);
+      const prompt = promptOf(request);
+      if (prompt) form.set('prompt', prompt);
       control.onProgress(0.05);
       const body = (await postToEngine(settings.config, settings.baseUrl, '/audio/transcriptions', form, control.signal)) as VerboseJson;
       if (typeof body !== 'object' || body === null || (typeof body.text !== 'string' && !Array.isArray(body.segments))) {

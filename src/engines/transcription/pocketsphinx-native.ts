@@ -133,6 +133,13 @@ export interface Pocketsphinx {
    * pool; `onBlock` is called before each 30 s block and may throw to stop.
    */
   cmnMeanAsync(pcm: Buffer | PcmSource, onBlock?: () => void): Promise<Float32Array | null>;
+  /**
+   * Adds words to the dictionary and the language model (a phrase is one word whose phones are
+   * its parts' in a row). `weight` scales a new word's unigram probability against the uniform
+   * distribution over the vocabulary (1: the library's default). Returns the words added (a word
+   * the dictionary already has is left as it is).
+   */
+  addWords(words: readonly { word: string; phones: string }[], weight?: number): string[];
   /** Free the decoder. Idempotent; later decode calls throw. */
   close(): void;
 }
@@ -431,6 +438,19 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
       }
     },
 
+    addWords(words, weight = 1) {
+      if (closed) throw new Error('pocketsphinx decoder is closed');
+      if (busy) throw new Error('pocketsphinx decoder is busy (one decode at a time)');
+      const lm = weight === 1 ? null : n.ps_get_lm(ps, '_default');
+      const added: string[] = [];
+      words.forEach(({ word, phones }, i) => {
+        // The language model first, with its weight: ps_add_word would add it at 1 and keeps a word
+        // the model already has. The search is rebuilt once, with the last word.
+        if (lm !== null) n.ngram_model_add_word(lm, word, weight);
+        if (n.ps_add_word(ps, word, phones, i === words.length - 1 ? 1 : 0) >= 0) added.push(word);
+      });
+      return added;
+    },
     close() {
       if (closed) return;
       if (busy) throw new Error('cannot close pocketsphinx decoder while decoding');

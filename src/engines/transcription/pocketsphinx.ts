@@ -11,6 +11,7 @@ import type { Config } from '../../config.ts';
 import { createPocketsphinx, type DecodeTimings, type Pocketsphinx, type PocketsphinxWord } from './pocketsphinx-native.ts';
 import { openPcmFile, quietPieces, SAMPLE_RATE } from '../../platform/media/pcm-file.ts';
 import { segmentWords } from './segments.ts';
+import { decoderVocabulary, VOCABULARY_WEIGHT, writeVocabulary, type DecoderVocabulary } from './pocketsphinx-vocabulary.ts';
 import { EngineError, type TranscriptionEngine } from './types.ts';
 
 /** The shortest piece worth a decoder of its own. */
@@ -26,30 +27,53 @@ export function pieceCount(samples: number, cores: number): number {
 /** Decodes at once in a process: one per core, and no more than the runs the worker may take. */
 const decodeSlots = (config: Config) => Math.max(1, Math.min(os.availableParallelism(), config.workerConcurrency));
 
+/** Vocabularies whose idle decoders are kept (the least recently used one's are freed beyond). */
+const KEPT_VOCABULARIES = 4;
+
 export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)): TranscriptionEngine {
-  const idle: Pocketsphinx[] = [];
+  /** Idle decoders by vocabulary key ("" for none), the most recently used key last. */
+  const idle = new Map<string, Pocketsphinx[]>();
   const slots = new Semaphore(cores);
-  /** Runs `task` on a decoder of its own, once one of the process's decode slots is free. */
-  const withDecoder = <T>(task: (decoder: Pocketsphinx) => Promise<T>): Promise<T> =>
+  const keep = (key: string, decoder: Pocketsphinx) => {
+    const own = idle.get(key) ?? [];
+    idle.delete(key);
+    idle.set(key, [...own, decoder]);
+    const vocabularies = [...idle.keys()].filter((k) => k !== '');
+    for (const old of vocabularies.slice(0, Math.max(0, vocabularies.length - KEPT_VOCABULARIES))) {
+      for (const unused of idle.get(old) ?? []) unused.close();
+      idle.delete(old);
+    }
+  };
+  /** Runs `task` on a decoder of its own (one that knows `vocabulary`), once one of the process's decode slots is free. */
+  const withDecoder = <T>(vocabulary: DecoderVocabulary | null, task: (decoder: Pocketsphinx) => Promise<T>): Promise<T> =>
     slots.runExclusive(async () => {
-      let decoder = idle.pop();
+      const key = vocabulary?.key ?? '';
+      let decoder = idle.get(key)?.pop();
       if (!decoder) {
         try {
           decoder = createPocketsphinx();
+          if (vocabulary && vocabulary.words.length > 0) decoder.addWords(vocabulary.words, VOCABULARY_WEIGHT);
         } catch (error) {
+          decoder?.close();
           throw new EngineError('engine_unavailable', `pocketsphinx could not start: ${(error as Error).message}`, false);
         }
       }
       try {
         return await task(decoder);
       } finally {
-        idle.push(decoder);
+        keep(key, decoder);
       }
     });
 
   return {
     name: 'pocketsphinx',
     async transcribe(request, control) {
+      let vocabulary: DecoderVocabulary | null = null;
+      try {
+        if (request.vocabulary?.length) vocabulary = decoderVocabulary(request.vocabulary);
+      } catch (error) {
+        throw new EngineError('vocabulary_unpronounceable', `the scenario's vocabulary: ${(error as Error).message}`, false);
+      }
       const pcm = openPcmFile(request.audioPath);
       try {
         const count = pieceCount(pcm.samples, cores);
@@ -70,7 +94,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         const timings: DecodeTimings = { cmn: 0, search: 0, lattice: 0 };
         const cmnMean =
           pieces.length > 1
-            ? await withDecoder(async (decoder) => {
+            ? await withDecoder(vocabulary, async (decoder) => {
                 stopIfDone();
                 const started = performance.now();
                 const mean = await decoder.cmnMeanAsync(pcm, stopIfDone);
@@ -82,7 +106,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         let failure: { error: unknown } | null = null;
         const settled = await Promise.allSettled(
           pieces.map((range, index) =>
-            withDecoder((decoder) => {
+            withDecoder(vocabulary, (decoder) => {
               stopIfDone();
               return decoder.decodeAsync(pcm, progress(index), pieces.length > 1 ? { range, cmnMean: cmnMean ?? null } : {});
             }).catch((error: unknown) => {
@@ -96,7 +120,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         const recognised: PocketsphinxWord[] = [];
         for (const result of settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))) {
           for (const phase of ['cmn', 'search', 'lattice'] as const) timings[phase] += result.timings[phase];
-          for (const word of result.words) recognised.push(word);
+          for (const word of vocabulary ? writeVocabulary(result.words, vocabulary) : result.words) recognised.push(word);
         }
         const words = recognised.map((w) => ({ ...w, start: round(w.start), end: round(w.end), confidence: round(w.confidence) }));
         return { language: 'en', text: words.map((w) => w.word).join(' '), segments: segmentWords(words), words, timings: { ...timings } };

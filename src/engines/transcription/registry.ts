@@ -7,7 +7,7 @@
 import type { Config } from '../../config.ts';
 import { invalid } from '../../errors.ts';
 import { checkModelAvailable, listModels, modelPath } from '../models.ts';
-import type { EngineSettings, TranscriptionEngine } from './types.ts';
+import type { EngineSettings, TranscriptionEngine, VocabularyTerm } from './types.ts';
 
 export type { EngineSettings };
 
@@ -26,6 +26,8 @@ export interface TranscriptionEngineDescriptor {
   models(config: Config): Promise<string[]>;
   /** A 400 when `model` cannot run here. */
   checkModel(config: Config, model: string): Promise<void>;
+  /** A 400 naming the first term of a vocabulary the engine cannot take (pocketsphinx: one it cannot pronounce). */
+  checkVocabulary(terms: readonly VocabularyTerm[]): Promise<void>;
   load(settings: EngineSettings): Promise<TranscriptionEngine>;
 }
 
@@ -41,6 +43,15 @@ export const transcriptionEngines = {
     checkModel: async (_config, model) => {
       if (model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
     },
+    checkVocabulary: async (terms) => {
+      const { decoderVocabulary, UnpronounceableTerm } = await import('./pocketsphinx-vocabulary.ts');
+      try {
+        decoderVocabulary(terms);
+      } catch (error) {
+        if (error instanceof UnpronounceableTerm) throw invalid(`options.vocabulary[${error.index}]`, error.message);
+        throw error;
+      }
+    },
     load: async (settings) => (await import('./pocketsphinx.ts')).pocketsphinxEngine(settings.config),
   },
   'whisper.cpp': {
@@ -52,6 +63,7 @@ export const transcriptionEngines = {
     unformatted: false,
     models: async (config) => (await listModels(config)).filter((m) => m.engine === 'whisper.cpp').map((m) => m.name),
     checkModel: (config, model) => checkModelAvailable({ config }, 'whisper.cpp', model),
+    checkVocabulary: async () => {},
     load: async (settings) => (await import('./whisper-cpp.ts')).whisperCppEngine((model) => modelPath(settings.config, 'whisper.cpp', model), settings.config.whisperThreads),
   },
   openai: {
@@ -63,6 +75,7 @@ export const transcriptionEngines = {
     unformatted: false,
     models: async () => ['whisper-1'],
     checkModel: async () => {},
+    checkVocabulary: async () => {},
     load: async (settings) => (await import('./openai.ts')).openaiTranscriptionEngine(settings),
   },
 } satisfies Record<string, TranscriptionEngineDescriptor>;

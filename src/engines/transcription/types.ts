@@ -34,6 +34,14 @@ export interface TranscriptionRequest {
   model: string;
   wordTimestamps: boolean;
   prompt?: string;
+  /** A team's own terms, made likelier (pocketsphinx: added to its dictionary; others: in the prompt). */
+  vocabulary?: VocabularyTerm[];
+}
+
+/** A term a scenario teaches its engine: a word or a short phrase, and how it sounds when the spelling does not say. */
+export interface VocabularyTerm {
+  phrase: string;
+  sounds_like?: string[];
 }
 
 export interface TranscriptionResult {

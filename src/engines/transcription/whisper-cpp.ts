@@ -20,6 +20,7 @@ import { open, stat } from 'node:fs/promises';
 import { openPcmFile, quietWindows, SAMPLE_RATE, type PcmFile, type PcmWindow } from '../../platform/media/pcm-file.ts';
 import { segmentWords } from './segments.ts';
 import { EngineError, type Segment, type TranscriptionEngine, type TranscriptionResult, type Word } from './types.ts';
+import { promptOf } from './prompt.ts';
 
 // ---- the native addon, typed by hand (only what is used) ----
 
@@ -281,7 +282,7 @@ export function whisperCppEngine(resolveModel: (name: string) => Promise<string 
             maxThreads: Math.max(1, Math.floor(threads)),
             tokenTimestamps: request.wordTimestamps,
             ...(request.wordTimestamps ? { maxLen: 1 } : {}),
-            ...(request.prompt ? { prompt: request.prompt } : {}),
+            ...(promptOf(request) ? { prompt: promptOf(request) } : {}),
             onProgress: (value) => report((index + Math.min(1, Math.max(0, value / 100))) / windows.length),
           });
           // The next job starts only when this native one has really finished, even after a cancel.

@@ -5,7 +5,8 @@
 // rebuilt from those. Search, phrase rules, redaction and talk statistics read the recognised
 // words, so formatting changes nothing they find; a redaction marker stays one token. Numbers,
 // money, percentages, times and dates are written as digits (numbers.ts).
-// Not done yet: names; commas.
+// A scenario's vocabulary is written as the team spells it ("Zendesk"). Not done yet: other
+// names; commas.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { writeNumbers } from './numbers.ts';
 import { turnsText } from './speakers.ts';
@@ -35,7 +36,7 @@ interface Transcript {
 const capitalise = (word: string) => (MARKER.test(word) ? word : word.charAt(0).toUpperCase() + word.slice(1));
 
 /** Punctuated words of one speaker's words in time order: sentences cut at pauses. */
-export function punctuate(words: readonly SpeakerWord[]): FormattedWord[] {
+export function punctuate(words: readonly SpeakerWord[], casing: ReadonlyMap<string, string> = new Map()): FormattedWord[] {
   const out: FormattedWord[] = [];
   let sentence: FormattedWord[] = [];
   const close = () => {
@@ -51,18 +52,18 @@ export function punctuate(words: readonly SpeakerWord[]): FormattedWord[] {
     const previous = words[i - 1];
     if (previous && word.start - previous.end >= SENTENCE_PAUSE_SECONDS) close();
     const lower = word.word.toLowerCase();
-    sentence.push({ ...word, punctuated_word: FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word });
+    sentence.push({ ...word, punctuated_word: casing.get(lower) ?? (FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word) });
   }
   close();
   return out;
 }
 
-/** The transcript with punctuated words, and segments' and its text rebuilt from them. */
-export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean): T & { words: FormattedWord[] } {
+/** The transcript with punctuated words (a vocabulary's words as the team writes them), and segments' and its text rebuilt from them. */
+export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean, casing: ReadonlyMap<string, string> = new Map()): T & { words: FormattedWord[] } {
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
   const words = channels
-    .flatMap((channel) => writeNumbers(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start))))
+    .flatMap((channel) => writeNumbers(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start), casing)))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
   const segments = transcript.segments.map((segment) => {
     const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);

@@ -12,6 +12,7 @@ import { presentRunFields, runCardFields } from '../../core/runs/run-card.ts';
 import { RetrySettings, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { transcriptSentiment, TranscriptSentimentSchema } from './sentiment.ts';
+import { VocabularySchema, type Vocabulary } from './vocabulary.ts';
 
 type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 type TranscriptRow = Selectable<TranscriptsTable>;
@@ -57,6 +58,7 @@ export const TranscriptionOptions = Type.Object({
   ),
   redact_audio: Type.Optional(Type.Boolean({ description: 'Also silence the redacted words in a copy of the audio that playback and downloads then serve' })),
   keep_original_audio: Type.Optional(Type.Boolean({ description: 'false: with redact_audio, delete the unredacted audio once the redacted copy exists' })),
+  vocabulary: Type.Optional(VocabularySchema),
 });
 
 /** Defaults of the options a stored scenario or snapshot may lack. */
@@ -70,6 +72,7 @@ export const transcriptionOptionDefaults: {
   redact: (typeof redactionKinds)[number][];
   redact_audio: boolean;
   keep_original_audio: boolean;
+  vocabulary: Vocabulary;
 } = {
   word_timestamps: true,
   summary: false,
@@ -80,6 +83,7 @@ export const transcriptionOptionDefaults: {
   redact: [],
   redact_audio: false,
   keep_original_audio: true,
+  vocabulary: [],
 };
 
 export const TranscriptionScenarioCard = Type.Object(

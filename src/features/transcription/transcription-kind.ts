@@ -25,6 +25,7 @@ import { talkStats } from './talk-stats.ts';
 import { speechSpans, type Span } from './voice-activity.ts';
 import { inParallel } from './parallel.ts';
 import { transcriptSentiment, type TranscriptSentiment } from './sentiment.ts';
+import { vocabularyCasing, vocabularyTerms } from './vocabulary.ts';
 
 export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 
@@ -99,6 +100,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
       model: snapshot.model,
       wordTimestamps: snapshot.options.word_timestamps,
       ...(snapshot.options.prompt ? { prompt: snapshot.options.prompt } : {}),
+      ...(options.vocabulary.length > 0 ? { vocabulary: vocabularyTerms(options.vocabulary) } : {}),
     });
     const channels = separateChannels(options.channels, recording.channels);
     const decodeStarted = performance.now();
@@ -150,7 +152,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const redacted = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
     const spans = redacted.spans;
     // Engines that punctuate (whisper.cpp, OpenAI-compatible servers) are left as they are.
-    const transcript = options.format && transcriptionEngine(snapshot.engine).unformatted ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments)) : redacted.transcript;
+    const transcript = options.format && transcriptionEngine(snapshot.engine).unformatted ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments), vocabularyCasing(options.vocabulary)) : redacted.transcript;
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     // Scored on the text as stored (formatted, redacted).
     const sentiment = transcriptSentiment(transcript.segments, recording.duration_seconds);

@@ -1,0 +1,65 @@
+// A scenario's vocabulary as pocketsphinx words. Each pronunciation of a term (its spelling, or
+// each of its sounds_like) becomes a word of its own, "@term" ("@customer_success", "@zendesk~2"),
+// added to the decoder's dictionary with its phones and to its language model at a raised
+// probability; a term the dictionary already has gets such an alias too, so it is made likelier
+// the same way. Recognised aliases are written back as the term's words, a phrase's words sharing
+// its time evenly.
+import { DEFAULT_MODEL_DIR, type PocketsphinxWord } from './pocketsphinx-native.ts';
+import { dictionary, pronounce, spokenWords } from './pronunciation.ts';
+import type { VocabularyTerm } from './types.ts';
+
+export const MODEL_DICTIONARY = `${DEFAULT_MODEL_DIR}/cmudict-en-us.dict`;
+/** A vocabulary word's unigram probability against the uniform one (tuned on the dev terms of bench/vocabulary.ts). */
+export const VOCABULARY_WEIGHT = 10;
+
+export interface DecoderVocabulary {
+  /** One decoder per key: the same terms share decoders. */
+  key: string;
+  words: { word: string; phones: string }[];
+  /** Alias (without its ~n) → the term's spoken words. */
+  written: Map<string, string[]>;
+}
+
+export class UnpronounceableTerm extends Error {
+  constructor(
+    readonly index: number,
+    readonly word: string,
+  ) {
+    super(`"${word}" cannot be pronounced: give it letters, or how it sounds in sounds_like`);
+  }
+}
+
+/** The decoder words of `terms`; throws UnpronounceableTerm for the first term without phones. */
+export function decoderVocabulary(terms: readonly VocabularyTerm[], dictFile = MODEL_DICTIONARY): DecoderVocabulary {
+  const words = dictionary(dictFile);
+  const out: { word: string; phones: string }[] = [];
+  const written = new Map<string, string[]>();
+  terms.forEach((term, index) => {
+    const spoken = spokenWords(term.phrase);
+    if (spoken.length === 0) throw new UnpronounceableTerm(index, term.phrase);
+    const alias = `@${spoken.join('_')}`;
+    if (written.has(alias)) return;
+    written.set(alias, spoken);
+    const sources = term.sounds_like?.length ? term.sounds_like : [term.phrase];
+    const seen = new Set<string>();
+    for (const source of sources) {
+      const said = pronounce(source, words);
+      if ('unpronounceable' in said) throw new UnpronounceableTerm(index, said.unpronounceable);
+      if (seen.has(said.phones)) continue;
+      seen.add(said.phones);
+      out.push({ word: seen.size === 1 ? alias : `${alias}~${seen.size}`, phones: said.phones });
+    }
+  });
+  return { key: out.map((w) => `${w.word}=${w.phones}`).join('|'), words: out, written };
+}
+
+/** Recognised words with every vocabulary alias written as its term's words. */
+export function writeVocabulary(words: readonly PocketsphinxWord[], vocabulary: DecoderVocabulary): PocketsphinxWord[] {
+  return words.flatMap((word) => {
+    if (!word.word.startsWith('@')) return [word];
+    const parts = vocabulary.written.get(word.word.replace(/~\d+$/, ''));
+    if (!parts) return [word];
+    const share = (word.end - word.start) / parts.length;
+    return parts.map((part, i) => ({ ...word, word: part, start: word.start + i * share, end: i === parts.length - 1 ? word.end : word.start + (i + 1) * share }));
+  });
+}

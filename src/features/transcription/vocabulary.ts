@@ -1,0 +1,56 @@
+// A transcription scenario's `vocabulary`: a team's own terms (product names, jargon), each a word
+// or a short phrase, or `{phrase, sounds_like}` when the spelling does not say how it is said.
+// Stored as given; engines get them as terms (pocketsphinx adds them to its dictionary, the others
+// to their prompt); formatted transcripts write them as the team spells them.
+import { Type, type Static } from '@sinclair/typebox';
+import { invalid } from '../../errors.ts';
+import type { VocabularyTerm } from '../../engines/transcription/types.ts';
+
+export const MAX_VOCABULARY = 200;
+const MAX_TERM_WORDS = 6;
+
+const Term = Type.String({ minLength: 1, maxLength: 60 });
+export const VocabularySchema = Type.Array(
+  Type.Union([
+    Term,
+    Type.Object(
+      {
+        phrase: Term,
+        sounds_like: Type.Optional(Type.Array(Term, { minItems: 1, maxItems: 5, description: 'How it is said, in ordinary words ("zen desk")' })),
+      },
+      { additionalProperties: false },
+    ),
+  ]),
+  {
+    maxItems: MAX_VOCABULARY,
+    description: `Up to ${MAX_VOCABULARY} terms the engine is to expect (product names, jargon): each a word or a phrase of up to ${MAX_TERM_WORDS} words, or {"phrase": "Zendesk", "sounds_like": ["zen desk"]}. pocketsphinx adds each to its dictionary (pronounced from its own dictionary, or by espeak-ng) and makes it likelier; whisper.cpp and OpenAI-compatible engines get the terms in their prompt. Formatted text writes a term as spelled here.`,
+  },
+);
+export type Vocabulary = Static<typeof VocabularySchema>;
+
+/** The terms of a stored vocabulary. */
+export function vocabularyTerms(vocabulary: Vocabulary | undefined): VocabularyTerm[] {
+  return (vocabulary ?? []).map((term) => (typeof term === 'string' ? { phrase: term } : term));
+}
+
+/** A 400 naming the first term without a letter or with too many words. */
+export function checkVocabularyWords(vocabulary: Vocabulary | undefined): void {
+  vocabularyTerms(vocabulary).forEach((term, i) => {
+    for (const [text, where] of [[term.phrase, `options.vocabulary[${i}]`] as const, ...(term.sounds_like ?? []).map((said, j) => [said, `options.vocabulary[${i}].sounds_like[${j}]`] as const)]) {
+      if (!/\p{L}/u.test(text)) throw invalid(where, `"${text}" has no letters to pronounce`);
+      if (text.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(where, `"${text}" is longer than ${MAX_TERM_WORDS} words`);
+    }
+  });
+}
+
+/** Each word of the terms in lower case → as the team writes it, where that differs ("zendesk" → "Zendesk"). */
+export function vocabularyCasing(vocabulary: Vocabulary | undefined): Map<string, string> {
+  const casing = new Map<string, string>();
+  for (const term of vocabularyTerms(vocabulary)) {
+    for (const word of term.phrase.split(/\s+/)) {
+      const bare = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+      if (bare && bare !== bare.toLowerCase()) casing.set(bare.toLowerCase(), bare);
+    }
+  }
+  return casing;
+}

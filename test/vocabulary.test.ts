@@ -1,0 +1,112 @@
+// A team's own terms: pronounced from the model's dictionary, by espeak-ng or as dictionary words,
+// added to pocketsphinx only for scenarios that name them, written back as the team spells them;
+// and over HTTP on recognised speech, a product name the dictionary lacks is heard only with it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { writeVocabulary, decoderVocabulary, MODEL_DICTIONARY } from '../src/engines/transcription/pocketsphinx-vocabulary.ts';
+import { ARPABET, compoundPhones, dictionary, ipaToArpabet, pronounce, spokenWords } from '../src/engines/transcription/pronunciation.ts';
+import { promptOf } from '../src/engines/transcription/prompt.ts';
+import { formatTranscript } from '../src/features/transcription/formatting.ts';
+import { vocabularyCasing } from '../src/features/transcription/vocabulary.ts';
+import { speech } from './helpers/audio.ts';
+import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
+import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+test('IPA as espeak-ng writes it becomes ARPAbet; a symbol without a phone is refused', () => {
+  assert.deepEqual(ipaToArpabet('zˈɛndɛsk'), ['Z', 'EH', 'N', 'D', 'EH', 'S', 'K']);
+  assert.deepEqual(ipaToArpabet('twˈɪlɪˌoʊ'), ['T', 'W', 'IH', 'L', 'IH', 'OW']);
+  assert.deepEqual(ipaToArpabet('tʃˈætɡpt'), ['CH', 'AE', 'T', 'G', 'P', 'T']);
+  assert.deepEqual(ipaToArpabet('hˈɑːɹk'), ['HH', 'AA', 'R', 'K']);
+  assert.equal(ipaToArpabet('ʘ'), null);
+  assert.equal(ipaToArpabet(''), null);
+});
+
+test('a term is pronounced from the dictionary, else espeak-ng, else as dictionary words; each phone is the model\'s', () => {
+  const words = dictionary(MODEL_DICTIONARY);
+  assert.equal(words.get('desk'), 'D EH S K');
+  assert.deepEqual(compoundPhones('zendesk', words), ['Z', 'EH', 'N', 'D', 'EH', 'S', 'K']);
+  assert.equal(compoundPhones('qx', words), null);
+  assert.deepEqual(pronounce('Customer success', words), { phones: `${words.get('customer')} ${words.get('success')}` });
+  const said = pronounce('Qualtrics', words);
+  assert.ok('phones' in said && said.phones.split(' ').every((phone) => ARPABET.has(phone)), JSON.stringify(said));
+  assert.deepEqual(pronounce('42', words), { unpronounceable: '42' });
+  assert.deepEqual(spokenWords("O'Neil's help-desk 2.0"), ["o'neil's", 'help', 'desk']);
+});
+
+test('decoder words: one alias per pronunciation, shared by equal vocabularies, written back as the term\'s words', () => {
+  const vocabulary = decoderVocabulary([{ phrase: 'Zendesk', sounds_like: ['zen desk', 'zen desks'] }, { phrase: 'customer success' }, { phrase: 'Zendesk' }]);
+  assert.deepEqual(vocabulary.words.map((w) => w.word), ['@zendesk', '@zendesk~2', '@customer_success']);
+  assert.equal(vocabulary.key, decoderVocabulary([{ phrase: 'Zendesk', sounds_like: ['zen desk', 'zen desks'] }, { phrase: 'customer success' }]).key);
+  const heard = [
+    { word: 'open', start: 0, end: 0.4, confidence: 0.9 },
+    { word: '@zendesk~2', start: 0.4, end: 1, confidence: 0.8 },
+    { word: '@customer_success', start: 1, end: 2, confidence: 0.7 },
+  ];
+  assert.deepEqual(writeVocabulary(heard, vocabulary), [
+    heard[0],
+    { word: 'zendesk', start: 0.4, end: 1, confidence: 0.8 },
+    { word: 'customer', start: 1, end: 1.5, confidence: 0.7 },
+    { word: 'success', start: 1.5, end: 2, confidence: 0.7 },
+  ]);
+});
+
+test('formatted text spells the terms as the team does; engines with a prompt get the terms in it', () => {
+  const casing = vocabularyCasing(['Zendesk', { phrase: 'HubSpot CRM' }, 'refund']);
+  assert.deepEqual([...casing], [['zendesk', 'Zendesk'], ['hubspot', 'HubSpot'], ['crm', 'CRM']]);
+  const words = 'we moved from hubspot crm to zendesk'.split(' ').map((word, i) => ({ word, start: i * 0.3, end: i * 0.3 + 0.25, confidence: 1, channel: 0, speaker: 'agent' }));
+  const formatted = formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 2.5, text: '', channel: 0, speaker: 'agent' }], words }, false, casing);
+  assert.equal(formatted.text, 'We moved from HubSpot CRM to Zendesk.');
+  assert.equal(promptOf({ prompt: 'A support call.', vocabulary: [{ phrase: 'Zendesk' }, { phrase: 'HubSpot' }] }), 'A support call. Terms: Zendesk, HubSpot.');
+  assert.equal(promptOf({}), undefined);
+});
+
+for (const backend of await backends()) {
+  describe(`a scenario's vocabulary on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    let recordingId: string;
+    before(async () => {
+      hark = await startHark({ backend });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+      recordingId = (await upload(hark, account, speech('We use Qualtrics for the survey.'))).json<{ id: string }>().id;
+      await waitForRecording(hark, account, recordingId, ['completed']);
+    });
+    after(() => hark.destroy());
+
+    async function transcribe(scenarioId: string) {
+      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: scenarioId } })).json<{ id: string }>();
+      const done = await waitForRun(hark, account, run.id);
+      assert.equal(done.status, 'completed', `${done.error_code} ${done.error_message}`);
+      return (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<{ text: string; words: { word: string; punctuated_word: string }[] }>();
+    }
+
+    test('a product name the dictionary lacks is recognised only with the vocabulary, and written as spelled', async () => {
+      const plain = (await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Plain' } })).json<{ id: string }>();
+      const created = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Our terms', options: { vocabulary: ['Qualtrics', { phrase: 'Zendesk', sounds_like: ['zen desk'] }] } } });
+      assert.equal(created.statusCode, 201, created.body);
+      const taught = created.json<{ id: string; options: { vocabulary: unknown } }>();
+      assert.deepEqual(taught.options.vocabulary, ['Qualtrics', { phrase: 'Zendesk', sounds_like: ['zen desk'] }], 'kept as given');
+      const without = await transcribe(plain.id);
+      assert.doesNotMatch(without.text, /qualtrics/i, without.text);
+      const withTerms = await transcribe(taught.id);
+      assert.match(withTerms.text, /\bQualtrics\b/, withTerms.text);
+      const word = withTerms.words.find((w) => w.word === 'qualtrics');
+      assert.ok(word && word.punctuated_word.startsWith('Qualtrics'), JSON.stringify(withTerms.words));
+    });
+
+    test('a term without letters, or too long, is a 400 naming it', async () => {
+      const noLetters = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['Zendesk', '1234'] } } });
+      assertProblem(noLetters, 400, 'validation_failed');
+      assert.match(noLetters.body, /options\.vocabulary\[1\]/);
+      const long = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['x'.repeat(61)] } } });
+      assertProblem(long, 400, 'validation_failed');
+      assert.match(long.body, /vocabulary/);
+      const many = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: Array.from({ length: 201 }, (_, i) => `term${i}`) } } });
+      assertProblem(many, 400, 'validation_failed');
+      const scenarios = (await hark.request({ method: 'GET', url: `${P}/transcription-scenarios`, key: account.key })).json<{ data: { name: string }[] }>().data;
+      assert.equal(scenarios.filter((s) => s.name !== 'Plain' && s.name !== 'Our terms').length, 1, 'nothing half-created (the default only)');
+    });
+  });
+}
