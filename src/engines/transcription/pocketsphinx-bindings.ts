@@ -49,9 +49,12 @@ export interface Native {
   ps_seg_frames: (seg: Ptr, sf: OutInt, ef: OutInt) => void;
   ps_seg_prob: (seg: Ptr, ascr: null, lscr: null, lback: null) => number;
   ps_seg_free: (seg: Ptr) => void;
-  ps_add_word: (ps: Ptr, word: string, phones: string, update: number) => number;
   ps_get_lm: (ps: Ptr, name: string) => Ptr | null;
-  ngram_model_add_word: (lm: Ptr, word: string, weight: number) => number;
+  ps_set_lm: (ps: Ptr, name: string, lm: Ptr) => number;
+  ps_set_search: (ps: Ptr, name: string) => number;
+  ngram_model_read: (config: Ptr, path: string, type: number, lmath: Ptr) => Ptr | null;
+  ngram_model_set_init: (config: Ptr, models: Ptr[], names: string[], weights: Float32Array, count: number) => Ptr | null;
+  ngram_model_free: (lm: Ptr) => number;
 }
 
 let native: Native | undefined;
@@ -106,9 +109,12 @@ export function loadNative(psPath: string, sbPath: string): Native {
     ps_seg_frames: bind(ps, 'void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)'),
     ps_seg_prob: bind(ps, 'int ps_seg_prob(void *seg, _Out_ int *ascr, _Out_ int *lscr, _Out_ int *lback)'),
     ps_seg_free: bind(ps, 'void ps_seg_free(void *seg)'),
-    ps_add_word: bind(ps, 'int ps_add_word(void *ps, const char *word, const char *phones, int update)'),
     ps_get_lm: bind(ps, 'void *ps_get_lm(void *ps, const char *name)'),
-    ngram_model_add_word: bind(sb, 'int ngram_model_add_word(void *model, const char *word, float weight)'),
+    ps_set_lm: bind(ps, 'int ps_set_lm(void *ps, const char *name, void *lm)'),
+    ps_set_search: bind(ps, 'int ps_set_search(void *ps, const char *name)'),
+    ngram_model_read: bind(sb, 'void *ngram_model_read(void *config, const char *path, int type, void *lmath)'),
+    ngram_model_set_init: bind(sb, 'void *ngram_model_set_init(void *config, void **models, const char **names, const float *weights, int count)'),
+    ngram_model_free: bind(sb, 'int ngram_model_free(void *lm)'),
   };
   // Silence sphinxbase's logger process-wide: err_set_logfp(NULL) disables it
   // completely, including cmd_ln parse errors that happen before ps_init.

@@ -11,7 +11,7 @@
  * decoders, e.g. one per worker_thread, can run in parallel.
  */
 import koffi from 'koffi';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNative, type Native, type OutInt, type OutPtr, type Ptr } from './pocketsphinx-bindings.ts';
@@ -63,6 +63,15 @@ export interface PocketsphinxOptions {
    * sets a log file, all decoders (all threads) log there.
    */
   logFile?: string;
+  /**
+   * Words to add to the dictionary and the language model (a phrase is one word whose phones are
+   * its parts' in a row). The dictionary the decoder loads has them; the language model becomes
+   * the model's own interpolated with a unigram model of these words alone, weighted `wordWeight`
+   * per cent (default 1). This library's own ways to add a word (ps_add_word,
+   * ngram_model_add_word) leave a search that crashes on a later utterance once several are added.
+   */
+  words?: readonly { word: string; phones: string }[];
+  wordWeight?: number;
   /** Override the shared library names (Debian ships no unversioned .so without -dev). */
   libPocketsphinx?: string;
   libSphinxbase?: string;
@@ -133,13 +142,6 @@ export interface Pocketsphinx {
    * pool; `onBlock` is called before each 30 s block and may throw to stop.
    */
   cmnMeanAsync(pcm: Buffer | PcmSource, onBlock?: () => void): Promise<Float32Array | null>;
-  /**
-   * Adds words to the dictionary and the language model (a phrase is one word whose phones are
-   * its parts' in a row). `weight` scales a new word's unigram probability against the uniform
-   * distribution over the vocabulary (1: the library's default). Returns the words added (a word
-   * the dictionary already has is left as it is).
-   */
-  addWords(words: readonly { word: string; phones: string }[], weight?: number): string[];
   /** Free the decoder. Idempotent; later decode calls throw. */
   close(): void;
 }
@@ -199,6 +201,18 @@ function cleanWord(w: string): string {
   return w.replace(/\(\d+\)$/, '');
 }
 
+const NGRAM_AUTO = 0;
+const NGRAM_ARPA = 1;
+
+/** An ARPA unigram model of `words`, each equally likely, written in `dir`; its path. */
+function writeWordsLm(dir: string, words: readonly { word: string }[]): string {
+  const file = join(dir, 'words.arpa');
+  const logp = (-Math.log10(words.length)).toFixed(4);
+  const unigrams = [`-99 <s> 0`, `-99 </s>`, ...words.map((w) => `${logp} ${w.word} 0`)];
+  writeFileSync(file, `\\data\\\nngram 1=${unigrams.length}\n\n\\1-grams:\n${unigrams.join('\n')}\n\n\\end\\\n`);
+  return file;
+}
+
 function check(rv: number, what: string): void {
   if (rv < 0) throw new Error(`${what} failed (${rv})`);
 }
@@ -211,10 +225,18 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
   if (!(chunkSeconds > 0 && Number.isFinite(chunkSeconds))) throw new RangeError('chunkSeconds must be a positive number');
   const n = loadNative(opts.libPocketsphinx ?? 'libpocketsphinx.so.3', opts.libSphinxbase ?? 'libsphinxbase.so.3');
 
+  const words = opts.words ?? [];
+  const baseDict = opts.dict ?? join(DEFAULT_MODEL_DIR, 'cmudict-en-us.dict');
+  // A dictionary with the added words, read at start and removed then.
+  const wordsDir = words.length > 0 ? mkdtempSync(join(tmpdir(), 'hark-dict-')) : null;
+  const dict = wordsDir ? join(wordsDir, 'words.dict') : baseDict;
+  if (wordsDir) writeFileSync(dict, `${readFileSync(baseDict, 'utf8').trimEnd()}\n${words.map((w) => `${w.word} ${w.phones}`).join('\n')}\n`);
+  const lmFile = opts.lm ?? join(DEFAULT_MODEL_DIR, 'en-us.lm.bin');
   const args: Record<string, string> = {
     '-hmm': opts.hmm ?? join(DEFAULT_MODEL_DIR, 'en-us'),
-    '-lm': opts.lm ?? join(DEFAULT_MODEL_DIR, 'en-us.lm.bin'),
-    '-dict': opts.dict ?? join(DEFAULT_MODEL_DIR, 'cmudict-en-us.dict'),
+    // With added words the language model is built below, around the model's own.
+    ...(words.length > 0 ? {} : { '-lm': lmFile }),
+    '-dict': dict,
     '-remove_silence': 'no',
     ...opts.extraArgs,
   };
@@ -223,7 +245,29 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
 
   const t0 = performance.now();
   const config = n.cmd_ln_parse_r(null, n.ps_args(), argv.length, argv, 1);
-  const ps = config === null ? null : n.ps_init(config);
+  let ps: Ptr | null;
+  try {
+    ps = config === null ? null : n.ps_init(config);
+  } catch (error) {
+    if (wordsDir) rmSync(wordsDir, { recursive: true, force: true });
+    throw error;
+  }
+  if (ps !== null && words.length > 0) {
+    // The language model: the model's own, interpolated with one of the added words alone (each
+    // equally likely), at `wordWeight` per cent; the search is built anew over both.
+    const weight = Math.min(0.5, Math.max(1e-4, (opts.wordWeight ?? 1) / 100));
+    const lmath = n.ps_get_logmath(ps);
+    const own = lmath === null ? null : n.ngram_model_read(config!, lmFile, NGRAM_AUTO, lmath);
+    const added = lmath === null ? null : n.ngram_model_read(config!, writeWordsLm(wordsDir!, words), NGRAM_ARPA, lmath);
+    const set = own === null || added === null ? null : n.ngram_model_set_init(config!, [own, added], ['model', 'words'], new Float32Array([1 - weight, weight]), 2);
+    for (const model of [own, added]) if (model !== null) n.ngram_model_free(model);
+    if (set === null || n.ps_set_lm(ps, '_default', set) < 0 || n.ps_set_search(ps, '_default') < 0) {
+      n.ps_free(ps);
+      ps = null;
+    }
+    if (set !== null) n.ngram_model_free(set);
+  }
+  if (wordsDir) rmSync(wordsDir, { recursive: true, force: true });
   const initMs = performance.now() - t0;
   if (config === null || ps === null) {
     if (config !== null) n.cmd_ln_free_r(config);
@@ -438,19 +482,6 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
       }
     },
 
-    addWords(words, weight = 1) {
-      if (closed) throw new Error('pocketsphinx decoder is closed');
-      if (busy) throw new Error('pocketsphinx decoder is busy (one decode at a time)');
-      const lm = weight === 1 ? null : n.ps_get_lm(ps, '_default');
-      const added: string[] = [];
-      words.forEach(({ word, phones }, i) => {
-        // The language model first, with its weight: ps_add_word would add it at 1 and keeps a word
-        // the model already has. The search is rebuilt once, with the last word.
-        if (lm !== null) n.ngram_model_add_word(lm, word, weight);
-        if (n.ps_add_word(ps, word, phones, i === words.length - 1 ? 1 : 0) >= 0) added.push(word);
-      });
-      return added;
-    },
     close() {
       if (closed) return;
       if (busy) throw new Error('cannot close pocketsphinx decoder while decoding');

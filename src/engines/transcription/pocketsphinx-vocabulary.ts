@@ -1,16 +1,16 @@
 // A scenario's vocabulary as pocketsphinx words. Each pronunciation of a term (its spelling, or
 // each of its sounds_like) becomes a word of its own, "@term" ("@customer_success", "@zendesk~2"),
-// added to the decoder's dictionary with its phones and to its language model at a raised
-// probability; a term the dictionary already has gets such an alias too, so it is made likelier
-// the same way. Recognised aliases are written back as the term's words, a phrase's words sharing
+// in the decoder's dictionary with its phones and in a unigram model of the terms alone that is
+// interpolated with the model's own; a term the dictionary already has gets such an alias too, so
+// it is made likelier the same way. Recognised aliases are written back as the term's words, a phrase's words sharing
 // its time evenly.
 import { DEFAULT_MODEL_DIR, type PocketsphinxWord } from './pocketsphinx-native.ts';
 import { dictionary, pronounce, spokenWords } from './pronunciation.ts';
 import type { VocabularyTerm } from './types.ts';
 
 export const MODEL_DICTIONARY = `${DEFAULT_MODEL_DIR}/cmudict-en-us.dict`;
-/** A vocabulary word's unigram probability against the uniform one (tuned on the dev terms of bench/vocabulary.ts). */
-export const VOCABULARY_WEIGHT = 10;
+/** Per cent of the language model given to the vocabulary's words (chosen on the dev terms of bench/vocabulary.ts). */
+export const VOCABULARY_WEIGHT = 1;
 
 export interface DecoderVocabulary {
   /** One decoder per key: the same terms share decoders. */

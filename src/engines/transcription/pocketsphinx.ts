@@ -51,10 +51,8 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
       let decoder = idle.get(key)?.pop();
       if (!decoder) {
         try {
-          decoder = createPocketsphinx();
-          if (vocabulary && vocabulary.words.length > 0) decoder.addWords(vocabulary.words, VOCABULARY_WEIGHT);
+          decoder = createPocketsphinx(vocabulary ? { words: vocabulary.words, wordWeight: VOCABULARY_WEIGHT } : {});
         } catch (error) {
-          decoder?.close();
           throw new EngineError('engine_unavailable', `pocketsphinx could not start: ${(error as Error).message}`, false);
         }
       }
