@@ -3,7 +3,9 @@
 // and over HTTP on recognised speech, a product name the dictionary lacks is heard only with it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { writeVocabulary, decoderVocabulary, MODEL_DICTIONARY } from '../src/engines/transcription/pocketsphinx-vocabulary.ts';
+import { execFileSync } from 'node:child_process';
+import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
+import { writeVocabulary, decoderVocabulary, MODEL_DICTIONARY, VOCABULARY_WEIGHT } from '../src/engines/transcription/pocketsphinx-vocabulary.ts';
 import { ARPABET, compoundPhones, dictionary, ipaToArpabet, pronounce, spokenWords } from '../src/engines/transcription/pronunciation.ts';
 import { promptOf } from '../src/engines/transcription/prompt.ts';
 import { formatTranscript } from '../src/features/transcription/formatting.ts';
@@ -58,6 +60,22 @@ test('formatted text spells the terms as the team does; engines with a prompt ge
   assert.equal(formatted.text, 'We moved from HubSpot CRM to Zendesk.');
   assert.equal(promptOf({ prompt: 'A support call.', vocabulary: [{ phrase: 'Zendesk' }, { phrase: 'HubSpot' }] }), 'A support call. Terms: Zendesk, HubSpot.');
   assert.equal(promptOf({}), undefined);
+});
+
+test('a decoder with many terms decodes one utterance after another (the library\'s own add-word path crashed on the second)', () => {
+  const terms = ['Zendesk', 'Qualtrics', 'Twilio', 'Kubernetes', 'Shopify', 'Trello', 'Mailchimp', 'Asana'].map((phrase) => ({ phrase }));
+  const vocabulary = decoderVocabulary(terms);
+  const decoder = createPocketsphinx({ words: vocabulary.words, wordWeight: VOCABULARY_WEIGHT });
+  try {
+    const heard = ['I could not log in to Shopify this morning.', 'Please open a ticket in Zendesk for me.', 'I could not log in to Shopify this morning.'].map((text) => {
+      const pcm = execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', speech(text), '-ar', '16000', '-ac', '1', '-f', 's16le', '-']);
+      return writeVocabulary(decoder.decode(pcm).words, vocabulary).map((w) => w.word).join(' ');
+    });
+    assert.equal(heard.length, 3);
+    assert.match(heard.join(' | '), /zendesk|shopify/, heard.join(' | '));
+  } finally {
+    decoder.close();
+  }
 });
 
 for (const backend of await backends()) {
