@@ -1,6 +1,6 @@
 // A transcription scenario: engine, model and language from what this server has, options
 // (speakers per channel, redaction), retry settings and the automatic toggle.
-import { Anchor, Button, Group, NumberInput, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, NumberInput, Select, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -47,6 +47,7 @@ export default function TranscriptionScenario() {
             redact: value.options.redact,
             redact_audio: value.options.redact_audio,
             keep_original_audio: value.options.keep_original_audio,
+            vocabulary: value.options.vocabulary ?? [],
           }, auto: value.auto, retry: value.retry },
         }),
       ),
@@ -131,6 +132,19 @@ export default function TranscriptionScenario() {
             <Switch label="Word timings" checked={draft.options.word_timestamps} onChange={(e) => set({ options: { ...draft.options, word_timestamps: e.currentTarget.checked } })} />
             <Switch label="Add a summary to each transcript" checked={draft.options.summary} onChange={(e) => set({ options: { ...draft.options, summary: e.currentTarget.checked } })} />
             <Switch label="Readable text: sentences, capitals and punctuation" description="Off keeps the words exactly as recognised" checked={draft.options.format ?? true} onChange={(e) => set({ options: { ...draft.options, format: e.currentTarget.checked } })} />
+            <TagsInput
+              label="Vocabulary"
+              description="Product names and jargon the engine is to expect, written as you spell them (up to 200; Enter after each)"
+              placeholder="e.g. Zendesk"
+              maxTags={200}
+              value={(draft.options.vocabulary ?? []).map((term) => (typeof term === 'string' ? term : term.phrase))}
+              onChange={(phrases) => {
+                // A term saved with how it sounds keeps it while its phrase stays.
+                const known = new Map((draft.options.vocabulary ?? []).map((term) => [typeof term === 'string' ? term : term.phrase, term]));
+                set({ options: { ...draft.options, vocabulary: phrases.map((phrase) => known.get(phrase) ?? phrase) } });
+              }}
+              data-section="vocabulary"
+            />
             <CallOptionsEditor options={draft.options} onChange={(options) => set({ options })} />
             <Group>
               <NumberInput label="Attempts on a passing failure" min={1} max={10} value={draft.retry.max_attempts} onChange={(v) => set({ retry: { ...draft.retry, max_attempts: Number(v) || 1 } })} w={220} />
