@@ -10,7 +10,8 @@ import { ARPABET, compoundPhones, dictionary, ipaToArpabet, pronounce, spokenWor
 import { promptOf } from '../src/engines/transcription/prompt.ts';
 import { formatTranscript } from '../src/features/transcription/formatting.ts';
 import { vocabularyCasing } from '../src/features/transcription/vocabulary.ts';
-import { speech } from './helpers/audio.ts';
+import fs from 'node:fs';
+import { multipart, speech } from './helpers/audio.ts';
 import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
 import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
@@ -112,6 +113,19 @@ for (const backend of await backends()) {
       assert.match(withTerms.text, /\bQualtrics\b/, withTerms.text);
       const word = withTerms.words.find((w) => w.word === 'qualtrics');
       assert.ok(word && word.punctuated_word.startsWith('Qualtrics'), JSON.stringify(withTerms.words));
+    });
+
+    test('the OpenAI-compatible route takes vocabulary[] for one request', async () => {
+      const send = (fields: Record<string, string>) => {
+        const body = multipart({ model: 'pocketsphinx/en-us', response_format: 'json', ...fields }, { content: fs.readFileSync(speech('We use Qualtrics for the survey.')), filename: 'call.wav', contentType: 'audio/wav' });
+        return hark.request({ method: 'POST', url: '/v1/audio/transcriptions', key: account.key, ...body });
+      };
+      const taught = await send({ 'vocabulary[]': 'Qualtrics' });
+      assert.equal(taught.statusCode, 200, taught.body);
+      assert.match(taught.json<{ text: string }>().text, /\bQualtrics\b/);
+      const refused = await send({ 'vocabulary[]': '1234' });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.match(refused.body, /no letters/);
     });
 
     test('a term without letters, or too long, is a 400 naming it', async () => {

@@ -335,7 +335,7 @@ func (c *Client) CreateInvitation(ctx context.Context, p Params, out any) error 
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/invitations", p, out)
 }
 
-// CreateTranscription: OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[]) (POST /v1/audio/transcriptions).
+// CreateTranscription: OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request) (POST /v1/audio/transcriptions).
 // The answer's JSON is decoded into out (nil to discard it).
 func (c *Client) CreateTranscription(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/v1/audio/transcriptions", p, out)

@@ -1447,7 +1447,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[])
+         * OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request)
          * @description `model` is a transcription scenario id, an engine/model pair (e.g. `pocketsphinx/en-us`), or any other name for the workspace's scenario. The recording and run stay visible in the API. Errors use OpenAI's shape.
          *
          *     Scope: `recordings:write`, `transcripts:write`

@@ -48,7 +48,7 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
       config: { scope: ['recordings:write', 'transcripts:write'], createsWork: true },
       schema: {
         tags: ['openai-compatible'],
-        summary: 'OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[])',
+        summary: 'OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark\'s vocabulary[]: terms added to the scenario\'s vocabulary for this request)',
         description: '`model` is a transcription scenario id, an engine/model pair (e.g. `pocketsphinx/en-us`), or any other name for the workspace\'s scenario. The recording and run stay visible in the API. Errors use OpenAI\'s shape.',
         response: {
           200: mediaResponse('The transcript in the response_format asked for: json ({text}), verbose_json, text, srt or vtt', {
@@ -78,12 +78,13 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
           const temperature = Number(fields.temperature);
           if (fields.temperature.trim() === '' || !Number.isFinite(temperature) || temperature < 0 || temperature > 1) throw invalid('temperature', 'must be a number from 0 to 1');
         }
+        const vocabulary = upload.entries.filter(([name]) => name === 'vocabulary[]' || name === 'vocabulary').map(([, value]) => value);
         const closed = new AbortController();
         reply.raw.once('close', () => closed.abort());
         const { transcript } = await transcribeNow(
           ctx,
           workspaceOf(request),
-          { audio: upload.audio, filename: upload.filename, contentType: upload.contentType, model: fields.model, language: fields.language, prompt: fields.prompt },
+          { audio: upload.audio, filename: upload.filename, contentType: upload.contentType, model: fields.model, language: fields.language, prompt: fields.prompt, vocabulary },
           closed.signal,
         );
         const { segments, words } = transcriptParts(transcript);

@@ -13,6 +13,7 @@ import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, t
 import { pipelineScenario } from '../../core/scenarios/scenario-store.ts';
 import { getTranscriptionScenario, transcriptionScenarios } from './transcription-scenarios.ts';
 import { waitForSettled } from '../../core/settled.ts';
+import { checkVocabularyWords, MAX_VOCABULARY, vocabularyTerms } from './vocabulary.ts';
 
 export interface SyncRequest {
   audio: ReceivedAudio;
@@ -22,6 +23,8 @@ export interface SyncRequest {
   model: string;
   language?: string | undefined;
   prompt?: string | undefined;
+  /** Terms added to the scenario's vocabulary for this request. */
+  vocabulary?: string[];
 }
 
 async function snapshotFor(ctx: Context, workspaceId: string, request: SyncRequest): Promise<ScenarioSnapshot> {
@@ -40,7 +43,13 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
   await transcriptionEngine(scenario.engine).checkModel(ctx.config, scenario.model);
   const language = request.language?.trim() || scenario.language;
   checkLanguage(scenario.engine, language);
-  return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}) } };
+  const vocabulary = [...(scenario.options.vocabulary ?? []), ...(request.vocabulary ?? []).filter((term) => !vocabularyTerms(scenario.options.vocabulary).some((known) => known.phrase === term))];
+  if (vocabulary.length > MAX_VOCABULARY) throw invalid('vocabulary[]', `at most ${MAX_VOCABULARY} terms with the scenario's own`);
+  const long = (request.vocabulary ?? []).findIndex((term) => term.length > 60);
+  if (long >= 0) throw invalid(`vocabulary[${long}]`, 'is longer than 60 characters');
+  checkVocabularyWords(vocabulary);
+  await transcriptionEngine(scenario.engine).checkVocabulary(vocabularyTerms(vocabulary));
+  return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}), ...(vocabulary.length > 0 ? { vocabulary } : {}) } };
 }
 
 /** A waiter looks again after this long even without a notice (one lost with a connection). */
