@@ -41,3 +41,22 @@ test('segments and the text are rebuilt from the punctuated words, per speaker; 
   const bare = { language: 'en', text: 'as the engine wrote it', segments: [{ start: 0, end: 1, text: 'as the engine wrote it', channel: 0, speaker: 'channel_0' }], words: [] };
   assert.equal(formatTranscript(bare, false).text, 'as the engine wrote it');
 });
+
+test('e-mail and web addresses said aloud are written as addresses; the words keep what was said', () => {
+  const format = (text: string) => formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 99, text: '', channel: 0, speaker: 'agent' }], words: spoken(text) }, false);
+  const cases: [string, string][] = [
+    ['my email is john dot smith at example dot com thanks', 'My email is john.smith@example.com thanks.'],
+    ['write to jane at gmail dot com', 'Write to jane@gmail.com.'],
+    ['go to w w w dot example dot com slash help', 'Go to www.example.com/help.'],
+    ['see www dot hark dot dev slash docs slash api', 'See www.hark.dev/docs/api.'],
+    ['visit example dot com today', 'Visit example.com today.'],
+    // Left alone: no address here.
+    ['the dot com years were wild', 'The dot com years were wild.'],
+    ['look at that dot on the map', 'Look at that dot on the map.'],
+    ['we met at the office at nine', 'We met at the office at nine.'],
+  ];
+  for (const [said, written] of cases) assert.equal(format(said).text, written, said);
+  const words = format('write to jane at gmail dot com').words;
+  assert.deepEqual(words.map((w) => w.punctuated_word), ['Write', 'to', 'jane@gmail.com.', '', '', '', '']);
+  assert.deepEqual(words.map((w) => w.word), ['write', 'to', 'jane', 'at', 'gmail', 'dot', 'com']);
+});

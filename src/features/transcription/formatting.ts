@@ -4,11 +4,13 @@
 // keeps `word` as recognised and gains `punctuated_word`; segments' and the transcript's text are
 // rebuilt from those. Search, phrase rules, redaction and talk statistics read the recognised
 // words, so formatting changes nothing they find; a redaction marker stays one token. Numbers,
-// money, percentages, times and dates are written as digits (numbers.ts).
+// money, percentages, times and dates are written as digits (numbers.ts), e-mail and web
+// addresses said aloud as addresses (addresses.ts).
 // A scenario's vocabulary is written as the team spells it ("Zendesk"). Not done yet: other
 // names; commas.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { writeNumbers } from './numbers.ts';
+import { writeAddresses } from './addresses.ts';
 import { turnsText } from './speakers.ts';
 
 /** A pause at least this long between two words of one speaker ends a sentence. */
@@ -63,7 +65,7 @@ export function formatTranscript<T extends Transcript>(transcript: T, severalSpe
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
   const words = channels
-    .flatMap((channel) => writeNumbers(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start), casing)))
+    .flatMap((channel) => writeAddresses(writeNumbers(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start), casing))))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
   const segments = transcript.segments.map((segment) => {
     const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);

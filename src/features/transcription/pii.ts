@@ -32,7 +32,7 @@ const HOMOPHONES: ReadonlyMap<string, number> = new Map([['for', 4], ['to', 2], 
 /** Words said between the groups of a number that do not end it ("4111 um 1111"). */
 const JOINERS = new Set(['-', 'dash', 'hyphen', 'uh', 'um', 'er', 'erm', 'ah', 'hmm']);
 
-const TLDS = new Set(['com', 'org', 'net', 'edu', 'gov', 'io', 'co', 'uk', 'us', 'ca', 'de', 'fr', 'info', 'biz', 'me', 'ai', 'app', 'dev']);
+export const TLDS = new Set(['com', 'org', 'net', 'edu', 'gov', 'io', 'co', 'uk', 'us', 'ca', 'de', 'fr', 'info', 'biz', 'me', 'ai', 'app', 'dev']);
 const SSN_CONTEXT = /^(social|security|ssn|ss)$/;
 const PHONE_CONTEXT = /^(call|phone|number|reach|cell|mobile|extension|text)$/;
 
@@ -178,7 +178,7 @@ export function detectPii(tokens: readonly string[], raw: readonly string[], kin
 }
 
 /** Spoken or written e-mail addresses: name (dot name)* at domain (dot part)+ ending in a known TLD. */
-function emails(tokens: readonly string[]): [number, number][] {
+export function emails(tokens: readonly string[]): [number, number][] {
   const found: [number, number][] = [];
   const isPart = (t: string | undefined) => t !== undefined && /^[a-z0-9][a-z0-9._-]*$/.test(t) && t !== 'at' && t !== 'dot';
   const tldOf = (t: string) => TLDS.has(t.split('.').at(-1) ?? '');
