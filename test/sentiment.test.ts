@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { scoreText, transcriptSentiment } from '../src/features/transcription/sentiment.ts';
 import { upload, waitForRecording } from './helpers/api.ts';
 import { stereoCall } from './helpers/audio.ts';
-import { eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { assertProblem, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 test('a lexicon score: negative, positive, neutral, and a negation turns it', () => {
   assert.ok(scoreText('this is terrible and your service is awful') < -0.3);
@@ -42,6 +42,7 @@ describe('sentiment over HTTP', () => {
   });
   after(() => hark.destroy());
 
+  const ids: Record<string, string> = {};
   async function customerSentiment(customer: string): Promise<number> {
     const file = stereoCall(
       [
@@ -51,6 +52,7 @@ describe('sentiment over HTTP', () => {
       10,
     );
     const id = (await upload(hark, account, file)).json<{ id: string }>().id;
+    ids[customer] = id;
     await waitForRecording(hark, account, id, ['completed']);
     const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key })).json<{ id: string }>();
     await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}`, key: account.key })).json<{ status: string }>().status === 'completed', 90_000, 'the run');
@@ -67,5 +69,17 @@ describe('sentiment over HTTP', () => {
     const pleased = await customerSentiment('That is wonderful, thank you so much, you are very helpful.');
     assert.ok(angry < 0, `angry: ${angry}`);
     assert.ok(pleased > 0, `pleased: ${pleased}`);
+
+    // The list filters by a speaker's sentiment: the unhappy customers, the happy ones, anyone's.
+    const [angryId, pleasedId] = Object.values(ids);
+    const listed = async (query: string) => (await hark.request({ method: 'GET', url: `${P}/recordings?${query}`, key: account.key })).json<{ data: { id: string }[] }>().data.map((r) => r.id).sort();
+    assert.deepEqual(await listed('sentiment_speaker=channel_1&sentiment_max=-0.05'), [angryId]);
+    assert.deepEqual(await listed('sentiment_speaker=channel_1&sentiment_min=0.05'), [pleasedId]);
+    assert.deepEqual(await listed('sentiment_min=-1&sentiment_max=1'), [angryId, pleasedId].sort());
+    assert.deepEqual(await listed('sentiment_speaker=nobody&sentiment_min=-1'), []);
+    const answers = await hark.request({ method: 'GET', url: `${P}/reports/recordings?sentiment_max=-0.05&sentiment_speaker=channel_1`, key: account.key });
+    assert.equal(answers.statusCode, 200, answers.body);
+    const refused = await hark.request({ method: 'GET', url: `${P}/recordings?sentiment_min=2`, key: account.key });
+    assertProblem(refused, 400, 'validation_failed');
   });
 });

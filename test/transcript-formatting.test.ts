@@ -2,7 +2,7 @@
 // capitals, "I" — with the recognised words kept, and text that must be left alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatTranscript, punctuate } from '../src/features/transcription/formatting.ts';
+import { formatTranscript, punctuate, type FormattedWord } from '../src/features/transcription/formatting.ts';
 
 /** Words 0.3 s apart (0.25 s long), with a pause of `pause` seconds before each index in `pausesBefore`. */
 function spoken(text: string, pausesBefore: Record<number, number> = {}, channel = 0, speaker = 'agent') {
@@ -56,7 +56,7 @@ test('e-mail and web addresses said aloud are written as addresses; the words ke
     ['we met at the office at nine', 'We met at the office at nine.'],
   ];
   for (const [said, written] of cases) assert.equal(format(said).text, written, said);
-  const words = format('write to jane at gmail dot com').words;
+  const words: FormattedWord[] = format('write to jane at gmail dot com').words;
   assert.deepEqual(words.map((w) => w.punctuated_word), ['Write', 'to', 'jane@gmail.com.', '', '', '', '']);
   assert.deepEqual(words.map((w) => w.word), ['write', 'to', 'jane', 'at', 'gmail', 'dot', 'com']);
 });

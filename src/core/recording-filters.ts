@@ -1,8 +1,11 @@
-// The recording filters shared by the list, the reports and (through them) the web interface:
-// status (comma list), created_after/before, recorded_after/before, metadata.<field>=<value>. One implementation, so a
+// The recording filters shared by the list, the reports, the answer table and (through them) the
+// web interface: status (comma list), created_after/before, recorded_after/before, category,
+// sentiment_min/max (of a speaker, or of any), metadata.<field>=<value>. One schema and one implementation, so a
 // value means the same everywhere: "42" matches 42 and "42", "true"/"false" the booleans and the
 // strings, "null" JSON null and the string "null".
+import { Type } from '@sinclair/typebox';
 import { sql, type RawBuilder } from 'kysely';
+import { DateTime } from '../http/schemas/schema-types.ts';
 import { invalid } from '../errors.ts';
 import { parseStatuses } from './cursor.ts';
 import { metadataFilters } from '../http/query.ts';
@@ -18,8 +21,28 @@ export interface RecordingFilters {
   recorded_before?: string | undefined;
   /** Comma-separated category ids (cat-…): recordings that meet any of them. */
   category?: string | undefined;
+  /** A speaker's mean sentiment on the latest transcript at least / at most this (-1…1). */
+  sentiment_min?: number | undefined;
+  sentiment_max?: number | undefined;
+  /** Whose sentiment: one speaker ("customer"); any speaker when absent. */
+  sentiment_speaker?: string | undefined;
   metadata: Record<string, string>;
 }
+
+const Sentiment = (bound: string) => Type.Optional(Type.Number({ minimum: -1, maximum: 1, description: `Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment ${bound} this, -1 to 1` }));
+
+/** The query fields of the recording filters, for every route that takes them (metadata.<field> comes as an additional property). */
+export const recordingFilterFields = {
+  status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
+  created_after: Type.Optional(DateTime),
+  created_before: Type.Optional(DateTime),
+  recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
+  recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
+  category: Type.Optional(Type.String({ description: 'Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them' })),
+  sentiment_min: Sentiment('at least'),
+  sentiment_max: Sentiment('at most'),
+  sentiment_speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent' })),
+};
 
 /** The JSON values a query-string value may stand for. */
 export function candidateValues(raw: string): unknown[] {
@@ -58,6 +81,21 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
     if (ids.length === 0 || ids.length > 20 || ids.some((id) => !/^cat-[0-9a-f-]{36}$/.test(id))) throw invalid('category', 'must be up to 20 category ids (cat-…), comma-separated');
     conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM recording_categories rc WHERE rc.recording_id = ${column('id')} AND rc.category_id = ANY(${ids}::text[]))`);
   }
+  if (filters.sentiment_min !== undefined || filters.sentiment_max !== undefined) {
+    const bound = (name: string, value: number | undefined, otherwise: number) => {
+      if (value === undefined) return otherwise;
+      if (!Number.isFinite(value) || value < -1 || value > 1) throw invalid(name, 'must be a number from -1 to 1');
+      return value;
+    };
+    const min = bound('sentiment_min', filters.sentiment_min, -1);
+    const max = bound('sentiment_max', filters.sentiment_max, 1);
+    const speaker = filters.sentiment_speaker ?? null;
+    conditions.push(sql<boolean>`EXISTS (
+      SELECT 1 FROM transcripts st, jsonb_array_elements(st.sentiment->'speakers') ss
+      WHERE st.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
+        AND (${speaker}::text IS NULL OR ss->>'speaker' = ${speaker}::text)
+        AND (ss->>'mean')::float8 BETWEEN ${min}::float8 AND ${max}::float8)`);
+  }
   for (const [path, raw] of Object.entries(filters.metadata)) {
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     const alternatives = candidateValues(raw).map((value) => sql<boolean>`${column('metadata')} @> ${containment(path, value)}::jsonb`);
@@ -75,6 +113,9 @@ export function recordingFiltersOf(query: Record<string, unknown>): RecordingFil
     recorded_after: query.recorded_after as string | undefined,
     recorded_before: query.recorded_before as string | undefined,
     category: query.category as string | undefined,
+    sentiment_min: query.sentiment_min === undefined ? undefined : Number(query.sentiment_min),
+    sentiment_max: query.sentiment_max === undefined ? undefined : Number(query.sentiment_max),
+    sentiment_speaker: query.sentiment_speaker as string | undefined,
     metadata: metadataFilters(query),
   };
 }

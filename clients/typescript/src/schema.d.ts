@@ -4135,6 +4135,12 @@ export interface operations {
                 recorded_before?: string;
                 /** @description Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them */
                 category?: string;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at least this, -1 to 1 */
+                sentiment_min?: number;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at most this, -1 to 1 */
+                sentiment_max?: number;
+                /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
+                sentiment_speaker?: string;
                 /** @description Comma-separated pipeline statuses: preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
                 pipeline_status?: string;
                 /** @description Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from */
@@ -8490,11 +8496,22 @@ export interface operations {
         parameters: {
             query?: {
                 execution_id?: string;
+                /** @description Comma-separated statuses */
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description Calls that took place after this time (recorded_at) */
                 recorded_after?: string;
+                /** @description Calls that took place before this time (recorded_at) */
                 recorded_before?: string;
+                /** @description Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them */
+                category?: string;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at least this, -1 to 1 */
+                sentiment_min?: number;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at most this, -1 to 1 */
+                sentiment_max?: number;
+                /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
+                sentiment_speaker?: string;
                 limit?: number;
                 offset?: number;
             };
@@ -10563,11 +10580,22 @@ export interface operations {
                 analysis_scenario_id: string;
                 /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
+                /** @description Comma-separated statuses */
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description Calls that took place after this time (recorded_at) */
                 recorded_after?: string;
+                /** @description Calls that took place before this time (recorded_at) */
                 recorded_before?: string;
+                /** @description Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them */
+                category?: string;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at least this, -1 to 1 */
+                sentiment_min?: number;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at most this, -1 to 1 */
+                sentiment_max?: number;
+                /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
+                sentiment_speaker?: string;
             };
             header?: never;
             path: {
@@ -10676,11 +10704,22 @@ export interface operations {
             query?: {
                 /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
+                /** @description Comma-separated statuses */
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description Calls that took place after this time (recorded_at) */
                 recorded_after?: string;
+                /** @description Calls that took place before this time (recorded_at) */
                 recorded_before?: string;
+                /** @description Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them */
+                category?: string;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at least this, -1 to 1 */
+                sentiment_min?: number;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at most this, -1 to 1 */
+                sentiment_max?: number;
+                /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
+                sentiment_speaker?: string;
             };
             header?: never;
             path: {
@@ -10773,11 +10812,22 @@ export interface operations {
             query?: {
                 /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
+                /** @description Comma-separated statuses */
                 status?: string;
                 created_after?: string;
                 created_before?: string;
+                /** @description Calls that took place after this time (recorded_at) */
                 recorded_after?: string;
+                /** @description Calls that took place before this time (recorded_at) */
                 recorded_before?: string;
+                /** @description Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them */
+                category?: string;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at least this, -1 to 1 */
+                sentiment_min?: number;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at most this, -1 to 1 */
+                sentiment_max?: number;
+                /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
+                sentiment_speaker?: string;
             };
             header?: never;
             path: {

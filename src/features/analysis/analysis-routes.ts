@@ -22,7 +22,7 @@ import {
   QuestionSchema,
 } from './analysis-card.ts';
 import { DateTime, mediaResponse, Nullable, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFiltersOf } from '../../core/recording-filters.ts';
+import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 import { answerFilters, answerTable, answerTableCsv } from './answer-table.ts';
 import { analysisTemplates, createFromTemplate } from './scenario-templates.ts';
@@ -99,11 +99,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         querystring: Type.Object(
           {
             execution_id: Type.Optional(Type.String()),
-            status: Type.Optional(Type.String()),
-            created_after: Type.Optional(DateTime),
-            created_before: Type.Optional(DateTime),
-            recorded_after: Type.Optional(DateTime),
-            recorded_before: Type.Optional(DateTime),
+            ...recordingFilterFields,
             limit: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }),
             offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
           },

@@ -4,17 +4,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from './reports.ts';
-import { DateTime, mediaResponse, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFiltersOf } from '../../core/recording-filters.ts';
+import { mediaResponse, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 
 const filterFields = {
   group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
-  status: Type.Optional(Type.String()),
-  created_after: Type.Optional(DateTime),
-  created_before: Type.Optional(DateTime),
-  recorded_after: Type.Optional(DateTime),
-  recorded_before: Type.Optional(DateTime),
+  ...recordingFilterFields,
 };
 const Key = Type.Record(Type.String(), Nullable(Type.String()));
 const AnalysisReport = Type.Object({

@@ -16,11 +16,11 @@ import {
   type Recording,
 } from './recordings.ts';
 import { readUpload } from './multipart-upload.ts';
-import { recordingFiltersOf } from '../../core/recording-filters.ts';
+import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-filters.ts';
 import { presentRecording, RecordingCard } from './recording-card.ts';
 import { pipelinesOf, pipelineStatuses } from './pipeline-status.ts';
 import { updateRecording } from './recording-edits.ts';
-import { DateTime, JsonObject, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { JsonObject, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
 
@@ -49,12 +49,7 @@ const ListQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
     offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
-    status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
-    created_after: Type.Optional(DateTime),
-    created_before: Type.Optional(DateTime),
-    recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
-    recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
-    category: Type.Optional(Type.String({ description: 'Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them' })),
+    ...recordingFilterFields,
     pipeline_status: Type.Optional(Type.String({ description: `Comma-separated pipeline statuses: ${pipelineStatuses.join(', ')}` })),
     sort: Type.Union([Type.Literal('created_at'), Type.Literal('recorded_at')], {
       default: 'created_at',
