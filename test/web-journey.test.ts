@@ -363,14 +363,17 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await vocabulary.press('Enter');
     await vocabulary.fill('HubSpot CRM');
     await vocabulary.press('Enter');
+    const spot = page.getByRole('combobox', { name: 'Phrases to find in the audio' });
+    await spot.fill('this call may be recorded');
+    await spot.press('Enter');
     await check(page, 'transcription-scenario');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
     const id = new URL(page.url()).pathname.split('/').pop()!;
     const saved = await page.evaluate(async (url) => (await fetch(url)).json(), `/api/v1/workspaces/${workspaceUrl.split('/w/')[1]}/transcription-scenarios/${id}`);
     assert.deepEqual(
-      { labels: saved.options.speaker_labels, field: saved.options.speaker_labels_field, redact: saved.options.redact, audio: saved.options.redact_audio, summary: saved.options.summary, vocabulary: saved.options.vocabulary },
-      { labels: { 0: 'agent', 1: 'caller' }, field: 'speakers', redact: ['credit_card', 'phone_number'], audio: true, summary: false, vocabulary: ['Zendesk', 'HubSpot CRM'] },
+      { labels: saved.options.speaker_labels, field: saved.options.speaker_labels_field, redact: saved.options.redact, audio: saved.options.redact_audio, summary: saved.options.summary, vocabulary: saved.options.vocabulary, spot: saved.options.spot },
+      { labels: { 0: 'agent', 1: 'caller' }, field: 'speakers', redact: ['credit_card', 'phone_number'], audio: true, summary: false, vocabulary: ['Zendesk', 'HubSpot CRM'], spot: ['this call may be recorded'] },
     );
   });
 

@@ -245,6 +245,7 @@ type Transcript struct {
 	Summary              string              `json:"summary,omitempty"`
 	Stats                TalkStats           `json:"stats"`
 	Sentiment            TranscriptSentiment `json:"sentiment"`
+	Spotted              []map[string]any    `json:"spotted"`
 	Version              int64               `json:"version"`
 	PreviousTranscriptID *string             `json:"previous_transcript_id"`
 	CorrectedBy          *string             `json:"corrected_by"`

@@ -297,6 +297,7 @@ class _TranscriptRequired(TypedDict):
     words: List[Dict[str, Any]]
     stats: 'TalkStats'
     sentiment: 'TranscriptSentiment'
+    spotted: List[Dict[str, Any]]
     version: int
     previous_transcript_id: Optional[str]
     corrected_by: Optional[str]

@@ -1595,6 +1595,8 @@ export interface components {
                     /** @description How it is said, in ordinary words ("zen desk") */
                     sounds_like?: string[];
                 })[];
+                /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
+                spot?: string[];
             };
             /** @description Runs by itself after preparation; at most one per workspace */
             auto: boolean;
@@ -1790,12 +1792,16 @@ export interface components {
                     text: string;
                     start: number;
                     end: number;
+                    /** @description Phrase rules: found in the transcript's words, or by keyword spotting in the audio (the transcription scenario's spot) */
+                    source?: "transcript" | "audio";
                 }[];
                 /** @description Passages that resemble the question but did not settle it: worth a listen, never evidence */
                 related?: {
                     text: string;
                     start: number;
                     end: number;
+                    /** @description Phrase rules: found in the transcript's words, or by keyword spotting in the audio (the transcription scenario's spot) */
+                    source?: "transcript" | "audio";
                 }[];
                 /** @description The question's speaker: only what they said was read */
                 speaker?: string;
@@ -1922,6 +1928,16 @@ export interface components {
             summary?: string;
             stats: components["schemas"]["TalkStats"];
             sentiment: components["schemas"]["TranscriptSentiment"];
+            /** @description The scenario's spot phrases found in the audio by keyword spotting, in time order ([] when it spots none) */
+            spotted: {
+                /** @description The phrase as the scenario spots it, in lower case */
+                phrase: string;
+                start: number;
+                end: number;
+                channel: number;
+                speaker: string;
+                confidence: number;
+            }[];
             /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
             version: number;
             previous_transcript_id: string | null;
@@ -5262,6 +5278,8 @@ export interface operations {
                             /** @description How it is said, in ordinary words ("zen desk") */
                             sounds_like?: string[];
                         })[];
+                        /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
+                        spot?: string[];
                     };
                 };
             };
@@ -5309,6 +5327,8 @@ export interface operations {
                                 /** @description How it is said, in ordinary words ("zen desk") */
                                 sounds_like?: string[];
                             })[];
+                            /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
+                            spot?: string[];
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -5461,6 +5481,8 @@ export interface operations {
                                 /** @description How it is said, in ordinary words ("zen desk") */
                                 sounds_like?: string[];
                             })[];
+                            /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
+                            spot?: string[];
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -5694,6 +5716,8 @@ export interface operations {
                             /** @description How it is said, in ordinary words ("zen desk") */
                             sounds_like?: string[];
                         })[];
+                        /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
+                        spot?: string[];
                     };
                 };
             };
@@ -5741,6 +5765,8 @@ export interface operations {
                                 /** @description How it is said, in ordinary words ("zen desk") */
                                 sounds_like?: string[];
                             })[];
+                            /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
+                            spot?: string[];
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -6917,6 +6943,16 @@ export interface operations {
                                 segments: number;
                             }[];
                         };
+                        /** @description The scenario's spot phrases found in the audio by keyword spotting, in time order ([] when it spots none) */
+                        spotted: {
+                            /** @description The phrase as the scenario spots it, in lower case */
+                            phrase: string;
+                            start: number;
+                            end: number;
+                            channel: number;
+                            speaker: string;
+                            confidence: number;
+                        }[];
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
                         previous_transcript_id: string | null;
@@ -7074,6 +7110,16 @@ export interface operations {
                         summary?: string;
                         stats: components["schemas"]["TalkStats"];
                         sentiment: components["schemas"]["TranscriptSentiment"];
+                        /** @description The scenario's spot phrases found in the audio by keyword spotting, in time order ([] when it spots none) */
+                        spotted: {
+                            /** @description The phrase as the scenario spots it, in lower case */
+                            phrase: string;
+                            start: number;
+                            end: number;
+                            channel: number;
+                            speaker: string;
+                            confidence: number;
+                        }[];
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
                         previous_transcript_id: string | null;
@@ -7360,6 +7406,16 @@ export interface operations {
                                 segments: number;
                             }[];
                         };
+                        /** @description The scenario's spot phrases found in the audio by keyword spotting, in time order ([] when it spots none) */
+                        spotted: {
+                            /** @description The phrase as the scenario spots it, in lower case */
+                            phrase: string;
+                            start: number;
+                            end: number;
+                            channel: number;
+                            speaker: string;
+                            confidence: number;
+                        }[];
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
                         previous_transcript_id: string | null;
@@ -9504,12 +9560,16 @@ export interface operations {
                                 text: string;
                                 start: number;
                                 end: number;
+                                /** @description Phrase rules: found in the transcript's words, or by keyword spotting in the audio (the transcription scenario's spot) */
+                                source?: "transcript" | "audio";
                             }[];
                             /** @description Passages that resemble the question but did not settle it: worth a listen, never evidence */
                             related?: {
                                 text: string;
                                 start: number;
                                 end: number;
+                                /** @description Phrase rules: found in the transcript's words, or by keyword spotting in the audio (the transcription scenario's spot) */
+                                source?: "transcript" | "audio";
                             }[];
                             /** @description The question's speaker: only what they said was read */
                             speaker?: string;

@@ -17,6 +17,8 @@ export interface Evidence {
   text: string;
   start: number;
   end: number;
+  /** Where a phrase rule found it: the transcript's words, or keyword spotting in the audio. */
+  source?: 'transcript' | 'audio';
 }
 
 export interface AnalysisAnswer {

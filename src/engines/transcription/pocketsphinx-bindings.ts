@@ -52,6 +52,7 @@ export interface Native {
   ps_get_lm: (ps: Ptr, name: string) => Ptr | null;
   ps_set_lm: (ps: Ptr, name: string, lm: Ptr) => number;
   ps_set_search: (ps: Ptr, name: string) => number;
+  ps_set_kws: (ps: Ptr, name: string, keyfile: string) => number;
   ngram_model_read: (config: Ptr, path: string, type: number, lmath: Ptr) => Ptr | null;
   ngram_model_set_init: (config: Ptr, models: Ptr[], names: string[], weights: Float32Array, count: number) => Ptr | null;
   ngram_model_free: (lm: Ptr) => number;
@@ -112,6 +113,7 @@ export function loadNative(psPath: string, sbPath: string): Native {
     ps_get_lm: bind(ps, 'void *ps_get_lm(void *ps, const char *name)'),
     ps_set_lm: bind(ps, 'int ps_set_lm(void *ps, const char *name, void *lm)'),
     ps_set_search: bind(ps, 'int ps_set_search(void *ps, const char *name)'),
+    ps_set_kws: bind(ps, 'int ps_set_kws(void *ps, const char *name, const char *keyfile)'),
     ngram_model_read: bind(sb, 'void *ngram_model_read(void *config, const char *path, int type, void *lmath)'),
     ngram_model_set_init: bind(sb, 'void *ngram_model_set_init(void *config, void **models, const char **names, const float *weights, int count)'),
     ngram_model_free: bind(sb, 'int ngram_model_free(void *lm)'),

@@ -72,6 +72,12 @@ export interface PocketsphinxOptions {
    */
   words?: readonly { word: string; phones: string }[];
   wordWeight?: number;
+  /**
+   * Keyword spotting instead of transcription: the decoder searches the audio for these phrases
+   * (words of its dictionary, or of `words`), each with its detection threshold (a probability,
+   * e.g. 1e-20: lower finds more), and its "words" are the phrases found.
+   */
+  spot?: readonly { phrase: string; threshold: number }[];
   /** Override the shared library names (Debian ships no unversioned .so without -dev). */
   libPocketsphinx?: string;
   libSphinxbase?: string;
@@ -266,6 +272,19 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
       ps = null;
     }
     if (set !== null) n.ngram_model_free(set);
+  }
+  if (ps !== null && opts.spot?.length) {
+    const dir = mkdtempSync(join(tmpdir(), 'hark-kws-'));
+    try {
+      const keyfile = join(dir, 'phrases.kws');
+      writeFileSync(keyfile, opts.spot.map((p) => `${p.phrase} /${p.threshold.toExponential()}/`).join('\n') + '\n');
+      if (n.ps_set_kws(ps, 'spot', keyfile) < 0 || n.ps_set_search(ps, 'spot') < 0) {
+        n.ps_free(ps);
+        ps = null;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   if (wordsDir) rmSync(wordsDir, { recursive: true, force: true });
   const initMs = performance.now() - t0;

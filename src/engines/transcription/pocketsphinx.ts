@@ -11,8 +11,8 @@ import type { Config } from '../../config.ts';
 import { createPocketsphinx, type DecodeTimings, type Pocketsphinx, type PocketsphinxWord } from './pocketsphinx-native.ts';
 import { openPcmFile, quietPieces, SAMPLE_RATE } from '../../platform/media/pcm-file.ts';
 import { segmentWords } from './segments.ts';
-import { decoderVocabulary, VOCABULARY_WEIGHT, writeVocabulary, type DecoderVocabulary } from './pocketsphinx-vocabulary.ts';
-import { EngineError, type TranscriptionEngine } from './types.ts';
+import { decoderVocabulary, spottingDecoder, VOCABULARY_WEIGHT, writeVocabulary, type DecoderVocabulary, type SpottingDecoder } from './pocketsphinx-vocabulary.ts';
+import { EngineError, type SpottedPhrase, type TranscriptionEngine } from './types.ts';
 
 /** The shortest piece worth a decoder of its own. */
 const MIN_PIECE_SECONDS = 30;
@@ -44,14 +44,14 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
       idle.delete(old);
     }
   };
-  /** Runs `task` on a decoder of its own (one that knows `vocabulary`), once one of the process's decode slots is free. */
-  const withDecoder = <T>(vocabulary: DecoderVocabulary | null, task: (decoder: Pocketsphinx) => Promise<T>): Promise<T> =>
+  /** Runs `task` on a decoder of its own (one that knows `vocabulary`, or spots), once one of the process's decode slots is free. */
+  const withDecoder = <T>(setup: DecoderVocabulary | SpottingDecoder | null, task: (decoder: Pocketsphinx) => Promise<T>): Promise<T> =>
     slots.runExclusive(async () => {
-      const key = vocabulary?.key ?? '';
+      const key = setup?.key ?? '';
       let decoder = idle.get(key)?.pop();
       if (!decoder) {
         try {
-          decoder = createPocketsphinx(vocabulary ? { words: vocabulary.words, wordWeight: VOCABULARY_WEIGHT } : {});
+          decoder = createPocketsphinx(!setup ? {} : 'phrases' in setup ? { words: setup.words, spot: setup.phrases } : { words: setup.words, wordWeight: VOCABULARY_WEIGHT });
         } catch (error) {
           throw new EngineError('engine_unavailable', `pocketsphinx could not start: ${(error as Error).message}`, false);
         }
@@ -67,10 +67,12 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
     name: 'pocketsphinx',
     async transcribe(request, control) {
       let vocabulary: DecoderVocabulary | null = null;
+      let spotting: SpottingDecoder | null = null;
       try {
         if (request.vocabulary?.length) vocabulary = decoderVocabulary(request.vocabulary);
+        if (request.spot?.length) spotting = spottingDecoder(request.spot);
       } catch (error) {
-        throw new EngineError('vocabulary_unpronounceable', `the scenario's vocabulary: ${(error as Error).message}`, false);
+        throw new EngineError('vocabulary_unpronounceable', `the scenario's vocabulary or phrases to spot: ${(error as Error).message}`, false);
       }
       const pcm = openPcmFile(request.audioPath);
       try {
@@ -89,7 +91,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
           done[index] = fraction * pieces[index]!.length;
           control.onProgress(done.reduce((sum, samples) => sum + samples, 0) / pcm.samples);
         };
-        const timings: DecodeTimings = { cmn: 0, search: 0, lattice: 0 };
+        const timings: DecodeTimings & { spot?: number } = { cmn: 0, search: 0, lattice: 0 };
         const cmnMean =
           pieces.length > 1
             ? await withDecoder(vocabulary, async (decoder) => {
@@ -121,7 +123,18 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
           for (const word of vocabulary ? writeVocabulary(result.words, vocabulary) : result.words) recognised.push(word);
         }
         const words = recognised.map((w) => ({ ...w, start: round(w.start), end: round(w.end), confidence: round(w.confidence) }));
-        return { language: 'en', text: words.map((w) => w.word).join(' '), segments: segmentWords(words), words, timings: { ...timings } };
+        // Phrases to spot: a second pass over the whole audio with a keyword-spotting decoder.
+        let spotted: SpottedPhrase[] | undefined;
+        if (spotting) {
+          const started = performance.now();
+          const found = await withDecoder(spotting, (decoder) => {
+            stopIfDone();
+            return decoder.decodeAsync(pcm, () => stopIfDone());
+          });
+          timings.spot = (performance.now() - started) / 1000;
+          spotted = found.words.map((w) => ({ phrase: w.word.trim(), start: round(w.start), end: round(w.end), confidence: round(w.confidence) })).sort((a, b) => a.start - b.start);
+        }
+        return { language: 'en', text: words.map((w) => w.word).join(' '), segments: segmentWords(words), words, timings: { ...timings }, ...(spotted ? { spotted } : {}) };
       } finally {
         pcm.close();
       }

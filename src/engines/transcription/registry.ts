@@ -28,8 +28,14 @@ export interface TranscriptionEngineDescriptor {
   checkModel(config: Config, model: string): Promise<void>;
   /** A 400 naming the first term of a vocabulary the engine cannot take (pocketsphinx: one it cannot pronounce). */
   checkVocabulary(terms: readonly VocabularyTerm[]): Promise<void>;
+  /** A 400 naming the first phrase to spot the engine cannot search for (only pocketsphinx spots). */
+  checkSpot(phrases: readonly string[]): Promise<void>;
   load(settings: EngineSettings): Promise<TranscriptionEngine>;
 }
+
+const noSpotting = (engine: string) => async (phrases: readonly string[]) => {
+  if (phrases.length > 0) throw invalid('options.spot', `${engine} does not spot phrases in the audio; only pocketsphinx does (phrase rules still read the transcript)`);
+};
 
 export const transcriptionEngines = {
   pocketsphinx: {
@@ -52,6 +58,15 @@ export const transcriptionEngines = {
         throw error;
       }
     },
+    checkSpot: async (phrases) => {
+      const { spottingDecoder, UnpronounceableTerm } = await import('./pocketsphinx-vocabulary.ts');
+      try {
+        spottingDecoder(phrases);
+      } catch (error) {
+        if (error instanceof UnpronounceableTerm) throw invalid(`options.spot[${error.index}]`, error.message);
+        throw error;
+      }
+    },
     load: async (settings) => (await import('./pocketsphinx.ts')).pocketsphinxEngine(settings.config),
   },
   'whisper.cpp': {
@@ -64,6 +79,7 @@ export const transcriptionEngines = {
     models: async (config) => (await listModels(config)).filter((m) => m.engine === 'whisper.cpp').map((m) => m.name),
     checkModel: (config, model) => checkModelAvailable({ config }, 'whisper.cpp', model),
     checkVocabulary: async () => {},
+    checkSpot: noSpotting('whisper.cpp'),
     load: async (settings) => (await import('./whisper-cpp.ts')).whisperCppEngine((model) => modelPath(settings.config, 'whisper.cpp', model), settings.config.whisperThreads),
   },
   openai: {
@@ -76,6 +92,7 @@ export const transcriptionEngines = {
     models: async () => ['whisper-1'],
     checkModel: async () => {},
     checkVocabulary: async () => {},
+    checkSpot: noSpotting('openai'),
     load: async (settings) => (await import('./openai.ts')).openaiTranscriptionEngine(settings),
   },
 } satisfies Record<string, TranscriptionEngineDescriptor>;

@@ -36,6 +36,16 @@ export interface TranscriptionRequest {
   prompt?: string;
   /** A team's own terms, made likelier (pocketsphinx: added to its dictionary; others: in the prompt). */
   vocabulary?: VocabularyTerm[];
+  /** Phrases to search the audio for (pocketsphinx: keyword spotting, besides the transcript). */
+  spot?: string[];
+}
+
+/** A phrase found in the audio by keyword spotting, with its times and the detector's confidence. */
+export interface SpottedPhrase {
+  phrase: string;
+  start: number;
+  end: number;
+  confidence: number;
 }
 
 /** A term a scenario teaches its engine: a word or a short phrase, and how it sounds when the spelling does not say. */
@@ -51,6 +61,8 @@ export interface TranscriptionResult {
   words: Word[];
   /** Seconds the engine spent in each of its phases (pocketsphinx: cmn, search, lattice), summed over pieces decoded side by side. */
   timings?: Record<string, number>;
+  /** The request's `spot` phrases found in the audio (engines that spot). */
+  spotted?: SpottedPhrase[];
 }
 
 export interface TranscribeControl {

@@ -66,7 +66,12 @@ export function presentAnalysisRun(run: AnalysisRun) {
   return { id: run.id, analysis_scenario_id: run.analysis_scenario_id, transcript_id: run.transcript_id, transcription_run_id: run.transcription_run_id, ...presentRunFields(run) };
 }
 
-const Passage = Type.Object({ text: Type.String(), start: Type.Number(), end: Type.Number() });
+const Passage = Type.Object({
+  text: Type.String(),
+  start: Type.Number(),
+  end: Type.Number(),
+  source: Type.Optional(Type.Union([Type.Literal('transcript'), Type.Literal('audio')], { description: 'Phrase rules: found in the transcript\'s words, or by keyword spotting in the audio (the transcription scenario\'s spot)' })),
+});
 const StoredAnswer = Type.Object({
   question_id: Type.String(),
   question: Type.String(),

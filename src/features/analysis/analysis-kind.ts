@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { sql, type Selectable } from 'kysely';
 import { AnalysisOptions, presentAnalysisRun, QuestionSchema } from './analysis-card.ts';
 import { RetrySettings } from '../../core/scenarios/scenario-card.ts';
-import { transcriptParts } from '../transcription/transcription-card.ts';
+import { transcriptParts, transcriptSpotted } from '../transcription/transcription-card.ts';
 import type { AnalysisRunsTable } from '../../platform/db/tables.ts';
 import { EngineError } from '../../platform/engine-error.ts';
 import { loadAnalysisEngine } from '../../engines/analysis/registry.ts';
@@ -50,7 +50,7 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
       }));
     const parts = transcriptParts(transcript);
     return analyzeTranscript({
-      parts: { text: transcript.text, ...parts },
+      parts: { text: transcript.text, ...parts, spotted: transcriptSpotted(transcript) },
       instructions: snapshot.instructions,
       questions: snapshot.questions,
       summary: snapshot.summary,

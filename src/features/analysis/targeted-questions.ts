@@ -12,6 +12,8 @@ export interface TranscriptParts {
   text: string;
   segments: SpeakerSegment[];
   words: SpeakerWord[];
+  /** Phrases keyword spotting found in the audio (the transcription scenario's `spot`). */
+  spotted?: readonly { phrase: string; start: number; end: number; speaker: string; confidence: number }[];
 }
 
 interface Scope {
@@ -51,6 +53,22 @@ export function answerByPhrases(question: Question & { phrases: string[] }, part
   const tokens = tokensOf(scopedTranscript(parts, question));
   const matches = matchPhrases(question.phrases, tokens);
   const best = matches[0];
+  if (!best) {
+    // Not in the words: a phrase of the question that spotting heard in the audio answers it.
+    const wanted = new Set(question.phrases.map((phrase) => normalWords(phrase).join(' ')));
+    const limit = question.within_seconds ?? Infinity;
+    const heard = (parts.spotted ?? []).filter((spot) => wanted.has(normalWords(spot.phrase).join(' ')) && (question.speaker === undefined || spot.speaker === question.speaker) && spot.start < limit);
+    if (heard.length > 0) {
+      return {
+        question_id: question.id,
+        question: question.text,
+        type: 'boolean',
+        answer: true,
+        confidence: Math.max(...heard.map((spot) => spot.confidence)),
+        evidence: heard.slice(0, 5).map((spot) => ({ text: spot.phrase, start: spot.start, end: spot.end, source: 'audio' as const })),
+      };
+    }
+  }
   return {
     question_id: question.id,
     question: question.text,
@@ -58,7 +76,7 @@ export function answerByPhrases(question: Question & { phrases: string[] }, part
     answer: best !== undefined,
     // Nothing said in the question's part (a speaker the call does not have): false, but unsure.
     confidence: best ? Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000 : tokens.length > 0 ? 1 : 0,
-    evidence: matches.slice(0, 5).map((m) => ({ text: m.text, start: m.start, end: m.end })),
+    evidence: matches.slice(0, 5).map((m) => ({ text: m.text, start: m.start, end: m.end, source: 'transcript' as const })),
   };
 }
 

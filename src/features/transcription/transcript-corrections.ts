@@ -67,6 +67,8 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
         stats: corrected.retimed ? JSON.stringify(talkStats(transcript.segments, transcript.words, current.duration_seconds, soundOf(current))) : JSON.stringify(current.stats),
         sound: current.sound === null ? null : JSON.stringify(current.sound),
         sentiment: JSON.stringify(transcriptSentiment(transcript.segments, current.duration_seconds)),
+        // What spotting heard is in the audio, which a correction of the text leaves as it is.
+        spotted: current.spotted === null ? null : JSON.stringify(current.spotted),
         version: current.version + 1,
         previous_transcript_id: current.id,
         corrected_by: by,

@@ -1,5 +1,5 @@
 // JSON cards of transcription scenarios, runs and transcripts, with their schemas.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { TranscriptionRunsTable, TranscriptsTable } from '../../platform/db/tables.ts';
@@ -12,7 +12,7 @@ import { presentRunFields, runCardFields } from '../../core/runs/run-card.ts';
 import { RetrySettings, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { transcriptSentiment, TranscriptSentimentSchema } from './sentiment.ts';
-import { VocabularySchema, type Vocabulary } from './vocabulary.ts';
+import { SpotSchema, VocabularySchema, type Vocabulary } from './vocabulary.ts';
 
 type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 type TranscriptRow = Selectable<TranscriptsTable>;
@@ -59,6 +59,7 @@ export const TranscriptionOptions = Type.Object({
   redact_audio: Type.Optional(Type.Boolean({ description: 'Also silence the redacted words in a copy of the audio that playback and downloads then serve' })),
   keep_original_audio: Type.Optional(Type.Boolean({ description: 'false: with redact_audio, delete the unredacted audio once the redacted copy exists' })),
   vocabulary: Type.Optional(VocabularySchema),
+  spot: Type.Optional(SpotSchema),
 });
 
 /** Defaults of the options a stored scenario or snapshot may lack. */
@@ -73,6 +74,7 @@ export const transcriptionOptionDefaults: {
   redact_audio: boolean;
   keep_original_audio: boolean;
   vocabulary: Vocabulary;
+  spot: string[];
 } = {
   word_timestamps: true,
   summary: false,
@@ -84,6 +86,7 @@ export const transcriptionOptionDefaults: {
   redact_audio: false,
   keep_original_audio: true,
   vocabulary: [],
+  spot: [],
 };
 
 export const TranscriptionScenarioCard = Type.Object(
@@ -150,6 +153,21 @@ export function transcriptParts(transcript: Pick<TranscriptRow, 'id' | 'segments
 
 
 
+export const SpottedSchema = Type.Object({
+  phrase: Type.String({ description: 'The phrase as the scenario spots it, in lower case' }),
+  start: Type.Number(),
+  end: Type.Number(),
+  channel: Type.Integer(),
+  speaker: Type.String(),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+});
+export type Spotted = Static<typeof SpottedSchema>;
+
+/** The phrases a transcript's audio was found to say ([] when its scenario spots none). */
+export function transcriptSpotted(transcript: Pick<TranscriptRow, 'id' | 'spotted'>): Spotted[] {
+  return transcript.spotted === null ? [] : readStored(Type.Array(SpottedSchema), transcript.spotted, `transcript ${transcript.id} spotted`);
+}
+
 export const TranscriptCard = Type.Object(
   {
     id: Type.String({ description: 'A UUID' }),
@@ -163,6 +181,7 @@ export const TranscriptCard = Type.Object(
     summary: Type.Optional(Type.String({ description: 'Present only when the scenario enables summary' })),
     stats: TalkStatsSchema,
     sentiment: TranscriptSentimentSchema,
+    spotted: Type.Array(SpottedSchema, { description: "The scenario's spot phrases found in the audio by keyword spotting, in time order ([] when it spots none)" }),
     version: Type.Integer({ minimum: 1, description: '1 as transcribed; each correction makes the next version, the previous ones kept' }),
     previous_transcript_id: Nullable(Type.String({ description: 'The version this one corrects' })),
     corrected_by: Nullable(Type.String({ description: 'Who made this version: an account id (acc-…) or an API key id (key-…); null as transcribed' })),
@@ -189,6 +208,7 @@ export function presentTranscript(transcript: TranscriptRow) {
     ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
     stats: transcriptStats(transcript, parts),
     sentiment: transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`),
+    spotted: transcriptSpotted(transcript),
     version: transcript.version,
     previous_transcript_id: transcript.previous_transcript_id,
     corrected_by: transcript.corrected_by,

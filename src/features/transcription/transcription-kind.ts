@@ -26,6 +26,7 @@ import { speechSpans, type Span } from './voice-activity.ts';
 import { inParallel } from './parallel.ts';
 import { transcriptSentiment, type TranscriptSentiment } from './sentiment.ts';
 import { vocabularyCasing, vocabularyTerms } from './vocabulary.ts';
+import type { Spotted } from './transcription-card.ts';
 
 export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 
@@ -70,6 +71,8 @@ export interface CallTranscript {
   /** Where each channel has sound, by channel. */
   sound: Record<number, Span[]>;
   sentiment: TranscriptSentiment;
+  /** The scenario's phrases found in the audio, by channel; null when it spots none. */
+  spotted: Spotted[] | null;
 }
 
 export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot, Recording, CallTranscript> = {
@@ -101,6 +104,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
       wordTimestamps: snapshot.options.word_timestamps,
       ...(snapshot.options.prompt ? { prompt: snapshot.options.prompt } : {}),
       ...(options.vocabulary.length > 0 ? { vocabulary: vocabularyTerms(options.vocabulary) } : {}),
+      ...(options.spot.length > 0 ? { spot: options.spot } : {}),
     });
     const channels = separateChannels(options.channels, recording.channels);
     const decodeStarted = performance.now();
@@ -134,6 +138,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     if (recording.duration_seconds) ctx.metrics.realTimeFactor.observe({ engine: engine.name }, (performance.now() - decodeStarted) / 1000 / recording.duration_seconds);
     const labels = speakerLabels(Math.max(1, channels), options.speaker_labels, options.speaker_labels_field, recording.metadata);
     const merged = mergeChannels(results, labels);
+    const spotted = options.spot.length > 0 ? results.flatMap((result, channel) => (result.spotted ?? []).map((found) => ({ ...found, channel, speaker: labels[channel] ?? `channel_${channel}` }))).sort((a, b) => a.start - b.start || a.channel - b.channel) : null;
     // Where each channel has sound, so that silence a recogniser folded into a word is not talk.
     const sound: Record<number, Span[]> = {};
     for (let channel = 0; channel < Math.max(1, channels); channel++) {
@@ -156,10 +161,10 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     // Scored on the text as stored (formatted, redacted).
     const sentiment = transcriptSentiment(transcript.segments, recording.duration_seconds);
-    return { transcript, stats, audio, sound, sentiment };
+    return { transcript, stats, audio, sound, sentiment, spotted };
   },
 
-  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound, sentiment }) {
+  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound, sentiment, spotted }) {
     const summary = snapshot.options.summary ? await summarizeTranscript(transcript) : null;
     const transcriptId = newUuid();
     await trx
@@ -178,6 +183,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
         stats: JSON.stringify(stats),
         sound: JSON.stringify(sound),
         sentiment: JSON.stringify(sentiment),
+        spotted: spotted === null ? null : JSON.stringify(spotted),
       })
       .execute();
     if (audio) await storeRedactedAudio(ctx, trx, recording, audio.files);

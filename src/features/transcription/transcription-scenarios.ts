@@ -13,7 +13,7 @@ import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
-import { checkVocabularyWords, vocabularyTerms } from './vocabulary.ts';
+import { checkSpotWords, checkVocabularyWords, vocabularyTerms } from './vocabulary.ts';
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
 
@@ -80,6 +80,8 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
   if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options.keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
   checkVocabularyWords(options.vocabulary);
   await described.checkVocabulary(vocabularyTerms(options.vocabulary));
+  checkSpotWords(options.spot);
+  await described.checkSpot(options.spot ?? []);
   return {
     name: input.name ?? current?.name ?? `${engine} ${model}`,
     engine,

@@ -28,6 +28,21 @@ export const VocabularySchema = Type.Array(
 );
 export type Vocabulary = Static<typeof VocabularySchema>;
 
+export const MAX_SPOT = 50;
+
+export const SpotSchema = Type.Array(Type.String({ minLength: 1, maxLength: 60 }), {
+  maxItems: MAX_SPOT,
+  description: `Up to ${MAX_SPOT} phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only.`,
+});
+
+/** A 400 naming the first phrase to spot without a letter or with too many words. */
+export function checkSpotWords(spot: readonly string[] | undefined): void {
+  (spot ?? []).forEach((phrase, i) => {
+    if (!/\p{L}/u.test(phrase)) throw invalid(`options.spot[${i}]`, `"${phrase}" has no letters to pronounce`);
+    if (phrase.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(`options.spot[${i}]`, `"${phrase}" is longer than ${MAX_TERM_WORDS} words`);
+  });
+}
+
 /** The terms of a stored vocabulary. */
 export function vocabularyTerms(vocabulary: Vocabulary | undefined): VocabularyTerm[] {
   return (vocabulary ?? []).map((term) => (typeof term === 'string' ? { phrase: term } : term));

@@ -167,6 +167,8 @@ export interface TranscriptsTable {
   sound: Json | null;
   /** Sentiment per segment and speaker (sentiment.ts); null before scored. */
   sentiment: Json | null;
+  /** Phrases spotted in the audio (the scenario's `spot`); null when it spots none. */
+  spotted: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface AnalysisRunsTable extends RunColumns {

@@ -112,6 +112,19 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
               </Text>
             </Group>
           )}
+          {(transcript.spotted ?? []).length > 0 && (
+            <Group gap="xs" aria-label="Heard in the audio">
+              <Text size="sm" fw={600}>
+                Heard in the audio:
+              </Text>
+              {transcript.spotted.map((spot, i) => (
+                <Anchor key={i} component="button" type="button" size="sm" onClick={() => onSeek(spot.start)} data-spotted={spot.phrase}>
+                  “{spot.phrase}” {formatTime(spot.start)}
+                  {several ? ` (${spot.speaker})` : ''}
+                </Anchor>
+              ))}
+            </Group>
+          )}
           {segments.length === 0 && <Text c="dimmed">The transcript is empty: no speech was recognised.</Text>}
           {segments.map(({ segment, indexes }, i) => (
             <Group key={i} align="flex-start" gap="sm" wrap="nowrap">

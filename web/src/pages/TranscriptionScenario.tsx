@@ -48,6 +48,7 @@ export default function TranscriptionScenario() {
             redact_audio: value.options.redact_audio,
             keep_original_audio: value.options.keep_original_audio,
             vocabulary: value.options.vocabulary ?? [],
+            spot: value.options.spot ?? [],
           }, auto: value.auto, retry: value.retry },
         }),
       ),
@@ -145,6 +146,16 @@ export default function TranscriptionScenario() {
               }}
               data-section="vocabulary"
             />
+            {draft.engine === 'pocketsphinx' && (
+              <TagsInput
+                label="Phrases to find in the audio"
+                description="Searched for in the sound itself, whatever the transcript makes of them (e.g. the recording notice); phrase rules answer from them (up to 50)"
+                placeholder="e.g. this call may be recorded"
+                maxTags={50}
+                value={draft.options.spot ?? []}
+                onChange={(spot) => set({ options: { ...draft.options, spot } })}
+              />
+            )}
             <CallOptionsEditor options={draft.options} onChange={(options) => set({ options })} />
             <Group>
               <NumberInput label="Attempts on a passing failure" min={1} max={10} value={draft.retry.max_attempts} onChange={(v) => set({ retry: { ...draft.retry, max_attempts: Number(v) || 1 } })} w={220} />

@@ -1,0 +1,97 @@
+// Phrases spotted in the audio: pocketsphinx's keyword spotting over each channel, besides the
+// transcript; phrase rules answered from what was spotted when the transcript's words lack it
+// (evidence source "audio"), within the question's speaker and time window.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { answerByPhrases } from '../src/features/analysis/targeted-questions.ts';
+import { stereoCall } from './helpers/audio.ts';
+import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
+import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+test('a phrase rule takes a spotted phrase when the words lack it, in the question\'s speaker and window only', () => {
+  const question = { id: 'notice', text: 'Was the call announced as recorded?', type: 'boolean' as const, phrases: ['This call may be recorded'], speaker: 'agent', within_seconds: 30 };
+  const words = 'thank you for calling'.split(' ').map((word, i) => ({ word, start: i * 0.3, end: i * 0.3 + 0.25, confidence: 1, channel: 0, speaker: 'agent' }));
+  const parts = { text: 'thank you for calling', segments: [{ start: 0, end: 1.2, text: 'thank you for calling', channel: 0, speaker: 'agent' }], words };
+  const spot = { phrase: 'this call may be recorded', start: 1.7, end: 3.1, speaker: 'agent', confidence: 0.84 };
+  const heard = answerByPhrases(question, { ...parts, spotted: [spot] });
+  assert.deepEqual({ answer: heard.answer, confidence: heard.confidence, evidence: heard.evidence }, { answer: true, confidence: 0.84, evidence: [{ text: 'this call may be recorded', start: 1.7, end: 3.1, source: 'audio' }] });
+  assert.equal(answerByPhrases(question, { ...parts, spotted: [{ ...spot, speaker: 'customer' }] }).answer, false, 'another speaker');
+  assert.equal(answerByPhrases(question, { ...parts, spotted: [{ ...spot, start: 40, end: 41 }] }).answer, false, 'after the window');
+  assert.equal(answerByPhrases(question, parts).answer, false, 'nothing spotted');
+  const inWords = answerByPhrases({ ...question, phrases: ['thank you for calling'] }, { ...parts, spotted: [spot] });
+  assert.equal(inWords.evidence[0]?.source, 'transcript');
+});
+
+for (const backend of await backends()) {
+  describe(`phrases spotted in the audio on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    before(async () => {
+      hark = await startHark({ backend });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+    });
+    after(() => hark.destroy());
+
+    test('the transcript carries what was spotted, by speaker; a corrected transcript keeps it, and a phrase rule answers from it', async () => {
+      const created = await hark.request({
+        method: 'POST',
+        url: `${P}/transcription-scenarios`,
+        key: account.key,
+        payload: { name: 'Spotting', options: { speaker_labels: { 0: 'agent', 1: 'customer' }, spot: ['This call may be recorded', 'refund'] } },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const scenario = created.json<{ id: string }>();
+      const file = stereoCall(
+        [
+          { channel: 0, at: 0.3, text: 'Thank you for calling. This call may be recorded for quality and training purposes.' },
+          { channel: 1, at: 7, text: 'I would like a refund for my order please.' },
+        ],
+        12,
+      );
+      const id = (await upload(hark, account, file)).json<{ id: string }>().id;
+      await waitForRecording(hark, account, id, ['completed']);
+      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: scenario.id } })).json<{ id: string }>();
+      const done = await waitForRun(hark, account, run.id);
+      assert.equal(done.status, 'completed', `${done.error_code} ${done.error_message}`);
+      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<{ version: number; segments: { text: string; speaker: string }[]; spotted: { phrase: string; speaker: string; start: number; end: number }[] }>();
+      const found = transcript.spotted.map((s) => `${s.speaker}: ${s.phrase}`);
+      assert.ok(found.includes('agent: this call may be recorded'), found.join(', '));
+      assert.ok(found.includes('customer: refund'), found.join(', '));
+      const notice = transcript.spotted.find((s) => s.phrase === 'this call may be recorded')!;
+      assert.ok(notice.start >= 1 && notice.end <= 6, JSON.stringify(notice));
+
+      // The agent's words corrected without the notice: spotting still heard it in the audio.
+      const corrected = await hark.request({
+        method: 'PATCH',
+        url: `${P}/transcription-runs/${run.id}/transcript`,
+        key: account.key,
+        payload: { version: transcript.version, segments: transcript.segments.flatMap((s, index) => (s.speaker === 'agent' ? [{ index, text: 'Thank you for calling.' }] : [])) },
+      });
+      assert.equal(corrected.statusCode, 200, corrected.body);
+      assert.deepEqual(corrected.json<{ spotted: unknown[] }>().spotted, transcript.spotted);
+      const analysis = (await hark.request({
+        method: 'POST',
+        url: `${P}/analysis-scenarios`,
+        key: account.key,
+        payload: { name: 'Notice', questions: [{ id: 'notice', text: 'Did the agent say the call is recorded?', type: 'boolean', speaker: 'agent', phrases: ['this call may be recorded'] }] },
+      })).json<{ id: string }>();
+      const analysed = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/analysis-runs`, key: account.key, payload: { analysis_scenario_id: analysis.id } })).json<{ id: string }>();
+      await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/analysis-runs/${analysed.id}`, key: account.key })).json<{ status: string }>().status === 'completed', 60_000, 'the analysis');
+      const answers = (await hark.request({ method: 'GET', url: `${P}/recordings/${id}/analysis-results/${analysed.id}`, key: account.key })).json<{ answers: { answer: unknown; evidence: { source?: string; start: number }[] }[] }>().answers;
+      assert.equal(answers[0]?.answer, true);
+      assert.equal(answers[0]?.evidence[0]?.source, 'audio');
+    });
+
+    test('phrases to spot are checked: letters, length, and only pocketsphinx spots', async () => {
+      const bad = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { spot: ['refund', '42'] } } });
+      assertProblem(bad, 400, 'validation_failed');
+      assert.match(bad.body, /options\.spot\[1\]/);
+      const many = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { spot: Array.from({ length: 51 }, (_, i) => `phrase ${i}`) } } });
+      assertProblem(many, 400, 'validation_failed');
+      const other = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', engine: 'openai', options: { spot: ['refund'], base_url: 'http://127.0.0.1:9/v1' } } });
+      assert.equal(other.statusCode, 400, other.body);
+    });
+  });
+}
