@@ -27,7 +27,7 @@ export class Metrics {
   readonly runFailures = new Counter({ name: 'hark_run_failures_total', help: 'Failed runs by kind and error code', labelNames: ['kind', 'error_code'] as const, registers: [this.registry] });
   readonly decodeSeconds = new Counter({
     name: 'hark_transcription_decode_seconds_total',
-    help: 'Seconds transcription engines spent in each phase (pocketsphinx: cmn, search, lattice), summed over pieces decoded side by side',
+    help: 'Seconds transcription engines spent in each phase (pocketsphinx: cmn, search, lattice, and spot when a scenario spots phrases), summed over pieces decoded side by side',
     labelNames: ['engine', 'phase'] as const,
     registers: [this.registry],
   });
