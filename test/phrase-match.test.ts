@@ -46,7 +46,7 @@ test('a question sees only its speaker and its window', () => {
     answerByPhrases({ id: 'q', text: 'rule', type: 'boolean', phrases, ...scope }, parts);
   const greeted = ask(['thank you for calling'], { speaker: 'agent', within_seconds: 10 });
   assert.equal(greeted.answer, true);
-  assert.deepEqual(greeted.evidence, [{ text: 'thank you for calling', start: 0.5, end: 2.4 }]);
+  assert.deepEqual(greeted.evidence, [{ text: 'thank you for calling', start: 0.5, end: 2.4, source: 'transcript' }]);
   assert.equal(ask(['charged twice'], { speaker: 'agent' }).answer, false);
   assert.equal(ask(['charged twice'], { speaker: 'customer' }).answer, true);
   assert.equal(ask(['refund'], { within_seconds: 10 }).answer, false);
