@@ -54,6 +54,8 @@ test('e-mail and web addresses said aloud are written as addresses; the words ke
     ['the dot com years were wild', 'The dot com years were wild.'],
     ['look at that dot on the map', 'Look at that dot on the map.'],
     ['we met at the office at nine', 'We met at the office at nine.'],
+    ['we use dot net for the backend', 'We use dot net for the backend.'],
+    ['the whole dot com thing', 'The whole dot com thing.'],
   ];
   for (const [said, written] of cases) assert.equal(format(said).text, written, said);
   const words: FormattedWord[] = format('write to jane at gmail dot com').words;

@@ -54,11 +54,11 @@ test('decoder words: one alias per pronunciation, shared by equal vocabularies, 
 });
 
 test('formatted text spells the terms as the team does; engines with a prompt get the terms in it', () => {
-  const casing = vocabularyCasing(['Zendesk', { phrase: 'HubSpot CRM' }, 'refund']);
-  assert.deepEqual([...casing], [['zendesk', 'Zendesk'], ['hubspot', 'HubSpot'], ['crm', 'CRM']]);
-  const words = 'we moved from hubspot crm to zendesk'.split(' ').map((word, i) => ({ word, start: i * 0.3, end: i * 0.3 + 0.25, confidence: 1, channel: 0, speaker: 'agent' }));
-  const formatted = formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 2.5, text: '', channel: 0, speaker: 'agent' }], words }, false, casing);
-  assert.equal(formatted.text, 'We moved from HubSpot CRM to Zendesk.');
+  const casing = vocabularyCasing(['Zendesk', { phrase: 'HubSpot CRM' }, 'refund', 'US Bank']);
+  assert.deepEqual(casing, [{ words: ['zendesk'], written: ['Zendesk'] }, { words: ['hubspot', 'crm'], written: ['HubSpot', 'CRM'] }, { words: ['us', 'bank'], written: ['US', 'Bank'] }]);
+  const words = 'we moved from hubspot crm to zendesk call us back'.split(' ').map((word, i) => ({ word, start: i * 0.3, end: i * 0.3 + 0.25, confidence: 1, channel: 0, speaker: 'agent' }));
+  const formatted = formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 5, text: '', channel: 0, speaker: 'agent' }], words }, false, casing);
+  assert.equal(formatted.text, 'We moved from HubSpot CRM to Zendesk call us back.', 'a term\'s words are cased only where the whole term is said');
   assert.equal(promptOf({ prompt: 'A support call.', vocabulary: [{ phrase: 'Zendesk' }, { phrase: 'HubSpot' }] }), 'A support call. Terms: Zendesk, HubSpot.');
   assert.equal(promptOf({}), undefined);
 });
@@ -132,6 +132,9 @@ for (const backend of await backends()) {
       const noLetters = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['Zendesk', '1234'] } } });
       assertProblem(noLetters, 400, 'validation_failed');
       assert.match(noLetters.body, /options\.vocabulary\[1\]/);
+      const digits = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['Windows 11'] } } });
+      assertProblem(digits, 400, 'validation_failed');
+      assert.match(digits.body, /write numbers as said/);
       const long = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['x'.repeat(61)] } } });
       assertProblem(long, 400, 'validation_failed');
       assert.match(long.body, /vocabulary/);

@@ -81,6 +81,7 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
     if (ids.length === 0 || ids.length > 20 || ids.some((id) => !/^cat-[0-9a-f-]{36}$/.test(id))) throw invalid('category', 'must be up to 20 category ids (cat-…), comma-separated');
     conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM recording_categories rc WHERE rc.recording_id = ${column('id')} AND rc.category_id = ANY(${ids}::text[]))`);
   }
+  if (filters.sentiment_speaker !== undefined && filters.sentiment_min === undefined && filters.sentiment_max === undefined) throw invalid('sentiment_speaker', 'needs sentiment_min or sentiment_max');
   if (filters.sentiment_min !== undefined || filters.sentiment_max !== undefined) {
     const bound = (name: string, value: number | undefined, otherwise: number) => {
       if (value === undefined) return otherwise;

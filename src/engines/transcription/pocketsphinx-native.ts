@@ -232,67 +232,61 @@ export function createPocketsphinx(opts: PocketsphinxOptions = {}): Pocketsphinx
   const n = loadNative(opts.libPocketsphinx ?? 'libpocketsphinx.so.3', opts.libSphinxbase ?? 'libsphinxbase.so.3');
 
   const words = opts.words ?? [];
+  const spot = opts.spot ?? [];
   const baseDict = opts.dict ?? join(DEFAULT_MODEL_DIR, 'cmudict-en-us.dict');
-  // A dictionary with the added words, read at start and removed then.
-  const wordsDir = words.length > 0 ? mkdtempSync(join(tmpdir(), 'hark-dict-')) : null;
-  const dict = wordsDir ? join(wordsDir, 'words.dict') : baseDict;
-  if (wordsDir) writeFileSync(dict, `${readFileSync(baseDict, 'utf8').trimEnd()}\n${words.map((w) => `${w.word} ${w.phones}`).join('\n')}\n`);
   const lmFile = opts.lm ?? join(DEFAULT_MODEL_DIR, 'en-us.lm.bin');
-  const args: Record<string, string> = {
-    '-hmm': opts.hmm ?? join(DEFAULT_MODEL_DIR, 'en-us'),
-    // With added words the language model is built below, around the model's own.
-    ...(words.length > 0 ? {} : { '-lm': lmFile }),
-    '-dict': dict,
-    '-remove_silence': 'no',
-    ...opts.extraArgs,
-  };
-  if (opts.logFile !== undefined) args['-logfn'] = opts.logFile;
-  const argv = ['hark', ...Object.entries(args).flat()]; // argv[0] is skipped by cmd_ln
-
+  // Added words and phrases to spot go in files of a folder of this decoder's, read at start and
+  // removed then, however the start ends.
+  const scratch = words.length > 0 || spot.length > 0 ? mkdtempSync(join(tmpdir(), 'hark-decoder-')) : null;
+  let config: Ptr | null = null;
+  let ps: Ptr | null = null;
+  let failure = '';
+  let argv: string[] = [];
   const t0 = performance.now();
-  const config = n.cmd_ln_parse_r(null, n.ps_args(), argv.length, argv, 1);
-  let ps: Ptr | null;
   try {
+    const dict = scratch && words.length > 0 ? join(scratch, 'words.dict') : baseDict;
+    if (dict !== baseDict) writeFileSync(dict, `${readFileSync(baseDict, 'utf8').trimEnd()}\n${words.map((w) => `${w.word} ${w.phones}`).join('\n')}\n`);
+    const args: Record<string, string> = {
+      '-hmm': opts.hmm ?? join(DEFAULT_MODEL_DIR, 'en-us'),
+      // Spotting needs no language model; with added words it is built below, around the model's own.
+      ...(words.length > 0 || spot.length > 0 ? {} : { '-lm': lmFile }),
+      '-dict': dict,
+      '-remove_silence': 'no',
+      ...opts.extraArgs,
+    };
+    if (opts.logFile !== undefined) args['-logfn'] = opts.logFile;
+    argv = ['hark', ...Object.entries(args).flat()]; // argv[0] is skipped by cmd_ln
+    config = n.cmd_ln_parse_r(null, n.ps_args(), argv.length, argv, 1);
     ps = config === null ? null : n.ps_init(config);
+    // Asked while the files it read still exist.
+    if (ps === null) failure = diagnose(n, argv);
+    if (ps !== null && spot.length > 0) {
+      const keyfile = join(scratch!, 'phrases.kws');
+      writeFileSync(keyfile, spot.map((p) => `${p.phrase} /${p.threshold.toExponential()}/`).join('\n') + '\n');
+      if (n.ps_set_kws(ps, 'spot', keyfile) < 0 || n.ps_set_search(ps, 'spot') < 0) failure = 'the phrases to spot were refused';
+    } else if (ps !== null && words.length > 0) {
+      // The language model: the model's own, interpolated with one of the added words alone (each
+      // equally likely), at `wordWeight` per cent; the search is built anew over both.
+      const weight = Math.min(0.5, Math.max(1e-4, (opts.wordWeight ?? 1) / 100));
+      const lmath = n.ps_get_logmath(ps);
+      const own = lmath === null ? null : n.ngram_model_read(config!, lmFile, NGRAM_AUTO, lmath);
+      const added = lmath === null ? null : n.ngram_model_read(config!, writeWordsLm(scratch!, words), NGRAM_ARPA, lmath);
+      const set = own === null || added === null ? null : n.ngram_model_set_init(config!, [own, added], ['model', 'words'], new Float32Array([1 - weight, weight]), 2);
+      for (const model of [own, added]) if (model !== null) n.ngram_model_free(model);
+      if (set === null || n.ps_set_lm(ps, '_default', set) < 0 || n.ps_set_search(ps, '_default') < 0) failure = 'the language model with the added words could not be built';
+      if (set !== null) n.ngram_model_free(set);
+    }
   } catch (error) {
-    if (wordsDir) rmSync(wordsDir, { recursive: true, force: true });
-    throw error;
+    failure = (error as Error).message;
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
-  if (ps !== null && words.length > 0) {
-    // The language model: the model's own, interpolated with one of the added words alone (each
-    // equally likely), at `wordWeight` per cent; the search is built anew over both.
-    const weight = Math.min(0.5, Math.max(1e-4, (opts.wordWeight ?? 1) / 100));
-    const lmath = n.ps_get_logmath(ps);
-    const own = lmath === null ? null : n.ngram_model_read(config!, lmFile, NGRAM_AUTO, lmath);
-    const added = lmath === null ? null : n.ngram_model_read(config!, writeWordsLm(wordsDir!, words), NGRAM_ARPA, lmath);
-    const set = own === null || added === null ? null : n.ngram_model_set_init(config!, [own, added], ['model', 'words'], new Float32Array([1 - weight, weight]), 2);
-    for (const model of [own, added]) if (model !== null) n.ngram_model_free(model);
-    if (set === null || n.ps_set_lm(ps, '_default', set) < 0 || n.ps_set_search(ps, '_default') < 0) {
-      n.ps_free(ps);
-      ps = null;
-    }
-    if (set !== null) n.ngram_model_free(set);
-  }
-  if (ps !== null && opts.spot?.length) {
-    const dir = mkdtempSync(join(tmpdir(), 'hark-kws-'));
-    try {
-      const keyfile = join(dir, 'phrases.kws');
-      writeFileSync(keyfile, opts.spot.map((p) => `${p.phrase} /${p.threshold.toExponential()}/`).join('\n') + '\n');
-      if (n.ps_set_kws(ps, 'spot', keyfile) < 0 || n.ps_set_search(ps, 'spot') < 0) {
-        n.ps_free(ps);
-        ps = null;
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (wordsDir) rmSync(wordsDir, { recursive: true, force: true });
   const initMs = performance.now() - t0;
-  if (config === null || ps === null) {
+  if (config === null || ps === null || failure) {
+    if (ps !== null) n.ps_free(ps);
     if (config !== null) n.cmd_ln_free_r(config);
-    throw new Error(`pocketsphinx initialisation failed: ${diagnose(n, argv)}`);
+    throw new Error(`pocketsphinx initialisation failed: ${failure || diagnose(n, argv)}`);
   }
-
   // From here on, free native objects if set-up fails.
   let fe: Ptr | null = null;
   const release = (): void => {

@@ -5,7 +5,7 @@
 // it is made likelier the same way. Recognised aliases are written back as the term's words, a phrase's words sharing
 // its time evenly.
 import { DEFAULT_MODEL_DIR, type PocketsphinxWord } from './pocketsphinx-native.ts';
-import { dictionary, pronounce, spokenWords } from './pronunciation.ts';
+import { dictionary, prepare, pronounce, spokenWords } from './pronunciation.ts';
 import type { VocabularyTerm } from './types.ts';
 
 export const MODEL_DICTIONARY = `${DEFAULT_MODEL_DIR}/cmudict-en-us.dict`;
@@ -24,14 +24,16 @@ export class UnpronounceableTerm extends Error {
   constructor(
     readonly index: number,
     readonly word: string,
+    message = `"${word}" cannot be pronounced: give it letters, or how it sounds in sounds_like`,
   ) {
-    super(`"${word}" cannot be pronounced: give it letters, or how it sounds in sounds_like`);
+    super(message);
   }
 }
 
 /** The decoder words of `terms`; throws UnpronounceableTerm for the first term without phones. */
 export function decoderVocabulary(terms: readonly VocabularyTerm[], dictFile = MODEL_DICTIONARY): DecoderVocabulary {
   const words = dictionary(dictFile);
+  prepare(terms.flatMap((term) => [term.phrase, ...(term.sounds_like ?? [])]), words);
   const out: { word: string; phones: string }[] = [];
   const written = new Map<string, string[]>();
   terms.forEach((term, index) => {
@@ -50,7 +52,8 @@ export function decoderVocabulary(terms: readonly VocabularyTerm[], dictFile = M
       out.push({ word: seen.size === 1 ? alias : `${alias}~${seen.size}`, phones: said.phones });
     }
   });
-  return { key: out.map((w) => `${w.word}=${w.phones}`).join('|'), words: out, written };
+  // The same terms in another order share decoders.
+  return { key: out.map((w) => `${w.word}=${w.phones}`).sort().join('|'), words: out, written };
 }
 
 /** Recognised words with every vocabulary alias written as its term's words. */
@@ -69,9 +72,13 @@ export function writeVocabulary(words: readonly PocketsphinxWord[], vocabulary: 
  * lower probabilities without false alarms. Chosen by trying 1e-10…1e-40 on five flite sentences
  * (kal voice) with five phrases: "refund" (6 phones) was found only where said from 1e-10 to 1e-30
  * and falsely at 1e-40, "money back" (7) needed 1e-30, the 13- and 17-phone phrases were found at
- * every threshold. Not measured on held-out speech yet.
+ * every threshold. Checked then on ten slt sentences: five of six product names found where said
+ * ("shopify" needed 1e-35, below its 1e-27), "twilio" heard once in a "trello" sentence, nothing
+ * in the four sentences without a name. Not measured on held-out speech yet.
  */
 const SPOT_EXPONENT_PER_PHONE = 4.5;
+/** A shorter phrase ("no", "yes") is found everywhere: refused. */
+export const MIN_SPOT_PHONES = 4;
 
 export interface SpottingDecoder {
   key: string;
@@ -83,6 +90,7 @@ export interface SpottingDecoder {
 /** The keyword-spotting set-up for `phrases`: their words in lower case, thresholds by length; throws UnpronounceableTerm. */
 export function spottingDecoder(phrases: readonly string[], dictFile = MODEL_DICTIONARY): SpottingDecoder {
   const words = dictionary(dictFile);
+  prepare(phrases, words);
   const added = new Map<string, string>();
   const out: { phrase: string; threshold: number }[] = [];
   phrases.forEach((phrase, index) => {
@@ -99,9 +107,10 @@ export function spottingDecoder(phrases: readonly string[], dictFile = MODEL_DIC
       }
       phones += said.split(' ').length;
     }
+    if (phones < MIN_SPOT_PHONES) throw new UnpronounceableTerm(index, phrase, `"${phrase}" is too short to find in the audio without false alarms: give a phrase of ${MIN_SPOT_PHONES} sounds or more`);
     const text = spoken.join(' ');
     if (!out.some((p) => p.phrase === text)) out.push({ phrase: text, threshold: Math.min(1e-5, Math.max(1e-50, 10 ** -(SPOT_EXPONENT_PER_PHONE * phones))) });
   });
   const list = [...added].map(([word, phones]) => ({ word, phones }));
-  return { key: `spot:${out.map((p) => p.phrase).join('|')}`, words: list, phrases: out };
+  return { key: `spot:${out.map((p) => p.phrase).sort().join('|')}`, words: list, phrases: out };
 }

@@ -10,8 +10,8 @@ export const ARPABET = new Set('AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH I
 
 // IPA as espeak-ng writes American English, longest symbols first when read.
 const IPA: Record<string, string> = {
-  tʃ: 'CH', dʒ: 'JH', oʊ: 'OW', eɪ: 'EY', aɪ: 'AY', aʊ: 'AW', ɔɪ: 'OY', iː: 'IY', uː: 'UW', ɑː: 'AA', ɔː: 'AO', ɜː: 'ER', oː: 'AO', ɪə: 'IH R', eə: 'EH R', ʊə: 'UH R', aɪə: 'AY ER',
-  ɛ: 'EH', æ: 'AE', ɪ: 'IH', i: 'IY', ɑ: 'AA', ɒ: 'AA', ɔ: 'AO', ʌ: 'AH', ə: 'AH', ɐ: 'AH', ᵻ: 'IH', ɚ: 'ER', ɝ: 'ER', ʊ: 'UH', u: 'UW', o: 'OW', e: 'EH', a: 'AA',
+  tʃ: 'CH', dʒ: 'JH', oʊ: 'OW', eɪ: 'EY', aɪ: 'AY', aʊ: 'AW', ɔɪ: 'OY', iː: 'IY', uː: 'UW', ɑː: 'AA', ɔː: 'AO', ɜː: 'ER', oː: 'AO', ɪə: 'IY AH', eə: 'EH AH', ʊə: 'UH AH', aɪə: 'AY AH', aɪɚ: 'AY ER',
+  ɛ: 'EH', æ: 'AE', ɪ: 'IH', i: 'IY', ɑ: 'AA', ɒ: 'AA', ɔ: 'AO', ʌ: 'AH', ə: 'AH', ɐ: 'AH', ᵻ: 'IH', ɚ: 'ER', ɝ: 'ER', ɜ: 'ER', ʊ: 'UH', u: 'UW', o: 'OW', e: 'EH', a: 'AA',
   p: 'P', b: 'B', t: 'T', d: 'D', k: 'K', ɡ: 'G', g: 'G', f: 'F', v: 'V', θ: 'TH', ð: 'DH', s: 'S', z: 'Z', ʃ: 'SH', ʒ: 'ZH', h: 'HH', x: 'K', ç: 'HH',
   m: 'M', n: 'N', ŋ: 'NG', l: 'L', ɫ: 'L', ɹ: 'R', r: 'R', ɾ: 'T', j: 'Y', w: 'W',
 };
@@ -57,20 +57,32 @@ export function dictionary(file: string): Map<string, string> {
 
 let espeakMissing = false;
 const spoken = new Map<string, string[] | null>();
+/** Words one espeak-ng run pronounces at most, and how long it may take. */
+const ESPEAK_BATCH = 2000;
+const ESPEAK_TIMEOUT_MS = 20_000;
 
-/** espeak-ng's American English pronunciation of one word, in ARPAbet (kept once asked); null without espeak-ng. */
-export function espeakPhones(word: string): string[] | null {
-  if (espeakMissing) return null;
-  if (spoken.has(word)) return spoken.get(word)!;
-  const run = spawnSync('espeak-ng', ['-q', '--ipa', '-v', 'en-us', '--', word], { encoding: 'utf8', timeout: 5000 });
+/**
+ * espeak-ng's American English pronunciations of `words` (one per input line, one run for them
+ * all), in ARPAbet, kept for later; words it could not say are kept as null.
+ */
+export function espeakAll(words: readonly string[]): void {
+  const wanted = [...new Set(words)].filter((word) => !spoken.has(word)).slice(0, ESPEAK_BATCH);
+  if (espeakMissing || wanted.length === 0) return;
+  const run = spawnSync('espeak-ng', ['-q', '--ipa', '-v', 'en-us'], { input: `${wanted.join('\n')}\n`, encoding: 'utf8', timeout: ESPEAK_TIMEOUT_MS });
   if (run.error) {
     espeakMissing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
-    return null;
+    return;
   }
-  const phones = run.status === 0 ? ipaToArpabet(run.stdout) : null;
-  if (spoken.size > 10_000) spoken.clear();
-  spoken.set(word, phones);
-  return phones;
+  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
+  if (spoken.size + wanted.length > 10_000) spoken.clear();
+  // One line per word, or nothing can be told apart.
+  wanted.forEach((word, i) => spoken.set(word, run.status === 0 && lines.length === wanted.length ? ipaToArpabet(lines[i]!) : null));
+}
+
+/** espeak-ng's pronunciation of one word, in ARPAbet; null without espeak-ng or when it cannot say it. */
+export function espeakPhones(word: string): string[] | null {
+  if (!spoken.has(word)) espeakAll([word]);
+  return spoken.get(word) ?? null;
 }
 
 /** A word as dictionary words, fewest pieces first, each at least 3 letters ("zendesk" → zen desk). */
@@ -98,12 +110,17 @@ export function spokenWords(text: string): string[] {
     .filter((word) => /\p{L}/u.test(word));
 }
 
+/** Asks espeak-ng once for every word of `texts` the dictionary lacks (pronounce then reads them). */
+export function prepare(texts: readonly string[], words: Map<string, string>): void {
+  espeakAll(texts.flatMap(spokenWords).filter((word) => !words.has(word)));
+}
+
 /** ARPAbet phones of a term's words in a row, or the first word that cannot be pronounced. */
 export function pronounce(text: string, words: Map<string, string>): { phones: string } | { unpronounceable: string } {
-  const spoken = spokenWords(text);
-  if (spoken.length === 0) return { unpronounceable: text };
+  const said = spokenWords(text);
+  if (said.length === 0) return { unpronounceable: text };
   const phones: string[] = [];
-  for (const word of spoken) {
+  for (const word of said) {
     const known = words.get(word)?.split(' ') ?? espeakPhones(word) ?? compoundPhones(word, words);
     if (!known || known.some((phone) => !ARPABET.has(phone))) return { unpronounceable: word };
     phones.push(...known);

@@ -50,7 +50,8 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
       }));
     const parts = transcriptParts(transcript);
     return analyzeTranscript({
-      parts: { text: transcript.text, ...parts, spotted: transcriptSpotted(transcript) },
+      // What spotting heard counts until a person corrects the transcript: their words then win.
+      parts: { text: transcript.text, ...parts, spotted: transcript.version === 1 ? transcriptSpotted(transcript) : [] },
       instructions: snapshot.instructions,
       questions: snapshot.questions,
       summary: snapshot.summary,

@@ -9,8 +9,8 @@ const SPOKEN: Record<string, string> = { dot: '.', at: '@', underscore: '_', das
 const trailing = (written: string) => /[.,?!;:]+$/.exec(written)?.[0] ?? '';
 const isPart = (token: string | undefined) => token !== undefined && /^[a-z0-9][a-z0-9-]*$/.test(token) && !(token in SPOKEN);
 
-/** Words that open a sentence, not an address ("the dot com years"). */
-const NOT_A_NAME = new Set(['the', 'a', 'an', 'that', 'this', 'it', 'in', 'on', 'to', 'of', 'and', 'or', 'is', 'was', 'at']);
+/** A bare address ("example dot com", without "www") counts only after one of these words ("visit example dot com"), not in "we use dot net" or "the whole dot com thing". */
+const ADDRESS_CUES = new Set(['visit', 'to', 'at', 'on', 'website', 'site', 'page', 'address', 'url', 'link', 'check', 'see', 'is', 'go', 'browse', 'open']);
 
 /** Web addresses: ("w w w" | "www") dot label, or a label; then (dot label)+ ending in a top-level domain; then (slash part)*. */
 export function webAddresses(tokens: readonly string[]): [number, number][] {
@@ -21,7 +21,7 @@ export function webAddresses(tokens: readonly string[]): [number, number][] {
     else if (tokens[i] === 'www') label = i + 2;
     else label = i;
     if (label > i && tokens[label - 1] !== 'dot') continue;
-    if (!isPart(tokens[label]) || (label === i && (NOT_A_NAME.has(tokens[i]!) || tokens[i - 1] === 'at' || tokens[i - 1] === 'dot'))) continue;
+    if (!isPart(tokens[label]) || (label === i && (!ADDRESS_CUES.has(tokens[i - 1] ?? '') || tokens[i - 1] === 'dot'))) continue;
     let end = label;
     while (tokens[end + 1] === 'dot' && isPart(tokens[end + 2])) end += 2;
     if (end === label || !TLDS.has(tokens[end]!)) continue;
@@ -39,7 +39,8 @@ export function writeAddresses<W extends WrittenWord>(words: readonly W[]): W[] 
   const ranges = [...emails(tokens), ...webAddresses(tokens)].sort((a, b) => a[0] - b[0]);
   let last = -1;
   for (const [from, to] of ranges) {
-    if (from <= last) continue;
+    // Words a number was written over are left to it.
+    if (from <= last || out.slice(from, to + 1).some((w, k) => w.punctuated_word === '' || (/\d/.test(w.punctuated_word) && !/\d/.test(tokens[from + k]!)))) continue;
     const written = tokens.slice(from, to + 1).map((t) => SPOKEN[t] ?? t).join('');
     out[from]!.punctuated_word = written + trailing(out[to]!.punctuated_word);
     for (let k = from + 1; k <= to; k++) out[k]!.punctuated_word = '';

@@ -12,6 +12,7 @@ import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/ty
 import { writeNumbers } from './numbers.ts';
 import { writeAddresses } from './addresses.ts';
 import { turnsText } from './speakers.ts';
+import type { CasedTerm } from './vocabulary.ts';
 
 /** A pause at least this long between two words of one speaker ends a sentence. */
 export const SENTENCE_PAUSE_SECONDS = 0.6;
@@ -38,7 +39,7 @@ interface Transcript {
 const capitalise = (word: string) => (MARKER.test(word) ? word : word.charAt(0).toUpperCase() + word.slice(1));
 
 /** Punctuated words of one speaker's words in time order: sentences cut at pauses. */
-export function punctuate(words: readonly SpeakerWord[], casing: ReadonlyMap<string, string> = new Map()): FormattedWord[] {
+export function punctuate(words: readonly SpeakerWord[]): FormattedWord[] {
   const out: FormattedWord[] = [];
   let sentence: FormattedWord[] = [];
   const close = () => {
@@ -54,18 +55,34 @@ export function punctuate(words: readonly SpeakerWord[], casing: ReadonlyMap<str
     const previous = words[i - 1];
     if (previous && word.start - previous.end >= SENTENCE_PAUSE_SECONDS) close();
     const lower = word.word.toLowerCase();
-    sentence.push({ ...word, punctuated_word: casing.get(lower) ?? (FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word) });
+    sentence.push({ ...word, punctuated_word: FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word });
   }
   close();
   return out;
 }
 
-/** The transcript with punctuated words (a vocabulary's words as the team writes them), and segments' and its text rebuilt from them. */
-export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean, casing: ReadonlyMap<string, string> = new Map()): T & { words: FormattedWord[] } {
+/** Where a vocabulary term's words are said in a row, they are written as the team writes them (the punctuation after them kept). */
+export function caseTerms(words: FormattedWord[], terms: readonly CasedTerm[]): FormattedWord[] {
+  if (terms.length === 0) return words;
+  const said = words.map((w) => w.word.toLowerCase());
+  for (let i = 0; i < words.length; i++) {
+    const term = terms.find((t) => t.words.every((word, k) => said[i + k] === word));
+    if (!term) continue;
+    term.written.forEach((written, k) => {
+      const word = words[i + k]!;
+      word.punctuated_word = written + (/[.,?!;:]+$/.exec(word.punctuated_word)?.[0] ?? '');
+    });
+    i += term.words.length - 1;
+  }
+  return words;
+}
+
+/** The transcript with punctuated words (a vocabulary's terms as the team writes them), and segments' and its text rebuilt from them. */
+export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean, terms: readonly CasedTerm[] = []): T & { words: FormattedWord[] } {
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
   const words = channels
-    .flatMap((channel) => writeAddresses(writeNumbers(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start), casing))))
+    .flatMap((channel) => writeAddresses(writeNumbers(caseTerms(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start)), terms))))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
   const segments = transcript.segments.map((segment) => {
     const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);

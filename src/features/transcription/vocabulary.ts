@@ -39,6 +39,7 @@ export const SpotSchema = Type.Array(Type.String({ minLength: 1, maxLength: 60 }
 export function checkSpotWords(spot: readonly string[] | undefined): void {
   (spot ?? []).forEach((phrase, i) => {
     if (!/\p{L}/u.test(phrase)) throw invalid(`options.spot[${i}]`, `"${phrase}" has no letters to pronounce`);
+    if (/\d/.test(phrase)) throw invalid(`options.spot[${i}]`, `"${phrase}" has digits: write numbers as said ("thirty day refund")`);
     if (phrase.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(`options.spot[${i}]`, `"${phrase}" is longer than ${MAX_TERM_WORDS} words`);
   });
 }
@@ -53,19 +54,24 @@ export function checkVocabularyWords(vocabulary: Vocabulary | undefined): void {
   vocabularyTerms(vocabulary).forEach((term, i) => {
     for (const [text, where] of [[term.phrase, `options.vocabulary[${i}]`] as const, ...(term.sounds_like ?? []).map((said, j) => [said, `options.vocabulary[${i}].sounds_like[${j}]`] as const)]) {
       if (!/\p{L}/u.test(text)) throw invalid(where, `"${text}" has no letters to pronounce`);
+      if (/\d/.test(text)) throw invalid(where, `"${text}" has digits: write numbers as said ("Windows eleven")`);
       if (text.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(where, `"${text}" is longer than ${MAX_TERM_WORDS} words`);
     }
   });
 }
 
-/** Each word of the terms in lower case → as the team writes it, where that differs ("zendesk" → "Zendesk"). */
-export function vocabularyCasing(vocabulary: Vocabulary | undefined): Map<string, string> {
-  const casing = new Map<string, string>();
+/** A term with capitals: its words in lower case, and as the team writes them. */
+export interface CasedTerm {
+  words: string[];
+  written: string[];
+}
+
+/** The terms written with capitals ("Zendesk", "HubSpot CRM"); a term all in lower case needs none. */
+export function vocabularyCasing(vocabulary: Vocabulary | undefined): CasedTerm[] {
+  const terms: CasedTerm[] = [];
   for (const term of vocabularyTerms(vocabulary)) {
-    for (const word of term.phrase.split(/\s+/)) {
-      const bare = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-      if (bare && bare !== bare.toLowerCase()) casing.set(bare.toLowerCase(), bare);
-    }
+    const written = term.phrase.split(/\s+/).map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean);
+    if (written.some((word) => word !== word.toLowerCase())) terms.push({ words: written.map((word) => word.toLowerCase()), written });
   }
-  return casing;
+  return terms;
 }

@@ -112,7 +112,8 @@ export default function TranscriptionScenario() {
                 value={draft.engine}
                 onChange={(value) => {
                   const next = available.find((e) => e.engine === value);
-                  if (next) set({ engine: next.engine as Scenario['engine'], model: next.default_model, language: next.languages?.[0] ?? 'auto' });
+                  // Only pocketsphinx spots phrases in the audio: another engine drops them.
+                  if (next) set({ engine: next.engine as Scenario['engine'], model: next.default_model, language: next.languages?.[0] ?? 'auto', ...(next.engine === 'pocketsphinx' ? {} : { options: { ...draft.options, spot: [] } }) });
                 }}
               />
               <Select
