@@ -244,12 +244,12 @@ describe('one API host and two worker hosts on PostgreSQL and S3', { skip: onPos
 
   test('periodic work ran once per cluster: one stale-run sweep a minute, whatever the worker count', async () => {
     // Every worker above scheduled the sweep (every minute); over these minutes of two or three
-    // workers, each minute's tick made one job, not one per worker.
-    const { rows } = await db.query<{ minute: Date; n: number }>(
-      `SELECT date_trunc('minute', created_on) AS minute, count(*)::int AS n FROM ${schema}_boss.job WHERE name = 'recover-runs' GROUP BY 1 ORDER BY 1`,
-    );
-    assert.ok(rows.length >= 1, "the sweep ran");
-    assert.deepEqual(rows.map((row) => row.n), rows.map(() => 1), JSON.stringify(rows));
+    // workers, each minute's tick made one job, not one per worker. A tick handled late (a busy
+    // machine) may land in the next minute, so the jobs are counted against the minutes they span.
+    const { rows } = await db.query<{ created: Date }>(`SELECT created_on AS created FROM ${schema}_boss.job WHERE name = 'recover-runs' ORDER BY 1`);
+    assert.ok(rows.length >= 1, 'the sweep ran');
+    const minutes = Math.ceil((rows.at(-1)!.created.getTime() - rows[0]!.created.getTime()) / 60_000);
+    assert.ok(rows.length <= minutes + 1, `${rows.length} sweeps over ${minutes} minutes: ${JSON.stringify(rows.map((row) => row.created))}`);
   });
 });
 

@@ -42,6 +42,8 @@ const HAND_BACK_MS = 10_000;
 export class Queue {
   private readonly boss: PgBoss;
   private started = false;
+  /** Set when stop() has finished: pg-boss's statements are not run any more. */
+  private stopped = false;
   private readonly workers = new Map<string, string[]>();
   /** Handlers running now in this process. */
   private inFlight = 0;
@@ -62,6 +64,9 @@ export class Queue {
     this.schema = database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`;
     const tracked: SqlExecutor = {
       executeSql: (text, values) => {
+        // Once stopped, a timer pg-boss left behind finds no work instead of a closed pool (whose
+        // refusal would reject where nobody listens).
+        if (this.stopped) return Promise.resolve({ rows: [] });
         const statement = database.sql.executeSql(text, values);
         const forget = (): void => void this.statements.delete(settled);
         const settled: Promise<void> = statement.then(forget, forget);
@@ -81,6 +86,7 @@ export class Queue {
   }
 
   async start(names: { name: JobName; settings: QueueSettings }[]): Promise<void> {
+    this.stopped = false;
     await this.boss.start();
     this.started = true;
     for (const { name, settings } of names) {
@@ -198,6 +204,7 @@ export class Queue {
       await Promise.race([Promise.all(this.statements), new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
     }
     if (this.statements.size > 0) this.onError(new Error(`the queue stopped with ${this.statements.size} statements of pg-boss unfinished`));
+    this.stopped = true;
   }
 
   private async drained(withinMs: number): Promise<boolean> {
