@@ -33,6 +33,17 @@ export interface TranscriptionEngineDescriptor {
   load(settings: EngineSettings): Promise<TranscriptionEngine>;
 }
 
+/** pocketsphinx's set-up for a list of terms, a 400 naming the first one it cannot pronounce (`path[i]`). */
+async function pronounceable(path: string, setup: () => Promise<unknown>): Promise<void> {
+  const { UnpronounceableTerm } = await import('./pocketsphinx-vocabulary.ts');
+  try {
+    await setup();
+  } catch (error) {
+    if (error instanceof UnpronounceableTerm) throw invalid(`${path}[${error.index}]`, error.message);
+    throw error;
+  }
+}
+
 const noSpotting = (engine: string) => async (phrases: readonly string[]) => {
   if (phrases.length > 0) throw invalid('options.spot', `${engine} does not spot phrases in the audio; only pocketsphinx does (phrase rules still read the transcript)`);
 };
@@ -49,24 +60,8 @@ export const transcriptionEngines = {
     checkModel: async (_config, model) => {
       if (model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
     },
-    checkVocabulary: async (terms) => {
-      const { decoderVocabulary, UnpronounceableTerm } = await import('./pocketsphinx-vocabulary.ts');
-      try {
-        decoderVocabulary(terms);
-      } catch (error) {
-        if (error instanceof UnpronounceableTerm) throw invalid(`options.vocabulary[${error.index}]`, error.message);
-        throw error;
-      }
-    },
-    checkSpot: async (phrases) => {
-      const { spottingDecoder, UnpronounceableTerm } = await import('./pocketsphinx-vocabulary.ts');
-      try {
-        spottingDecoder(phrases);
-      } catch (error) {
-        if (error instanceof UnpronounceableTerm) throw invalid(`options.spot[${error.index}]`, error.message);
-        throw error;
-      }
-    },
+    checkVocabulary: (terms) => pronounceable('options.vocabulary', async () => (await import('./pocketsphinx-vocabulary.ts')).decoderVocabulary(terms)),
+    checkSpot: (phrases) => pronounceable('options.spot', async () => (await import('./pocketsphinx-vocabulary.ts')).spottingDecoder(phrases)),
     load: async (settings) => (await import('./pocketsphinx.ts')).pocketsphinxEngine(settings.config),
   },
   'whisper.cpp': {

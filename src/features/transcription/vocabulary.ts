@@ -35,13 +35,16 @@ export const SpotSchema = Type.Array(Type.String({ minLength: 1, maxLength: 60 }
   description: `Up to ${MAX_SPOT} phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only.`,
 });
 
-/** A 400 naming the first phrase to spot without a letter or with too many words. */
+/** A 400 naming the first phrase to spot without a letter, with digits or too many words. */
 export function checkSpotWords(spot: readonly string[] | undefined): void {
-  (spot ?? []).forEach((phrase, i) => {
-    if (!/\p{L}/u.test(phrase)) throw invalid(`options.spot[${i}]`, `"${phrase}" has no letters to pronounce`);
-    if (/\d/.test(phrase)) throw invalid(`options.spot[${i}]`, `"${phrase}" has digits: write numbers as said ("thirty day refund")`);
-    if (phrase.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(`options.spot[${i}]`, `"${phrase}" is longer than ${MAX_TERM_WORDS} words`);
-  });
+  (spot ?? []).forEach((phrase, i) => checkSaid(phrase, `options.spot[${i}]`));
+}
+
+/** A 400 at `where` when `text` cannot be said as a term: no letters, digits, over MAX_TERM_WORDS words. */
+function checkSaid(text: string, where: string): void {
+  if (!/\p{L}/u.test(text)) throw invalid(where, `"${text}" has no letters to pronounce`);
+  if (/\d/.test(text)) throw invalid(where, `"${text}" has digits: write numbers as said ("Windows eleven")`);
+  if (text.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(where, `"${text}" is longer than ${MAX_TERM_WORDS} words`);
 }
 
 /** The terms of a stored vocabulary. */
@@ -49,14 +52,11 @@ export function vocabularyTerms(vocabulary: Vocabulary | undefined): VocabularyT
   return (vocabulary ?? []).map((term) => (typeof term === 'string' ? { phrase: term } : term));
 }
 
-/** A 400 naming the first term without a letter or with too many words. */
+/** A 400 naming the first term (or sounds_like) without a letter, with digits or too many words. */
 export function checkVocabularyWords(vocabulary: Vocabulary | undefined): void {
   vocabularyTerms(vocabulary).forEach((term, i) => {
-    for (const [text, where] of [[term.phrase, `options.vocabulary[${i}]`] as const, ...(term.sounds_like ?? []).map((said, j) => [said, `options.vocabulary[${i}].sounds_like[${j}]`] as const)]) {
-      if (!/\p{L}/u.test(text)) throw invalid(where, `"${text}" has no letters to pronounce`);
-      if (/\d/.test(text)) throw invalid(where, `"${text}" has digits: write numbers as said ("Windows eleven")`);
-      if (text.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(where, `"${text}" is longer than ${MAX_TERM_WORDS} words`);
-    }
+    checkSaid(term.phrase, `options.vocabulary[${i}]`);
+    (term.sounds_like ?? []).forEach((said, j) => checkSaid(said, `options.vocabulary[${i}].sounds_like[${j}]`));
   });
 }
 
