@@ -2,16 +2,12 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownSettings, type Config } from './config.ts';
-import { openDatabase } from './platform/db/database.ts';
-import { migrate } from './platform/db/migrate.ts';
 import { createLogger, flushLog } from './logger.ts';
-import { modelsCommand } from './models-cli.ts';
 import { progressLine } from './progress.ts';
-import { startMetricsServer } from './platform/observability/metrics-server.ts';
-import { buildDocumentApp, startRuntime } from './runtime.ts';
 import { scopes, type Scope } from './scopes.ts';
-import { createApiKey } from './features/access/api-keys.ts';
-import { createWorkspace, setPlan } from './features/access/workspaces.ts';
+import type { Context } from './context.ts';
+// Each command imports what it runs when it runs (the service's modules take seconds to load),
+// so that `--help`, a usage error or a setting's mistake answers at once.
 
 /** Each command's usage, printed by `hark <command> --help` (stdout, exit 0, nothing else done). */
 const usages = {
@@ -57,6 +53,8 @@ function options<T extends Record<string, { type: 'string' | 'boolean' }>>(comma
 }
 
 async function serve(config: Config, http: boolean, workers: boolean): Promise<void> {
+  const { startRuntime } = await import('./runtime.ts');
+  const { startMetricsServer } = await import('./platform/observability/metrics-server.ts');
   const runtime = await startRuntime(config, { http, workers });
   const log = runtime.ctx.log;
   const metricsServer =
@@ -89,7 +87,8 @@ async function serve(config: Config, http: boolean, workers: boolean): Promise<v
 }
 
 /** Runs `fn` on a migrated database without queue or workers. */
-async function withDatabase<T>(config: Config, fn: (ctx: Parameters<typeof createWorkspace>[0]) => Promise<T>): Promise<T> {
+async function withDatabase<T>(config: Config, fn: (ctx: Context) => Promise<T>): Promise<T> {
+  const { startRuntime } = await import('./runtime.ts');
   const runtime = await startRuntime({ ...config, logLevel: 'warn' }, { http: false, workers: false });
   try {
     return await fn(runtime.ctx);
@@ -101,6 +100,8 @@ async function withDatabase<T>(config: Config, fn: (ctx: Parameters<typeof creat
 async function admin(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = options('admin', args, { name: { type: 'string' }, scopes: { type: 'string' } });
   const [action, first, second] = positionals;
+  const { createApiKey } = await import('./features/access/api-keys.ts');
+  const { createWorkspace, setPlan } = await import('./features/access/workspaces.ts');
   if (action === 'create-workspace' && first) {
     const workspace = await withDatabase(config, (ctx) => ctx.db.transaction().execute((trx) => createWorkspace(ctx, trx, first)));
     console.log(JSON.stringify({ workspace_id: workspace.id, trial_ends_at: workspace.trial_ends_at }));
@@ -124,6 +125,7 @@ async function admin(config: Config, args: string[]): Promise<void> {
 
 /** The OpenAPI document, from the routes alone: no database is opened. */
 async function printOpenApi(config: Config): Promise<void> {
+  const { buildDocumentApp } = await import('./runtime.ts');
   const app = await buildDocumentApp({ ...config, logLevel: 'silent' });
   try {
     process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
@@ -157,6 +159,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(config, false, true);
     case 'migrate': {
       options('migrate', rest, {});
+      const { openDatabase } = await import('./platform/db/database.ts');
+      const { migrate } = await import('./platform/db/migrate.ts');
       const database = await openDatabase(config);
       try {
         const started = Date.now();
@@ -171,7 +175,7 @@ async function main(argv: string[]): Promise<void> {
     case 'admin':
       return admin(config, rest);
     case 'models':
-      return modelsCommand(config, rest, usages.models);
+      return (await import('./models-cli.ts')).modelsCommand(config, rest, usages.models);
     case 'openapi':
       options('openapi', rest, {});
       return printOpenApi(config);

@@ -120,7 +120,8 @@ for (const backend of await backends()) {
       assertProblem(await request('GET', `/recordings/${recordingId}/analysis-results/anl-00000000-0000-0000-0000-000000000000`), 404, 'not_found');
     });
 
-    test('the llama.cpp engine on a GGUF file and the openai engine on a local OpenAI-compatible server', async () => {
+    // The engines' own path (a model file, a server) is the same on every store: once is enough.
+    test('the llama.cpp engine on a GGUF file and the openai engine on a local OpenAI-compatible server', { skip: backend !== 'pglite' && 'run on pglite: the store plays no part in it' }, async () => {
       const fixture = new URL('./fixtures/random-qwen2-micro.gguf', import.meta.url).pathname;
       await addModel(hark.config, 'micro', fixture);
       const server = await startOpenAiServer({ modelPath: fixture });

@@ -83,7 +83,13 @@ for (const backend of await backends()) {
       const abort = new AbortController();
       const long = speech(Array.from({ length: 12 }, () => CALL).join(' '));
       const answer = client.audio.transcriptions.create({ file: fs.createReadStream(long), model: 'whisper-1' }, { signal: abort.signal }).catch((error: unknown) => error);
-      const started = await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/transcription-runs?limit=100`, key: account.key })).json<{ data: { id: string }[] }>().data.find((r) => !runsBefore.has(r.id)), 60_000, 'the run');
+      // An answer before the run exists is the failure to report (seen once in CI: no run within a minute).
+      let settled: unknown = null;
+      void answer.then((value) => (settled = value));
+      const started = await eventually(async () => {
+        if (settled !== null) throw new Error(`the request ended before its run existed: ${String(settled)}`);
+        return (await hark.request({ method: 'GET', url: `${P}/transcription-runs?limit=100`, key: account.key })).json<{ data: { id: string }[] }>().data.find((r) => !runsBefore.has(r.id));
+      }, 120_000, 'the run');
       abort.abort();
       assert.ok((await answer) instanceof Error, 'the client stopped waiting');
       await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${started.id}`, key: account.key })).json<{ status: string }>().status === 'cancelled', 30_000, 'the cancelled run');
