@@ -296,7 +296,15 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.locator('[data-category="Parcel problem"]').waitFor({ timeout: 10_000 });
     assert.deepEqual(await transcript.locator('[data-speaker]').evaluateAll((badges) => badges.map((b) => b.getAttribute('data-speaker'))), ['channel_0', 'channel_1', 'channel_0'], 'each turn starts with its speaker');
     assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /channel_0 \d+ % of the talk.*channel_1 \d+ % of the talk/);
+    // What the call is about: its topics, one of which finds it in the list.
+    await transcript.locator('[data-topic="parcel"]').waitFor();
     await check(page, 'recording-call');
+    await page.goto(`${workspaceUrl}/recordings`);
+    await page.getByLabel('Topic', { exact: true }).fill('parcel');
+    await page.getByLabel('Topic', { exact: true }).press('Enter');
+    await page.waitForURL(/topic=parcel/);
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Recordings"] tbody tr').length === 1, undefined, { timeout: 10_000 });
+    assert.equal(await table.getByRole('link').count(), 1);
     // The reports' Talk tab averages it with the other calls.
     await page.goto(`${workspaceUrl}/reports`);
     await page.getByRole('tab', { name: 'Talk' }).click();

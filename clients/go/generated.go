@@ -246,6 +246,8 @@ type Transcript struct {
 	Stats                TalkStats           `json:"stats"`
 	Sentiment            TranscriptSentiment `json:"sentiment"`
 	Spotted              []map[string]any    `json:"spotted"`
+	KeyPhrases           []map[string]any    `json:"key_phrases"`
+	Chapters             []map[string]any    `json:"chapters"`
 	Version              int64               `json:"version"`
 	PreviousTranscriptID *string             `json:"previous_transcript_id"`
 	CorrectedBy          *string             `json:"corrected_by"`

@@ -1,6 +1,6 @@
 // The recording filters shared by the list, the reports, the answer table and (through them) the
 // web interface: status (comma list), created_after/before, recorded_after/before, category,
-// sentiment_min/max (of a speaker, or of any), metadata.<field>=<value>. One schema and one implementation, so a
+// sentiment_min/max (of a speaker, or of any), topic (a key phrase), metadata.<field>=<value>. One schema and one implementation, so a
 // value means the same everywhere: "42" matches 42 and "42", "true"/"false" the booleans and the
 // strings, "null" JSON null and the string "null".
 import { Type } from '@sinclair/typebox';
@@ -26,6 +26,8 @@ export interface RecordingFilters {
   sentiment_max?: number | undefined;
   /** Whose sentiment: one speaker ("customer"); any speaker when absent. */
   sentiment_speaker?: string | undefined;
+  /** Words that one of the latest transcript's key phrases contains ("refund" finds "full refund"). */
+  topic?: string | undefined;
   metadata: Record<string, string>;
 }
 
@@ -42,6 +44,7 @@ export const recordingFilterFields = {
   sentiment_min: Sentiment('at least'),
   sentiment_max: Sentiment('at most'),
   sentiment_speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent' })),
+  topic: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded")' })),
 };
 
 /** The JSON values a query-string value may stand for. */
@@ -97,6 +100,16 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
         AND (${speaker}::text IS NULL OR ss->>'speaker' = ${speaker}::text)
         AND (ss->>'mean')::float8 BETWEEN ${min}::float8 AND ${max}::float8)`);
   }
+  if (filters.topic !== undefined) {
+    const words = filters.topic.trim().toLowerCase().split(/\s+/);
+    if (filters.topic.length > 100 || words.some((word) => !/^[\p{L}\p{N}][\p{L}\p{N}'-]*$/u.test(word))) throw invalid('topic', 'must be words (letters, digits, apostrophes, hyphens), up to 100 characters');
+    // Letters, digits, ' and - mean themselves in a regular expression; \m and \M are word bounds.
+    const pattern = `\\m${words.join('\\s+')}\\M`;
+    conditions.push(sql<boolean>`EXISTS (
+      SELECT 1 FROM transcripts tt, jsonb_array_elements(tt.key_phrases) kp
+      WHERE tt.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
+        AND kp->>'text' ~* ${pattern})`);
+  }
   for (const [path, raw] of Object.entries(filters.metadata)) {
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     const alternatives = candidateValues(raw).map((value) => sql<boolean>`${column('metadata')} @> ${containment(path, value)}::jsonb`);
@@ -117,6 +130,7 @@ export function recordingFiltersOf(query: Record<string, unknown>): RecordingFil
     sentiment_min: query.sentiment_min === undefined ? undefined : Number(query.sentiment_min),
     sentiment_max: query.sentiment_max === undefined ? undefined : Number(query.sentiment_max),
     sentiment_speaker: query.sentiment_speaker as string | undefined,
+    topic: query.topic as string | undefined,
     metadata: metadataFilters(query),
   };
 }

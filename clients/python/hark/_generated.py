@@ -298,6 +298,8 @@ class _TranscriptRequired(TypedDict):
     stats: 'TalkStats'
     sentiment: 'TranscriptSentiment'
     spotted: List[Dict[str, Any]]
+    key_phrases: List[Dict[str, Any]]
+    chapters: List[Dict[str, Any]]
     version: int
     previous_transcript_id: Optional[str]
     corrected_by: Optional[str]

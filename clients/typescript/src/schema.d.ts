@@ -1597,6 +1597,8 @@ export interface components {
                 })[];
                 /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
                 spot?: string[];
+                /** @description Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded */
+                chapters?: boolean;
             };
             /** @description Runs by itself after preparation; at most one per workspace */
             auto: boolean;
@@ -1937,6 +1939,31 @@ export interface components {
                 channel: number;
                 speaker: string;
                 confidence: number;
+            }[];
+            /** @description What the call is about: up to 10 key phrases, best first, weighed by how often the call says them and how rarely spoken English does */
+            key_phrases: {
+                /** @description The phrase in lower case (proper nouns as written); verbs by their lemma */
+                text: string;
+                /** @description How many times the call says it */
+                count: number;
+                /** @description Its weight relative to the call's top phrase (1) */
+                rank: number;
+                /** @description The segments that say it */
+                timestamps: {
+                    start: number;
+                    end: number;
+                }[];
+            }[];
+            /** @description The call cut where its subject changes, in time order; one chapter for a short call or a scenario without chapters ([] when nothing was said) */
+            chapters: {
+                start: number;
+                end: number;
+                /** @description The chapter's top key phrase (its first words when it has none) */
+                title: string;
+                /** @description Index in `segments` of its first segment */
+                first_segment: number;
+                /** @description Index in `segments` of its last segment */
+                last_segment: number;
             }[];
             /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
             version: number;
@@ -4157,6 +4184,8 @@ export interface operations {
                 sentiment_max?: number;
                 /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
                 sentiment_speaker?: string;
+                /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
+                topic?: string;
                 /** @description Comma-separated pipeline statuses: preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
                 pipeline_status?: string;
                 /** @description Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from */
@@ -5280,6 +5309,8 @@ export interface operations {
                         })[];
                         /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
                         spot?: string[];
+                        /** @description Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded */
+                        chapters?: boolean;
                     };
                 };
             };
@@ -5329,6 +5360,8 @@ export interface operations {
                             })[];
                             /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
                             spot?: string[];
+                            /** @description Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded */
+                            chapters?: boolean;
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -5483,6 +5516,8 @@ export interface operations {
                             })[];
                             /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
                             spot?: string[];
+                            /** @description Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded */
+                            chapters?: boolean;
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -5718,6 +5753,8 @@ export interface operations {
                         })[];
                         /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
                         spot?: string[];
+                        /** @description Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded */
+                        chapters?: boolean;
                     };
                 };
             };
@@ -5767,6 +5804,8 @@ export interface operations {
                             })[];
                             /** @description Up to 50 phrases pocketsphinx searches the audio for with its keyword spotting (a second pass, per channel), whatever the transcript makes of them: the transcript gains spotted: [{phrase, start, end, channel, speaker, confidence}], and phrase rules that name a spotted phrase are answered from it (evidence source "audio"). pocketsphinx only. */
                             spot?: string[];
+                            /** @description Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded */
+                            chapters?: boolean;
                         };
                         /** @description Runs by itself after preparation; at most one per workspace */
                         auto: boolean;
@@ -6953,6 +6992,31 @@ export interface operations {
                             speaker: string;
                             confidence: number;
                         }[];
+                        /** @description What the call is about: up to 10 key phrases, best first, weighed by how often the call says them and how rarely spoken English does */
+                        key_phrases: {
+                            /** @description The phrase in lower case (proper nouns as written); verbs by their lemma */
+                            text: string;
+                            /** @description How many times the call says it */
+                            count: number;
+                            /** @description Its weight relative to the call's top phrase (1) */
+                            rank: number;
+                            /** @description The segments that say it */
+                            timestamps: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[];
+                        /** @description The call cut where its subject changes, in time order; one chapter for a short call or a scenario without chapters ([] when nothing was said) */
+                        chapters: {
+                            start: number;
+                            end: number;
+                            /** @description The chapter's top key phrase (its first words when it has none) */
+                            title: string;
+                            /** @description Index in `segments` of its first segment */
+                            first_segment: number;
+                            /** @description Index in `segments` of its last segment */
+                            last_segment: number;
+                        }[];
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
                         previous_transcript_id: string | null;
@@ -7119,6 +7183,31 @@ export interface operations {
                             channel: number;
                             speaker: string;
                             confidence: number;
+                        }[];
+                        /** @description What the call is about: up to 10 key phrases, best first, weighed by how often the call says them and how rarely spoken English does */
+                        key_phrases: {
+                            /** @description The phrase in lower case (proper nouns as written); verbs by their lemma */
+                            text: string;
+                            /** @description How many times the call says it */
+                            count: number;
+                            /** @description Its weight relative to the call's top phrase (1) */
+                            rank: number;
+                            /** @description The segments that say it */
+                            timestamps: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[];
+                        /** @description The call cut where its subject changes, in time order; one chapter for a short call or a scenario without chapters ([] when nothing was said) */
+                        chapters: {
+                            start: number;
+                            end: number;
+                            /** @description The chapter's top key phrase (its first words when it has none) */
+                            title: string;
+                            /** @description Index in `segments` of its first segment */
+                            first_segment: number;
+                            /** @description Index in `segments` of its last segment */
+                            last_segment: number;
                         }[];
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
@@ -7415,6 +7504,31 @@ export interface operations {
                             channel: number;
                             speaker: string;
                             confidence: number;
+                        }[];
+                        /** @description What the call is about: up to 10 key phrases, best first, weighed by how often the call says them and how rarely spoken English does */
+                        key_phrases: {
+                            /** @description The phrase in lower case (proper nouns as written); verbs by their lemma */
+                            text: string;
+                            /** @description How many times the call says it */
+                            count: number;
+                            /** @description Its weight relative to the call's top phrase (1) */
+                            rank: number;
+                            /** @description The segments that say it */
+                            timestamps: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[];
+                        /** @description The call cut where its subject changes, in time order; one chapter for a short call or a scenario without chapters ([] when nothing was said) */
+                        chapters: {
+                            start: number;
+                            end: number;
+                            /** @description The chapter's top key phrase (its first words when it has none) */
+                            title: string;
+                            /** @description Index in `segments` of its first segment */
+                            first_segment: number;
+                            /** @description Index in `segments` of its last segment */
+                            last_segment: number;
                         }[];
                         /** @description 1 as transcribed; each correction makes the next version, the previous ones kept */
                         version: number;
@@ -8568,6 +8682,8 @@ export interface operations {
                 sentiment_max?: number;
                 /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
                 sentiment_speaker?: string;
+                /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
+                topic?: string;
                 limit?: number;
                 offset?: number;
             };
@@ -10656,6 +10772,8 @@ export interface operations {
                 sentiment_max?: number;
                 /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
                 sentiment_speaker?: string;
+                /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
+                topic?: string;
             };
             header?: never;
             path: {
@@ -10780,6 +10898,8 @@ export interface operations {
                 sentiment_max?: number;
                 /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
                 sentiment_speaker?: string;
+                /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
+                topic?: string;
             };
             header?: never;
             path: {
@@ -10888,6 +11008,8 @@ export interface operations {
                 sentiment_max?: number;
                 /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
                 sentiment_speaker?: string;
+                /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
+                topic?: string;
             };
             header?: never;
             path: {

@@ -18,6 +18,9 @@ import { readStored } from '../../platform/db/stored-json.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from './transcription-kind.ts';
 import { emitEvent } from '../../core/events.ts';
 import { transcriptSentiment } from './sentiment.ts';
+import { keyPhrases } from './key-phrases.ts';
+import { ChapterSchema, retitledChapters, wholeCall } from './chapters.ts';
+import { Type } from '@sinclair/typebox';
 
 type TranscriptRow = Selectable<TranscriptsTable>;
 
@@ -69,6 +72,9 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
         sentiment: JSON.stringify(transcriptSentiment(transcript.segments, current.duration_seconds)),
         // What spotting heard is in the audio, which a correction of the text leaves as it is.
         spotted: current.spotted === null ? null : JSON.stringify(current.spotted),
+        key_phrases: JSON.stringify(keyPhrases(transcript.segments)),
+        // Where the subject changes is the previous version's; each chapter's title is its new text's.
+        chapters: JSON.stringify(current.chapters === null ? wholeCall(transcript.segments) : retitledChapters(readStored(Type.Array(ChapterSchema), current.chapters, `transcript ${current.id} chapters`), transcript.segments)),
         version: current.version + 1,
         previous_transcript_id: current.id,
         corrected_by: by,

@@ -13,6 +13,8 @@ import { RetrySettings, SelectionSchema } from '../../core/scenarios/scenario-ca
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { transcriptSentiment, TranscriptSentimentSchema } from './sentiment.ts';
 import { SpotSchema, VocabularySchema, type Vocabulary } from './vocabulary.ts';
+import { keyPhrases, KeyPhraseSchema } from './key-phrases.ts';
+import { ChapterSchema, wholeCall } from './chapters.ts';
 
 type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 type TranscriptRow = Selectable<TranscriptsTable>;
@@ -60,6 +62,11 @@ export const TranscriptionOptions = Type.Object({
   keep_original_audio: Type.Optional(Type.Boolean({ description: 'false: with redact_audio, delete the unredacted audio once the redacted copy exists' })),
   vocabulary: Type.Optional(VocabularySchema),
   spot: Type.Optional(SpotSchema),
+  chapters: Type.Optional(
+    Type.Boolean({
+      description: 'Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded',
+    }),
+  ),
 });
 
 /** Defaults of the options a stored scenario or snapshot may lack. */
@@ -75,6 +82,7 @@ export const transcriptionOptionDefaults: {
   keep_original_audio: boolean;
   vocabulary: Vocabulary;
   spot: string[];
+  chapters: boolean;
 } = {
   word_timestamps: true,
   summary: false,
@@ -87,6 +95,7 @@ export const transcriptionOptionDefaults: {
   keep_original_audio: true,
   vocabulary: [],
   spot: [],
+  chapters: true,
 };
 
 export const TranscriptionScenarioCard = Type.Object(
@@ -182,6 +191,8 @@ export const TranscriptCard = Type.Object(
     stats: TalkStatsSchema,
     sentiment: TranscriptSentimentSchema,
     spotted: Type.Array(SpottedSchema, { description: "The scenario's spot phrases found in the audio by keyword spotting, in time order ([] when it spots none)" }),
+    key_phrases: Type.Array(KeyPhraseSchema, { description: 'What the call is about: up to 10 key phrases, best first, weighed by how often the call says them and how rarely spoken English does' }),
+    chapters: Type.Array(ChapterSchema, { description: 'The call cut where its subject changes, in time order; one chapter for a short call or a scenario without chapters ([] when nothing was said)' }),
     version: Type.Integer({ minimum: 1, description: '1 as transcribed; each correction makes the next version, the previous ones kept' }),
     previous_transcript_id: Nullable(Type.String({ description: 'The version this one corrects' })),
     corrected_by: Nullable(Type.String({ description: 'Who made this version: an account id (acc-…) or an API key id (key-…); null as transcribed' })),
@@ -209,6 +220,8 @@ export function presentTranscript(transcript: TranscriptRow) {
     stats: transcriptStats(transcript, parts),
     sentiment: transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`),
     spotted: transcriptSpotted(transcript),
+    key_phrases: transcript.key_phrases === null ? keyPhrases(parts.segments) : readStored(Type.Array(KeyPhraseSchema), transcript.key_phrases, `transcript ${transcript.id} key phrases`),
+    chapters: transcript.chapters === null ? wholeCall(parts.segments) : readStored(Type.Array(ChapterSchema), transcript.chapters, `transcript ${transcript.id} chapters`),
     version: transcript.version,
     previous_transcript_id: transcript.previous_transcript_id,
     corrected_by: transcript.corrected_by,

@@ -26,6 +26,9 @@ import { speechSpans, type Span } from './voice-activity.ts';
 import { inParallel } from './parallel.ts';
 import { transcriptSentiment, type TranscriptSentiment } from './sentiment.ts';
 import { vocabularyCasing, vocabularyTerms } from './vocabulary.ts';
+import { keyPhrases, type KeyPhrase } from './key-phrases.ts';
+import { transcriptChapters, wholeCall, type Chapter } from './chapters.ts';
+import { embedSentences } from '../../engines/text/sentence-encoder.ts';
 import type { Spotted } from './transcription-card.ts';
 
 export type TranscriptionRun = Selectable<TranscriptionRunsTable>;
@@ -73,6 +76,8 @@ export interface CallTranscript {
   sentiment: TranscriptSentiment;
   /** The scenario's phrases found in the audio, by channel; null when it spots none. */
   spotted: Spotted[] | null;
+  keyPhrases: KeyPhrase[];
+  chapters: Chapter[];
 }
 
 export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot, Recording, CallTranscript> = {
@@ -161,10 +166,11 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     // Scored on the text as stored (formatted, redacted).
     const sentiment = transcriptSentiment(transcript.segments, recording.duration_seconds);
-    return { transcript, stats, audio, sound, sentiment, spotted };
+    const chapters = options.chapters ? await transcriptChapters(transcript.segments, embedSentences) : wholeCall(transcript.segments);
+    return { transcript, stats, audio, sound, sentiment, spotted, keyPhrases: keyPhrases(transcript.segments), chapters };
   },
 
-  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound, sentiment, spotted }) {
+  async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound, sentiment, spotted, keyPhrases, chapters }) {
     const summary = snapshot.options.summary ? await summarizeTranscript(transcript) : null;
     const transcriptId = newUuid();
     await trx
@@ -184,6 +190,8 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
         sound: JSON.stringify(sound),
         sentiment: JSON.stringify(sentiment),
         spotted: spotted === null ? null : JSON.stringify(spotted),
+        key_phrases: JSON.stringify(keyPhrases),
+        chapters: JSON.stringify(chapters),
       })
       .execute();
     if (audio) await storeRedactedAudio(ctx, trx, recording, audio.files);

@@ -169,6 +169,10 @@ export interface TranscriptsTable {
   sentiment: Json | null;
   /** Phrases spotted in the audio (the scenario's `spot`); null when it spots none. */
   spotted: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Key phrases, ranked (key-phrases.ts); null before found. */
+  key_phrases: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Chapters (chapters.ts); null before cut. */
+  chapters: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface AnalysisRunsTable extends RunColumns {

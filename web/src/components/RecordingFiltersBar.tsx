@@ -1,12 +1,12 @@
-// Filters of recordings: status, creation dates and metadata fields (names and values suggested
-// from the workspace's own recordings).
+// Filters of recordings: status, creation dates, a topic (words of a key phrase), sentiment and
+// metadata fields (names and values suggested from the workspace's own recordings).
 import '@mantine/dates/styles.css';
-import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack } from '@mantine/core';
+import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { Schemas } from '../api/client.ts';
-import { activeFilterCount, emptyFilters, type RecordingFilters } from '../lib/filters.ts';
+import { activeFilterCount, emptyFilters, type RecordingFilters, type Sentiment } from '../lib/filters.ts';
 import { recordingStatuses } from '../lib/recording-status.ts';
 
 
@@ -50,6 +50,20 @@ export function RecordingFiltersBar({ filters, fields, onChange }: { filters: Re
           clearable
           w={160}
         />
+        <TopicInput value={filters.topic} onChange={(topic) => onChange({ ...filters, topic })} />
+        <Select
+          label="Sentiment"
+          placeholder="Any"
+          data={[
+            { value: 'negative', label: 'Negative (a speaker below −0.1)' },
+            { value: 'positive', label: 'Positive (a speaker above 0.1)' },
+          ]}
+          value={filters.sentiment}
+          onChange={(sentiment) => onChange({ ...filters, sentiment: sentiment as Sentiment | null })}
+          clearable
+          w={170}
+          comboboxProps={{ width: 260 }}
+        />
         <Autocomplete label="Metadata field" placeholder="e.g. agent" data={fields.map((f) => f.field)} value={field} onChange={setField} w={160} />
         <Autocomplete
           label="equals"
@@ -92,5 +106,32 @@ export function RecordingFiltersBar({ filters, fields, onChange }: { filters: Re
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** The topic, applied on Enter or when the field is left (not on every key). */
+function TopicInput({ value, onChange }: { value: string | null; onChange: (topic: string | null) => void }) {
+  const [draft, setDraft] = useState(value ?? '');
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setDraft(value ?? '');
+  }
+  const apply = () => {
+    const topic = draft.trim() || null;
+    if (topic !== value) onChange(topic);
+  };
+  return (
+    <TextInput
+      label="Topic"
+      placeholder="e.g. refund"
+      value={draft}
+      onChange={(e) => setDraft(e.currentTarget.value)}
+      onBlur={apply}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') apply();
+      }}
+      w={150}
+    />
   );
 }

@@ -1,9 +1,11 @@
-// The transcript beside the player: segments with their times (and speakers, for a call recorded
-// on several channels, with their talk statistics), the word being heard lit; a click on a word,
+// The transcript beside the player: what the call is about (its key phrases, a click plays the
+// first mention), segments with their times under chapter headings where the subject changes (and
+// speakers, for a call recorded on several channels, with their talk statistics), the word being
+// heard lit; a click on a word,
 // Enter on it, or a segment's time button seeks the audio there. The words are one tab stop:
 // arrow keys move between them (← → a word, ↑ ↓ a segment, Home and End), as in a toolbar.
 import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
-import { memo, useMemo, useState, type KeyboardEvent } from 'react';
+import { Fragment, memo, useMemo, useState, type KeyboardEvent } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { formatTime, wordAt } from '../lib/transcript-sync.ts';
 
@@ -32,6 +34,15 @@ function sentimentLine(s: Schemas['Transcript']['sentiment']['speakers'][number]
   if (!s) return '';
   const moved = s.first_third !== null && s.last_third !== null ? ` (${signed(s.first_third)} → ${signed(s.last_third)})` : '';
   return ` · sentiment ${signed(s.mean)}${moved}`;
+}
+
+/** "2 · billing address · 0:41–1:20", a button that plays the chapter. */
+function ChapterHeading({ chapter, number, onSeek }: { chapter: Transcript['chapters'][number]; number: number; onSeek: (seconds: number) => void }) {
+  return (
+    <Anchor component="button" type="button" fw={600} size="sm" c="dark" ta="left" onClick={() => onSeek(chapter.start)} data-chapter={number} style={{ borderTop: '1px solid var(--mantine-color-gray-3)', paddingTop: 6 }}>
+      Chapter {number} · {chapter.title} · {formatTime(chapter.start)}–{formatTime(chapter.end)}
+    </Anchor>
+  );
 }
 
 export function TranscriptView({ transcript, time, onSeek }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void }) {
@@ -85,6 +96,12 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
     (event.currentTarget.querySelector(`[data-word="${to}"]`) as HTMLElement | null)?.focus();
   };
   const speakers = transcript.stats.speakers;
+  // Headings only where a call has several chapters, by the segment each starts at.
+  const chapterAt = useMemo(() => {
+    const chapters = transcript.chapters ?? [];
+    return new Map(chapters.length > 1 ? chapters.map((chapter, i) => [chapter.first_segment, { chapter, number: i + 1 }] as const) : []);
+  }, [transcript.chapters]);
+  const topics = (transcript.key_phrases ?? []).slice(0, 8);
   const several = new Set(transcript.segments.map((s) => s.speaker)).size > 1;
 
   return (
@@ -125,33 +142,49 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
               ))}
             </Group>
           )}
+          {topics.length > 0 && (
+            <Group gap="xs" aria-label="Topics">
+              <Text size="sm" fw={600}>
+                Topics:
+              </Text>
+              {topics.map((topic) => (
+                <Anchor key={topic.text} component="button" type="button" size="sm" onClick={() => onSeek(topic.timestamps[0]?.start ?? 0)} data-topic={topic.text} title={`Said ${topic.count} ${topic.count === 1 ? 'time' : 'times'}; play the first`}>
+                  {topic.text}
+                  {topic.count > 1 ? ` ×${topic.count}` : ''}
+                </Anchor>
+              ))}
+            </Group>
+          )}
           {segments.length === 0 && <Text c="dimmed">The transcript is empty: no speech was recognised.</Text>}
           {segments.map(({ segment, indexes }, i) => (
-            <Group key={i} align="flex-start" gap="sm" wrap="nowrap">
-              <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
-                {formatTime(segment.start)}
-              </Anchor>
-              {several && (
-                // The speaker at the start of each turn, in a column of its own.
-                <Box w={104} style={{ flexShrink: 0 }}>
-                  {segments[i - 1]?.segment.speaker !== segment.speaker && (
-                    <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={104} data-speaker={segment.speaker}>
-                      {segment.speaker}
-                    </Badge>
-                  )}
-                </Box>
-              )}
-              <Text size="md" style={{ lineHeight: 1.7 }}>
-                {indexes.length > 0
-                  ? // A number written over several words is carried by its first; the others write nothing.
-                    indexes.filter((index) => words[index]!.punctuated_word !== '').map((index) => (
-                      <span key={index}>
-                        <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} />{' '}
-                      </span>
-                    ))
-                  : segment.text}
-              </Text>
-            </Group>
+            <Fragment key={i}>
+              {chapterAt.has(i) && <ChapterHeading chapter={chapterAt.get(i)!.chapter} number={chapterAt.get(i)!.number} onSeek={onSeek} />}
+              <Group align="flex-start" gap="sm" wrap="nowrap">
+                <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
+                  {formatTime(segment.start)}
+                </Anchor>
+                {several && (
+                  // The speaker at the start of each turn, in a column of its own.
+                  <Box w={104} style={{ flexShrink: 0 }}>
+                    {segments[i - 1]?.segment.speaker !== segment.speaker && (
+                      <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={104} data-speaker={segment.speaker}>
+                        {segment.speaker}
+                      </Badge>
+                    )}
+                  </Box>
+                )}
+                <Text size="md" style={{ lineHeight: 1.7 }}>
+                  {indexes.length > 0
+                    ? // A number written over several words is carried by its first; the others write nothing.
+                      indexes.filter((index) => words[index]!.punctuated_word !== '').map((index) => (
+                        <span key={index}>
+                          <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} />{' '}
+                        </span>
+                      ))
+                    : segment.text}
+                </Text>
+              </Group>
+            </Fragment>
           ))}
         </Stack>
       </ScrollArea.Autosize>

@@ -5,7 +5,7 @@ describe('filters and the URL', () => {
   test('a URL gives its filters and the filters give the URL back', () => {
     const search = new URLSearchParams('status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north&tab=x');
     const filters = filtersFromSearch(search);
-    expect(filters).toEqual({ status: 'completed', createdAfter: '2026-11-01', createdBefore: null, metadata: { agent: 'ana', team: 'north' } });
+    expect(filters).toEqual({ status: 'completed', createdAfter: '2026-11-01', createdBefore: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
     expect(filtersToSearch(filters, search).toString()).toBe('tab=x&status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north');
   });
 
@@ -17,5 +17,14 @@ describe('filters and the URL', () => {
 
   test('the API query names metadata fields as metadata.<field>', () => {
     expect(filtersToQuery({ ...emptyFilters, metadata: { 'queue name': 'billing' } })).toEqual({ 'metadata.queue name': 'billing' });
+  });
+
+  test('a topic goes as it is; a sentiment choice in the URL becomes the API\'s bounds', () => {
+    const filters = filtersFromSearch(new URLSearchParams('topic=refund&sentiment=negative'));
+    expect(filters).toEqual({ ...emptyFilters, topic: 'refund', sentiment: 'negative' });
+    expect(filtersToSearch(filters).toString()).toBe('topic=refund&sentiment=negative');
+    expect(filtersToQuery(filters)).toEqual({ topic: 'refund', sentiment_max: '-0.1' });
+    expect(filtersToQuery({ ...emptyFilters, sentiment: 'positive' })).toEqual({ sentiment_min: '0.1' });
+    expect(filtersFromSearch(new URLSearchParams('sentiment=angry')).sentiment).toBeNull();
   });
 });

@@ -4,11 +4,24 @@ export interface RecordingFilters {
   status: string | null;
   createdAfter: string | null;
   createdBefore: string | null;
+  /** Words of one of the call's key phrases. */
+  topic: string | null;
+  /** Calls where a speaker's mean sentiment is below −0.1 (negative) or above 0.1 (positive). */
+  sentiment: Sentiment | null;
   /** metadata.<field> = value */
   metadata: Record<string, string>;
 }
 
-export const emptyFilters: RecordingFilters = { status: null, createdAfter: null, createdBefore: null, metadata: {} };
+export type Sentiment = 'negative' | 'positive';
+/** The API's sentiment bounds for each choice. */
+export const sentimentBounds: Record<Sentiment, { sentiment_min?: string; sentiment_max?: string }> = {
+  negative: { sentiment_max: '-0.1' },
+  positive: { sentiment_min: '0.1' },
+};
+
+export const emptyFilters: RecordingFilters = { status: null, createdAfter: null, createdBefore: null, topic: null, sentiment: null, metadata: {} };
+
+const own = new Set(['status', 'created_after', 'created_before', 'topic', 'sentiment', 'cursor']);
 
 export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
   const metadata: Record<string, string> = {};
@@ -19,6 +32,8 @@ export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
     status: search.get('status') || null,
     createdAfter: search.get('created_after') || null,
     createdBefore: search.get('created_before') || null,
+    topic: search.get('topic') || null,
+    sentiment: ((s) => (s === 'negative' || s === 'positive' ? s : null))(search.get('sentiment')),
     metadata,
   };
 }
@@ -27,11 +42,13 @@ export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
 export function filtersToSearch(filters: RecordingFilters, base = new URLSearchParams()): URLSearchParams {
   const next = new URLSearchParams();
   for (const [name, value] of base) {
-    if (name !== 'status' && name !== 'created_after' && name !== 'created_before' && name !== 'cursor' && !name.startsWith('metadata.')) next.append(name, value);
+    if (!own.has(name) && !name.startsWith('metadata.')) next.append(name, value);
   }
   if (filters.status) next.set('status', filters.status);
   if (filters.createdAfter) next.set('created_after', filters.createdAfter);
   if (filters.createdBefore) next.set('created_before', filters.createdBefore);
+  if (filters.topic) next.set('topic', filters.topic);
+  if (filters.sentiment) next.set('sentiment', filters.sentiment);
   for (const [field, value] of Object.entries(filters.metadata).sort(([a], [b]) => a.localeCompare(b))) {
     if (field && value !== '') next.set(`metadata.${field}`, value);
   }
@@ -40,8 +57,11 @@ export function filtersToSearch(filters: RecordingFilters, base = new URLSearchP
 
 /** The query the list and report endpoints take for these filters. */
 export function filtersToQuery(filters: RecordingFilters): Record<string, string> {
-  return Object.fromEntries(filtersToSearch(filters));
+  const search = filtersToSearch(filters);
+  // The URL's one word for a sentiment is the API's bounds.
+  search.delete('sentiment');
+  return { ...Object.fromEntries(search), ...(filters.sentiment ? sentimentBounds[filters.sentiment] : {}) };
 }
 
 export const activeFilterCount = (filters: RecordingFilters): number =>
-  (filters.status ? 1 : 0) + (filters.createdAfter ? 1 : 0) + (filters.createdBefore ? 1 : 0) + Object.keys(filters.metadata).length;
+  (filters.status ? 1 : 0) + (filters.createdAfter ? 1 : 0) + (filters.createdBefore ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;

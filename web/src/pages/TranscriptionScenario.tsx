@@ -49,6 +49,7 @@ export default function TranscriptionScenario() {
             keep_original_audio: value.options.keep_original_audio,
             vocabulary: value.options.vocabulary ?? [],
             spot: value.options.spot ?? [],
+            chapters: value.options.chapters ?? true,
           }, auto: value.auto, retry: value.retry },
         }),
       ),
@@ -134,6 +135,7 @@ export default function TranscriptionScenario() {
             <Switch label="Word timings" checked={draft.options.word_timestamps} onChange={(e) => set({ options: { ...draft.options, word_timestamps: e.currentTarget.checked } })} />
             <Switch label="Add a summary to each transcript" checked={draft.options.summary} onChange={(e) => set({ options: { ...draft.options, summary: e.currentTarget.checked } })} />
             <Switch label="Readable text: sentences, capitals and punctuation" description="Off keeps the words exactly as recognised" checked={draft.options.format ?? true} onChange={(e) => set({ options: { ...draft.options, format: e.currentTarget.checked } })} />
+            <Switch label="Chapters where the subject changes" description="Off keeps each call as one chapter" checked={draft.options.chapters ?? true} onChange={(e) => set({ options: { ...draft.options, chapters: e.currentTarget.checked } })} />
             <TagsInput
               label="Vocabulary"
               description="Product names and jargon the engine is to expect, written as you spell them (up to 200; Enter after each)"

@@ -1,0 +1,137 @@
+// What a call is about: key phrases weighed by how rarely spoken English says them, chapters cut
+// where the subject changes (sentence embeddings, on the host), and the list filtered by a topic.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { keyPhrases } from '../src/features/transcription/key-phrases.ts';
+import { chapterStarts, mayHaveChapters, retitledChapters, transcriptChapters } from '../src/features/transcription/chapters.ts';
+import { stereoCall } from './helpers/audio.ts';
+import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
+import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+const timed = (texts: string[], every = 4) => texts.map((text, i) => ({ text, start: i * every, end: i * every + every - 0.5 }));
+
+test('key phrases: rare words outrank common ones, noun phrases stay whole, verbs count by their lemma, each with where it was said', () => {
+  const found = keyPhrases(
+    timed([
+      'My router keeps dropping the internet connection every time.',
+      'Did you try restarting the router?',
+      'Yes, I restarted the router twice.',
+      'I would also like to update my new billing address.',
+      'We will refund the full amount.',
+    ]),
+  );
+  const texts = found.map((k) => k.text);
+  assert.equal(texts[0], 'router', texts.join(', '));
+  assert.deepEqual(found[0]!.timestamps, [{ start: 0, end: 3.5 }, { start: 4, end: 7.5 }, { start: 8, end: 11.5 }]);
+  assert.equal(found[0]!.count, 3);
+  assert.equal(found[0]!.rank, 1);
+  assert.ok(texts.includes('restart'), 'restarting and restarted are one verb');
+  assert.equal(found.find((k) => k.text === 'restart')!.count, 2);
+  assert.ok(texts.includes('billing address'), 'a common adjective does not lead the phrase');
+  assert.ok(texts.includes('internet connection'));
+  assert.ok(texts.includes('refund'));
+  assert.ok(!texts.some((t) => ['time', 'amount', 'address'].includes(t)), `common words and phrases inside kept ones are left out: ${texts.join(', ')}`);
+  assert.ok(found.every((k, i) => i === 0 || k.rank <= found[i - 1]!.rank));
+  assert.deepEqual(keyPhrases(timed(['okay yes thank you', 'you know what I mean'])), []);
+});
+
+test('chapters start at the deepest drop in similarity, never leaving a chapter too short; short calls are one chapter, never embedded', async () => {
+  const near = (axis: number, wobble: number) => Array.from({ length: 8 }, (_, i) => (i === axis ? 1 : 0) + (i === 7 ? wobble : 0));
+  const vectors = [...Array.from({ length: 7 }, (_, i) => near(0, (i % 3) * 0.2)), ...Array.from({ length: 6 }, (_, i) => near(1, (i % 2) * 0.2))];
+  const units = timed(vectors.map(() => 'x'));
+  assert.deepEqual(chapterStarts(vectors, units), [7]);
+  // A change after two segments is too early for a chapter of its own.
+  const early = [near(0, 0), near(0, 0.1), ...Array.from({ length: 8 }, () => near(1, 0))];
+  assert.deepEqual(chapterStarts(early, timed(early.map(() => 'x'))), []);
+  // One subject throughout: no break.
+  const same = Array.from({ length: 12 }, (_, i) => near(0, (i % 4) * 0.1));
+  assert.deepEqual(chapterStarts(same, timed(same.map(() => 'x'))), []);
+
+  const short = timed(['thank you for calling', 'my router is down', 'let me help']);
+  assert.equal(mayHaveChapters(short), false);
+  const chapters = await transcriptChapters(short, () => Promise.reject(new Error('a short call is never embedded')));
+  assert.deepEqual(chapters, [{ start: 0, end: 11.5, title: 'router', first_segment: 0, last_segment: 2 }]);
+
+  // A corrected version keeps where chapters start and takes its titles from the new words.
+  const segments = timed(['the router is down', 'the router light is red', 'restart the router', 'my billing address changed', 'update the billing address', 'the address is saved']);
+  const corrected = retitledChapters([{ start: 0, end: 11.5, title: 'router', first_segment: 0, last_segment: 2 }, { start: 12, end: 23.5, title: 'billing address', first_segment: 3, last_segment: 5 }], segments.map((s, i) => (i < 3 ? { ...s, text: s.text.replace('router', 'modem') } : s)));
+  assert.deepEqual(corrected.map((c) => [c.title, c.first_segment, c.last_segment]), [['modem', 0, 2], ['billing address', 3, 5]]);
+});
+
+for (const backend of await backends()) {
+  describe(`topics and chapters on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    before(async () => {
+      hark = await startHark({ backend });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+    });
+    after(() => hark.destroy());
+
+    test('a call that changes subject is cut in two chapters, titled by what each is about; the list filters by a topic', async () => {
+      const internet = ['My internet connection keeps dropping every evening.', 'Did you restart your internet box?', 'Yes, I restarted it twice and the internet is still down.', 'The internet light is still red.', 'I will send an engineer to fix your internet today.', 'Thank you, I need the internet for my work.'];
+      const billing = ['I also want to change my billing address.', 'Sure, what is the new billing address?', 'It is twelve High Street.', 'Your billing address is updated.', 'Will my next invoice go there?', 'Yes, the next invoice goes to the new address.'];
+      const said = [...internet, ...billing].map((text, i) => ({ channel: (i % 2) as 0 | 1, at: 0.3 + i * 3.4, text }));
+      const file = stereoCall(said, 42);
+      const id = (await upload(hark, account, file)).json<{ id: string }>().id;
+      const other = (await upload(hark, account, stereoCall([{ channel: 0, at: 0.3, text: 'Thank you for calling, how can I help you?' }, { channel: 1, at: 3.5, text: 'I want to pay my bill.' }], 6))).json<{ id: string }>().id;
+      for (const recording of [id, other]) await waitForRecording(hark, account, recording, ['completed']);
+      const transcripts = [];
+      for (const recording of [id, other]) {
+        const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${recording}/transcription-runs`, key: account.key })).json<{ id: string }>();
+        const done = await waitForRun(hark, account, run.id);
+        assert.equal(done.status, 'completed', `${done.error_code} ${done.error_message}`);
+        transcripts.push((await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<Transcript>());
+      }
+      const [call] = transcripts as [Transcript, Transcript];
+      const phrases = call.key_phrases.map((k) => k.text);
+      assert.ok(phrases.slice(0, 3).some((p) => /\binternet\b/.test(p)), phrases.join(', '));
+      assert.ok(phrases.some((p) => /\baddress\b/.test(p)), phrases.join(', '));
+      assert.equal(call.chapters.length, 2, JSON.stringify(call.chapters));
+      const [first, second] = call.chapters as [Chapter, Chapter];
+      // The second chapter starts with the first sentence about billing, give or take one segment.
+      const firstBilling = said[internet.length]!.at;
+      assert.ok(Math.abs(second.start - firstBilling) < 4, `${JSON.stringify(call.chapters)} vs ${firstBilling}`);
+      assert.match(first.title, /internet|restart/);
+      assert.match(second.title, /address|invoice/);
+      assert.equal(first.first_segment, 0);
+      assert.equal(second.last_segment, call.segments.length - 1);
+      assert.equal(second.first_segment, first.last_segment + 1);
+
+      const listed = async (query: string) => (await hark.request({ method: 'GET', url: `${P}/recordings?${query}`, key: account.key })).json<{ data: { id: string }[] }>().data.map((r) => r.id);
+      assert.deepEqual(await listed('topic=Internet'), [id]);
+      assert.deepEqual(await listed('topic=billing%20address'), [id]);
+      assert.deepEqual(await listed('topic=intern'), [], 'whole words only');
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings?topic=${encodeURIComponent('internet.*')}`, key: account.key }), 400, 'validation_failed');
+    });
+
+    test('a scenario without chapters keeps the call whole', async () => {
+      const created = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Whole', options: { chapters: false } } });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.equal(created.json<{ options: { chapters: boolean } }>().options.chapters, false);
+      const said = ['My router keeps dropping the connection.', 'Did you restart the router?', 'The router light is red.', 'I want to change my billing address.', 'What is the new address?', 'Your billing address is updated.'].map((text, i) => ({ channel: (i % 2) as 0 | 1, at: 0.3 + i * 5.5, text }));
+      const id = (await upload(hark, account, stereoCall(said, 34))).json<{ id: string }>().id;
+      await waitForRecording(hark, account, id, ['completed']);
+      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: created.json<{ id: string }>().id } })).json<{ id: string }>();
+      assert.equal((await waitForRun(hark, account, run.id)).status, 'completed');
+      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<Transcript>();
+      assert.equal(transcript.chapters.length, 1);
+      assert.equal(transcript.chapters[0]!.last_segment, transcript.segments.length - 1);
+    });
+  });
+}
+
+interface Chapter {
+  start: number;
+  end: number;
+  title: string;
+  first_segment: number;
+  last_segment: number;
+}
+interface Transcript {
+  segments: { text: string }[];
+  key_phrases: { text: string; count: number; rank: number }[];
+  chapters: Chapter[];
+}
