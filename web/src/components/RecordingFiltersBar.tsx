@@ -55,8 +55,8 @@ export function RecordingFiltersBar({ filters, fields, onChange }: { filters: Re
           label="Sentiment"
           placeholder="Any"
           data={[
-            { value: 'negative', label: 'Negative (a speaker below −0.1)' },
-            { value: 'positive', label: 'Positive (a speaker above 0.1)' },
+            { value: 'negative', label: 'Negative (a speaker at −0.05 or below)' },
+            { value: 'positive', label: 'Positive (a speaker at 0.2 or above)' },
           ]}
           value={filters.sentiment}
           onChange={(sentiment) => onChange({ ...filters, sentiment: sentiment as Sentiment | null })}

@@ -23,8 +23,8 @@ describe('filters and the URL', () => {
     const filters = filtersFromSearch(new URLSearchParams('topic=refund&sentiment=negative'));
     expect(filters).toEqual({ ...emptyFilters, topic: 'refund', sentiment: 'negative' });
     expect(filtersToSearch(filters).toString()).toBe('topic=refund&sentiment=negative');
-    expect(filtersToQuery(filters)).toEqual({ topic: 'refund', sentiment_max: '-0.1' });
-    expect(filtersToQuery({ ...emptyFilters, sentiment: 'positive' })).toEqual({ sentiment_min: '0.1' });
+    expect(filtersToQuery(filters)).toEqual({ topic: 'refund', sentiment_max: '-0.05' });
+    expect(filtersToQuery({ ...emptyFilters, sentiment: 'positive' })).toEqual({ sentiment_min: '0.2' });
     expect(filtersFromSearch(new URLSearchParams('sentiment=angry')).sentiment).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ export interface RecordingFilters {
   createdBefore: string | null;
   /** Words of one of the call's key phrases. */
   topic: string | null;
-  /** Calls where a speaker's mean sentiment is below −0.1 (negative) or above 0.1 (positive). */
+  /** Calls where a speaker's mean sentiment is at most −0.05 (negative) or at least 0.2 (positive): the bounds that agree best with hand-labelled turns (bench/understanding.ts). */
   sentiment: Sentiment | null;
   /** metadata.<field> = value */
   metadata: Record<string, string>;
@@ -15,8 +15,8 @@ export interface RecordingFilters {
 export type Sentiment = 'negative' | 'positive';
 /** The API's sentiment bounds for each choice. */
 export const sentimentBounds: Record<Sentiment, { sentiment_min?: string; sentiment_max?: string }> = {
-  negative: { sentiment_max: '-0.1' },
-  positive: { sentiment_min: '0.1' },
+  negative: { sentiment_max: '-0.05' },
+  positive: { sentiment_min: '0.2' },
 };
 
 export const emptyFilters: RecordingFilters = { status: null, createdAfter: null, createdBefore: null, topic: null, sentiment: null, metadata: {} };
