@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from './reports.ts';
-import { mediaResponse, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { AnalysisReportSchema, RecordingsReportSchema, TalkReportSchema } from './report-schemas.ts';
+import { mediaResponse, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 
@@ -12,50 +13,6 @@ const filterFields = {
   group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
   ...recordingFilterFields,
 };
-const Key = Type.Record(Type.String(), Nullable(Type.String()));
-const AnalysisReport = Type.Object({
-  analysis_scenario_id: Type.String(),
-  group_by: Type.Array(Type.String()),
-  groups: Type.Array(
-    Type.Object({
-      key: Key,
-      results: Type.Integer({ description: 'Results counted: each recording\'s latest completed result for the scenario (a re-run or a retry replaces the earlier one)' }),
-      calls: Type.Integer({ description: 'Calls (recordings) in the group: the same number as results' }),
-      questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String(), true: Type.Integer(), false: Type.Integer(), rate: Nullable(Type.Number()) })),
-    }),
-  ),
-});
-const RecordingsReport = Type.Object({
-  group_by: Type.Array(Type.String()),
-  groups: Type.Array(Type.Object({ key: Key, recordings: Type.Integer(), by_status: Type.Record(Type.String(), Type.Integer()), total_duration_seconds: Type.Number() })),
-});
-
-const TalkReport = Type.Object({
-  group_by: Type.Array(Type.String()),
-  groups: Type.Array(
-    Type.Object({
-      key: Key,
-      transcripts: Type.Integer({ description: 'Recordings in the group with a transcript (their latest one counts)' }),
-      silence_seconds_avg: Type.Number(),
-      overlap_seconds_avg: Type.Number(),
-      interruptions_avg: Type.Number(),
-      speakers: Type.Array(
-        Type.Object({
-          speaker: Type.String(),
-          transcripts: Type.Integer({ description: 'Transcripts in which this speaker is heard' }),
-          talk_share: Type.Number({ description: "The speaker's share of all the group's talk (talk seconds over the group's talk seconds): a group's shares add up to 1" }),
-          talk_ratio_avg: Type.Number({ description: "The speaker's share of the talk of each call, averaged over the calls the speaker is in (these need not add up to 1)" }),
-          talk_seconds_avg: Type.Number(),
-          words_per_minute_avg: Type.Number(),
-          longest_turn_seconds_avg: Type.Number(),
-          interruptions_avg: Type.Number(),
-          sentiment_avg: Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], { description: "The speaker's mean sentiment per call (-1 … 1), averaged over the calls scored; null when none is" }),
-        }),
-      ),
-    }),
-  ),
-});
-
 /** JSON by default; CSV with `Accept: text/csv`. */
 const csvText = Type.String({ description: 'One line per group, a header line first' });
 const reportResponse = (json: TSchema) => mediaResponse('The report', { 'application/json': json, 'text/csv': csvText });
@@ -73,7 +30,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         description: 'Recording filters as on the list (status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.',
         params: WorkspaceParams,
         querystring: Type.Object({ analysis_scenario_id: Type.String(), ...filterFields }, { additionalProperties: Type.String() }),
-        response: withProblems({ 200: reportResponse(AnalysisReport) }, 404),
+        response: withProblems({ 200: reportResponse(AnalysisReportSchema) }, 404),
       },
     },
     async (request, reply) => {
@@ -90,7 +47,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         summary: 'Recordings per group: counts by status and total duration',
         params: WorkspaceParams,
         querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
-        response: withProblems({ 200: reportResponse(RecordingsReport) }),
+        response: withProblems({ 200: reportResponse(RecordingsReportSchema) }),
       },
     },
     async (request, reply) => {
@@ -108,7 +65,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         description: "Each recording counts with its latest transcript. Recording filters as on the list. `Accept: text/csv` answers CSV.",
         params: WorkspaceParams,
         querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
-        response: withProblems({ 200: reportResponse(TalkReport) }),
+        response: withProblems({ 200: reportResponse(TalkReportSchema) }),
       },
     },
     async (request, reply) => {

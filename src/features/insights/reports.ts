@@ -6,6 +6,7 @@ import { invalid } from '../../errors.ts';
 import { getAnalysisScenario } from '../analysis/analysis-scenarios.ts';
 import { csvDocument } from '../../core/csv.ts';
 import { recordingConditions, type RecordingFilters } from '../../core/recording-filters.ts';
+import type { AnalysisReport, RecordingsReport, TalkReport } from './report-schemas.ts';
 
 interface GroupKey {
   name: string;
@@ -70,11 +71,6 @@ const groupClause = (keys: GroupKey[]) => (keys.length ? sql`GROUP BY ${sql.join
 const keyOf = (keys: GroupKey[], row: Record<string, unknown>) => Object.fromEntries(keys.map((k, i) => [k.name, k.label(row[`k${i}`])]));
 const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.stringify(keys.map((_, i) => row[`k${i}`] ?? null));
 
-export interface AnalysisReport {
-  analysis_scenario_id: string;
-  group_by: string[];
-  groups: { key: Record<string, string | null>; results: number; calls: number; questions: { question_id: string; question: string; true: number; false: number; rate: number | null }[] }[];
-}
 
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
@@ -117,10 +113,6 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
   return { analysis_scenario_id: scenario.id, group_by: groupBy, groups: byKey(keys, groups) };
 }
 
-export interface RecordingsReport {
-  group_by: string[];
-  groups: { key: Record<string, string | null>; recordings: number; by_status: Record<string, number>; total_duration_seconds: number }[];
-}
 
 export async function recordingsReport(ctx: Context, workspaceId: string, groupBy: string[], filters: RecordingFilters): Promise<RecordingsReport> {
   const keys = parseGroupBy(groupBy);
@@ -140,17 +132,6 @@ export async function recordingsReport(ctx: Context, workspaceId: string, groupB
   return { group_by: groupBy, groups: byKey(keys, [...groups.values()]) };
 }
 
-export interface TalkReport {
-  group_by: string[];
-  groups: {
-    key: Record<string, string | null>;
-    transcripts: number;
-    silence_seconds_avg: number;
-    overlap_seconds_avg: number;
-    interruptions_avg: number;
-    speakers: { speaker: string; transcripts: number; talk_share: number; talk_ratio_avg: number; talk_seconds_avg: number; words_per_minute_avg: number; longest_turn_seconds_avg: number; interruptions_avg: number; sentiment_avg: number | null }[];
-  }[];
-}
 
 const avg = (field: string, source = sql.ref('l.stats')) => sql<number>`coalesce(avg((${source} ->> ${field})::float8), 0)::float8`;
 const rounded = (value: unknown) => Math.round(Number(value) * 1000) / 1000;

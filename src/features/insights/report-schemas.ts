@@ -1,0 +1,52 @@
+// The shapes of the reports, written once: the routes' response schemas, and (as Static types)
+// what reports.ts returns.
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../http/schemas/common.ts';
+
+const Key = Type.Record(Type.String(), Nullable(Type.String()));
+export const AnalysisReportSchema = Type.Object({
+  analysis_scenario_id: Type.String(),
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(
+    Type.Object({
+      key: Key,
+      results: Type.Integer({ description: 'Results counted: each recording\'s latest completed result for the scenario (a re-run or a retry replaces the earlier one)' }),
+      calls: Type.Integer({ description: 'Calls (recordings) in the group: the same number as results' }),
+      questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String(), true: Type.Integer(), false: Type.Integer(), rate: Nullable(Type.Number()) })),
+    }),
+  ),
+});
+export const RecordingsReportSchema = Type.Object({
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(Type.Object({ key: Key, recordings: Type.Integer(), by_status: Type.Record(Type.String(), Type.Integer()), total_duration_seconds: Type.Number() })),
+});
+
+export const TalkReportSchema = Type.Object({
+  group_by: Type.Array(Type.String()),
+  groups: Type.Array(
+    Type.Object({
+      key: Key,
+      transcripts: Type.Integer({ description: 'Recordings in the group with a transcript (their latest one counts)' }),
+      silence_seconds_avg: Type.Number(),
+      overlap_seconds_avg: Type.Number(),
+      interruptions_avg: Type.Number(),
+      speakers: Type.Array(
+        Type.Object({
+          speaker: Type.String(),
+          transcripts: Type.Integer({ description: 'Transcripts in which this speaker is heard' }),
+          talk_share: Type.Number({ description: "The speaker's share of all the group's talk (talk seconds over the group's talk seconds): a group's shares add up to 1" }),
+          talk_ratio_avg: Type.Number({ description: "The speaker's share of the talk of each call, averaged over the calls the speaker is in (these need not add up to 1)" }),
+          talk_seconds_avg: Type.Number(),
+          words_per_minute_avg: Type.Number(),
+          longest_turn_seconds_avg: Type.Number(),
+          interruptions_avg: Type.Number(),
+          sentiment_avg: Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], { description: "The speaker's mean sentiment per call (-1 … 1), averaged over the calls scored; null when none is" }),
+        }),
+      ),
+    }),
+  ),
+});
+
+export type AnalysisReport = Static<typeof AnalysisReportSchema>;
+export type RecordingsReport = Static<typeof RecordingsReportSchema>;
+export type TalkReport = Static<typeof TalkReportSchema>;
