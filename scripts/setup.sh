@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us espeak-ng postgresql)
+# wamerican-large: the word list whose capitalised-only entries give names their capitals.
+packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us espeak-ng wamerican-large postgresql)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

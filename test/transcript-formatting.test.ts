@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatTranscript, punctuate, type FormattedWord } from '../src/features/transcription/formatting.ts';
+import { capitalisedOnly, WORD_LIST, writeNames } from '../src/features/transcription/names.ts';
+import fs from 'node:fs';
 
 /** Words 0.3 s apart (0.25 s long), with a pause of `pause` seconds before each index in `pausesBefore`. */
 function spoken(text: string, pausesBefore: Record<number, number> = {}, channel = 0, speaker = 'agent') {
@@ -61,4 +63,17 @@ test('e-mail and web addresses said aloud are written as addresses; the words ke
   const words: FormattedWord[] = format('write to jane at gmail dot com').words;
   assert.deepEqual(words.map((w) => w.punctuated_word), ['Write', 'to', 'jane@gmail.com.', '', '', '', '']);
   assert.deepEqual(words.map((w) => w.word), ['write', 'to', 'jane', 'at', 'gmail', 'dot', 'com']);
+});
+
+test('names and places the word list has only with capitals are written with them; a name that is also a word stays as said', () => {
+  const list = capitalisedOnly(['London', 'Monday', 'Sam', "Sam's", 'TV', 'Bill', 'bill', 'John', 'john', 'help', ''].join('\n'));
+  assert.deepEqual([...list.entries()], [['london', 'London'], ['monday', 'Monday'], ['sam', 'Sam'], ['tv', 'TV']]);
+  const words = writeNames(punctuate(spoken("this is sam's line from london on monday tv bill john")), list);
+  assert.equal(words.map((w) => w.punctuated_word).join(' '), "This is Sam's line from London on Monday TV bill john.");
+  assert.equal(writeNames(punctuate(spoken('tv [CREDIT_CARD]')), list).map((w) => w.punctuated_word).join(' '), 'TV [CREDIT_CARD].');
+});
+
+test('formatted transcripts take names from Debian\'s word list', { skip: !fs.existsSync(WORD_LIST) && 'wamerican-large is not installed (scripts/setup.sh installs it)' }, () => {
+  const formatted = formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 3, text: '', channel: 0, speaker: 'agent' }], words: spoken('i flew from london to spain on monday') }, false);
+  assert.equal(formatted.text, 'I flew from London to Spain on Monday.');
 });

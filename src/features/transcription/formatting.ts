@@ -6,11 +6,12 @@
 // words, so formatting changes nothing they find; a redaction marker stays one token. Numbers,
 // money, percentages, times and dates are written as digits (numbers.ts), e-mail and web
 // addresses said aloud as addresses (addresses.ts).
-// A scenario's vocabulary is written as the team spells it ("Zendesk"). Not done yet: other
-// names; commas.
+// A scenario's vocabulary is written as the team spells it ("Zendesk"), and names and places the
+// word list has only with capitals with them (names.ts). Not done yet: commas.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { writeNumbers } from './numbers.ts';
 import { writeAddresses } from './addresses.ts';
+import { writeNames } from './names.ts';
 import { turnsText } from './speakers.ts';
 import type { CasedTerm } from './vocabulary.ts';
 
@@ -82,7 +83,7 @@ export function formatTranscript<T extends Transcript>(transcript: T, severalSpe
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
   const words = channels
-    .flatMap((channel) => writeAddresses(writeNumbers(caseTerms(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start)), terms))))
+    .flatMap((channel) => writeAddresses(writeNumbers(caseTerms(writeNames(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start))), terms))))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
   const segments = transcript.segments.map((segment) => {
     const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);

@@ -1,0 +1,49 @@
+// Names and places written with their capitals: a recognised word that Debian's word list
+// (wamerican-large, /usr/share/dict/american-english-large) has only capitalised is written so
+// ("london" → "London", "monday" → "Monday", "sam's" → "Sam's", "tv" → "TV"). A name that is also
+// a word ("bill", "john", "may") stays as said: the list cannot tell them apart. Without the list
+// installed, words stay as they are.
+import fs from 'node:fs';
+import type { FormattedWord } from './formatting.ts';
+
+export const WORD_LIST = '/usr/share/dict/american-english-large';
+const MARKER = /^\[[A-Z_]+\]$/;
+
+let names: Map<string, string> | null = null;
+
+/** Lower case → the written form, for every entry the list has only with capitals. */
+export function capitalisedOnly(list: string): Map<string, string> {
+  const entries = list.split('\n').filter((entry) => entry !== '' && !entry.endsWith("'s"));
+  const lower = new Set(entries.filter((entry) => entry === entry.toLowerCase()));
+  const out = new Map<string, string>();
+  for (const entry of entries) {
+    const key = entry.toLowerCase();
+    if (entry !== key && !lower.has(key) && !out.has(key)) out.set(key, entry);
+  }
+  return out;
+}
+
+function nameList(): Map<string, string> {
+  if (!names) {
+    try {
+      names = capitalisedOnly(fs.readFileSync(WORD_LIST, 'utf8'));
+    } catch {
+      names = new Map();
+    }
+  }
+  return names;
+}
+
+/** Each word the list has only capitalised, written with its capitals (a possessive's 's kept, the punctuation after it kept). */
+export function writeNames(words: FormattedWord[], list: ReadonlyMap<string, string> = nameList()): FormattedWord[] {
+  if (list.size === 0) return words;
+  for (const word of words) {
+    if (MARKER.test(word.punctuated_word)) continue;
+    const match = /^([\p{L}]+)('s)?([.,?!;:]*)$/u.exec(word.punctuated_word);
+    if (!match) continue;
+    const written = list.get(match[1]!.toLowerCase());
+    // At a sentence start too: "tv" is written "TV", not "Tv".
+    if (written) word.punctuated_word = `${written}${match[2] ?? ''}${match[3] ?? ''}`;
+  }
+  return words;
+}
