@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { keyPhrases } from '../src/features/transcription/key-phrases.ts';
 import { chapterStarts, mayHaveChapters, retitledChapters, transcriptChapters } from '../src/features/transcription/chapters.ts';
+import { embedSentences } from '../src/engines/text/sentence-encoder.ts';
 import { stereoCall } from './helpers/audio.ts';
 import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
 import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
@@ -56,6 +57,17 @@ test('chapters start at the deepest drop in similarity, never leaving a chapter 
   const segments = timed(['the router is down', 'the router light is red', 'restart the router', 'my billing address changed', 'update the billing address', 'the address is saved']);
   const corrected = retitledChapters([{ start: 0, end: 11.5, title: 'router', first_segment: 0, last_segment: 2 }, { start: 12, end: 23.5, title: 'billing address', first_segment: 3, last_segment: 5 }], segments.map((s, i) => (i < 3 ? { ...s, text: s.text.replace('router', 'modem') } : s)));
   assert.deepEqual(corrected.map((c) => [c.title, c.first_segment, c.last_segment]), [['modem', 0, 2], ['billing address', 3, 5]]);
+});
+
+test('sentences are embedded on the host in batches, each vector as if embedded alone', async () => {
+  const texts = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? `my router dropped the connection ${i} times` : `please update my billing address number ${i}`));
+  const vectors = await embedSentences(texts);
+  assert.equal(vectors.length, 40);
+  assert.ok(vectors.every((v) => v.length === 512));
+  const [alone] = await embedSentences([texts[35]!]);
+  assert.ok(alone!.every((value, i) => Math.abs(value - vectors[35]![i]!) < 1e-4), 'the 36th, in the second batch, is the same vector');
+  const cosine = (a: number[], b: number[]) => a.reduce((sum, v, i) => sum + v * b[i]!, 0) / Math.hypot(...a) / Math.hypot(...b);
+  assert.ok(cosine(vectors[0]!, vectors[2]!) > cosine(vectors[0]!, vectors[1]!), 'alike sentences are nearer');
 });
 
 for (const backend of await backends()) {

@@ -10,6 +10,9 @@ let model: Promise<EmbeddingsModel> | null = null;
 /** Whether this process has loaded the encoder (for the memory it holds). */
 export const encoderLoaded = () => model !== null;
 
+/** Texts embedded at once: bounds the tensors of a long call, and lets the event loop run between batches (a run's heartbeat). */
+const BATCH = 32;
+
 /** One vector per text, in order. */
 export async function embedSentences(texts: string[]): Promise<number[][]> {
   if (texts.length === 0) return [];
@@ -17,5 +20,11 @@ export async function embedSentences(texts: string[]): Promise<number[][]> {
     model = null;
     throw error;
   });
-  return (await model).embed(texts);
+  const encoder = await model;
+  const out: number[][] = [];
+  for (let i = 0; i < texts.length; i += BATCH) {
+    out.push(...(await encoder.embed(texts.slice(i, i + BATCH))));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return out;
 }
