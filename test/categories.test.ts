@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { meets } from '../src/features/categories/category-rule.ts';
 import { upload, waitForRecording } from './helpers/api.ts';
-import { stereoCall } from './helpers/audio.ts';
+import { speech, stereoCall } from './helpers/audio.ts';
 import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 test('all and any; talk and sentiment conditions of a speaker or of the call', () => {
@@ -99,6 +99,19 @@ for (const backend of await backends()) {
       const other = await registerAccount(hark);
       assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${other.workspaceId}/categories/${ids.angry}`, key: other.key }), 404, 'not_found');
       assert.deepEqual((await hark.request({ method: 'GET', url: `/api/v1/workspaces/${other.workspaceId}/categories`, key: other.key })).json<{ data: unknown[] }>().data, []);
+    });
+
+    test('reports group by category: a recording meeting two counts in both, one meeting none under null', async () => {
+      const untranscribed = (await upload(hark, account, speech('Hello there.'))).json<{ id: string }>().id;
+      await waitForRecording(hark, account, untranscribed, ['completed']);
+      type Groups = { groups: { key: Record<string, string | null>; recordings?: number; transcripts?: number }[] };
+      const recordings = (await request('GET', '/reports/recordings?group_by=category')).json<Groups>();
+      assert.deepEqual(recordings.groups.map((g) => [g.key.category, g.recordings]), [['angry', 1], ['refund', 1], [null, 1]]);
+      const talk = (await request('GET', '/reports/talk?group_by=category')).json<Groups>();
+      assert.deepEqual(talk.groups.map((g) => [g.key.category, g.transcripts]), [['angry', 1], ['refund', 1]], 'only transcribed calls have talk');
+      const filtered = (await request('GET', `/reports/recordings?group_by=category&category=${ids.angry}`)).json<Groups>();
+      assert.deepEqual(filtered.groups.map((g) => [g.key.category, g.recordings]), [['angry', 1], ['refund', 1]], 'the filter picks calls; the groups are all their categories');
+      assertProblem(await request('GET', '/reports/recordings?group_by=category&group_by=category'), 400, 'validation_failed');
     });
   });
 }

@@ -98,7 +98,8 @@ describe('the command line', () => {
   });
 
   test('serve whose log pipe was closed still stops on SIGTERM; a second signal exits at once', async () => {
-    for (const signals of [['SIGTERM'], ['SIGTERM', 'SIGINT']] as const) {
+    // The two cases side by side: each is a process of its own on a store of its own.
+    const stop = async (signals: readonly NodeJS.Signals[]) => {
       const port = await freePort();
       // A copy of a migrated embedded store: starting needs no initdb.
       const { dataDir } = await testConfig('pglite');
@@ -118,6 +119,7 @@ describe('the command line', () => {
       if (code === 'hung') child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
       assert.equal(code, signals.length === 1 ? 0 : 1, `after ${signals.join(' + ')}`);
-    }
+    };
+    await Promise.all([stop(['SIGTERM']), stop(['SIGTERM', 'SIGINT'])]);
   });
 });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { answerByPhrases } from '../src/features/analysis/targeted-questions.ts';
 import { stereoCall } from './helpers/audio.ts';
 import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
-import { assertProblem, backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { assertProblem, oneBackend, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 test('a phrase rule takes a spotted phrase when the words lack it, in the question\'s speaker and window only', () => {
   const question = { id: 'notice', text: 'Was the call announced as recorded?', type: 'boolean' as const, phrases: ['This call may be recorded'], speaker: 'agent', within_seconds: 30 };
@@ -23,7 +23,8 @@ test('a phrase rule takes a spotted phrase when the words lack it, in the questi
   assert.equal(inWords.evidence[0]?.source, 'transcript');
 });
 
-for (const backend of await backends()) {
+// The store plays no part in what this suite proves (audio, engines, HTTP shapes): one backend.
+for (const backend of await oneBackend()) {
   describe(`phrases spotted in the audio on ${backend}`, () => {
     let hark: Hark;
     let account: Account;

@@ -298,6 +298,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /channel_0 \d+ % of the talk.*channel_1 \d+ % of the talk/);
     // What the call is about: its topics, one of which finds it in the list.
     await transcript.locator('[data-topic="parcel"]').waitFor();
+    // Under the waveform, each speaker's sentiment along the call.
+    assert.deepEqual(await page.locator('[data-sentiment-lane]').evaluateAll((lanes) => lanes.map((l) => l.getAttribute('data-sentiment-lane'))), ['channel_0', 'channel_1']);
     await check(page, 'recording-call');
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByLabel('Topic', { exact: true }).fill('parcel');

@@ -175,6 +175,31 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     assert.deepEqual(await greetingRates(page), first, 'the same calls answered twice are still five calls each');
   });
 
+  test('a category of the calls without a greeting, written in the editor and applied to past calls, filters the list', async () => {
+    const { page } = lead;
+    await page.goto(`${workspaceUrl}/categories`);
+    await page.getByRole('button', { name: 'New category' }).click();
+    const editor = page.getByRole('region', { name: 'New category' });
+    await editor.getByLabel('Name').fill('No greeting');
+    await editor.getByLabel('Phrases (any of them)').fill('thank you for calling');
+    await editor.getByLabel('Phrases (any of them)').press('Enter');
+    await editor.getByRole('switch', { name: 'Never said' }).click();
+    await editor.getByLabel('Speaker').fill('agent');
+    await editor.getByLabel('In the first (s)').fill('15');
+    await editor.getByText('agent never says “thank you for calling” in the first 15 s').waitFor();
+    await check(page, 'lead-category-editor');
+    await editor.getByRole('button', { name: 'Save category' }).click();
+    const row = page.locator('[data-category-row="No greeting"]');
+    await row.getByRole('button', { name: 'Apply to past calls' }).click();
+    await page.getByText('“No greeting”: 3 of 10 transcribed calls meet it.').waitFor({ timeout: 30_000 });
+    await check(page, 'lead-categories');
+    await row.getByRole('link', { name: 'No greeting' }).click();
+    await page.waitForURL(/category=cat-/);
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Recordings"] tbody tr').length === 3, undefined, { timeout: 10_000 });
+    const named = (await page.getByRole('table', { name: 'Recordings' }).getByRole('link').allTextContents()).sort();
+    assert.deepEqual(named, calls.flatMap((c, i) => (c.greets ? [] : [path.basename(files[i]!)])).sort());
+  });
+
   test('a corrected transcript, analysed again, moves the rate; the card number shows as a marker', async () => {
     const { page } = lead;
     // Ben's fourth call: the agent did greet, the recogniser missed it (here: the audio had none).

@@ -5,7 +5,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -44,6 +44,17 @@ function canReachPostgres(): Promise<boolean> {
 }
 
 /**
+ * One backend, for a suite whose subject is audio, an engine or an HTTP shape rather than the
+ * store: PostgreSQL when reachable (always in CI; it starts in a fifth of PGlite's CPU), else
+ * PGlite; HARK_TEST_BACKEND still picks. PGlite hears real audio in the suites run on both and in
+ * every suite of the embedded default (the web journeys, the command line, the clients).
+ */
+export async function oneBackend(): Promise<Backend[]> {
+  const all = await backends();
+  return all.includes('postgres') ? ['postgres'] : all.slice(0, 1);
+}
+
+/**
  * The backends to run a suite on: PGlite always, PostgreSQL when reachable (always in CI), and
  * with `s3` the multi-host layout too: PostgreSQL (PGlite when unreachable) with an S3 store.
  */
@@ -77,22 +88,43 @@ export interface HarkOptions {
 }
 
 /**
- * A migrated embedded database made once per test process and copied for each test: PGlite's
- * initdb takes seconds, a copy of its folder milliseconds.
+ * A migrated embedded database, made once per checkout and version of the migrations and PGlite
+ * (in node_modules/.cache, shared by the test processes) and copied for each test: PGlite's initdb
+ * and the migrations take seconds of CPU in every process that made its own, a copy milliseconds.
+ * Built in a folder of its own and renamed into place, so processes racing to make it never see
+ * half of one.
  */
 let pgliteTemplate: Promise<string> | null = null;
 function templateDir(): Promise<string> {
   return (pgliteTemplate ??= (async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hark-template-'));
-    process.on('exit', () => fsSync.rmSync(dir, { recursive: true, force: true }));
-    const config = loadConfig({ HARK_DATA_DIR: dir, HARK_EMBEDDED_DB: 'pglite' });
-    const database = await openDatabase(config);
-    await migrate(database);
-    const queue = new Queue(database, config, () => {});
-    await queue.start(jobHandlers({ config } as Context));
-    await queue.stop();
-    await database.close();
-    return path.join(dir, 'pg');
+    const root = path.join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'hark-test');
+    const migrations = path.join(import.meta.dirname, '..', '..', 'src', 'platform', 'db', 'migrations');
+    const hash = createHash('sha256');
+    for (const file of (await fs.readdir(migrations)).sort()) hash.update(file).update(await fs.readFile(path.join(migrations, file)));
+    hash.update(JSON.parse(await fs.readFile(path.join(import.meta.dirname, '..', '..', 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')).version as string);
+    hash.update(await fs.readFile(path.join(import.meta.dirname, '..', '..', 'src', 'platform', 'queue', 'queue.ts')));
+    const ready = path.join(root, `pglite-${hash.digest('hex').slice(0, 16)}`);
+    if (fsSync.existsSync(ready)) return ready;
+    await fs.mkdir(root, { recursive: true });
+    // Templates of earlier migrations are of no more use.
+    for (const old of await fs.readdir(root)) if (old.startsWith('pglite-')) await fs.rm(path.join(root, old), { recursive: true, force: true });
+    const dir = await fs.mkdtemp(path.join(root, 'building-'));
+    try {
+      const config = loadConfig({ HARK_DATA_DIR: dir, HARK_EMBEDDED_DB: 'pglite' });
+      const database = await openDatabase(config);
+      await migrate(database);
+      const queue = new Queue(database, config, () => {});
+      await queue.start(jobHandlers({ config } as Context));
+      await queue.stop();
+      await database.close();
+      await fs.rename(path.join(dir, 'pg'), ready).catch((error: NodeJS.ErrnoException) => {
+        // Another process made it first: theirs is as good.
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+    return ready;
   })());
 }
 

@@ -25,6 +25,7 @@ export const router = createBrowserRouter([
       { path: 'executions', lazy: page(() => import('./pages/Executions.tsx')) },
       { path: 'search', lazy: page(() => import('./pages/Search.tsx')) },
       { path: 'reports', lazy: page(() => import('./pages/Reports.tsx')) },
+      { path: 'categories', lazy: page(() => import('./pages/Categories.tsx')) },
       { path: 'settings', lazy: page(() => import('./pages/Settings.tsx')) },
     ],
   },

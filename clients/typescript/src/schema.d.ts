@@ -10754,7 +10754,7 @@ export interface operations {
         parameters: {
             query: {
                 analysis_scenario_id: string;
-                /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
+                /** @description metadata.<field>, category (the call categories a recording meets, by name: a recording in two counts in both, one in none under null), recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
                 /** @description Comma-separated statuses */
                 status?: string;
@@ -10880,7 +10880,7 @@ export interface operations {
     getRecordingsReport: {
         parameters: {
             query?: {
-                /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
+                /** @description metadata.<field>, category (the call categories a recording meets, by name: a recording in two counts in both, one in none under null), recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
                 /** @description Comma-separated statuses */
                 status?: string;
@@ -10990,7 +10990,7 @@ export interface operations {
     getTalkReport: {
         parameters: {
             query?: {
-                /** @description metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
+                /** @description metadata.<field>, category (the call categories a recording meets, by name: a recording in two counts in both, one in none under null), recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
                 /** @description Comma-separated statuses */
                 status?: string;

@@ -10,7 +10,7 @@ import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-
 import { sendJsonOrCsv } from '../../http/query.ts';
 
 const filterFields = {
-  group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
+  group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, category (the call categories a recording meets, by name: a recording in two counts in both, one in none under null), recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
   ...recordingFilterFields,
 };
 /** JSON by default; CSV with `Accept: text/csv`. */

@@ -16,6 +16,8 @@ interface GroupKey {
   label: (value: unknown) => string | null;
   /** Periods are labelled by their first day (ISO dates, in time order as plain text). */
   period: boolean;
+  /** A table the key is read from, joined to the rows (`rec`). */
+  join?: RawBuilder<unknown>;
 }
 
 const DAY = 86_400;
@@ -44,9 +46,25 @@ const periods = { created_at: periodsOf('created_at'), recorded_at: periodsOf('r
 /** What the keys are read from, aliased `rec`: recordings, or analysis facts (periods as columns). */
 type KeySource = 'recordings' | 'facts';
 
-export function parseGroupBy(values: string[], source: KeySource = 'recordings'): GroupKey[] {
+/**
+ * The keys of a report's group_by. `category` groups by the call categories a recording meets (by
+ * name; a recording meeting two counts in both groups, one meeting none under null): `names` are
+ * the workspace's categories by id.
+ */
+export function parseGroupBy(values: string[], source: KeySource = 'recordings', names: ReadonlyMap<string, string> = new Map()): GroupKey[] {
   if (values.length > 5) throw invalid('group_by', 'at most 5 groupings');
+  if (values.filter((value) => value === 'category').length > 1) throw invalid('group_by', 'category at most once');
   return values.map((value) => {
+    if (value === 'category') {
+      const recording = sql.ref(source === 'facts' ? 'rec.recording_id' : 'rec.id');
+      return {
+        name: value,
+        expression: sql<string | null>`rcat.category_id`,
+        label: (id) => (id === null || id === undefined ? null : (names.get(String(id)) ?? String(id))),
+        period: false,
+        join: sql`LEFT JOIN recording_categories rcat ON rcat.recording_id = ${recording}`,
+      };
+    }
     const match = /^(created_at|recorded_at):(day|week|month)$/.exec(value);
     if (match) {
       const { expression, column, label } = periods[match[1] as 'created_at' | 'recorded_at'][match[2] as 'day' | 'week' | 'month'];
@@ -60,8 +78,20 @@ export function parseGroupBy(values: string[], source: KeySource = 'recordings')
       const expression = path.length === 1 ? sql<string | null>`rec.metadata ->> ${path[0]}` : sql<string | null>`rec.metadata #>> ${path}::text[]`;
       return { name: value, expression, label: (v) => (v === null || v === undefined ? null : String(v)), period: false };
     }
-    throw invalid('group_by', `"${value}" is not metadata.<field>, recorded_at:day|week|month or created_at:day|week|month`);
+    throw invalid('group_by', `"${value}" is not metadata.<field>, category, recorded_at:day|week|month or created_at:day|week|month`);
   });
+}
+
+/** The tables the keys read from, joined after `rec`. */
+const keyJoins = (keys: GroupKey[]) => {
+  const joins = keys.flatMap((k) => (k.join ? [k.join] : []));
+  return joins.length ? sql.join(joins, sql` `) : sql``;
+};
+
+/** The report's keys, with the workspace's category names when it groups by category. */
+async function keysFor(ctx: Context, workspaceId: string, groupBy: string[], source: KeySource = 'recordings'): Promise<GroupKey[]> {
+  const names = groupBy.includes('category') ? new Map((await ctx.db.selectFrom('categories').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute()).map((c) => [c.id, c.name])) : new Map<string, string>();
+  return parseGroupBy(groupBy, source, names);
 }
 
 const where = (conditions: RawBuilder<boolean>[]) => (conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``);
@@ -74,7 +104,7 @@ const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.strin
 
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
-  const keys = parseGroupBy(groupBy, 'facts');
+  const keys = await keysFor(ctx, workspaceId, groupBy, 'facts');
   // One pass over the narrow facts (migration 015), which carry the recording's creation time and
   // metadata; only a status filter looks at the recordings themselves.
   const { status, ...rest } = filters;
@@ -95,7 +125,7 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
     return (
       await sql<Record<string, unknown> & { n: number }>`
         SELECT ${keyColumns(keys)} ${sql.join([sql`count(*)::int AS n`, ...counts])}
-        FROM analysis_facts rec
+        FROM analysis_facts rec ${keyJoins(keys)}
         WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} AND rec.latest ${where(conditions)}
         ${groupClause(keys)}`.execute(trx)
     ).rows;
@@ -115,10 +145,10 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
 
 
 export async function recordingsReport(ctx: Context, workspaceId: string, groupBy: string[], filters: RecordingFilters): Promise<RecordingsReport> {
-  const keys = parseGroupBy(groupBy);
+  const keys = await keysFor(ctx, workspaceId, groupBy);
   const rows = await sql<Record<string, unknown> & { status: string; n: number; seconds: number }>`
     SELECT ${keyColumns(keys)} rec.status AS status, count(*)::int AS n, coalesce(sum(rec.duration_seconds), 0)::float8 AS seconds
-    FROM recordings rec WHERE rec.workspace_id = ${workspaceId} ${where(recordingConditions(filters, 'rec'))}
+    FROM recordings rec ${keyJoins(keys)} WHERE rec.workspace_id = ${workspaceId} ${where(recordingConditions(filters, 'rec'))}
     GROUP BY ${sql.join([...keyRefs(keys), sql.ref('status')])}`.execute(ctx.db);
   const groups = new Map<string, RecordingsReport['groups'][number]>();
   for (const row of rows.rows) {
@@ -141,11 +171,11 @@ const rounded = (value: unknown) => Math.round(Number(value) * 1000) / 1000;
  * interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn.
  */
 export async function talkReport(ctx: Context, workspaceId: string, groupBy: string[], filters: RecordingFilters): Promise<TalkReport> {
-  const keys = parseGroupBy(groupBy);
+  const keys = await keysFor(ctx, workspaceId, groupBy);
   const latest = sql`(
     SELECT DISTINCT ON (t.recording_id) t.recording_id, t.stats, t.sentiment FROM transcripts t
     WHERE t.workspace_id = ${workspaceId} AND t.stats IS NOT NULL ORDER BY t.recording_id, t.seq DESC
-  ) l JOIN recordings rec ON rec.id = l.recording_id`;
+  ) l JOIN recordings rec ON rec.id = l.recording_id ${keyJoins(keys)}`;
   const conditions = where(recordingConditions(filters, 'rec'));
   const calls = await sql<Record<string, unknown>>`
     SELECT ${keyColumns(keys)} count(*)::int AS n, ${avg('silence_seconds')} AS silence, ${avg('overlap_seconds')} AS overlap, ${avg('interruptions')} AS interruptions

@@ -33,3 +33,10 @@ export function useMetadataFields(workspaceId: string) {
     staleTime: 60_000,
   });
 }
+
+export function useCategories(workspaceId: string) {
+  return useQuery({
+    queryKey: ['categories', workspaceId],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/categories', { params: { path: { workspace_id: workspaceId } } })),
+  });
+}

@@ -2,9 +2,9 @@
 // with HTTP Range; the waveform is drawn from the levels the API computes (a few KB, whatever the
 // call's length). The parent seeks through `seekTo`.
 // A reviewer skips 5 s either way and plays at 0.5× to 3×, by buttons or by keys anywhere on the
-// page outside a text field (SHORTCUTS).
-import { ActionIcon, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+// page outside a text field (SHORTCUTS). Under the waveform, the parent may draw on its time axis.
+import { ActionIcon, Box, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type ReactNode } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import { formatTime } from '../lib/transcript-sync.ts';
 
@@ -30,9 +30,11 @@ interface Props {
   onTime: (seconds: number) => void;
   /** Where the player stands when the audio is ready (a search hit's time). */
   startAt?: number | undefined;
+  /** Drawn under the waveform, on its time axis (chapters, sentiment). */
+  timeline?: ((duration: number) => ReactNode) | undefined;
 }
 
-export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer({ src, waveformSrc, onTime, startAt }, ref) {
+export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer({ src, waveformSrc, onTime, startAt, timeline }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const audio = useRef<HTMLAudioElement>(null);
   const surfer = useRef<WaveSurfer | null>(null);
@@ -158,7 +160,10 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
             {playing ? '❚❚' : '▶'}
           </ActionIcon>
           {/* The waveform's keys (← →) are the page's shortcuts. */}
-          <div ref={container} style={{ flex: 1, minWidth: 0 }} aria-label="Waveform: click to seek" role="slider" aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} aria-valuetext={`${formatTime(time)} of ${formatTime(duration)}`} tabIndex={0} />
+          <Box style={{ flex: 1, minWidth: 0 }}>
+            <div ref={container} aria-label="Waveform: click to seek" role="slider" aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} aria-valuetext={`${formatTime(time)} of ${formatTime(duration)}`} tabIndex={0} />
+            {timeline?.(duration || waveform?.duration_seconds || 0)}
+          </Box>
           <Text size="sm" c="dimmed" ff="monospace" data-testid="player-time" style={{ whiteSpace: 'nowrap' }}>
             {formatTime(time)} / {formatTime(duration)}
           </Text>

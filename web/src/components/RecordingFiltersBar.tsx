@@ -1,4 +1,4 @@
-// Filters of recordings: status, creation dates, a topic (words of a key phrase), sentiment and
+// Filters of recordings: status, creation dates, a call category, a topic (words of a key phrase), sentiment and
 // metadata fields (names and values suggested from the workspace's own recordings).
 import '@mantine/dates/styles.css';
 import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack, TextInput } from '@mantine/core';
@@ -6,6 +6,8 @@ import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { Schemas } from '../api/client.ts';
+import { useCategories } from '../api/queries.ts';
+import { useWorkspace } from './WorkspaceLayout.tsx';
 import { activeFilterCount, emptyFilters, type RecordingFilters, type Sentiment } from '../lib/filters.ts';
 import { recordingStatuses } from '../lib/recording-status.ts';
 
@@ -13,6 +15,7 @@ import { recordingStatuses } from '../lib/recording-status.ts';
 const toDate = (value: string | null) => (value ? dayjs(value).toDate() : null);
 
 export function RecordingFiltersBar({ filters, fields, onChange }: { filters: RecordingFilters; fields: Schemas['MetadataField'][]; onChange: (next: RecordingFilters) => void }) {
+  const categories = useCategories(useWorkspace().id);
   const [field, setField] = useState('');
   const [value, setValue] = useState('');
   const values = fields.find((f) => f.field === field)?.values.map((v) => String(v.value)) ?? [];
@@ -50,6 +53,17 @@ export function RecordingFiltersBar({ filters, fields, onChange }: { filters: Re
           clearable
           w={160}
         />
+        {(categories.data?.data.length ?? 0) > 0 && (
+          <Select
+            label="Category"
+            placeholder="Any"
+            data={(categories.data?.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            value={filters.category}
+            onChange={(category) => onChange({ ...filters, category })}
+            clearable
+            w={170}
+          />
+        )}
         <TopicInput value={filters.topic} onChange={(topic) => onChange({ ...filters, topic })} />
         <Select
           label="Sentiment"

@@ -38,6 +38,7 @@ const sections = [
   ['scenarios', 'Scenarios'],
   ['executions', 'Executions'],
   ['reports', 'Reports'],
+  ['categories', 'Categories'],
   ['settings', 'Settings'],
 ] as const;
 

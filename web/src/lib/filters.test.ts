@@ -5,7 +5,7 @@ describe('filters and the URL', () => {
   test('a URL gives its filters and the filters give the URL back', () => {
     const search = new URLSearchParams('status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north&tab=x');
     const filters = filtersFromSearch(search);
-    expect(filters).toEqual({ status: 'completed', createdAfter: '2026-11-01', createdBefore: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
+    expect(filters).toEqual({ status: 'completed', createdAfter: '2026-11-01', createdBefore: null, category: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
     expect(filtersToSearch(filters, search).toString()).toBe('tab=x&status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north');
   });
 
@@ -20,10 +20,10 @@ describe('filters and the URL', () => {
   });
 
   test('a topic goes as it is; a sentiment choice in the URL becomes the API\'s bounds', () => {
-    const filters = filtersFromSearch(new URLSearchParams('topic=refund&sentiment=negative'));
-    expect(filters).toEqual({ ...emptyFilters, topic: 'refund', sentiment: 'negative' });
-    expect(filtersToSearch(filters).toString()).toBe('topic=refund&sentiment=negative');
-    expect(filtersToQuery(filters)).toEqual({ topic: 'refund', sentiment_max: '-0.05' });
+    const filters = filtersFromSearch(new URLSearchParams('topic=refund&sentiment=negative&category=cat-1'));
+    expect(filters).toEqual({ ...emptyFilters, category: 'cat-1', topic: 'refund', sentiment: 'negative' });
+    expect(filtersToSearch(filters).toString()).toBe('category=cat-1&topic=refund&sentiment=negative');
+    expect(filtersToQuery(filters)).toEqual({ category: 'cat-1', topic: 'refund', sentiment_max: '-0.05' });
     expect(filtersToQuery({ ...emptyFilters, sentiment: 'positive' })).toEqual({ sentiment_min: '0.2' });
     expect(filtersFromSearch(new URLSearchParams('sentiment=angry')).sentiment).toBeNull();
   });

@@ -4,6 +4,8 @@ export interface RecordingFilters {
   status: string | null;
   createdAfter: string | null;
   createdBefore: string | null;
+  /** A call category's id (cat-…): the calls that meet it. */
+  category: string | null;
   /** Words of one of the call's key phrases. */
   topic: string | null;
   /** Calls where a speaker's mean sentiment is at most −0.05 (negative) or at least 0.2 (positive): the bounds that agree best with hand-labelled turns (bench/understanding.ts). */
@@ -19,9 +21,9 @@ export const sentimentBounds: Record<Sentiment, { sentiment_min?: string; sentim
   positive: { sentiment_min: '0.2' },
 };
 
-export const emptyFilters: RecordingFilters = { status: null, createdAfter: null, createdBefore: null, topic: null, sentiment: null, metadata: {} };
+export const emptyFilters: RecordingFilters = { status: null, createdAfter: null, createdBefore: null, category: null, topic: null, sentiment: null, metadata: {} };
 
-const own = new Set(['status', 'created_after', 'created_before', 'topic', 'sentiment', 'cursor']);
+const own = new Set(['status', 'created_after', 'created_before', 'category', 'topic', 'sentiment', 'cursor']);
 
 export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
   const metadata: Record<string, string> = {};
@@ -32,6 +34,7 @@ export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
     status: search.get('status') || null,
     createdAfter: search.get('created_after') || null,
     createdBefore: search.get('created_before') || null,
+    category: search.get('category') || null,
     topic: search.get('topic') || null,
     sentiment: ((s) => (s === 'negative' || s === 'positive' ? s : null))(search.get('sentiment')),
     metadata,
@@ -47,6 +50,7 @@ export function filtersToSearch(filters: RecordingFilters, base = new URLSearchP
   if (filters.status) next.set('status', filters.status);
   if (filters.createdAfter) next.set('created_after', filters.createdAfter);
   if (filters.createdBefore) next.set('created_before', filters.createdBefore);
+  if (filters.category) next.set('category', filters.category);
   if (filters.topic) next.set('topic', filters.topic);
   if (filters.sentiment) next.set('sentiment', filters.sentiment);
   for (const [field, value] of Object.entries(filters.metadata).sort(([a], [b]) => a.localeCompare(b))) {
@@ -64,4 +68,4 @@ export function filtersToQuery(filters: RecordingFilters): Record<string, string
 }
 
 export const activeFilterCount = (filters: RecordingFilters): number =>
-  (filters.status ? 1 : 0) + (filters.createdAfter ? 1 : 0) + (filters.createdBefore ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;
+  (filters.status ? 1 : 0) + (filters.createdAfter ? 1 : 0) + (filters.createdBefore ? 1 : 0) + (filters.category ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;

@@ -16,6 +16,7 @@ import { RunList } from '../components/RunList.tsx';
 import { movingPipeline, PipelineBadge } from '../components/Status.tsx';
 import { TranscriptEditor } from '../components/TranscriptEditor.tsx';
 import { TranscriptView } from '../components/TranscriptView.tsx';
+import { CallTimeline } from '../components/CallTimeline.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
@@ -166,7 +167,16 @@ export default function Recording() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
-            {hasAudio && <AudioPlayer ref={player} src={audioUrl} waveformSrc={workspacePath(workspace.id, `/recordings/${r.id}/waveform`)} onTime={onTime} startAt={startAt} />}
+            {hasAudio && (
+              <AudioPlayer
+                ref={player}
+                src={audioUrl}
+                waveformSrc={workspacePath(workspace.id, `/recordings/${r.id}/waveform`)}
+                onTime={onTime}
+                startAt={startAt}
+                timeline={transcript.data ? (duration) => <CallTimeline transcript={transcript.data} duration={duration} onSeek={seek} /> : undefined}
+              />
+            )}
             {transcript.data ? (
               <>
                 <Group gap="xs" justify="space-between">

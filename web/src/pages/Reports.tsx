@@ -14,6 +14,9 @@ import { notifications } from '@mantine/notifications';
 
 const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
 
+/** The field select's value for grouping by call category (no metadata field is named so). */
+const CATEGORY = '@category';
+
 export default function Reports() {
   const workspace = useWorkspace();
   const [search, setSearch] = useSearchParams();
@@ -29,7 +32,8 @@ export default function Reports() {
     else next.delete(name);
     setSearch(next, { replace: true });
   };
-  const groupBy = [...(field ? [`metadata.${field}`] : []), ...(period ? [`created_at:${period}`] : [])];
+  // The field select also offers the call categories (a call in two counts in both groups).
+  const groupBy = [...(field ? [field === CATEGORY ? 'category' : `metadata.${field}`] : []), ...(period ? [`created_at:${period}`] : [])];
   const query = new URLSearchParams(groupBy.map((g) => ['group_by', g]));
 
   const analysis = useQuery({
@@ -78,7 +82,11 @@ export default function Reports() {
       <Title order={1}>Reports</Title>
       <Group align="end">
         <Select label="Analysis scenario" data={scenarios.data?.data.map((s) => ({ value: s.id, label: s.name })) ?? []} value={scenarioId} onChange={(v) => set('scenario', v)} allowDeselect={false} w={260} />
-        <Select label="Group by metadata field" placeholder="No field" data={fields.data?.data.map((f) => f.field) ?? []} value={field} onChange={(v) => set('field', v)} clearable w={220} />
+        <Select label="Group by metadata field" placeholder="No field" data={[
+            { group: 'Metadata', items: fields.data?.data.map((f) => f.field) ?? [] },
+            { group: 'Calls', items: [{ value: CATEGORY, label: 'call category' }] },
+          ]}
+          value={field} onChange={(v) => set('field', v)} clearable w={220} />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="period-label">
             Over time

@@ -1,0 +1,67 @@
+// Under the waveform, on the same time axis: the call's chapters (a click plays one) and, for a
+// call with several speakers, each speaker's sentiment along the call, segment by segment (green
+// pleased, red upset, grey neutral; stronger the further from 0).
+import { Box, Text, UnstyledButton } from '@mantine/core';
+import type { Schemas } from '../api/client.ts';
+import { formatTime } from '../lib/transcript-sync.ts';
+
+type Transcript = Schemas['Transcript'];
+
+/** A sentiment score's colour: red below 0, green above, grey near 0; stronger the further out. */
+export function sentimentColour(score: number): string {
+  if (Math.abs(score) < 0.05) return 'rgba(134, 142, 150, 0.35)';
+  const strength = Math.min(1, 0.35 + Math.abs(score));
+  return score > 0 ? `rgba(47, 158, 68, ${strength.toFixed(2)})` : `rgba(224, 49, 49, ${strength.toFixed(2)})`;
+}
+
+const at = (seconds: number, duration: number) => `${Math.min(100, Math.max(0, (seconds / duration) * 100))}%`;
+
+export function CallTimeline({ transcript, duration, onSeek }: { transcript: Transcript; duration: number; onSeek: (seconds: number) => void }) {
+  if (!(duration > 0)) return null;
+  const chapters = transcript.chapters ?? [];
+  const speakers = [...new Set(transcript.segments.map((s) => s.speaker))];
+  const scores = transcript.sentiment.segments;
+  return (
+    <Box>
+      {chapters.length > 1 && (
+        <Box pos="relative" h={22} aria-label="Chapters" role="group">
+          {chapters.map((chapter, i) => (
+            <UnstyledButton
+              key={i}
+              onClick={() => onSeek(chapter.start)}
+              data-timeline-chapter={i + 1}
+              title={`Chapter ${i + 1}: ${chapter.title} (${formatTime(chapter.start)}–${formatTime(chapter.end)})`}
+              aria-label={`Play chapter ${i + 1}, ${chapter.title}, from ${formatTime(chapter.start)}`}
+              pos="absolute"
+              top={0}
+              h={20}
+              px={4}
+              style={{ left: at(chapter.start, duration), width: `calc(${at(chapter.end - chapter.start, duration)} - 2px)`, background: i % 2 === 0 ? 'var(--mantine-color-blue-1)' : 'var(--mantine-color-indigo-1)', borderRadius: 3, overflow: 'hidden' }}
+            >
+              <Text size="xs" truncate>
+                {chapter.title}
+              </Text>
+            </UnstyledButton>
+          ))}
+        </Box>
+      )}
+      {speakers.length > 1 && (
+        <>
+          {speakers.map((speaker) => (
+            // Full width, so that a segment sits under its own sound.
+            <Box key={speaker} pos="relative" h={6} mt={2} style={{ background: 'var(--mantine-color-gray-1)', borderRadius: 2 }} aria-label={`Sentiment of ${speaker} along the call`} role="img" data-sentiment-lane={speaker}>
+              {transcript.segments.map((segment, i) =>
+                segment.speaker === speaker && scores[i] !== undefined ? (
+                  <Box key={i} pos="absolute" top={0} h={6} title={`${speaker} ${formatTime(segment.start)}: ${scores[i]!.toFixed(2)}`} style={{ left: at(segment.start, duration), width: at(Math.max(segment.end - segment.start, duration / 400), duration), background: sentimentColour(scores[i]!) }} />
+                ) : null,
+              )}
+            </Box>
+          ))}
+          <Text size="xs" c="dimmed" mt={2}>
+            Sentiment, lane by lane: {speakers.join(' · ')} (green pleased, red upset)
+          </Text>
+        </>
+      )}
+    </Box>
+  );
+}

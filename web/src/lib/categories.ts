@@ -1,0 +1,39 @@
+// Call categories in words, and the blank conditions the editor starts from.
+import type { Schemas } from '../api/client.ts';
+
+export type CategoryRule = Schemas['CategoryRule'];
+export type Condition = CategoryRule['conditions'][number];
+export type ConditionType = Condition['type'];
+
+export const talkMetricNames: Record<Extract<Condition, { type: 'talk' }>['metric'], string> = {
+  silence_seconds: 'silence (s)',
+  overlap_seconds: 'overlap (s)',
+  interruptions: 'interruptions',
+  talk_ratio: 'share of the talk (0–1)',
+  talk_seconds: 'talk time (s)',
+  words_per_minute: 'words per minute',
+  longest_turn_seconds: 'longest turn (s)',
+};
+
+const partNames = { mean: 'over the call', first_third: 'in the first third', last_third: 'in the last third' } as const;
+
+export function blankCondition(type: ConditionType): Condition {
+  if (type === 'phrase') return { type, phrases: [], said: true };
+  if (type === 'talk') return { type, metric: 'silence_seconds', op: 'above', value: 30 };
+  return { type, speaker: 'customer', part: 'mean', op: 'below', value: -0.2 };
+}
+
+/** One condition in a sentence: `agent says "refund" in the first 15 s`. */
+export function describeCondition(condition: Condition): string {
+  const who = condition.speaker ?? (condition.type === 'phrase' ? 'anyone' : 'the call');
+  if (condition.type === 'phrase') {
+    const phrases = condition.phrases.map((p) => `“${p}”`).join(' or ');
+    const window = condition.within_seconds !== undefined ? ` in the first ${condition.within_seconds} s` : '';
+    return `${who} ${condition.said === false ? 'never says' : 'says'} ${phrases || '(no phrase yet)'}${window}`;
+  }
+  if (condition.type === 'talk') return `${who}: ${talkMetricNames[condition.metric]} ${condition.op} ${condition.value}`;
+  return `${who}: sentiment ${partNames[condition.part ?? 'mean']} ${condition.op} ${condition.value}`;
+}
+
+/** A rule in a sentence: conditions joined by "and" (all) or "or" (any). */
+export const describeRule = (rule: CategoryRule): string => rule.conditions.map(describeCondition).join(rule.match === 'all' ? ' and ' : ' or ');
