@@ -4,7 +4,6 @@
 // a word ("bill", "john", "may") stays as said: the list cannot tell them apart. Without the list
 // installed, words stay as they are.
 import fs from 'node:fs';
-import type { FormattedWord } from './formatting.ts';
 
 export const WORD_LIST = '/usr/share/dict/american-english-large';
 const MARKER = /^\[[A-Z_]+\]$/;
@@ -35,7 +34,7 @@ function nameList(): Map<string, string> {
 }
 
 /** Each word the list has only capitalised, written with its capitals (a possessive's 's kept, the punctuation after it kept). */
-export function writeNames(words: FormattedWord[], list: ReadonlyMap<string, string> = nameList()): FormattedWord[] {
+export function writeNames<W extends { punctuated_word: string }>(words: W[], list: ReadonlyMap<string, string> = nameList()): W[] {
   if (list.size === 0) return words;
   for (const word of words) {
     if (MARKER.test(word.punctuated_word)) continue;
