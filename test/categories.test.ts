@@ -111,6 +111,12 @@ for (const backend of await backends()) {
       assert.deepEqual(talk.groups.map((g) => [g.key.category, g.transcripts]), [['angry', 1], ['refund', 1]], 'only transcribed calls have talk');
       const filtered = (await request('GET', `/reports/recordings?group_by=category&category=${ids.angry}`)).json<Groups>();
       assert.deepEqual(filtered.groups.map((g) => [g.key.category, g.recordings]), [['angry', 1], ['refund', 1]], 'the filter picks calls; the groups are all their categories');
+      // The analysis report reads its facts table, joined the same way.
+      const scenario = (await request('GET', '/analysis-scenarios')).json<{ data: { id: string }[] }>().data[0]!.id;
+      const analysed = (await request('POST', `/recordings/${recordingId}/analysis-runs`, { analysis_scenario_id: scenario })).json<{ id: string }>();
+      await eventually(async () => (await request('GET', `/analysis-runs/${analysed.id}`)).json<{ status: string }>().status === 'completed', 60_000, 'the analysis');
+      const analysis = (await request('GET', `/reports/analysis?analysis_scenario_id=${scenario}&group_by=category`)).json<{ groups: { key: Record<string, string | null>; calls: number }[] }>();
+      assert.deepEqual(analysis.groups.map((g) => [g.key.category, g.calls]), [['angry', 1], ['refund', 1]]);
       assertProblem(await request('GET', '/reports/recordings?group_by=category&group_by=category'), 400, 'validation_failed');
     });
   });

