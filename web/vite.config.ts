@@ -12,6 +12,16 @@ export default defineConfig({
     // Read by scripts/bundle-size.mjs to follow what the first page loads.
     manifest: true,
     chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // Mantine and what it builds on, as one chunk every workspace page shares.
+            { name: 'mantine', test: /[\\/]node_modules[\\/](@mantine[\\/](core|hooks|store)|@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|react-number-format|react-textarea-autosize|tslib|clsx|get-nonce|detect-node-es)[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': process.env.HARK_URL ?? 'http://127.0.0.1:8080' },

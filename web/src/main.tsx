@@ -35,6 +35,10 @@ const theme = createTheme({
     // (the tint, the border and the words carry the meaning).
     Alert: Alert.extend({ vars: () => ({ root: { '--alert-color': 'var(--mantine-color-gray-9)' } }) }),
     Badge: Badge.extend({ defaultProps: { variant: 'light' }, vars: () => ({ root: { '--badge-color': 'var(--mantine-color-gray-9)' } }) }),
+    // Select, MultiSelect and Autocomplete mount their option lists when opened, not with the page:
+    // a list kept mounted (Mantine's default) is positioned at mount, each forcing a layout.
+    // (A plain entry, so the entry chunk does not import the combobox.)
+    Combobox: { defaultProps: { keepMounted: false } },
     // A notification's close button is an icon: it needs a name.
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
   },

@@ -5,6 +5,7 @@ import { Anchor, Badge, Card, Group, List, Stack, Text } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { scopeLabel } from './QuestionEditor.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void }) {
   return (
@@ -13,7 +14,7 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
         <Group justify="space-between">
           <Text fw={600}>{scenarioName}</Text>
           <Text size="xs" c="dimmed">
-            {result.engine === 'basic' ? 'basic engine (no language model)' : `${result.engine} · ${result.model}`} · {new Date(result.created_at).toLocaleString()}
+            {result.engine === 'basic' ? 'basic engine (no language model)' : `${result.engine} · ${result.model}`} · {formatDateTime(result.created_at)}
           </Text>
         </Group>
         {result.summary && <Text size="sm">{result.summary}</Text>}

@@ -2,6 +2,7 @@
 import { Button, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { StatusBadge } from './Status.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 type Run = Schemas['TranscriptionRun'] | Schemas['AnalysisRun'];
 
@@ -39,7 +40,7 @@ export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label
                 </Stack>
               </Table.Td>
               <Table.Td>
-                <Text size="xs">{new Date(run.created_at).toLocaleString()}</Text>
+                <Text size="xs">{formatDateTime(run.created_at)}</Text>
               </Table.Td>
               <Table.Td>
                 {canWrite && (

@@ -9,6 +9,7 @@ import { api, ok } from '../api/client.ts';
 import { setCsrfToken } from '../api/client.ts';
 import { useSession, type WorkspaceInfo } from '../session.tsx';
 import { ProblemAlert } from './Problem.tsx';
+import { formatDate } from '../lib/dates.ts';
 
 const WorkspaceContext = createContext<WorkspaceInfo | null>(null);
 
@@ -53,7 +54,7 @@ function TrialBanner({ workspace }: { workspace: WorkspaceInfo }) {
   }
   return (
     <Alert color="blue" variant="light" mb="md" role="status" p="xs">
-      Trial: {workspace.trial_days_left} {workspace.trial_days_left === 1 ? 'day' : 'days'} left (until {new Date(workspace.trial_ends_at).toLocaleDateString()}).
+      Trial: {workspace.trial_days_left} {workspace.trial_days_left === 1 ? 'day' : 'days'} left (until {formatDate(workspace.trial_ends_at)}).
     </Alert>
   );
 }

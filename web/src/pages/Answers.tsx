@@ -7,6 +7,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { api, download, okJson, workspacePath } from '../api/client.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 const choices = [
   { value: 'true', label: 'Yes' },
@@ -78,7 +79,7 @@ export default function Answers() {
                     {row.filename}
                   </Anchor>
                   <Text size="xs" c="dimmed">
-                    {new Date(row.recorded_at).toLocaleString()}
+                    {formatDateTime(row.recorded_at)}
                     {Object.keys(row.metadata).length > 0 ? ` · ${Object.entries(row.metadata).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' · ')}` : ''}
                   </Text>
                 </Table.Td>

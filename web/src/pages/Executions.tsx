@@ -7,6 +7,7 @@ import { useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.
 import { ProblemAlert } from '../components/Problem.tsx';
 import { StatusBadge } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 type Execution = Schemas['Execution'] & { scenario_name: string };
 
@@ -86,7 +87,7 @@ export default function Executions() {
                       </Group>
                     </Table.Td>
                     <Table.Td>
-                      <Text size="xs">{new Date(e.created_at).toLocaleString()}</Text>
+                      <Text size="xs">{formatDateTime(e.created_at)}</Text>
                     </Table.Td>
                   </Table.Tr>
                 );

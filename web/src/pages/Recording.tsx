@@ -21,6 +21,7 @@ import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
 import { failedStatuses, preparingStatuses } from '../lib/recording-status.ts';
+import { formatDate, formatDateTime } from '../lib/dates.ts';
 
 
 export default function Recording() {
@@ -127,7 +128,7 @@ export default function Recording() {
             <PipelineBadge pipeline={r.pipeline} />
             {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
             <Text size="sm" c="dimmed">
-              added {new Date(r.created_at).toLocaleString()} · audio kept until {new Date(r.expires_at).toLocaleDateString()}
+              added {formatDateTime(r.created_at)} · audio kept until {formatDate(r.expires_at)}
             </Text>
           </Group>
           {categories.data && categories.data.data.length > 0 && (
@@ -161,7 +162,7 @@ export default function Recording() {
           <ProblemAlert error={retryImport.error} />
         </Group>
       )}
-      {r.audio_deleted_at !== null && <Alert color="gray">The audio was deleted by its retention on {new Date(r.audio_deleted_at).toLocaleDateString()}; transcripts and results stay.</Alert>}
+      {r.audio_deleted_at !== null && <Alert color="gray">The audio was deleted by its retention on {formatDate(r.audio_deleted_at)}; transcripts and results stay.</Alert>}
       {preparingStatuses.has(r.status) && <Alert color="blue">Preparing the audio… this page updates by itself.</Alert>}
 
       <Grid>

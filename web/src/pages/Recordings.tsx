@@ -13,6 +13,7 @@ import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { filtersFromSearch, filtersToQuery, filtersToSearch } from '../lib/filters.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 const PAGE_SIZE = 25;
 
@@ -143,8 +144,8 @@ export default function Recordings() {
                     <PipelineBadge pipeline={recording.pipeline} />
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
-                  <Table.Td>{new Date(recording.recorded_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</Table.Td>
-                  <Table.Td visibleFrom="sm">{new Date(recording.created_at).toLocaleString()}</Table.Td>
+                  <Table.Td>{formatDateTime(recording.recorded_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{formatDateTime(recording.created_at)}</Table.Td>
                   {columns.map((c) => (
                     <Table.Td key={c}>{cell((recording.metadata as Record<string, unknown>)[c])}</Table.Td>
                   ))}

@@ -8,6 +8,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, ok } from '../api/client.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
@@ -63,7 +64,7 @@ export default function Search() {
                 {hit.recording.filename}
               </Text>
               <Text size="xs" c="dimmed">
-                {new Date(hit.recording.recorded_at).toLocaleString()}
+                {formatDateTime(hit.recording.recorded_at)}
               </Text>
               {hit.speaker && (
                 <Badge variant="light" tt="none" size="sm" data-speaker={hit.speaker}>

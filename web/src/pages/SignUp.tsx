@@ -7,6 +7,7 @@ import { api, ok } from '../api/client.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useSetSession } from '../session.tsx';
+import { formatDate } from '../lib/dates.ts';
 
 export default function SignUp() {
   const [email, setEmail] = useState('');
@@ -32,7 +33,7 @@ export default function SignUp() {
     return (
       <AuthCard title="Your workspace is ready" footer="You can make more keys, with fewer scopes, in Settings.">
         <Alert color="green" title="Trial started">
-          Your 7-day trial runs until {new Date(registration.trial_ends_at).toLocaleDateString()}.
+          Your 7-day trial runs until {formatDate(registration.trial_ends_at)}.
         </Alert>
         <Stack gap="xs">
           <Text fw={500}>Your first API key, for programs and scripts</Text>

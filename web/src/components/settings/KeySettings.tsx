@@ -9,6 +9,7 @@ import { api, ok } from '../../api/client.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
+import { formatDate } from '../../lib/dates.ts';
 
 const allScopes = ['recordings:read', 'recordings:write', 'transcripts:read', 'transcripts:write', 'analysis:read', 'analysis:write', 'scenarios:write', 'reports:read', 'webhooks:manage', 'keys:manage'] as const;
 type Scope = (typeof allScopes)[number];
@@ -86,7 +87,7 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
                 <Table.Td>
                   <Text size="xs">{key.scopes.join(', ')}</Text>
                 </Table.Td>
-                <Table.Td>{key.expires_at ? new Date(key.expires_at).toLocaleDateString() : 'never'}</Table.Td>
+                <Table.Td>{key.expires_at ? formatDate(key.expires_at) : 'never'}</Table.Td>
                 <Table.Td>
                   <ConfirmButton size="xs" title={`Revoke the key “${key.name}”?`} consequence="Every program using it is refused from now on. This cannot be undone: a new key has a new secret." confirm="Revoke" onConfirm={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
                     Revoke

@@ -8,6 +8,7 @@ import { can, type WorkspaceInfo } from '../../session.tsx';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
+import { formatDate } from '../../lib/dates.ts';
 
 type Role = 'owner' | 'member' | 'viewer';
 const roles = [
@@ -85,7 +86,7 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
           {invitations.data.data.map((i) => (
             <Group key={i.id} gap="xs">
               <Text size="sm">
-                {i.email} as {i.role}, until {new Date(i.expires_at).toLocaleDateString()}
+                {i.email} as {i.role}, until {formatDate(i.expires_at)}
               </Text>
               <ConfirmButton size="xs" title={`Revoke the invitation of ${i.email}?`} consequence="The link stops working; you can invite the address again." confirm="Revoke" onConfirm={() => revoke.mutate(i.id)} aria-label={`Revoke the invitation of ${i.email}`}>
                 Revoke

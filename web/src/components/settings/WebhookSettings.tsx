@@ -8,6 +8,7 @@ import { api, ok } from '../../api/client.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
 
 const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'recording.updated', 'transcription_run.completed', 'transcription_run.failed', 'transcript.corrected', 'recording.categorized', 'analysis_run.completed', 'analysis_run.failed', 'execution.completed'] as const;
 type EventName = (typeof events)[number] | '*';
@@ -44,7 +45,7 @@ function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId
                 </Badge>
               </Table.Td>
               <Table.Td>
-                <Text size="xs">{new Date(d.created_at).toLocaleString()}</Text>
+                <Text size="xs">{formatDateTime(d.created_at)}</Text>
               </Table.Td>
               <Table.Td>
                 <Button size="xs" variant="subtle" onClick={() => redeliver.mutate(d.id)}>

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime } from './dates.ts';
+
+describe('dates', () => {
+  it('writes a day, a short month and a year, in local time', () => {
+    const local = new Date(2026, 10, 5, 9, 7);
+    expect(formatDate(local)).toBe('5 Nov 2026');
+    expect(formatDateTime(local)).toBe('5 Nov 2026, 09:07');
+    expect(formatDateTime(local.toISOString())).toBe('5 Nov 2026, 09:07');
+  });
+
+  it('writes nothing for a value that is not a date', () => {
+    expect(formatDate('soon')).toBe('');
+    expect(formatDateTime('')).toBe('');
+  });
+});
