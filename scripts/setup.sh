@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Installs what the service needs on Debian 12 with Node 20: system packages (as root, only when
+# Installs what the service needs on Debian 12 with Node 20.19+, 22.13+ or 24: system packages (as root, only when
 # missing), the npm dependencies, and the built web interface. Test-only packages are installed by
 # scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The Node lines every locked package supports (package.json's engines; test/node-lts.test.ts checks the locks).
+node -e '
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major === 20 ? minor < 19 : major === 21 || (major === 22 && minor < 13) || major < 20) {
+  console.error(`setup: Hark needs Node 20.19 or newer on line 20, 22.13 or newer on line 22, or Node 24 or newer; this is ${process.version}`);
+  process.exit(1);
+}'
 
 # wamerican-large: the word list whose capitalised-only entries give names their capitals.
 packages=(ffmpeg libgomp1 libpocketsphinx3 pocketsphinx-en-us espeak-ng wamerican-large postgresql)

@@ -56,3 +56,23 @@ test(`on Node ${LTS}: start on the defaults, upload, transcribed by itself, the 
   assert.equal(page.status, 200);
   assert.match(await page.text(), /<div id="root">/);
 });
+
+test('every locked package supports the first Node of each line package.json names and the Node running here (no EBADENGINE at set-up)', async () => {
+  const { default: semver } = await import('semver');
+  const root = path.join(import.meta.dirname, '..');
+  const range = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+  // "^20.19.0 || >=22.13.0": 20.19.0 and 22.13.0, each the first release of its line Hark supports.
+  const firsts = range.split('||').map((part) => semver.minVersion(part.trim())!.version);
+  const refused: string[] = [];
+  for (const lock of ['package-lock.json', 'web/package-lock.json']) {
+    const { packages } = JSON.parse(fs.readFileSync(path.join(root, lock), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string }; os?: string[]; cpu?: string[] }> };
+    for (const [name, entry] of Object.entries(packages)) {
+      // Packages for other systems are never installed here (npm skips them by os and cpu).
+      if ((entry.os && !entry.os.includes('linux')) || (entry.cpu && !entry.cpu.includes('x64'))) continue;
+      const wants = entry.engines?.node;
+      if (!wants) continue;
+      for (const node of [...firsts, process.versions.node]) if (!semver.satisfies(node, wants)) refused.push(`${lock} ${name}@${entry.version} wants Node ${wants}, not ${node}`);
+    }
+  }
+  assert.deepEqual(refused, []);
+});

@@ -51,12 +51,14 @@ func New(baseURL, apiKey string) *Client {
 }
 
 // Params of one operation: path parameters (the workspace is the key's own unless given), query,
-// a JSON body (or a *Form), and an idempotency key that makes a POST safe to retry.
+// a JSON body (or a *Form), an idempotency key that makes a POST safe to retry, and the media type
+// asked for (Accept: application/json unless given, e.g. "text/csv" for a report as CSV).
 type Params struct {
 	Path           map[string]string
 	Query          url.Values
 	Body           any
 	IdempotencyKey string
+	Accept         string
 }
 
 // Backoff is exponential with full jitter, capped at 8 seconds.
@@ -123,7 +125,8 @@ type Form struct {
 	Filename string
 }
 
-// Do sends one request with the client's retries and decodes the JSON answer into out.
+// Do sends one request with the client's retries and decodes the JSON answer into out (a *[]byte
+// or *string takes the answer as it came: audio, a transcript's SRT, a report's CSV).
 func (c *Client) Do(ctx context.Context, method, path string, p Params, out any) error {
 	target := c.BaseURL + path
 	if len(p.Query) > 0 {
@@ -177,7 +180,11 @@ func (c *Client) Do(ctx context.Context, method, path string, p Params, out any)
 		}
 		request.Header.Set("Authorization", "Bearer "+c.APIKey)
 		request.Header.Set("User-Agent", fmt.Sprintf("hark-go/%s %s", Version, runtime.Version()))
-		request.Header.Set("Accept", "application/json")
+		if p.Accept != "" {
+			request.Header.Set("Accept", p.Accept)
+		} else {
+			request.Header.Set("Accept", "application/json")
+		}
 		if contentType != "" {
 			request.Header.Set("Content-Type", contentType)
 		}
@@ -205,6 +212,10 @@ func (c *Client) Do(ctx context.Context, method, path string, p Params, out any)
 			}
 			if raw, ok := out.(*[]byte); ok {
 				*raw = data
+				return nil
+			}
+			if text, ok := out.(*string); ok {
+				*text = string(data)
 				return nil
 			}
 			return json.Unmarshal(data, out)

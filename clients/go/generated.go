@@ -254,560 +254,871 @@ type Transcript struct {
 	CreatedAt            string              `json:"created_at"`
 }
 
+// AcceptInvitationAnswer is the answer of AcceptInvitation.
+type AcceptInvitationAnswer struct {
+	WorkspaceID string `json:"workspace_id"`
+}
+
+// ChangePasswordAnswer is the answer of ChangePassword.
+type ChangePasswordAnswer struct {
+	Account    map[string]any `json:"account"`
+	CsrfToken  string         `json:"csrf_token"`
+	ExpiresAt  string         `json:"expires_at"`
+	Workspaces []Workspace    `json:"workspaces"`
+}
+
+// CreateAnalysisScenarioFromTemplateAnswer is the answer of CreateAnalysisScenarioFromTemplate.
+type CreateAnalysisScenarioFromTemplateAnswer struct {
+	ID                              string           `json:"id"`
+	Name                            string           `json:"name"`
+	Engine                          string           `json:"engine"`
+	Model                           string           `json:"model"`
+	Instructions                    string           `json:"instructions"`
+	Questions                       []map[string]any `json:"questions"`
+	Summary                         bool             `json:"summary"`
+	Auto                            bool             `json:"auto"`
+	Retry                           map[string]any   `json:"retry"`
+	Selection                       map[string]any   `json:"selection"`
+	Options                         map[string]any   `json:"options"`
+	CreatedAt                       string           `json:"created_at"`
+	UpdatedAt                       string           `json:"updated_at"`
+	LabelledTranscriptionScenarioID *string          `json:"labelled_transcription_scenario_id"`
+}
+
+// CreateApiKeyAnswer is the answer of CreateApiKey.
+type CreateApiKeyAnswer struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	Prefix     string   `json:"prefix"`
+	Scopes     []string `json:"scopes"`
+	ExpiresAt  *string  `json:"expires_at"`
+	LastUsedAt *string  `json:"last_used_at"`
+	CreatedAt  string   `json:"created_at"`
+	Key        string   `json:"key"`
+}
+
+// CreateFileAnswer is the answer of CreateFile.
+type CreateFileAnswer struct {
+	FileID   string         `json:"file_id"`
+	Status   string         `json:"status"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// CreateInvitationAnswer is the answer of CreateInvitation.
+type CreateInvitationAnswer struct {
+	ID        string `json:"id"`
+	Email     string `json:"email"`
+	Role      string `json:"role"`
+	CreatedAt string `json:"created_at"`
+	ExpiresAt string `json:"expires_at"`
+	Token     string `json:"token"`
+	URL       string `json:"url"`
+}
+
+// CreateWebhookAnswer is the answer of CreateWebhook.
+type CreateWebhookAnswer struct {
+	ID             string   `json:"id"`
+	URL            string   `json:"url"`
+	Description    string   `json:"description"`
+	Events         []string `json:"events"`
+	Enabled        bool     `json:"enabled"`
+	DisabledReason *string  `json:"disabled_reason"`
+	FailingSince   *string  `json:"failing_since"`
+	CreatedAt      string   `json:"created_at"`
+	UpdatedAt      string   `json:"updated_at"`
+	Secret         string   `json:"secret"`
+}
+
+// EvaluateCategoryAnswer is the answer of EvaluateCategory.
+type EvaluateCategoryAnswer struct {
+	Recordings int64 `json:"recordings"`
+	Matched    int64 `json:"matched"`
+}
+
+// GetAnalysisReportAnswer is the answer of GetAnalysisReport.
+type GetAnalysisReportAnswer struct {
+	AnalysisScenarioID string           `json:"analysis_scenario_id"`
+	GroupBy            []string         `json:"group_by"`
+	Groups             []map[string]any `json:"groups"`
+}
+
+// GetAnswerTableAnswer is the answer of GetAnswerTable.
+type GetAnswerTableAnswer struct {
+	AnalysisScenarioID string           `json:"analysis_scenario_id"`
+	ExecutionID        *string          `json:"execution_id"`
+	Questions          []map[string]any `json:"questions"`
+	Rows               []map[string]any `json:"rows"`
+	Total              int64            `json:"total"`
+}
+
+// GetFileAnswer is the answer of GetFile.
+type GetFileAnswer struct {
+	FileID     string         `json:"file_id"`
+	Status     string         `json:"status"`
+	Metadata   map[string]any `json:"metadata"`
+	ErrorCode  *string        `json:"error_code"`
+	Transcript *Transcript    `json:"transcript"`
+	Analysis   map[string]any `json:"analysis"`
+}
+
+// GetHealthAnswer is the answer of GetHealth.
+type GetHealthAnswer struct {
+	Status string         `json:"status"`
+	Checks map[string]any `json:"checks,omitempty"`
+}
+
+// GetInvitationAnswer is the answer of GetInvitation.
+type GetInvitationAnswer struct {
+	WorkspaceName string `json:"workspace_name"`
+	Email         string `json:"email"`
+	Role          string `json:"role"`
+	ExpiresAt     string `json:"expires_at"`
+	AccountExists bool   `json:"account_exists"`
+}
+
+// GetReadinessAnswer is the answer of GetReadiness.
+type GetReadinessAnswer struct {
+	Status string         `json:"status"`
+	Checks map[string]any `json:"checks,omitempty"`
+}
+
+// GetRecordingsReportAnswer is the answer of GetRecordingsReport.
+type GetRecordingsReportAnswer struct {
+	GroupBy []string         `json:"group_by"`
+	Groups  []map[string]any `json:"groups"`
+}
+
+// GetRecordingWaveformAnswer is the answer of GetRecordingWaveform.
+type GetRecordingWaveformAnswer struct {
+	DurationSeconds float64   `json:"duration_seconds"`
+	Peaks           []float64 `json:"peaks"`
+}
+
+// GetSessionAnswer is the answer of GetSession.
+type GetSessionAnswer struct {
+	Account    map[string]any `json:"account"`
+	CsrfToken  string         `json:"csrf_token"`
+	ExpiresAt  string         `json:"expires_at"`
+	Workspaces []Workspace    `json:"workspaces"`
+}
+
+// GetTalkReportAnswer is the answer of GetTalkReport.
+type GetTalkReportAnswer struct {
+	GroupBy []string         `json:"group_by"`
+	Groups  []map[string]any `json:"groups"`
+}
+
+// ListAnalysisExecutionsAnswer is the answer of ListAnalysisExecutions.
+type ListAnalysisExecutionsAnswer struct {
+	Data       []Execution `json:"data"`
+	NextCursor *string     `json:"next_cursor"`
+}
+
+// ListAnalysisResultsAnswer is the answer of ListAnalysisResults.
+type ListAnalysisResultsAnswer struct {
+	Data       []AnalysisResult `json:"data"`
+	NextCursor *string          `json:"next_cursor"`
+}
+
+// ListAnalysisRunsAnswer is the answer of ListAnalysisRuns.
+type ListAnalysisRunsAnswer struct {
+	Data       []AnalysisRun `json:"data"`
+	NextCursor *string       `json:"next_cursor"`
+}
+
+// ListAnalysisScenariosAnswer is the answer of ListAnalysisScenarios.
+type ListAnalysisScenariosAnswer struct {
+	Data []AnalysisScenario `json:"data"`
+}
+
+// ListAnalysisScenarioTemplatesAnswer is the answer of ListAnalysisScenarioTemplates.
+type ListAnalysisScenarioTemplatesAnswer struct {
+	Data []map[string]any `json:"data"`
+}
+
+// ListApiKeysAnswer is the answer of ListApiKeys.
+type ListApiKeysAnswer struct {
+	Data []map[string]any `json:"data"`
+}
+
+// ListCategoriesAnswer is the answer of ListCategories.
+type ListCategoriesAnswer struct {
+	Data []Category `json:"data"`
+}
+
+// ListEnginesAnswer is the answer of ListEngines.
+type ListEnginesAnswer struct {
+	Data []Engine `json:"data"`
+}
+
+// ListInvitationsAnswer is the answer of ListInvitations.
+type ListInvitationsAnswer struct {
+	Data []Invitation `json:"data"`
+}
+
+// ListMembersAnswer is the answer of ListMembers.
+type ListMembersAnswer struct {
+	Data []Member `json:"data"`
+}
+
+// ListMetadataFieldsAnswer is the answer of ListMetadataFields.
+type ListMetadataFieldsAnswer struct {
+	Data []MetadataField `json:"data"`
+}
+
+// ListRecordingCategoriesAnswer is the answer of ListRecordingCategories.
+type ListRecordingCategoriesAnswer struct {
+	Data []map[string]any `json:"data"`
+}
+
+// ListRecordingsAnswer is the answer of ListRecordings.
+type ListRecordingsAnswer struct {
+	Data       []Recording `json:"data"`
+	NextCursor *string     `json:"next_cursor"`
+}
+
+// ListSignInFailuresAnswer is the answer of ListSignInFailures.
+type ListSignInFailuresAnswer struct {
+	Data []map[string]any `json:"data"`
+}
+
+// ListTranscriptionExecutionsAnswer is the answer of ListTranscriptionExecutions.
+type ListTranscriptionExecutionsAnswer struct {
+	Data       []Execution `json:"data"`
+	NextCursor *string     `json:"next_cursor"`
+}
+
+// ListTranscriptionRunsAnswer is the answer of ListTranscriptionRuns.
+type ListTranscriptionRunsAnswer struct {
+	Data       []TranscriptionRun `json:"data"`
+	NextCursor *string            `json:"next_cursor"`
+}
+
+// ListTranscriptionScenariosAnswer is the answer of ListTranscriptionScenarios.
+type ListTranscriptionScenariosAnswer struct {
+	Data []TranscriptionScenario `json:"data"`
+}
+
+// ListTranscriptVersionsAnswer is the answer of ListTranscriptVersions.
+type ListTranscriptVersionsAnswer struct {
+	Data []map[string]any `json:"data"`
+}
+
+// ListWebhookDeliveriesAnswer is the answer of ListWebhookDeliveries.
+type ListWebhookDeliveriesAnswer struct {
+	Data []map[string]any `json:"data"`
+}
+
+// ListWebhooksAnswer is the answer of ListWebhooks.
+type ListWebhooksAnswer struct {
+	Data []Webhook `json:"data"`
+}
+
+// ListWorkspacesAnswer is the answer of ListWorkspaces.
+type ListWorkspacesAnswer struct {
+	Data []Workspace `json:"data"`
+}
+
+// RedeliverWebhookAnswer is the answer of RedeliverWebhook.
+type RedeliverWebhookAnswer struct {
+	Queued bool `json:"queued"`
+}
+
+// RegisterAnswer is the answer of Register.
+type RegisterAnswer struct {
+	AccountID   string `json:"account_id"`
+	WorkspaceID string `json:"workspace_id"`
+	ApiKey      string `json:"api_key"`
+	TrialEndsAt string `json:"trial_ends_at"`
+}
+
+// RotateWebhookSecretAnswer is the answer of RotateWebhookSecret.
+type RotateWebhookSecretAnswer struct {
+	ID             string   `json:"id"`
+	URL            string   `json:"url"`
+	Description    string   `json:"description"`
+	Events         []string `json:"events"`
+	Enabled        bool     `json:"enabled"`
+	DisabledReason *string  `json:"disabled_reason"`
+	FailingSince   *string  `json:"failing_since"`
+	CreatedAt      string   `json:"created_at"`
+	UpdatedAt      string   `json:"updated_at"`
+	Secret         string   `json:"secret"`
+}
+
+// SearchTranscriptsAnswer is the answer of SearchTranscripts.
+type SearchTranscriptsAnswer struct {
+	Data       []map[string]any `json:"data"`
+	NextCursor *string          `json:"next_cursor"`
+}
+
+// SendTestEventAnswer is the answer of SendTestEvent.
+type SendTestEventAnswer struct {
+	EventID string `json:"event_id"`
+}
+
+// SignInAnswer is the answer of SignIn.
+type SignInAnswer struct {
+	Account    map[string]any `json:"account"`
+	CsrfToken  string         `json:"csrf_token"`
+	ExpiresAt  string         `json:"expires_at"`
+	Workspaces []Workspace    `json:"workspaces"`
+}
+
 // AcceptInvitation: Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie (POST /api/v1/invitations/{token}/accept).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AcceptInvitationAnswer; nil discards it.
 func (c *Client) AcceptInvitation(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/invitations/{token}/accept", p, out)
 }
 
 // AddMember: Add an existing account by e-mail with a role (POST /api/v1/workspaces/{workspace_id}/members).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Member; nil discards it.
 func (c *Client) AddMember(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/members", p, out)
 }
 
 // CancelAnalysisRun: Cancel a queued or running analysis run (its engine is stopped) (POST /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/cancel).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisRun; nil discards it.
 func (c *Client) CancelAnalysisRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/cancel", p, out)
 }
 
 // CancelTranscriptionRun: Cancel a queued or running transcription run (its engine is stopped) (POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *TranscriptionRun; nil discards it.
 func (c *Client) CancelTranscriptionRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel", p, out)
 }
 
 // ChangePassword: Change the password: every session of the account ends, this browser gets a new one (PUT /api/v1/account/password).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ChangePasswordAnswer; nil discards it.
 func (c *Client) ChangePassword(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PUT", "/api/v1/account/password", p, out)
 }
 
 // CorrectTranscript: Correct a transcript: words or segments rewritten make its next version, the previous kept (PATCH /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Transcript; nil discards it.
 func (c *Client) CorrectTranscript(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", p, out)
 }
 
 // CreateAnalysisExecution: Analyse many recordings' latest transcripts (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Execution; nil discards it.
 func (c *Client) CreateAnalysisExecution(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions", p, out)
 }
 
 // CreateAnalysisRun: Start an analysis run on a transcript of the recording (POST /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisRun; nil discards it.
 func (c *Client) CreateAnalysisRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs", p, out)
 }
 
 // CreateAnalysisScenario: Create a analysis scenario (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisScenario; nil discards it.
 func (c *Client) CreateAnalysisScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", p, out)
 }
 
 // CreateAnalysisScenarioFromTemplate: Add an analysis scenario from a template (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *CreateAnalysisScenarioFromTemplateAnswer; nil discards it.
 func (c *Client) CreateAnalysisScenarioFromTemplate(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template", p, out)
 }
 
 // CreateApiKey: Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *CreateApiKeyAnswer; nil discards it.
 func (c *Client) CreateApiKey(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/api-keys", p, out)
 }
 
 // CreateCategory: Create a call category: a rule evaluated on every new transcript (up to 100 a workspace) (POST /api/v1/workspaces/{workspace_id}/categories).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Category; nil discards it.
 func (c *Client) CreateCategory(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/categories", p, out)
 }
 
 // CreateFile: Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *CreateFileAnswer; nil discards it.
 func (c *Client) CreateFile(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/v1/files", p, out)
 }
 
 // CreateInvitation: Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once) (POST /api/v1/workspaces/{workspace_id}/invitations).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *CreateInvitationAnswer; nil discards it.
 func (c *Client) CreateInvitation(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/invitations", p, out)
 }
 
 // CreateTranscription: OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request) (POST /v1/audio/transcriptions).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *[]byte for its bytes; nil discards it.
 func (c *Client) CreateTranscription(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/v1/audio/transcriptions", p, out)
 }
 
 // CreateTranscriptionExecution: Run the scenario over many recordings (idempotent by key) (POST /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Execution; nil discards it.
 func (c *Client) CreateTranscriptionExecution(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions", p, out)
 }
 
 // CreateTranscriptionRun: Start a transcription run (POST /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *TranscriptionRun; nil discards it.
 func (c *Client) CreateTranscriptionRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs", p, out)
 }
 
 // CreateTranscriptionScenario: Create a transcription scenario (POST /api/v1/workspaces/{workspace_id}/transcription-scenarios).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *TranscriptionScenario; nil discards it.
 func (c *Client) CreateTranscriptionScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", p, out)
 }
 
 // CreateWebhook: Create a webhook endpoint; the signing secret is in this response only (POST /api/v1/workspaces/{workspace_id}/webhooks).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *CreateWebhookAnswer; nil discards it.
 func (c *Client) CreateWebhook(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/webhooks", p, out)
 }
 
 // CreateWorkspace: Create a workspace on a trial, owned by the signed-in account (POST /api/v1/workspaces).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Workspace; nil discards it.
 func (c *Client) CreateWorkspace(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces", p, out)
 }
 
 // DeleteAnalysisScenario: Delete a analysis scenario (its runs and results stay) (DELETE /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) DeleteAnalysisScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", p, out)
 }
 
 // DeleteApiKey: Delete (revoke) an API key at once (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) DeleteApiKey(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/api-keys/{key_id}", p, out)
 }
 
 // DeleteCategory: Delete a call category (recordings lose it) (DELETE /api/v1/workspaces/{workspace_id}/categories/{category_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) DeleteCategory(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", p, out)
 }
 
 // DeleteRecording: Delete a recording: its audio and its card (DELETE /api/v1/workspaces/{workspace_id}/recordings/{recording_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) DeleteRecording(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", p, out)
 }
 
 // DeleteTranscriptionScenario: Delete a transcription scenario (its runs and results stay) (DELETE /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) DeleteTranscriptionScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}", p, out)
 }
 
 // DeleteWebhook: Delete a webhook endpoint (DELETE /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) DeleteWebhook(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", p, out)
 }
 
 // EvaluateCategory: Evaluate a category over every recording's latest transcript (up to 10,000), now (POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *EvaluateCategoryAnswer; nil discards it.
 func (c *Client) EvaluateCategory(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate", p, out)
 }
 
 // GetAnalysisExecution: An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Execution; nil discards it.
 func (c *Client) GetAnalysisExecution(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}", p, out)
 }
 
 // GetAnalysisReport: Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetAnalysisReportAnswer (a *string for a text format or CSV); nil discards it.
 func (c *Client) GetAnalysisReport(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/reports/analysis", p, out)
 }
 
 // GetAnalysisResult: The result of a completed analysis run (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-results/{run_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisResult; nil discards it.
 func (c *Client) GetAnalysisResult(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-results/{run_id}", p, out)
 }
 
 // GetAnalysisRun: A analysis run card (GET /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisRun; nil discards it.
 func (c *Client) GetAnalysisRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}", p, out)
 }
 
 // GetAnalysisScenario: A analysis scenario (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisScenario; nil discards it.
 func (c *Client) GetAnalysisScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", p, out)
 }
 
 // GetAnswerTable: Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetAnswerTableAnswer (a *string for a text format or CSV); nil discards it.
 func (c *Client) GetAnswerTable(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", p, out)
 }
 
 // GetCategory: A call category (GET /api/v1/workspaces/{workspace_id}/categories/{category_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Category; nil discards it.
 func (c *Client) GetCategory(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", p, out)
 }
 
 // GetFile: The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetFileAnswer; nil discards it.
 func (c *Client) GetFile(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/v1/files/{file_id}", p, out)
 }
 
 // GetHealth: Liveness (GET /healthz).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetHealthAnswer; nil discards it.
 func (c *Client) GetHealth(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/healthz", p, out)
 }
 
 // GetInvitation: What an invitation link offers (GET /api/v1/invitations/{token}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetInvitationAnswer; nil discards it.
 func (c *Client) GetInvitation(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/invitations/{token}", p, out)
 }
 
 // GetReadiness: Readiness of the database and storage (GET /readyz).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetReadinessAnswer; nil discards it.
 func (c *Client) GetReadiness(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/readyz", p, out)
 }
 
 // GetRecording: The recording card (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Recording; nil discards it.
 func (c *Client) GetRecording(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", p, out)
 }
 
 // GetRecordingAudio: A recording's audio, with HTTP Range (206) for players (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/audio).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *[]byte for its bytes; nil discards it.
 func (c *Client) GetRecordingAudio(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/audio", p, out)
 }
 
 // GetRecordingsReport: Recordings per group: counts by status and total duration (GET /api/v1/workspaces/{workspace_id}/reports/recordings).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetRecordingsReportAnswer (a *string for a text format or CSV); nil discards it.
 func (c *Client) GetRecordingsReport(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/reports/recordings", p, out)
 }
 
 // GetRecordingTranscript: The latest transcript of a recording (may belong to another run) (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Transcript (a *string for a text format or CSV); nil discards it.
 func (c *Client) GetRecordingTranscript(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript", p, out)
 }
 
 // GetRecordingWaveform: A recording's waveform to draw: the loudest level of each of 1,600 equal slices of its audio, 0 to 1 (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetRecordingWaveformAnswer; nil discards it.
 func (c *Client) GetRecordingWaveform(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform", p, out)
 }
 
 // GetRunTranscript: The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Transcript (a *string for a text format or CSV); nil discards it.
 func (c *Client) GetRunTranscript(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", p, out)
 }
 
 // GetSession: The signed-in account, its workspaces and its CSRF token (GET /api/v1/sessions/current).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetSessionAnswer; nil discards it.
 func (c *Client) GetSession(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/sessions/current", p, out)
 }
 
 // GetTalkReport: Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *GetTalkReportAnswer (a *string for a text format or CSV); nil discards it.
 func (c *Client) GetTalkReport(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/reports/talk", p, out)
 }
 
 // GetTranscriptionExecution: An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Execution; nil discards it.
 func (c *Client) GetTranscriptionExecution(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions/{execution_id}", p, out)
 }
 
 // GetTranscriptionRun: A transcription run card (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *TranscriptionRun; nil discards it.
 func (c *Client) GetTranscriptionRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}", p, out)
 }
 
 // GetTranscriptionScenario: A transcription scenario (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *TranscriptionScenario; nil discards it.
 func (c *Client) GetTranscriptionScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}", p, out)
 }
 
 // GetWebhook: A webhook endpoint (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Webhook; nil discards it.
 func (c *Client) GetWebhook(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", p, out)
 }
 
 // GetWorkspace: A workspace (GET /api/v1/workspaces/{workspace_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Workspace; nil discards it.
 func (c *Client) GetWorkspace(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}", p, out)
 }
 
 // ImportRecording: Import a recording from a public URL (POST /api/v1/workspaces/{workspace_id}/recordings/import).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Recording; nil discards it.
 func (c *Client) ImportRecording(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/recordings/import", p, out)
 }
 
 // ListAnalysisExecutions: Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListAnalysisExecutionsAnswer; nil discards it.
 func (c *Client) ListAnalysisExecutions(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions", p, out)
 }
 
 // ListAnalysisResults: List analysis results, newest first (GET /api/v1/workspaces/{workspace_id}/analysis-results).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListAnalysisResultsAnswer; nil discards it.
 func (c *Client) ListAnalysisResults(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-results", p, out)
 }
 
 // ListAnalysisRuns: List analysis runs, newest first (GET /api/v1/workspaces/{workspace_id}/analysis-runs).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListAnalysisRunsAnswer; nil discards it.
 func (c *Client) ListAnalysisRuns(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-runs", p, out)
 }
 
 // ListAnalysisScenarios: List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListAnalysisScenariosAnswer; nil discards it.
 func (c *Client) ListAnalysisScenarios(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", p, out)
 }
 
 // ListAnalysisScenarioTemplates: Ready analysis scenarios to add in one step (Call QA) (GET /api/v1/workspaces/{workspace_id}/analysis-scenario-templates).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListAnalysisScenarioTemplatesAnswer; nil discards it.
 func (c *Client) ListAnalysisScenarioTemplates(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenario-templates", p, out)
 }
 
 // ListApiKeys: List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListApiKeysAnswer; nil discards it.
 func (c *Client) ListApiKeys(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/api-keys", p, out)
 }
 
 // ListCategories: List call categories (GET /api/v1/workspaces/{workspace_id}/categories).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListCategoriesAnswer; nil discards it.
 func (c *Client) ListCategories(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/categories", p, out)
 }
 
 // ListEngines: Engines of this server and their available models (GET /api/v1/workspaces/{workspace_id}/engines).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListEnginesAnswer; nil discards it.
 func (c *Client) ListEngines(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/engines", p, out)
 }
 
 // ListInvitations: Open invitations (GET /api/v1/workspaces/{workspace_id}/invitations).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListInvitationsAnswer; nil discards it.
 func (c *Client) ListInvitations(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/invitations", p, out)
 }
 
 // ListMembers: Members of a workspace (GET /api/v1/workspaces/{workspace_id}/members).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListMembersAnswer; nil discards it.
 func (c *Client) ListMembers(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/members", p, out)
 }
 
 // ListMetadataFields: Metadata fields of the workspace's recordings and their frequent values (GET /api/v1/workspaces/{workspace_id}/metadata-fields).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListMetadataFieldsAnswer; nil discards it.
 func (c *Client) ListMetadataFields(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/metadata-fields", p, out)
 }
 
 // ListRecordingCategories: The categories a recording's latest transcript meets (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListRecordingCategoriesAnswer; nil discards it.
 func (c *Client) ListRecordingCategories(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories", p, out)
 }
 
 // ListRecordings: List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListRecordingsAnswer; nil discards it.
 func (c *Client) ListRecordings(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/recordings", p, out)
 }
 
 // ListSignInFailures: Failed sign-ins against the members in the last 24 hours, by account and address (GET /api/v1/workspaces/{workspace_id}/sign-in-failures).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListSignInFailuresAnswer; nil discards it.
 func (c *Client) ListSignInFailures(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/sign-in-failures", p, out)
 }
 
 // ListTranscriptionExecutions: Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListTranscriptionExecutionsAnswer; nil discards it.
 func (c *Client) ListTranscriptionExecutions(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions", p, out)
 }
 
 // ListTranscriptionRuns: List transcription runs, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-runs).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListTranscriptionRunsAnswer; nil discards it.
 func (c *Client) ListTranscriptionRuns(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs", p, out)
 }
 
 // ListTranscriptionScenarios: List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListTranscriptionScenariosAnswer; nil discards it.
 func (c *Client) ListTranscriptionScenarios(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", p, out)
 }
 
 // ListTranscriptVersions: The versions of a run's transcript, oldest first (1: as transcribed) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListTranscriptVersionsAnswer; nil discards it.
 func (c *Client) ListTranscriptVersions(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions", p, out)
 }
 
 // ListWebhookDeliveries: Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListWebhookDeliveriesAnswer; nil discards it.
 func (c *Client) ListWebhookDeliveries(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries", p, out)
 }
 
 // ListWebhooks: List webhook endpoints (GET /api/v1/workspaces/{workspace_id}/webhooks).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListWebhooksAnswer; nil discards it.
 func (c *Client) ListWebhooks(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/webhooks", p, out)
 }
 
 // ListWorkspaces: The workspaces of the signed-in account (an API key sees its own) (GET /api/v1/workspaces).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *ListWorkspacesAnswer; nil discards it.
 func (c *Client) ListWorkspaces(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces", p, out)
 }
 
 // RedeliverWebhook: Send the event of a delivery again (one attempt, same webhook-id) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *RedeliverWebhookAnswer; nil discards it.
 func (c *Client) RedeliverWebhook(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", p, out)
 }
 
 // Register: Register an account with a workspace on a 7-day trial (POST /api/v1/accounts).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *RegisterAnswer; nil discards it.
 func (c *Client) Register(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/accounts", p, out)
 }
 
 // RemoveMember: Remove a member: their access ends at once (DELETE /api/v1/workspaces/{workspace_id}/members/{account_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) RemoveMember(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/members/{account_id}", p, out)
 }
 
 // RetryAnalysisRun: Retry a failed analysis run: a new run with retry_of; the original stays (POST /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/retry).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisRun; nil discards it.
 func (c *Client) RetryAnalysisRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/retry", p, out)
 }
 
 // RetryImport: Retry a failed import, optionally from a new URL (POST /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/import/retry).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Recording; nil discards it.
 func (c *Client) RetryImport(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/import/retry", p, out)
 }
 
 // RetryTranscriptionRun: Retry a failed transcription run: a new run with retry_of; the original stays (POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *TranscriptionRun; nil discards it.
 func (c *Client) RetryTranscriptionRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry", p, out)
 }
 
 // RevokeInvitation: Revoke an invitation (DELETE /api/v1/workspaces/{workspace_id}/invitations/{invitation_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) RevokeInvitation(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}", p, out)
 }
 
 // RotateWebhookSecret: A new secret; the old one also signs for 24 hours (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *RotateWebhookSecretAnswer; nil discards it.
 func (c *Client) RotateWebhookSecret(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret", p, out)
 }
 
 // SearchTranscripts: Search transcripts: the first matching segment of each matching transcript, newest first (GET /api/v1/workspaces/{workspace_id}/search).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *SearchTranscriptsAnswer; nil discards it.
 func (c *Client) SearchTranscripts(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/search", p, out)
 }
 
 // SendTestEvent: Send a webhook.test event to this webhook now, whatever its event filter (one attempt) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *SendTestEventAnswer; nil discards it.
 func (c *Client) SendTestEvent(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test", p, out)
 }
 
 // SignIn: Sign in: sets the session cookie (POST /api/v1/sessions).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *SignInAnswer; nil discards it.
 func (c *Client) SignIn(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/sessions", p, out)
 }
 
 // SignOut: Sign out: ends the session and clears the cookie (DELETE /api/v1/sessions/current).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) SignOut(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/sessions/current", p, out)
 }
 
 // UpdateAnalysisScenario: Update a analysis scenario (PATCH /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *AnalysisScenario; nil discards it.
 func (c *Client) UpdateAnalysisScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", p, out)
 }
 
 // UpdateCategory: Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones) (PATCH /api/v1/workspaces/{workspace_id}/categories/{category_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Category; nil discards it.
 func (c *Client) UpdateCategory(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", p, out)
 }
 
 // UpdateMember: Change a member's role (PATCH /api/v1/workspaces/{workspace_id}/members/{account_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Member; nil discards it.
 func (c *Client) UpdateMember(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/members/{account_id}", p, out)
 }
 
 // UpdateRecording: Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Recording; nil discards it.
 func (c *Client) UpdateRecording(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", p, out)
 }
 
 // UpdateTranscriptionScenario: Update a transcription scenario (PATCH /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *TranscriptionScenario; nil discards it.
 func (c *Client) UpdateTranscriptionScenario(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}", p, out)
 }
 
 // UpdateWebhook: Update a webhook endpoint (enabling it again clears its failure state) (PATCH /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Webhook; nil discards it.
 func (c *Client) UpdateWebhook(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", p, out)
 }
 
 // UpdateWorkspace: Rename a workspace or set its default retention (PATCH /api/v1/workspaces/{workspace_id}).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Workspace; nil discards it.
 func (c *Client) UpdateWorkspace(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}", p, out)
 }
 
 // UploadRecording: Upload a recording (multipart/form-data, streamed) (POST /api/v1/workspaces/{workspace_id}/recordings).
-// The answer's JSON is decoded into out (nil to discard it).
+// The answer is decoded into out: a *Recording; nil discards it.
 func (c *Client) UploadRecording(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/recordings", p, out)
 }

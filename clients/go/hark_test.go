@@ -162,14 +162,46 @@ func TestPaging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all struct {
-		Data []hark.Recording `json:"data"`
-	}
+	var all hark.ListRecordingsAnswer
 	if err := c.ListRecordings(ctx, hark.Params{Query: url.Values{"limit": {"100"}}}, &all); err != nil {
 		t.Fatal(err)
 	}
 	if len(seen) < 3 || len(seen) != len(all.Data) {
 		t.Fatalf("paged %d, listed %d", len(seen), len(all.Data))
+	}
+}
+
+func TestTextAnswer(t *testing.T) {
+	ctx := context.Background()
+	c := client()
+	var report string
+	if err := c.GetRecordingsReport(ctx, hark.Params{Accept: "text/csv"}, &report); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.SplitN(report, "\n", 2)[0], ",") || strings.HasPrefix(report, "{") {
+		t.Fatalf("a CSV report as text: %q", report)
+	}
+	var typed hark.GetRecordingsReportAnswer
+	if err := c.GetRecordingsReport(ctx, hark.Params{}, &typed); err != nil {
+		t.Fatal(err)
+	}
+	if typed.Groups == nil {
+		t.Fatalf("a report's groups: %+v", typed)
+	}
+}
+
+func TestConnectionErrorNamesTheHost(t *testing.T) {
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	address := listener.Addr().String()
+	listener.Close()
+	c := hark.New("http://"+address, "hark_x")
+	c.MaxRetries = 0
+	err = c.ListRecordings(context.Background(), hark.Params{Path: map[string]string{"workspace_id": "ws-x"}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "no answer from "+address) {
+		t.Fatalf("a connection error naming %s: %v", address, err)
 	}
 }
 

@@ -9,6 +9,7 @@ declare(strict_types=1);
 require __DIR__ . '/../src/autoload.php';
 
 use Hark\Client;
+use Hark\ConnectionException;
 use Hark\NotFoundException;
 use Hark\PermissionDeniedException;
 use Hark\RateLimitException;
@@ -129,6 +130,14 @@ try {
         check(true, 'a 429 without retries is a RateLimitException');
     }
     proc_terminate($limited);
+
+    $closed = freePort();
+    try {
+        (new Client("http://127.0.0.1:{$closed}", 'hark_x', 5.0, 0))->listRecordings(['workspace_id' => 'ws-x']);
+        check(false, 'a refused connection throws');
+    } catch (ConnectionException $e) {
+        check(str_contains($e->getMessage(), "no answer from 127.0.0.1:{$closed}"), 'a connection error names the host');
+    }
 
     [$receiver, $receiverUrl] = stub('<?php file_put_contents(__DIR__ . "/delivery.json", json_encode(["body" => file_get_contents("php://input"), "headers" => getallheaders()]));');
     $hook = $hark->createWebhook(body: ['url' => "{$receiverUrl}/hook", 'events' => ['recording.download_failed']]);

@@ -310,13 +310,457 @@ class Transcript(_TranscriptRequired, total=False):
     summary: str
 
 
+class _AcceptInvitationAnswerRequired(TypedDict):
+    workspace_id: str
+
+
+class AcceptInvitationAnswer(_AcceptInvitationAnswerRequired, total=False):
+    pass
+
+
+class _ChangePasswordAnswerRequired(TypedDict):
+    account: Dict[str, Any]
+    csrf_token: str
+    expires_at: str
+    workspaces: List['Workspace']
+
+
+class ChangePasswordAnswer(_ChangePasswordAnswerRequired, total=False):
+    pass
+
+
+class _CreateAnalysisScenarioFromTemplateAnswerRequired(TypedDict):
+    id: str
+    name: str
+    engine: str
+    model: str
+    instructions: str
+    questions: List[Dict[str, Any]]
+    summary: bool
+    auto: bool
+    retry: Dict[str, Any]
+    selection: Dict[str, Any]
+    options: Dict[str, Any]
+    created_at: str
+    updated_at: str
+    labelled_transcription_scenario_id: Optional[str]
+
+
+class CreateAnalysisScenarioFromTemplateAnswer(_CreateAnalysisScenarioFromTemplateAnswerRequired, total=False):
+    pass
+
+
+class _CreateApiKeyAnswerRequired(TypedDict):
+    id: str
+    name: str
+    prefix: str
+    scopes: List[str]
+    expires_at: Optional[str]
+    last_used_at: Optional[str]
+    created_at: str
+    key: str
+
+
+class CreateApiKeyAnswer(_CreateApiKeyAnswerRequired, total=False):
+    pass
+
+
+class _CreateFileAnswerRequired(TypedDict):
+    file_id: str
+    status: str
+    metadata: Dict[str, Any]
+
+
+class CreateFileAnswer(_CreateFileAnswerRequired, total=False):
+    pass
+
+
+class _CreateInvitationAnswerRequired(TypedDict):
+    id: str
+    email: str
+    role: str
+    created_at: str
+    expires_at: str
+    token: str
+    url: str
+
+
+class CreateInvitationAnswer(_CreateInvitationAnswerRequired, total=False):
+    pass
+
+
+class _CreateWebhookAnswerRequired(TypedDict):
+    id: str
+    url: str
+    description: str
+    events: List[str]
+    enabled: bool
+    disabled_reason: Optional[str]
+    failing_since: Optional[str]
+    created_at: str
+    updated_at: str
+    secret: str
+
+
+class CreateWebhookAnswer(_CreateWebhookAnswerRequired, total=False):
+    pass
+
+
+class _EvaluateCategoryAnswerRequired(TypedDict):
+    recordings: int
+    matched: int
+
+
+class EvaluateCategoryAnswer(_EvaluateCategoryAnswerRequired, total=False):
+    pass
+
+
+class _GetAnalysisReportAnswerRequired(TypedDict):
+    analysis_scenario_id: str
+    group_by: List[str]
+    groups: List[Dict[str, Any]]
+
+
+class GetAnalysisReportAnswer(_GetAnalysisReportAnswerRequired, total=False):
+    pass
+
+
+class _GetAnswerTableAnswerRequired(TypedDict):
+    analysis_scenario_id: str
+    execution_id: Optional[str]
+    questions: List[Dict[str, Any]]
+    rows: List[Dict[str, Any]]
+    total: int
+
+
+class GetAnswerTableAnswer(_GetAnswerTableAnswerRequired, total=False):
+    pass
+
+
+class _GetFileAnswerRequired(TypedDict):
+    file_id: str
+    status: str
+    metadata: Dict[str, Any]
+    error_code: Optional[str]
+    transcript: Optional['Transcript']
+    analysis: Optional[Dict[str, Any]]
+
+
+class GetFileAnswer(_GetFileAnswerRequired, total=False):
+    pass
+
+
+class _GetHealthAnswerRequired(TypedDict):
+    status: str
+
+
+class GetHealthAnswer(_GetHealthAnswerRequired, total=False):
+    checks: Dict[str, Any]
+
+
+class _GetInvitationAnswerRequired(TypedDict):
+    workspace_name: str
+    email: str
+    role: str
+    expires_at: str
+    account_exists: bool
+
+
+class GetInvitationAnswer(_GetInvitationAnswerRequired, total=False):
+    pass
+
+
+class _GetReadinessAnswerRequired(TypedDict):
+    status: str
+
+
+class GetReadinessAnswer(_GetReadinessAnswerRequired, total=False):
+    checks: Dict[str, Any]
+
+
+class _GetRecordingsReportAnswerRequired(TypedDict):
+    group_by: List[str]
+    groups: List[Dict[str, Any]]
+
+
+class GetRecordingsReportAnswer(_GetRecordingsReportAnswerRequired, total=False):
+    pass
+
+
+class _GetRecordingWaveformAnswerRequired(TypedDict):
+    duration_seconds: float
+    peaks: List[float]
+
+
+class GetRecordingWaveformAnswer(_GetRecordingWaveformAnswerRequired, total=False):
+    pass
+
+
+class _GetSessionAnswerRequired(TypedDict):
+    account: Dict[str, Any]
+    csrf_token: str
+    expires_at: str
+    workspaces: List['Workspace']
+
+
+class GetSessionAnswer(_GetSessionAnswerRequired, total=False):
+    pass
+
+
+class _GetTalkReportAnswerRequired(TypedDict):
+    group_by: List[str]
+    groups: List[Dict[str, Any]]
+
+
+class GetTalkReportAnswer(_GetTalkReportAnswerRequired, total=False):
+    pass
+
+
+class _ListAnalysisExecutionsAnswerRequired(TypedDict):
+    data: List['Execution']
+    next_cursor: Optional[str]
+
+
+class ListAnalysisExecutionsAnswer(_ListAnalysisExecutionsAnswerRequired, total=False):
+    pass
+
+
+class _ListAnalysisResultsAnswerRequired(TypedDict):
+    data: List['AnalysisResult']
+    next_cursor: Optional[str]
+
+
+class ListAnalysisResultsAnswer(_ListAnalysisResultsAnswerRequired, total=False):
+    pass
+
+
+class _ListAnalysisRunsAnswerRequired(TypedDict):
+    data: List['AnalysisRun']
+    next_cursor: Optional[str]
+
+
+class ListAnalysisRunsAnswer(_ListAnalysisRunsAnswerRequired, total=False):
+    pass
+
+
+class _ListAnalysisScenariosAnswerRequired(TypedDict):
+    data: List['AnalysisScenario']
+
+
+class ListAnalysisScenariosAnswer(_ListAnalysisScenariosAnswerRequired, total=False):
+    pass
+
+
+class _ListAnalysisScenarioTemplatesAnswerRequired(TypedDict):
+    data: List[Dict[str, Any]]
+
+
+class ListAnalysisScenarioTemplatesAnswer(_ListAnalysisScenarioTemplatesAnswerRequired, total=False):
+    pass
+
+
+class _ListApiKeysAnswerRequired(TypedDict):
+    data: List[Dict[str, Any]]
+
+
+class ListApiKeysAnswer(_ListApiKeysAnswerRequired, total=False):
+    pass
+
+
+class _ListCategoriesAnswerRequired(TypedDict):
+    data: List['Category']
+
+
+class ListCategoriesAnswer(_ListCategoriesAnswerRequired, total=False):
+    pass
+
+
+class _ListEnginesAnswerRequired(TypedDict):
+    data: List['Engine']
+
+
+class ListEnginesAnswer(_ListEnginesAnswerRequired, total=False):
+    pass
+
+
+class _ListInvitationsAnswerRequired(TypedDict):
+    data: List['Invitation']
+
+
+class ListInvitationsAnswer(_ListInvitationsAnswerRequired, total=False):
+    pass
+
+
+class _ListMembersAnswerRequired(TypedDict):
+    data: List['Member']
+
+
+class ListMembersAnswer(_ListMembersAnswerRequired, total=False):
+    pass
+
+
+class _ListMetadataFieldsAnswerRequired(TypedDict):
+    data: List['MetadataField']
+
+
+class ListMetadataFieldsAnswer(_ListMetadataFieldsAnswerRequired, total=False):
+    pass
+
+
+class _ListRecordingCategoriesAnswerRequired(TypedDict):
+    data: List[Dict[str, Any]]
+
+
+class ListRecordingCategoriesAnswer(_ListRecordingCategoriesAnswerRequired, total=False):
+    pass
+
+
+class _ListRecordingsAnswerRequired(TypedDict):
+    data: List['Recording']
+    next_cursor: Optional[str]
+
+
+class ListRecordingsAnswer(_ListRecordingsAnswerRequired, total=False):
+    pass
+
+
+class _ListSignInFailuresAnswerRequired(TypedDict):
+    data: List[Dict[str, Any]]
+
+
+class ListSignInFailuresAnswer(_ListSignInFailuresAnswerRequired, total=False):
+    pass
+
+
+class _ListTranscriptionExecutionsAnswerRequired(TypedDict):
+    data: List['Execution']
+    next_cursor: Optional[str]
+
+
+class ListTranscriptionExecutionsAnswer(_ListTranscriptionExecutionsAnswerRequired, total=False):
+    pass
+
+
+class _ListTranscriptionRunsAnswerRequired(TypedDict):
+    data: List['TranscriptionRun']
+    next_cursor: Optional[str]
+
+
+class ListTranscriptionRunsAnswer(_ListTranscriptionRunsAnswerRequired, total=False):
+    pass
+
+
+class _ListTranscriptionScenariosAnswerRequired(TypedDict):
+    data: List['TranscriptionScenario']
+
+
+class ListTranscriptionScenariosAnswer(_ListTranscriptionScenariosAnswerRequired, total=False):
+    pass
+
+
+class _ListTranscriptVersionsAnswerRequired(TypedDict):
+    data: List[Dict[str, Any]]
+
+
+class ListTranscriptVersionsAnswer(_ListTranscriptVersionsAnswerRequired, total=False):
+    pass
+
+
+class _ListWebhookDeliveriesAnswerRequired(TypedDict):
+    data: List[Dict[str, Any]]
+
+
+class ListWebhookDeliveriesAnswer(_ListWebhookDeliveriesAnswerRequired, total=False):
+    pass
+
+
+class _ListWebhooksAnswerRequired(TypedDict):
+    data: List['Webhook']
+
+
+class ListWebhooksAnswer(_ListWebhooksAnswerRequired, total=False):
+    pass
+
+
+class _ListWorkspacesAnswerRequired(TypedDict):
+    data: List['Workspace']
+
+
+class ListWorkspacesAnswer(_ListWorkspacesAnswerRequired, total=False):
+    pass
+
+
+class _RedeliverWebhookAnswerRequired(TypedDict):
+    queued: bool
+
+
+class RedeliverWebhookAnswer(_RedeliverWebhookAnswerRequired, total=False):
+    pass
+
+
+class _RegisterAnswerRequired(TypedDict):
+    account_id: str
+    workspace_id: str
+    api_key: str
+    trial_ends_at: str
+
+
+class RegisterAnswer(_RegisterAnswerRequired, total=False):
+    pass
+
+
+class _RotateWebhookSecretAnswerRequired(TypedDict):
+    id: str
+    url: str
+    description: str
+    events: List[str]
+    enabled: bool
+    disabled_reason: Optional[str]
+    failing_since: Optional[str]
+    created_at: str
+    updated_at: str
+    secret: str
+
+
+class RotateWebhookSecretAnswer(_RotateWebhookSecretAnswerRequired, total=False):
+    pass
+
+
+class _SearchTranscriptsAnswerRequired(TypedDict):
+    data: List[Dict[str, Any]]
+    next_cursor: Optional[str]
+
+
+class SearchTranscriptsAnswer(_SearchTranscriptsAnswerRequired, total=False):
+    pass
+
+
+class _SendTestEventAnswerRequired(TypedDict):
+    event_id: str
+
+
+class SendTestEventAnswer(_SendTestEventAnswerRequired, total=False):
+    pass
+
+
+class _SignInAnswerRequired(TypedDict):
+    account: Dict[str, Any]
+    csrf_token: str
+    expires_at: str
+    workspaces: List['Workspace']
+
+
+class SignInAnswer(_SignInAnswerRequired, total=False):
+    pass
+
+
 class Operations:
     """One method per operation of the Hark API; path parameters are keyword arguments."""
 
     def _call(self, method: str, path: str, params: Mapping[str, Any], query: Optional[Mapping[str, Any]], body: Any) -> Any:
         raise NotImplementedError
 
-    def accept_invitation(self, *, token: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def accept_invitation(self, *, token: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'AcceptInvitationAnswer':
         """Accept an invitation: joins the workspace (creating the account if there is none) and sets the session cookie (POST /api/v1/invitations/{token}/accept)"""
         return self._call("POST", "/api/v1/invitations/{token}/accept", {"token": token}, query, body)
 
@@ -332,7 +776,7 @@ class Operations:
         """Cancel a queued or running transcription run (its engine is stopped) (POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def change_password(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def change_password(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ChangePasswordAnswer':
         """Change the password: every session of the account ends, this browser gets a new one (PUT /api/v1/account/password)"""
         return self._call("PUT", "/api/v1/account/password", {}, query, body)
 
@@ -352,11 +796,11 @@ class Operations:
         """Create a analysis scenario (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", {"workspace_id": workspace_id}, query, body)
 
-    def create_analysis_scenario_from_template(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_analysis_scenario_from_template(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateAnalysisScenarioFromTemplateAnswer':
         """Add an analysis scenario from a template (POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template", {"workspace_id": workspace_id}, query, body)
 
-    def create_api_key(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_api_key(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateApiKeyAnswer':
         """Create an API key; the secret is in the response only (POST /api/v1/workspaces/{workspace_id}/api-keys)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
@@ -364,11 +808,11 @@ class Operations:
         """Create a call category: a rule evaluated on every new transcript (up to 100 a workspace) (POST /api/v1/workspaces/{workspace_id}/categories)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories", {"workspace_id": workspace_id}, query, body)
 
-    def create_file(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_file(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateFileAnswer':
         """Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files)"""
         return self._call("POST", "/v1/files", {}, query, body)
 
-    def create_invitation(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_invitation(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateInvitationAnswer':
         """Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once) (POST /api/v1/workspaces/{workspace_id}/invitations)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/invitations", {"workspace_id": workspace_id}, query, body)
 
@@ -388,7 +832,7 @@ class Operations:
         """Create a transcription scenario (POST /api/v1/workspaces/{workspace_id}/transcription-scenarios)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", {"workspace_id": workspace_id}, query, body)
 
-    def create_webhook(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def create_webhook(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateWebhookAnswer':
         """Create a webhook endpoint; the signing secret is in this response only (POST /api/v1/workspaces/{workspace_id}/webhooks)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks", {"workspace_id": workspace_id}, query, body)
 
@@ -420,7 +864,7 @@ class Operations:
         """Delete a webhook endpoint (DELETE /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
-    def evaluate_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def evaluate_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'EvaluateCategoryAnswer':
         """Evaluate a category over every recording's latest transcript (up to 10,000), now (POST /api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
@@ -428,7 +872,7 @@ class Operations:
         """An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id, "execution_id": execution_id}, query, body)
 
-    def get_analysis_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_analysis_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetAnalysisReportAnswer', str]:
         """Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/analysis", {"workspace_id": workspace_id}, query, body)
 
@@ -444,7 +888,7 @@ class Operations:
         """A analysis scenario (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def get_answer_table(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_answer_table(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetAnswerTableAnswer', str]:
         """Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
@@ -452,19 +896,19 @@ class Operations:
         """A call category (GET /api/v1/workspaces/{workspace_id}/categories/{category_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/categories/{category_id}", {"workspace_id": workspace_id, "category_id": category_id}, query, body)
 
-    def get_file(self, *, file_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_file(self, *, file_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetFileAnswer':
         """The file with its transcript and analysis (analysis null until a result exists) (GET /v1/files/{file_id})"""
         return self._call("GET", "/v1/files/{file_id}", {"file_id": file_id}, query, body)
 
-    def get_health(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_health(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetHealthAnswer':
         """Liveness (GET /healthz)"""
         return self._call("GET", "/healthz", {}, query, body)
 
-    def get_invitation(self, *, token: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_invitation(self, *, token: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetInvitationAnswer':
         """What an invitation link offers (GET /api/v1/invitations/{token})"""
         return self._call("GET", "/api/v1/invitations/{token}", {"token": token}, query, body)
 
-    def get_readiness(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_readiness(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetReadinessAnswer':
         """Readiness of the database and storage (GET /readyz)"""
         return self._call("GET", "/readyz", {}, query, body)
 
@@ -476,27 +920,27 @@ class Operations:
         """A recording's audio, with HTTP Range (206) for players (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/audio)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/audio", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def get_recordings_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_recordings_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetRecordingsReportAnswer', str]:
         """Recordings per group: counts by status and total duration (GET /api/v1/workspaces/{workspace_id}/reports/recordings)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/recordings", {"workspace_id": workspace_id}, query, body)
 
-    def get_recording_transcript(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_recording_transcript(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['Transcript', str]:
         """The latest transcript of a recording (may belong to another run) (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def get_recording_waveform(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_recording_waveform(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetRecordingWaveformAnswer':
         """A recording's waveform to draw: the loudest level of each of 1,600 equal slices of its audio, 0 to 1 (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/waveform", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def get_run_transcript(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_run_transcript(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['Transcript', str]:
         """The transcript of a completed run, its current version unless another is asked for (409 run_not_completed before) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def get_session(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_session(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetSessionAnswer':
         """The signed-in account, its workspaces and its CSRF token (GET /api/v1/sessions/current)"""
         return self._call("GET", "/api/v1/sessions/current", {}, query, body)
 
-    def get_talk_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def get_talk_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetTalkReportAnswer', str]:
         """Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/talk", {"workspace_id": workspace_id}, query, body)
 
@@ -524,95 +968,95 @@ class Operations:
         """Import a recording from a public URL (POST /api/v1/workspaces/{workspace_id}/recordings/import)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/recordings/import", {"workspace_id": workspace_id}, query, body)
 
-    def list_analysis_executions(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_analysis_executions(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListAnalysisExecutionsAnswer':
         """Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def list_analysis_results(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_analysis_results(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListAnalysisResultsAnswer':
         """List analysis results, newest first (GET /api/v1/workspaces/{workspace_id}/analysis-results)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-results", {"workspace_id": workspace_id}, query, body)
 
-    def list_analysis_runs(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_analysis_runs(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListAnalysisRunsAnswer':
         """List analysis runs, newest first (GET /api/v1/workspaces/{workspace_id}/analysis-runs)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-runs", {"workspace_id": workspace_id}, query, body)
 
-    def list_analysis_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_analysis_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListAnalysisScenariosAnswer':
         """List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", {"workspace_id": workspace_id}, query, body)
 
-    def list_analysis_scenario_templates(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_analysis_scenario_templates(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListAnalysisScenarioTemplatesAnswer':
         """Ready analysis scenarios to add in one step (Call QA) (GET /api/v1/workspaces/{workspace_id}/analysis-scenario-templates)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenario-templates", {"workspace_id": workspace_id}, query, body)
 
-    def list_api_keys(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_api_keys(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListApiKeysAnswer':
         """List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
-    def list_categories(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_categories(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListCategoriesAnswer':
         """List call categories (GET /api/v1/workspaces/{workspace_id}/categories)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/categories", {"workspace_id": workspace_id}, query, body)
 
-    def list_engines(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_engines(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListEnginesAnswer':
         """Engines of this server and their available models (GET /api/v1/workspaces/{workspace_id}/engines)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/engines", {"workspace_id": workspace_id}, query, body)
 
-    def list_invitations(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_invitations(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListInvitationsAnswer':
         """Open invitations (GET /api/v1/workspaces/{workspace_id}/invitations)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/invitations", {"workspace_id": workspace_id}, query, body)
 
-    def list_members(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_members(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListMembersAnswer':
         """Members of a workspace (GET /api/v1/workspaces/{workspace_id}/members)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/members", {"workspace_id": workspace_id}, query, body)
 
-    def list_metadata_fields(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_metadata_fields(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListMetadataFieldsAnswer':
         """Metadata fields of the workspace's recordings and their frequent values (GET /api/v1/workspaces/{workspace_id}/metadata-fields)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/metadata-fields", {"workspace_id": workspace_id}, query, body)
 
-    def list_recording_categories(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_recording_categories(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListRecordingCategoriesAnswer':
         """The categories a recording's latest transcript meets (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def list_recordings(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_recordings(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListRecordingsAnswer':
         """List recordings, newest first (by upload or by call time), with cursor paging and filters (GET /api/v1/workspaces/{workspace_id}/recordings)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings", {"workspace_id": workspace_id}, query, body)
 
-    def list_sign_in_failures(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_sign_in_failures(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListSignInFailuresAnswer':
         """Failed sign-ins against the members in the last 24 hours, by account and address (GET /api/v1/workspaces/{workspace_id}/sign-in-failures)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/sign-in-failures", {"workspace_id": workspace_id}, query, body)
 
-    def list_transcription_executions(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_transcription_executions(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListTranscriptionExecutionsAnswer':
         """Executions of the scenario, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def list_transcription_runs(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_transcription_runs(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListTranscriptionRunsAnswer':
         """List transcription runs, newest first (GET /api/v1/workspaces/{workspace_id}/transcription-runs)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs", {"workspace_id": workspace_id}, query, body)
 
-    def list_transcription_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_transcription_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListTranscriptionScenariosAnswer':
         """List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", {"workspace_id": workspace_id}, query, body)
 
-    def list_transcript_versions(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_transcript_versions(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListTranscriptVersionsAnswer':
         """The versions of a run's transcript, oldest first (1: as transcribed) (GET /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
-    def list_webhook_deliveries(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_webhook_deliveries(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListWebhookDeliveriesAnswer':
         """Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
-    def list_webhooks(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_webhooks(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListWebhooksAnswer':
         """List webhook endpoints (GET /api/v1/workspaces/{workspace_id}/webhooks)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/webhooks", {"workspace_id": workspace_id}, query, body)
 
-    def list_workspaces(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def list_workspaces(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListWorkspacesAnswer':
         """The workspaces of the signed-in account (an API key sees its own) (GET /api/v1/workspaces)"""
         return self._call("GET", "/api/v1/workspaces", {}, query, body)
 
-    def redeliver_webhook(self, *, workspace_id: Optional[str] = None, webhook_id: str, delivery_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def redeliver_webhook(self, *, workspace_id: Optional[str] = None, webhook_id: str, delivery_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'RedeliverWebhookAnswer':
         """Send the event of a delivery again (one attempt, same webhook-id) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", {"workspace_id": workspace_id, "webhook_id": webhook_id, "delivery_id": delivery_id}, query, body)
 
-    def register(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def register(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'RegisterAnswer':
         """Register an account with a workspace on a 7-day trial (POST /api/v1/accounts)"""
         return self._call("POST", "/api/v1/accounts", {}, query, body)
 
@@ -636,19 +1080,19 @@ class Operations:
         """Revoke an invitation (DELETE /api/v1/workspaces/{workspace_id}/invitations/{invitation_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}", {"workspace_id": workspace_id, "invitation_id": invitation_id}, query, body)
 
-    def rotate_webhook_secret(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def rotate_webhook_secret(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'RotateWebhookSecretAnswer':
         """A new secret; the old one also signs for 24 hours (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/rotate-secret", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
-    def search_transcripts(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def search_transcripts(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'SearchTranscriptsAnswer':
         """Search transcripts: the first matching segment of each matching transcript, newest first (GET /api/v1/workspaces/{workspace_id}/search)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/search", {"workspace_id": workspace_id}, query, body)
 
-    def send_test_event(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def send_test_event(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'SendTestEventAnswer':
         """Send a webhook.test event to this webhook now, whatever its event filter (one attempt) (POST /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
-    def sign_in(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+    def sign_in(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'SignInAnswer':
         """Sign in: sets the session cookie (POST /api/v1/sessions)"""
         return self._call("POST", "/api/v1/sessions", {}, query, body)
 

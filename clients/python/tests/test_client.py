@@ -11,6 +11,7 @@ import sys
 import tempfile
 import threading
 import time
+import typing
 import unittest
 import urllib.request
 
@@ -83,6 +84,16 @@ class LiveHark(unittest.TestCase):
         everything = [r["id"] for r in self.hark.list_recordings(query={"limit": 100})["data"]]
         self.assertGreaterEqual(len(seen), 3)
         self.assertEqual(seen, everything)
+
+    def test_answers_are_typed(self) -> None:
+        from hark import _generated
+        hints = typing.get_type_hints(Hark.list_recordings)
+        self.assertIs(hints["return"], _generated.ListRecordingsAnswer)
+        self.assertEqual(typing.get_type_hints(_generated.ListRecordingsAnswer)["data"], typing.List[_generated.Recording])
+        self.assertEqual(typing.get_type_hints(Hark.get_recording_transcript)["return"], typing.Union[_generated.Transcript, str])
+        self.assertIs(typing.get_type_hints(Hark.get_recording)["return"], _generated.Recording)
+        page = self.hark.list_recordings(query={"limit": 1})
+        self.assertEqual(set(page), set(typing.get_type_hints(_generated.ListRecordingsAnswer)))
 
     def test_typed_errors(self) -> None:
         with self.assertRaises(NotFoundError) as caught:

@@ -2,13 +2,12 @@
 // bar; the batch's metadata and retention apply to every file, and each file can have its own
 // values from a CSV (`file,agent,queue,…`) or a file-name pattern (`{agent}_{date}_{queue}.wav`).
 // A new batch starts clean: the uploaded files and the metadata of the last one are cleared.
-import '@mantine/dropzone/styles.css';
 import { Button, FileInput, Group, NumberInput, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { sendForm, workspacePath } from '../api/client.ts';
 import { metadataForFile, metadataFromCsv } from '../lib/per-file-metadata.ts';
+import { FileDrop } from './FileDrop.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { problemMessage } from './Problem.tsx';
 
@@ -81,19 +80,14 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
   return (
     <Paper withBorder p="md" radius="md">
       <Stack>
-        <Dropzone
-          onDrop={add}
-          accept={accept}
-          multiple
-          aria-label="Drop audio files here or choose them"
-        >
+        <FileDrop onDrop={add} accept={accept}>
           <Stack align="center" gap={4} py="lg" style={{ pointerEvents: 'none' }}>
             <Text fw={500}>Drop audio files here, or click to choose them</Text>
             <Text size="sm" c="dimmed">
               WAV, MP3, M4A, OGG, Opus, FLAC; several at once
             </Text>
           </Stack>
-        </Dropzone>
+        </FileDrop>
         {items.length > 0 && (
           <Stack gap="xs" aria-label="Files to upload">
             {items.map((item) => (

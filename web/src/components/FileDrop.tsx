@@ -1,0 +1,52 @@
+// A drop zone for files: drag files onto it, or click it (or press Enter or Space on it) to choose
+// them. Files outside `accept` are left out, as the file chooser itself would.
+import { useRef, useState, type ReactNode } from 'react';
+import { accepts } from '../lib/accepts.ts';
+import './FileDrop.css';
+
+/** Its accessible name is its visible text (the children). */
+export function FileDrop({ accept, onDrop, children }: { accept: string[]; onDrop: (files: File[]) => void; children: ReactNode }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const take = (files: FileList | null) => {
+    const chosen = [...(files ?? [])].filter((file) => accepts(file, accept));
+    if (chosen.length > 0) onDrop(chosen);
+  };
+  return (
+    <div
+      role="button"
+      tabIndex={0}
+      className="hark-file-drop"
+      data-over={over || undefined}
+      onClick={() => input.current?.click()}
+      onKeyDown={(event) => {
+        if (event.key !== 'Enter' && event.key !== ' ') return;
+        event.preventDefault();
+        input.current?.click();
+      }}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(event) => {
+        event.preventDefault();
+        setOver(false);
+        take(event.dataTransfer.files);
+      }}
+    >
+      {children}
+      <input
+        ref={input}
+        type="file"
+        accept={accept.join(',')}
+        multiple
+        hidden
+        onChange={(event) => {
+          take(event.currentTarget.files);
+          event.currentTarget.value = '';
+        }}
+      />
+    </div>
+  );
+}
