@@ -24,7 +24,7 @@ function corpus(): { name: string; file: string; reference: string }[] {
       return { name: `${dir}/${match[2]}`, file: path.join(DATA, dir, `${match[2]}.wav`), reference: match[1].replace(/<\/?s>/g, '').trim() };
     });
   const items = [...read('librivox', 'transcription'), ...read('cards', 'cards.transcription')];
-  const goforward = path.join(os.tmpdir(), 'hark-goforward.wav');
+  const goforward = path.join(scratch, 'goforward.wav');
   execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', path.join(DATA, 'goforward.raw'), goforward]);
   items.push({ name: 'goforward', file: goforward, reference: 'go forward ten meters' });
   return items;
@@ -34,8 +34,10 @@ function pcmOf(file: string): Buffer {
   return execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-ac', '1', '-ar', '16000', '-f', 's16le', '-'], { maxBuffer: 1 << 30 });
 }
 
-const items = corpus();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-'));
+const scratch = path.join(dataDir, 'corpus');
+fs.mkdirSync(scratch);
+const items = corpus();
 // The bench polls each run every 50 ms: more than the default 600 requests a minute.
 const config = loadConfig({ HARK_DATA_DIR: dataDir, HARK_LOG_LEVEL: 'warn', PORT: '0', HARK_METRICS_TOKEN: 'bench', HARK_RATE_LIMIT_PER_MINUTE: '1000000' });
 const runtime = await startRuntime(config, { http: true, workers: true });

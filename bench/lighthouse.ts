@@ -23,6 +23,11 @@ const server = spawn(process.execPath, ['bin/hark.js', 'serve'], {
   env: { ...process.env, HARK_PORT: String(port), HARK_DATA_DIR: path.join(dir, 'data'), HARK_LOG_LEVEL: 'warn', HARK_AUTO_TRANSCRIBE: 'on' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+// However this ends (a failure before the audits too), the server stops and its folder goes.
+process.on('exit', () => {
+  server.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 const base = `http://127.0.0.1:${port}`;
 for (;;) {
   try {

@@ -67,4 +67,17 @@ echo "== clients: PHP (lint, tests against a Hark they start)"
 for file in clients/php/src/*.php clients/php/examples/*.php clients/php/tests/*.php; do php -l "$file" >/dev/null; done
 php clients/php/tests/run.php
 echo "== tests"
+# The suite's temporary files go in a folder of this run's own (removed with it), and a suite that
+# leaves one of its hark-* files or folders behind fails the run.
+# (Open to other users like /tmp: the private PostgreSQL clusters run as the postgres user.)
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
+chmod 755 "$work"
+chmod 1777 "$TMPDIR"
 node --import tsx --test --test-concurrency=2 --test-timeout=600000 test/*.test.ts
+left="$(find "$TMPDIR" -maxdepth 1 -name 'hark-*' -printf '%f\n')"
+if [ -n "$left" ]; then
+  echo "the tests left these behind in the temporary folder:" >&2
+  echo "$left" >&2
+  exit 1
+fi

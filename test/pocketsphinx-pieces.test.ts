@@ -74,7 +74,8 @@ function longCall(): string {
 
 test('a long recording decoded in two pieces gives the words and times of one decode', async () => {
   const file = longCall();
-  const config = loadConfig({ HARK_DATA_DIR: os.tmpdir(), HARK_LOG_LEVEL: 'silent' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-pieces-'));
+  const config = loadConfig({ HARK_DATA_DIR: dataDir, HARK_LOG_LEVEL: 'silent' });
   try {
     const seconds = (fs.statSync(file).size - 44) / 2 / SAMPLE_RATE;
     assert.ok(pieceCount(seconds * SAMPLE_RATE, 2) === 2, `${seconds} s makes two pieces`);
@@ -105,5 +106,6 @@ test('a long recording decoded in two pieces gives the words and times of one de
     for (const { result } of [one, two]) for (const phase of ['cmn', 'search', 'lattice']) assert.ok((result.timings?.[phase] ?? 0) > 0, `${phase} timed`);
   } finally {
     fs.rmSync(file, { force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

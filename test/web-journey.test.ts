@@ -83,6 +83,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const csv = path.join(os.tmpdir(), `hark-journey-${process.pid}.csv`);
     fs.writeFileSync(csv, `file,queue\n${path.basename(files[0]!)},billing\n${path.basename(files[1]!)},sales\n`);
     await page.locator('input[type=file]').nth(1).setInputFiles(csv);
+    fs.rmSync(csv);
     await page.locator(`[data-file-metadata="${path.basename(files[0]!)}"]`).getByText('agent: ana · queue: billing').waitFor();
     await page.locator(`[data-file-metadata="${path.basename(files[1]!)}"]`).getByText('agent: ana · queue: sales').waitFor();
     await check(page, 'upload');

@@ -18,7 +18,9 @@ export function librivox(): { file: string; reference: string }[] {
 /** All librivox utterances joined with a second of silence between them, and the joined reference. */
 export function librivoxJoined(): { file: string; reference: string } {
   const items = librivox();
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hark-librivox-')), 'joined.wav');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-librivox-'));
+  process.on('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
+  const out = path.join(folder, 'joined.wav');
   const inputs = items.flatMap((item) => ['-i', item.file]);
   const filter = `${items.map((_, i) => `[${i}:a]apad=pad_dur=1[a${i}]`).join(';')};${items.map((_, i) => `[a${i}]`).join('')}concat=n=${items.length}:v=0:a=1[out]`;
   execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', filter, '-map', '[out]', '-ac', '1', '-ar', '16000', out]);
