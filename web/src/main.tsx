@@ -4,13 +4,13 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { Alert, Anchor, Badge, createTheme, Notification, defaultVariantColorsResolver, parseThemeColor, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { ApiError } from './api/client.ts';
 import { router } from './routes.tsx';
-import { fetchSession, SESSION_STALE_MS } from './session.tsx';
+import { queries } from './api/queries.ts';
+import { queryClient } from './api/query-client.ts';
 
 // Shades dark enough for text on white to meet WCAG AA contrast (4.5:1).
 // Links are underlined, so they do not rely on colour alone.
@@ -45,18 +45,8 @@ const theme = createTheme({
 });
 const contrast: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)' }, dark: {} });
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // A client's mistake will not go away by asking again.
-      retry: (failures, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
-      refetchOnWindowFocus: false,
-    },
-  },
-});
-
 // A workspace page needs the session first: asked for now, beside the page's code, not after it.
-if (window.location.pathname.startsWith('/w/')) void queryClient.prefetchQuery({ queryKey: ['session'], queryFn: fetchSession, staleTime: SESSION_STALE_MS });
+if (window.location.pathname.startsWith('/w/')) void queryClient.prefetchQuery(queries.session());
 
 // The first render is a transition: React renders it in slices and lets the browser breathe between them.
 startTransition(() => createRoot(document.getElementById('root')!).render(

@@ -2,12 +2,13 @@
 // and CSRF token; null when signed out.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, ok, setCsrfToken, type Answer, type Schemas } from './api/client.ts';
+import { keys } from './api/query-keys.ts';
 
 export type SessionInfo = Answer<'/api/v1/sessions/current', 'get'>;
 export type WorkspaceInfo = Schemas['Workspace'];
 
 /** Set beside the HttpOnly session cookie by sign-in, cleared by sign-out. */
-const signedIn = () => document.cookie.split('; ').includes('hark_signed_in=1');
+export const signedIn = () => document.cookie.split('; ').includes('hark_signed_in=1');
 
 export async function fetchSession(): Promise<SessionInfo | null> {
   if (!signedIn()) return null;
@@ -27,7 +28,7 @@ export async function fetchSession(): Promise<SessionInfo | null> {
 export const SESSION_STALE_MS = 60_000;
 
 export function useSession() {
-  return useQuery({ queryKey: ['session'], queryFn: fetchSession, staleTime: SESSION_STALE_MS });
+  return useQuery({ queryKey: keys.session, queryFn: fetchSession, staleTime: SESSION_STALE_MS });
 }
 
 /** Stores a session answered by sign-in or a password change. */
@@ -35,7 +36,7 @@ export function useSetSession() {
   const client = useQueryClient();
   return (session: SessionInfo | null) => {
     setCsrfToken(session?.csrf_token ?? null);
-    client.setQueryData(['session'], session);
+    client.setQueryData(keys.session, session);
   };
 }
 

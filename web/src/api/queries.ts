@@ -1,42 +1,143 @@
-// Queries several pages share.
-import { useQuery } from '@tanstack/react-query';
-import { api, ok } from './client.ts';
+// Every query the pages make, in one place: its key and how it is fetched (TanStack Query's
+// queryOptions), so a page, a route's prefetch and an invalidation after a change name the same
+// key. `keys` (query-keys.ts) gives the prefixes to invalidate; `queries` the options; the hooks
+// at the end are the ones several pages share.
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { paths } from '../../../clients/typescript/src/schema.d.ts';
+import { fetchSession, SESSION_STALE_MS } from '../session.tsx';
+import { api, ok, okJson, type Schemas } from './client.ts';
+import { keys } from './query-keys.ts';
 
-export function useTranscriptionScenarios(workspaceId: string) {
-  return useQuery({
-    queryKey: ['transcription-scenarios', workspaceId],
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path: { workspace_id: workspaceId } } })),
-  });
-}
+export { keys };
 
-export function useAnalysisScenarios(workspaceId: string) {
-  return useQuery({
-    queryKey: ['analysis-scenarios', workspaceId],
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path: { workspace_id: workspaceId } } })),
-  });
-}
+type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+export type RecordingListQuery = QueryOf<'/api/v1/workspaces/{workspace_id}/recordings'>;
+export type AnswerTableQuery = QueryOf<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers'>;
 
-export function useEngines(workspaceId: string) {
-  return useQuery({
-    queryKey: ['engines', workspaceId],
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/engines', { params: { path: { workspace_id: workspaceId } } })),
-    staleTime: 5 * 60_000,
-  });
-}
+export const RECORDINGS_PAGE_SIZE = 25;
+const path = (ws: string) => ({ workspace_id: ws });
+
+export const queries = {
+  session: () => queryOptions({ queryKey: keys.session, queryFn: fetchSession, staleTime: SESSION_STALE_MS }),
+
+  /** One page of the list, with the filters, cursor and order the URL holds. */
+  recordings: (ws: string, query: Omit<RecordingListQuery, 'limit' | 'offset'>) =>
+    queryOptions({
+      queryKey: [...keys.recordings(ws), query] as const,
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: path(ws), query: { limit: RECORDINGS_PAGE_SIZE, offset: 0, ...query } } })),
+    }),
+  recording: (ws: string, id: string) =>
+    queryOptions({ queryKey: keys.recording(ws, id), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { ...path(ws), recording_id: id } } })) }),
+  transcriptionRuns: (ws: string, recordingId: string) =>
+    queryOptions({
+      queryKey: keys.transcriptionRuns(ws, recordingId),
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs', { params: { path: path(ws), query: { recording_id: recordingId, limit: 50 } } })),
+    }),
+  analysisRuns: (ws: string, recordingId: string) =>
+    queryOptions({
+      queryKey: keys.analysisRuns(ws, recordingId),
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-runs', { params: { path: path(ws), query: { recording_id: recordingId, limit: 50 } } })),
+    }),
+  /** The transcript of a run (the recording's latest completed run on its page). */
+  transcript: (ws: string, recordingId: string, runId: string | null) =>
+    queryOptions({
+      queryKey: [...keys.transcript(ws, recordingId), runId] as const,
+      enabled: runId !== null,
+      queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', { params: { path: { ...path(ws), run_id: runId! }, query: {} } })),
+    }),
+  recordingCategories: (ws: string, recordingId: string, transcriptRunId: string | null) =>
+    queryOptions({
+      queryKey: [...keys.recordingCategories(ws, recordingId), transcriptRunId] as const,
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', { params: { path: { ...path(ws), recording_id: recordingId } } })),
+    }),
+  analysisResults: (ws: string, recordingId: string, completedRuns: string) =>
+    queryOptions({
+      queryKey: [...keys.analysisResults(ws, recordingId), completedRuns] as const,
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-results', { params: { path: path(ws), query: { recording_id: recordingId, limit: 20 } } })),
+    }),
+  metadataFields: (ws: string) =>
+    queryOptions({ queryKey: keys.metadataFields(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/metadata-fields', { params: { path: path(ws) } })), staleTime: 60_000 }),
+  categories: (ws: string) => queryOptions({ queryKey: keys.categories(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/categories', { params: { path: path(ws) } })) }),
+  transcriptionScenarios: (ws: string) =>
+    queryOptions({ queryKey: keys.transcriptionScenarios(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path: path(ws) } })) }),
+  analysisScenarios: (ws: string) =>
+    queryOptions({ queryKey: keys.analysisScenarios(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path: path(ws) } })) }),
+  transcriptionScenario: (ws: string, id: string) =>
+    queryOptions({
+      queryKey: keys.transcriptionScenario(ws, id),
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path: { ...path(ws), scenario_id: id } } })),
+    }),
+  analysisScenario: (ws: string, id: string) =>
+    queryOptions({
+      queryKey: keys.analysisScenario(ws, id),
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: { ...path(ws), scenario_id: id } } })),
+    }),
+  engines: (ws: string) =>
+    queryOptions({ queryKey: keys.engines(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/engines', { params: { path: path(ws) } })), staleTime: 5 * 60_000 }),
+  /** The latest executions of every scenario (20 a scenario), newest first; keyed on the scenarios asked about. */
+  executions: (ws: string, transcription: { id: string; name: string }[], analysis: { id: string; name: string }[]) =>
+    queryOptions({
+      queryKey: [...keys.executions(ws), transcription.map((s) => s.id), analysis.map((s) => s.id)] as const,
+      queryFn: async (): Promise<(Schemas['Execution'] & { scenario_name: string })[]> => {
+        const lists = await Promise.all([
+          ...transcription.map(async (s) =>
+            (await ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path: { ...path(ws), scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
+          ),
+          ...analysis.map(async (s) =>
+            (await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', { params: { path: { ...path(ws), scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
+          ),
+        ]);
+        return lists.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
+      },
+    }),
+  answers: (ws: string, scenarioId: string, query: AnswerTableQuery) =>
+    queryOptions({
+      queryKey: [...keys.answers(ws, scenarioId), query] as const,
+      queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', { params: { path: { ...path(ws), scenario_id: scenarioId }, query } })),
+    }),
+  search: (ws: string, q: string) =>
+    queryOptions({
+      queryKey: [...keys.search(ws), q] as const,
+      enabled: q.trim() !== '',
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/search', { params: { path: path(ws), query: { q, limit: 50 } } })),
+    }),
+  analysisReport: (ws: string, scenarioId: string | null, groupBy: string[]) =>
+    queryOptions({
+      queryKey: [...keys.reports(ws), 'analysis', scenarioId, groupBy] as const,
+      enabled: scenarioId !== null,
+      queryFn: () =>
+        okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/analysis', { params: { path: path(ws), query: { analysis_scenario_id: scenarioId!, ...(groupBy.length > 0 ? { group_by: groupBy } : {}) } } })),
+    }),
+  recordingsReport: (ws: string, groupBy: string[]) =>
+    queryOptions({
+      queryKey: [...keys.reports(ws), 'recordings', groupBy] as const,
+      queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: path(ws), query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
+    }),
+  talkReport: (ws: string, groupBy: string[]) =>
+    queryOptions({
+      queryKey: [...keys.reports(ws), 'talk', groupBy] as const,
+      queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/talk', { params: { path: path(ws), query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
+    }),
+  members: (ws: string) => queryOptions({ queryKey: keys.members(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/members', { params: { path: path(ws) } })) }),
+  invitations: (ws: string) =>
+    queryOptions({ queryKey: keys.invitations(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/invitations', { params: { path: path(ws) } })) }),
+  apiKeys: (ws: string) => queryOptions({ queryKey: keys.keys(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/api-keys', { params: { path: path(ws) } })) }),
+  webhooks: (ws: string) => queryOptions({ queryKey: keys.webhooks(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/webhooks', { params: { path: path(ws) } })) }),
+  deliveries: (ws: string, webhookId: string) =>
+    queryOptions({
+      queryKey: keys.deliveries(ws, webhookId),
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', { params: { path: { ...path(ws), webhook_id: webhookId }, query: { limit: 20 } } })),
+    }),
+  invitation: (token: string) => queryOptions({ queryKey: keys.invitation(token), queryFn: () => ok(api.GET('/api/v1/invitations/{token}', { params: { path: { token } } })) }),
+};
 
 export const activeRun = (status: string) => status === 'queued' || status === 'running';
 
-export function useMetadataFields(workspaceId: string) {
-  return useQuery({
-    queryKey: ['metadata-fields', workspaceId],
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/metadata-fields', { params: { path: { workspace_id: workspaceId } } })),
-    staleTime: 60_000,
-  });
-}
+/** The run whose transcript a recording's page shows: its newest completed one. */
+export const latestCompletedRun = (runs: { id: string; status: string }[]): string | null => runs.find((r) => r.status === 'completed')?.id ?? null;
 
-export function useCategories(workspaceId: string) {
-  return useQuery({
-    queryKey: ['categories', workspaceId],
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/categories', { params: { path: { workspace_id: workspaceId } } })),
-  });
-}
+export const useTranscriptionScenarios = (ws: string) => useQuery(queries.transcriptionScenarios(ws));
+export const useAnalysisScenarios = (ws: string) => useQuery(queries.analysisScenarios(ws));
+export const useEngines = (ws: string) => useQuery(queries.engines(ws));
+export const useMetadataFields = (ws: string) => useQuery(queries.metadataFields(ws));
+export const useCategories = (ws: string) => useQuery(queries.categories(ws));

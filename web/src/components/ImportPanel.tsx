@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../api/client.ts';
+import { keys } from '../api/queries.ts';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { ProblemAlert } from './Problem.tsx';
 
@@ -23,7 +24,7 @@ export function ImportPanel({ workspaceId, onClose }: { workspaceId: string; onC
     onSuccess: async (recording) => {
       notifications.show({ color: 'green', message: `Importing ${recording.filename}: it appears below as it downloads.` });
       setUrl('');
-      await client.invalidateQueries({ queryKey: ['recordings', workspaceId] });
+      await client.invalidateQueries({ queryKey: keys.recordings(workspaceId) });
     },
   });
   return (

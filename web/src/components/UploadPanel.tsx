@@ -6,6 +6,7 @@ import { Button, FileInput, Group, NumberInput, Paper, Progress, Stack, Text, Te
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { sendForm, workspacePath } from '../api/client.ts';
+import { keys } from '../api/queries.ts';
 import { metadataForFile, metadataFromCsv } from '../lib/per-file-metadata.ts';
 import { FileDrop } from './FileDrop.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
@@ -57,9 +58,9 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
       } catch (error) {
         update(item.id, { state: 'failed', message: problemMessage(error) });
       }
-      await client.invalidateQueries({ queryKey: ['recordings', workspaceId] });
+      await client.invalidateQueries({ queryKey: keys.recordings(workspaceId) });
     }
-    await client.invalidateQueries({ queryKey: ['metadata-fields', workspaceId] });
+    await client.invalidateQueries({ queryKey: keys.metadataFields(workspaceId) });
     setBusy(false);
   };
 

@@ -69,3 +69,9 @@ export function filtersToQuery(filters: RecordingFilters): Record<string, string
 
 export const activeFilterCount = (filters: RecordingFilters): number =>
   (filters.status ? 1 : 0) + (filters.createdAfter ? 1 : 0) + (filters.createdBefore ? 1 : 0) + (filters.category ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;
+
+/** The recordings list's query for a page URL: its filters, cursor and order (the page and the route's prefetch ask the same). */
+export function recordingListQuery(search: URLSearchParams): Record<string, string> & { sort: 'created_at' | 'recorded_at' } {
+  const cursor = search.get('cursor');
+  return { sort: search.get('sort') === 'recorded_at' ? 'recorded_at' : 'created_at', ...(cursor ? { cursor } : {}), ...filtersToQuery(filtersFromSearch(search)) };
+}

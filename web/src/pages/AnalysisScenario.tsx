@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
-import { useEngines, useTranscriptionScenarios } from '../api/queries.ts';
+import { keys, queries, useEngines, useTranscriptionScenarios } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { QuestionEditor, type Question } from '../components/QuestionEditor.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
@@ -29,7 +29,7 @@ export default function AnalysisScenario() {
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
 
-  const scenario = useQuery({ queryKey: ['analysis-scenario', workspace.id, scenarioId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })) });
+  const scenario = useQuery(queries.analysisScenario(workspace.id, scenarioId));
   const [draft, setDraft] = useState<Scenario | null>(null);
   useEffect(() => {
     if (scenario.data) setDraft(scenario.data);
@@ -45,14 +45,14 @@ export default function AnalysisScenario() {
       ),
     onSuccess: async (saved) => {
       client.setQueryData(['analysis-scenario', workspace.id, scenarioId], saved);
-      await client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] });
+      await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) });
       notifications.show({ color: 'green', message: 'Saved.' });
     },
   });
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] });
+      await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) });
       navigate(`/w/${workspace.id}/scenarios`);
     },
   });

@@ -4,7 +4,8 @@
 import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { api, download, okJson, workspacePath } from '../api/client.ts';
+import { download, workspacePath } from '../api/client.ts';
+import { queries } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
@@ -23,10 +24,7 @@ export default function Answers() {
   const filters = Object.fromEntries([...search.entries()].filter(([name]) => name.startsWith('answer.')));
   const query = { ...(executionId ? { execution_id: executionId } : {}), ...filters, limit: 1000, offset: 0 };
 
-  const table = useQuery({
-    queryKey: ['answers', workspace.id, scenarioId, query],
-    queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers', { params: { path: { workspace_id: workspace.id, scenario_id: scenarioId }, query } })),
-  });
+  const table = useQuery(queries.answers(workspace.id, scenarioId, query));
   const questions = table.data?.questions ?? [];
   const setFilter = (id: string, value: string | null) => {
     const next = new URLSearchParams(search);

@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
-import { useCategories } from '../api/queries.ts';
+import { keys, useCategories } from '../api/queries.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
@@ -39,7 +39,7 @@ export default function Categories() {
   const client = useQueryClient();
   const writer = can.write(workspace.role);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: ['categories', workspace.id] });
+  const refresh = () => client.invalidateQueries({ queryKey: keys.categories(workspace.id) });
 
   const save = useMutation({
     mutationFn: (value: Draft) =>

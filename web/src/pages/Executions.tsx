@@ -2,33 +2,19 @@
 import { Anchor, Badge, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { api, ok, type Schemas } from '../api/client.ts';
-import { useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
+import { queries, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { StatusBadge } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
-
-type Execution = Schemas['Execution'] & { scenario_name: string };
 
 export default function Executions() {
   const workspace = useWorkspace();
   const transcription = useTranscriptionScenarios(workspace.id);
   const analysis = useAnalysisScenarios(workspace.id);
   const executions = useQuery({
-    queryKey: ['executions', workspace.id, transcription.data?.data.length, analysis.data?.data.length],
+    ...queries.executions(workspace.id, transcription.data?.data ?? [], analysis.data?.data ?? []),
     enabled: transcription.isSuccess && analysis.isSuccess,
-    queryFn: async (): Promise<Execution[]> => {
-      const lists = await Promise.all([
-        ...(transcription.data?.data ?? []).map(async (s) =>
-          (await ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path: { workspace_id: workspace.id, scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
-        ),
-        ...(analysis.data?.data ?? []).map(async (s) =>
-          (await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', { params: { path: { workspace_id: workspace.id, scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
-        ),
-      ]);
-      return lists.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
-    },
     refetchInterval: (q) => (q.state.data?.some((e) => e.status === 'queued' || e.status === 'running') ? 2000 : false),
   });
 

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, ok } from '../api/client.ts';
+import { keys, queries } from '../api/queries.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 
@@ -13,11 +14,11 @@ export default function Invite() {
   const [password, setPassword] = useState('');
   const navigate = useNavigate();
   const client = useQueryClient();
-  const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => ok(api.GET('/api/v1/invitations/{token}', { params: { path: { token } } })), retry: false });
+  const invitation = useQuery({ ...queries.invitation(token), retry: false });
   const accept = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/invitations/{token}/accept', { params: { path: { token } }, body: { password } })),
     onSuccess: async ({ workspace_id }) => {
-      await client.invalidateQueries({ queryKey: ['session'] });
+      await client.invalidateQueries({ queryKey: keys.session });
       navigate(`/w/${workspace_id}/recordings`, { replace: true });
     },
   });

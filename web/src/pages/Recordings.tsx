@@ -4,18 +4,16 @@ import { Anchor, Button, Group, Loader, MultiSelect, Select, Stack, Table, Text,
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, ok, type Schemas } from '../api/client.ts';
-import { useMetadataFields } from '../api/queries.ts';
+import { type Schemas } from '../api/client.ts';
+import { queries, useMetadataFields } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RecordingFiltersBar } from '../components/RecordingFiltersBar.tsx';
 import { movingPipeline, PipelineBadge } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
-import { filtersFromSearch, filtersToQuery, filtersToSearch } from '../lib/filters.ts';
+import { filtersFromSearch, filtersToQuery, filtersToSearch, recordingListQuery } from '../lib/filters.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
 import { formatDateTime } from '../lib/dates.ts';
-
-const PAGE_SIZE = 25;
 
 export type Recording = Schemas['Recording'];
 
@@ -37,13 +35,7 @@ export default function Recordings() {
   const fields = useMetadataFields(workspace.id);
 
   const list = useQuery({
-    queryKey: ['recordings', workspace.id, filtersToQuery(filters), cursor, sort],
-    queryFn: () =>
-      ok(
-        api.GET('/api/v1/workspaces/{workspace_id}/recordings', {
-          params: { path: { workspace_id: workspace.id }, query: { limit: PAGE_SIZE, offset: 0, sort, ...(cursor ? { cursor } : {}), ...filtersToQuery(filters) } },
-        }),
-      ),
+    ...queries.recordings(workspace.id, recordingListQuery(search)),
     // Poll while something on the page is still moving.
     refetchInterval: (query) => (query.state.data?.data.some((r) => movingPipeline.has(r.pipeline.status)) ? 2000 : false),
   });

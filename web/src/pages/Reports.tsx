@@ -5,8 +5,8 @@ import { Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Titl
 import { BarChart, LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { api, download, okJson, workspacePath } from '../api/client.ts';
-import { useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
+import { download, workspacePath } from '../api/client.ts';
+import { queries, useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { chartOf } from '../lib/report-chart.ts';
@@ -36,21 +36,10 @@ export default function Reports() {
   const groupBy = [...(field ? [field === CATEGORY ? 'category' : `metadata.${field}`] : []), ...(period ? [`created_at:${period}`] : [])];
   const query = new URLSearchParams(groupBy.map((g) => ['group_by', g]));
 
-  const analysis = useQuery({
-    queryKey: ['report-analysis', workspace.id, scenarioId, groupBy],
-    enabled: scenarioId !== null,
-    queryFn: () =>
-      okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/analysis', { params: { path: { workspace_id: workspace.id }, query: { analysis_scenario_id: scenarioId!, ...(groupBy.length > 0 ? { group_by: groupBy } : {}) } } })),
-  });
-  const recordings = useQuery({
-    queryKey: ['report-recordings', workspace.id, groupBy],
-    queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
-  });
+  const analysis = useQuery(queries.analysisReport(workspace.id, scenarioId, groupBy));
+  const recordings = useQuery(queries.recordingsReport(workspace.id, groupBy));
 
-  const talk = useQuery({
-    queryKey: ['report-talk', workspace.id, groupBy],
-    queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/talk', { params: { path: { workspace_id: workspace.id }, query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
-  });
+  const talk = useQuery(queries.talkReport(workspace.id, groupBy));
   const talkSpeakers = [...new Set((talk.data?.groups ?? []).flatMap((g) => g.speakers.map((s) => s.speaker)))].sort();
 
   // Each group's talk shares as a stacked bar per speaker (they add up to 100 %).

@@ -4,7 +4,7 @@ import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantin
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, ok } from '../api/client.ts';
-import { useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
+import { keys, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
@@ -21,21 +21,21 @@ export default function Scenarios() {
   const createAnalysis = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path }, body: { name: 'New questions', questions: [] } })),
     onSuccess: async (scenario) => {
-      await client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] });
+      await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) });
       navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`);
     },
   });
   const addCallQa = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', { params: { path }, body: { template: 'call_qa' } })),
     onSuccess: async (scenario) => {
-      await Promise.all([client.invalidateQueries({ queryKey: ['analysis-scenarios', workspace.id] }), client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] })]);
+      await Promise.all([client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) }), client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) })]);
       navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`);
     },
   });
   const createTranscription = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path }, body: { name: 'New transcription scenario' } })),
     onSuccess: async (scenario) => {
-      await client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] });
+      await client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) });
       navigate(`/w/${workspace.id}/scenarios/transcription/${scenario.id}`);
     },
   });

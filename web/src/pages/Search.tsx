@@ -5,7 +5,7 @@ import { Anchor, Badge, Card, Group, Stack, Text, TextInput, Title } from '@mant
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, ok } from '../api/client.ts';
+import { queries } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
@@ -36,11 +36,7 @@ export default function Search() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [draft, setDraft] = useState(q);
-  const hits = useQuery({
-    queryKey: ['search', workspace.id, q],
-    enabled: q.trim() !== '',
-    queryFn: async () => ok(api.GET('/api/v1/workspaces/{workspace_id}/search', { params: { path: { workspace_id: workspace.id }, query: { q, limit: 50 } } })),
-  });
+  const hits = useQuery(queries.search(workspace.id, q));
 
   return (
     <Stack>

@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
-import { useEngines } from '../api/queries.ts';
+import { keys, queries, useEngines } from '../api/queries.ts';
 import { CallOptionsEditor } from '../components/CallOptionsEditor.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
@@ -26,7 +26,7 @@ export default function TranscriptionScenario() {
   const engines = useEngines(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
-  const scenario = useQuery({ queryKey: ['transcription-scenario', workspace.id, scenarioId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path } })) });
+  const scenario = useQuery(queries.transcriptionScenario(workspace.id, scenarioId));
   const [draft, setDraft] = useState<Scenario | null>(null);
   useEffect(() => {
     if (scenario.data) setDraft(scenario.data);
@@ -55,14 +55,14 @@ export default function TranscriptionScenario() {
       ),
     onSuccess: async (saved) => {
       client.setQueryData(['transcription-scenario', workspace.id, scenarioId], saved);
-      await client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] });
+      await client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) });
       notifications.show({ color: 'green', message: 'Saved.' });
     },
   });
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path } })),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['transcription-scenarios', workspace.id] });
+      await client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) });
       navigate(`/w/${workspace.id}/scenarios`);
     },
   });

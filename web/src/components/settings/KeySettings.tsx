@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
+import { keys as queryKeys, queries } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
@@ -21,8 +22,8 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
   const [scopes, setScopes] = useState<Scope[]>(['recordings:read', 'transcripts:read', 'analysis:read']);
   const [expires, setExpires] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const keys = useQuery({ queryKey: ['keys', workspaceId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/api-keys', { params: { path } })) });
-  const refresh = () => client.invalidateQueries({ queryKey: ['keys', workspaceId] });
+  const keys = useQuery(queries.apiKeys(workspaceId));
+  const refresh = () => client.invalidateQueries({ queryKey: queryKeys.keys(workspaceId) });
   const create = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/api-keys', { params: { path }, body: { name, scopes, ...(expires ? { expires_at: dayjs(expires).endOf('day').toISOString() } : {}) } })),
     onSuccess: async (created) => {

@@ -4,6 +4,7 @@ import { Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@ma
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
+import { keys, queries } from '../../api/queries.ts';
 import { can, type WorkspaceInfo } from '../../session.tsx';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
@@ -23,8 +24,8 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const owner = can.manage(workspace.role);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const members = useQuery({ queryKey: ['members', workspace.id], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/members', { params: { path } })) });
-  const refresh = () => client.invalidateQueries({ queryKey: ['members', workspace.id] });
+  const members = useQuery(queries.members(workspace.id));
+  const refresh = () => client.invalidateQueries({ queryKey: keys.members(workspace.id) });
   const add = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/members', { params: { path }, body: { email, role } })),
     onSuccess: async () => {
@@ -35,22 +36,18 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const change = useMutation({ mutationFn: ({ id, next }: { id: string; next: Role }) => ok(api.PATCH('/api/v1/workspaces/{workspace_id}/members/{account_id}', { params: { path: { ...path, account_id: id } }, body: { role: next } })), onSuccess: refresh });
   const remove = useMutation({ mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/members/{account_id}', { params: { path: { ...path, account_id: id } } })), onSuccess: refresh });
   const [link, setLink] = useState<string | null>(null);
-  const invitations = useQuery({
-    queryKey: ['invitations', workspace.id],
-    enabled: owner,
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/invitations', { params: { path } })),
-  });
+  const invitations = useQuery({ ...queries.invitations(workspace.id), enabled: owner });
   const invite = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/invitations', { params: { path }, body: { email, role } })),
     onSuccess: async (created) => {
       setLink(created.url);
       setEmail('');
-      await client.invalidateQueries({ queryKey: ['invitations', workspace.id] });
+      await client.invalidateQueries({ queryKey: keys.invitations(workspace.id) });
     },
   });
   const revoke = useMutation({
     mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}', { params: { path: { ...path, invitation_id: id } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['invitations', workspace.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.invitations(workspace.id) }),
   });
 
   return (

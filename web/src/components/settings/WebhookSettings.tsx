@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
+import { keys, queries } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
@@ -16,10 +17,10 @@ type EventName = (typeof events)[number] | '*';
 function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId: string }) {
   const path = { workspace_id: workspaceId, webhook_id: webhookId };
   const client = useQueryClient();
-  const deliveries = useQuery({ queryKey: ['deliveries', webhookId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', { params: { path, query: { limit: 20 } } })), refetchInterval: 5000 });
+  const deliveries = useQuery({ ...queries.deliveries(workspaceId, webhookId), refetchInterval: 5000 });
   const redeliver = useMutation({
     mutationFn: (id: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver', { params: { path: { ...path, delivery_id: id } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['deliveries', webhookId] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.deliveries(workspaceId, webhookId) }),
   });
   if (deliveries.data?.data.length === 0) return <Text size="sm" c="dimmed">No deliveries yet.</Text>;
   return (
@@ -67,8 +68,8 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
   const [chosen, setChosen] = useState<EventName[]>(['*']);
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const hooks = useQuery({ queryKey: ['webhooks', workspaceId], queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/webhooks', { params: { path } })) });
-  const refresh = () => client.invalidateQueries({ queryKey: ['webhooks', workspaceId] });
+  const hooks = useQuery(queries.webhooks(workspaceId));
+  const refresh = () => client.invalidateQueries({ queryKey: keys.webhooks(workspaceId) });
   const create = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks', { params: { path }, body: { url, events: chosen } })),
     onSuccess: async (hook) => {
@@ -87,7 +88,7 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
     onSuccess: (_answer, id) => {
       notifications.show({ color: 'green', message: 'Test event sent: its delivery appears in the log.' });
       setOpen(id);
-      void client.invalidateQueries({ queryKey: ['deliveries', id] });
+      void client.invalidateQueries({ queryKey: keys.deliveries(workspaceId, id) });
     },
   });
 

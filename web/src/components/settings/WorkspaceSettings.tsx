@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ok } from '../../api/client.ts';
+import { keys } from '../../api/queries.ts';
 import { can, type WorkspaceInfo } from '../../session.tsx';
 import { ProblemAlert } from '../Problem.tsx';
 
@@ -18,14 +19,14 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const save = useMutation({
     mutationFn: () => ok(api.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } }, body: { name, default_retention_days: retention === '' ? null : Number(retention) } })),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['session'] });
+      await client.invalidateQueries({ queryKey: keys.session });
       notifications.show({ color: 'green', message: 'Saved.' });
     },
   });
   const create = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces', { body: { name: newName } })),
     onSuccess: async (created) => {
-      await client.invalidateQueries({ queryKey: ['session'] });
+      await client.invalidateQueries({ queryKey: keys.session });
       navigate(`/w/${created.id}/recordings`);
     },
   });

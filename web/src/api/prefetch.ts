@@ -1,0 +1,37 @@
+// What a page asks for first, asked for as soon as its route is matched: beside the page's code
+// (which loads in parallel), not after it has loaded and rendered. Nothing waits on these; the page's
+// own queries find the answers (or the requests under way) in the cache under the same keys.
+// Signed out, nothing is asked (the workspace frame sends the visitor to sign in).
+import type { LoaderFunctionArgs } from 'react-router';
+import { latestCompletedRun, queries } from './queries.ts';
+import { queryClient } from './query-client.ts';
+import { recordingListQuery } from '../lib/filters.ts';
+import { signedIn } from '../session.tsx';
+
+export function prefetchRecordings({ params, request }: LoaderFunctionArgs): null {
+  if (!signedIn()) return null;
+  const ws = params.workspaceId!;
+  void queryClient.prefetchQuery(queries.recordings(ws, recordingListQuery(new URL(request.url).searchParams)));
+  void queryClient.prefetchQuery(queries.metadataFields(ws));
+  void queryClient.prefetchQuery(queries.categories(ws));
+  return null;
+}
+
+export function prefetchRecording({ params }: LoaderFunctionArgs): null {
+  if (!signedIn()) return null;
+  const ws = params.workspaceId!;
+  const id = params.recordingId!;
+  void queryClient.prefetchQuery(queries.recording(ws, id));
+  void queryClient.prefetchQuery(queries.analysisRuns(ws, id));
+  // The transcript is the page's largest part: asked for as soon as the runs say which one it is.
+  void queryClient
+    .fetchQuery(queries.transcriptionRuns(ws, id))
+    .then((runs) => {
+      const latest = latestCompletedRun(runs.data);
+      if (latest) void queryClient.prefetchQuery(queries.transcript(ws, id, latest));
+    })
+    .catch(() => {
+      // The page's own query shows the problem.
+    });
+  return null;
+}

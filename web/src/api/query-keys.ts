@@ -1,0 +1,30 @@
+// The query cache's keys, by resource: each query's key starts with one of these, so invalidating
+// a prefix refreshes every query under it (a workspace's recordings, a recording's runs).
+export const keys = {
+  session: ['session'] as const,
+  recordings: (ws: string) => ['recordings', ws] as const,
+  recording: (ws: string, id: string) => ['recording', ws, id] as const,
+  transcriptionRuns: (ws: string, recordingId: string) => ['transcription-runs', ws, recordingId] as const,
+  analysisRuns: (ws: string, recordingId: string) => ['analysis-runs', ws, recordingId] as const,
+  transcript: (ws: string, recordingId: string) => ['transcript', ws, recordingId] as const,
+  recordingCategories: (ws: string, recordingId: string) => ['recording-categories', ws, recordingId] as const,
+  analysisResults: (ws: string, recordingId: string) => ['analysis-results', ws, recordingId] as const,
+  metadataFields: (ws: string) => ['metadata-fields', ws] as const,
+  categories: (ws: string) => ['categories', ws] as const,
+  transcriptionScenarios: (ws: string) => ['transcription-scenarios', ws] as const,
+  analysisScenarios: (ws: string) => ['analysis-scenarios', ws] as const,
+  transcriptionScenario: (ws: string, id: string) => ['transcription-scenario', ws, id] as const,
+  analysisScenario: (ws: string, id: string) => ['analysis-scenario', ws, id] as const,
+  engines: (ws: string) => ['engines', ws] as const,
+  executions: (ws: string) => ['executions', ws] as const,
+  answers: (ws: string, scenarioId: string) => ['answers', ws, scenarioId] as const,
+  search: (ws: string) => ['search', ws] as const,
+  reports: (ws: string) => ['reports', ws] as const,
+  members: (ws: string) => ['members', ws] as const,
+  invitations: (ws: string) => ['invitations', ws] as const,
+  keys: (ws: string) => ['keys', ws] as const,
+  webhooks: (ws: string) => ['webhooks', ws] as const,
+  deliveries: (ws: string, webhookId: string) => ['deliveries', ws, webhookId] as const,
+  invitation: (token: string) => ['invitation', token] as const,
+};
+

@@ -1,0 +1,101 @@
+// The top of a recording's page: its name, pipeline state, dates, call categories and metadata, a
+// failed preparation or download (with a retry under a new URL), and Delete (asked first).
+import { Alert, Anchor, Badge, Button, Code, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { api, ok, type Schemas } from '../../api/client.ts';
+import { keys } from '../../api/queries.ts';
+import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { preparingStatuses } from '../../lib/recording-status.ts';
+import { formatTime } from '../../lib/transcript-sync.ts';
+import { ProblemAlert } from '../Problem.tsx';
+import { PipelineBadge } from '../Status.tsx';
+
+export function RecordingHeader({ workspaceId, recording: r, categories, writer }: { workspaceId: string; recording: Schemas['Recording']; categories: { id: string; name: string }[]; writer: boolean }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [deleting, { open: askDelete, close: cancelDelete }] = useDisclosure(false);
+  const [newUrl, setNewUrl] = useState('');
+  const path = { workspace_id: workspaceId, recording_id: r.id };
+  const remove = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path } })),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.recordings(workspaceId) });
+      navigate(`/w/${workspaceId}/recordings`);
+    },
+  });
+  const retryImport = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/import/retry', { params: { path }, body: newUrl ? { url: newUrl } : {} })),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.recording(workspaceId, r.id) }),
+  });
+
+  return (
+    <>
+      <Anchor component={Link} to={`/w/${workspaceId}/recordings`} size="sm">
+        ← Recordings
+      </Anchor>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={1} fz="h2" style={{ wordBreak: 'break-word' }}>
+            {r.filename}
+          </Title>
+          <Group gap="xs">
+            <PipelineBadge pipeline={r.pipeline} />
+            {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
+            <Text size="sm" c="dimmed">
+              added {formatDateTime(r.created_at)} · audio kept until {formatDate(r.expires_at)}
+            </Text>
+          </Group>
+          {categories.length > 0 && (
+            <Group gap={6} aria-label="Categories">
+              {categories.map((c) => (
+                <Badge key={c.id} variant="outline" color="grape" tt="none" data-category={c.name}>
+                  {c.name}
+                </Badge>
+              ))}
+            </Group>
+          )}
+        </Stack>
+        {writer && (
+          <Button color="red" variant="light" onClick={askDelete}>
+            Delete
+          </Button>
+        )}
+      </Group>
+      {Object.keys(r.metadata).length > 0 && <Code block>{JSON.stringify(r.metadata, null, 2)}</Code>}
+      {r.error_code && (
+        <Alert color="red" title={`Failed: ${r.error_code}`}>
+          {r.error_message}
+        </Alert>
+      )}
+      {r.status === 'download_failed' && writer && (
+        <Group align="end">
+          <TextInput label="Retry the download with a new URL (or leave empty to retry the same)" value={newUrl} onChange={(e) => setNewUrl(e.currentTarget.value)} w={420} />
+          <Button onClick={() => retryImport.mutate()} loading={retryImport.isPending}>
+            Retry download
+          </Button>
+          <ProblemAlert error={retryImport.error} />
+        </Group>
+      )}
+      {r.audio_deleted_at !== null && <Alert color="gray">The audio was deleted by its retention on {formatDate(r.audio_deleted_at)}; transcripts and results stay.</Alert>}
+      {preparingStatuses.has(r.status) && <Alert color="blue">Preparing the audio… this page updates by itself.</Alert>}
+
+      <Modal opened={deleting} onClose={cancelDelete} title="Delete this recording?" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack>
+          <Text size="sm">The audio, its transcripts and its analysis results are deleted for good.</Text>
+          <ProblemAlert error={remove.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={cancelDelete}>
+              Keep it
+            </Button>
+            <Button color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

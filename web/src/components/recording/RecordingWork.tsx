@@ -1,0 +1,121 @@
+// The work on a recording: new runs with a chosen scenario, the answers (each scenario's latest,
+// earlier ones folded), and the runs of both kinds with Cancel and Retry.
+import { Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
+import { useState } from 'react';
+import { api, ok, type Schemas } from '../../api/client.ts';
+import { latestPerScenario } from '../../lib/latest-per-scenario.ts';
+import { AnalysisResultCard } from '../AnalysisResultCard.tsx';
+import { RunList } from '../RunList.tsx';
+
+interface Props {
+  workspaceId: string;
+  recordingId: string;
+  writer: boolean;
+  hasAudio: boolean;
+  /** The transcription run whose transcript is shown (analysis needs one). */
+  latestCompleted: string | null;
+  transcriptionScenarios: Schemas['TranscriptionScenario'][];
+  analysisScenarios: Schemas['AnalysisScenario'][];
+  transcriptionRuns: Schemas['TranscriptionRun'][];
+  analysisRuns: Schemas['AnalysisRun'][];
+  results: Schemas['AnalysisResult'][] | undefined;
+  /** Runs a request that changes the runs, then refreshes them. */
+  act: (call: () => Promise<unknown>) => void;
+  onSeek: (seconds: number) => void;
+}
+
+export function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, onSeek }: Props) {
+  const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
+  const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
+  const chosenAnalysis = analysisScenario ?? analysisScenarios[0]?.id ?? null;
+  const path = { workspace_id: workspaceId };
+  const tName = (run: { transcription_scenario_id?: string }) => transcriptionScenarios.find((s) => s.id === run.transcription_scenario_id)?.name ?? 'Transcription';
+  const aName = (id: string) => analysisScenarios.find((s) => s.id === id)?.name ?? 'Analysis';
+
+  return (
+    <Stack>
+      {writer && hasAudio && (
+        <Stack gap="xs">
+          <Group align="end" gap="xs" wrap="nowrap">
+            <Select label="Transcribe with" placeholder="Default scenario" data={transcriptionScenarios.map((s) => ({ value: s.id, label: s.name }))} value={transcriptionScenario} onChange={setTranscriptionScenario} flex={1} />
+            <Button
+              onClick={() =>
+                act(() =>
+                  ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs', { params: { path: { ...path, recording_id: recordingId } }, body: transcriptionScenario ? { transcription_scenario_id: transcriptionScenario } : {} })),
+                )
+              }
+            >
+              Transcribe
+            </Button>
+          </Group>
+          <Group align="end" gap="xs" wrap="nowrap">
+            <Select label="Analyse with" data={analysisScenarios.map((s) => ({ value: s.id, label: s.name }))} value={chosenAnalysis} onChange={setAnalysisScenario} allowDeselect={false} flex={1} />
+            <Button
+              disabled={!latestCompleted || !chosenAnalysis}
+              onClick={() =>
+                chosenAnalysis &&
+                act(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs', { params: { path: { ...path, recording_id: recordingId } }, body: { analysis_scenario_id: chosenAnalysis } })))
+              }
+            >
+              Analyse
+            </Button>
+          </Group>
+        </Stack>
+      )}
+      <Tabs defaultValue="results">
+        <Tabs.List>
+          <Tabs.Tab value="results">Answers</Tabs.Tab>
+          <Tabs.Tab value="runs">Runs</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="results" pt="sm">
+          <Stack>
+            {results?.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
+            {latestPerScenario(results ?? []).map(({ latest, earlier }) => (
+              <Stack key={latest.analysis_run_id} gap={4}>
+                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} />
+                {earlier.length > 0 && (
+                  <details data-earlier={latest.analysis_scenario_id}>
+                    <summary style={{ cursor: 'pointer', fontSize: 'var(--mantine-font-size-sm)' }}>
+                      {earlier.length} earlier {earlier.length === 1 ? 'result' : 'results'} of {aName(latest.analysis_scenario_id)}
+                    </summary>
+                    <Stack gap="xs" mt="xs">
+                      {earlier.map((result) => (
+                        <AnalysisResultCard key={result.analysis_run_id} result={result} scenarioName={aName(result.analysis_scenario_id)} onSeek={onSeek} />
+                      ))}
+                    </Stack>
+                  </details>
+                )}
+              </Stack>
+            ))}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="runs" pt="sm">
+          <Stack>
+            <Text fw={600} size="sm">
+              Transcription runs
+            </Text>
+            <RunList
+              label="Transcription runs"
+              runs={transcriptionRuns}
+              scenarioName={(run) => tName(run as { transcription_scenario_id?: string })}
+              canWrite={writer}
+              onCancel={(id) => act(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel', { params: { path: { ...path, run_id: id } } })))}
+              onRetry={(id) => act(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', { params: { path: { ...path, run_id: id } } })))}
+            />
+            <Text fw={600} size="sm">
+              Analysis runs
+            </Text>
+            <RunList
+              label="Analysis runs"
+              runs={analysisRuns}
+              scenarioName={(run) => aName((run as { analysis_scenario_id: string }).analysis_scenario_id)}
+              canWrite={writer}
+              onCancel={(id) => act(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/cancel', { params: { path: { ...path, run_id: id } } })))}
+              onRetry={(id) => act(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/retry', { params: { path: { ...path, run_id: id } } })))}
+            />
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
