@@ -256,6 +256,33 @@ const booleanCases: [string[], string, boolean][] = [
   [['we will send an inspector to the property next week'], 'Will someone inspect the property?', true],
 ];
 
+describe('basic engine: examples beside a boolean question', () => {
+  const call = [
+    seg(0, 3, 'thank you for calling how can i help'),
+    seg(3, 7, 'my parcel arrived broken and i want my money'),
+    seg(7, 11, 'i am sorry about that i have put the full amount back on your card'),
+    seg(11, 13, 'thank you goodbye'),
+  ];
+  const ask = async (q: Q) => answer(await engine.analyze(input(call, [q])), q.id);
+
+  test('an example the call says in other words answers yes, quoting where', async () => {
+    const plain = await ask(bool('r', 'Did the agent give a refund?'));
+    assert.equal(plain.answer, false);
+    const withExample = await ask({ ...bool('r', 'Did the agent give a refund?'), examples: ['I have put the money back on your card'] });
+    assert.equal(withExample.answer, true);
+    assert.equal(withExample.evidence[0]?.start, 7);
+    assert.ok(withExample.confidence > plain.confidence);
+  });
+
+  test('an example the call does not say changes nothing, and an example never answers no', async () => {
+    const unsaid = await ask({ ...bool('d', 'Did the agent give a refund?'), examples: ['a voucher for your next order'] });
+    assert.deepEqual(unsaid, await ask(bool('d', 'Did the agent give a refund?')));
+    const thanked = await ask({ ...bool('t', 'Did the agent thank the customer for calling?'), examples: ['we cannot help you with that'] });
+    assert.equal(thanked.answer, true);
+    assert.equal(thanked.evidence[0]?.start, 0);
+  });
+});
+
 describe('basic engine: boolean phrasing', () => {
   test('negative verbs, replies, acceptance, later corrections, derived words', async () => {
     for (const [texts, question, expected] of booleanCases) {

@@ -68,6 +68,10 @@ describe('formatTime', () => {
 });
 
 describe('buildMessages', () => {
+  it("shows a boolean question's examples as what counts as yes", () => {
+    const { system } = buildMessages(input({ questions: [{ id: 'refund', text: 'Was a refund offered?', type: 'boolean', examples: ['I can refund that', 'money back  today'] }] }));
+    assert.match(system, /- "refund" \(boolean\): Was a refund offered\? \(true when the call says something like: "I can refund that"; "money back today"\)/);
+  });
   it('renders timed, speaker-free lines, the instructions and the questions', () => {
     const withSpeaker = { ...segments[0]!, speaker: 'SPEAKER_00' } as TranscriptSegment;
     const { system, user } = buildMessages(input({ transcript: { text: '', segments: [withSpeaker, ...segments.slice(1)] } }));

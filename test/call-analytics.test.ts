@@ -286,6 +286,30 @@ for (const backend of await oneBackend()) {
       for (const g of all.groups) assert.ok(Math.abs(g.speakers.reduce((sum, s) => sum + s.talk_share, 0) - 1) < 0.01, JSON.stringify(g));
     });
 
+    test("a question's examples: sentences that mean yes, read beside its wording by the basic engine", async () => {
+      await waitForRecording(hark, account, callId, ['completed']);
+      await transcribe(callId, callScenario);
+      const text = 'Did the agent offer to give the money back?';
+      const questions = [
+        { id: 'plain', text, type: 'boolean' },
+        { id: 'with_examples', text, type: 'boolean', examples: ['We can refund that for you.', 'I will send you a new one.'] },
+      ];
+      const created = await request('POST', '/analysis-scenarios', { name: 'examples', questions });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.deepEqual(created.json<{ questions: object[] }>().questions, questions);
+      const started = await request('POST', `/recordings/${callId}/analysis-runs`, { analysis_scenario_id: created.json<{ id: string }>().id });
+      const runId = started.json<{ id: string }>().id;
+      await eventually(async () => (await request('GET', `/analysis-runs/${runId}`)).json<{ status: string }>().status === 'completed', 60_000, 'the analysis run');
+      const { answers } = (await request('GET', `/recordings/${callId}/analysis-results/${runId}`)).json<{ answers: Answer[] }>();
+      const answer = (id: string) => answers.find((a) => a.question_id === id) as Answer;
+      // The call never says "money back": the wording alone finds nothing; the example finds the offer.
+      assert.equal(answer('plain').answer, false);
+      assert.deepEqual(answer('plain').evidence, []);
+      assert.equal(answer('with_examples').answer, true);
+      assert.match(answer('with_examples').evidence[0]?.text ?? '', /refund/);
+      assert.ok((answer('with_examples').evidence[0]?.start ?? 0) > 9, JSON.stringify(answer('with_examples').evidence));
+    });
+
     test('bad options and questions are 400s that create nothing', async () => {
       const before = (await request('GET', '/transcription-scenarios')).json<{ data: unknown[] }>().data.length;
       assertProblem(await request('POST', '/transcription-scenarios', { options: { redact_audio: true } }), 400, 'validation_failed');
@@ -297,6 +321,9 @@ for (const backend of await oneBackend()) {
       assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'What?', type: 'text', phrases: ['hello'] }] }), 400, 'validation_failed');
       assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', phrases: [] }] }), 400, 'validation_failed');
       assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', within_seconds: -1 }] }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'What?', type: 'text', examples: ['a refund'] }] }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', examples: [' ?! '] }] }), 400, 'validation_failed');
+      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', examples: Array.from({ length: 11 }, (_, i) => `example ${i}`) }] }), 400, 'validation_failed');
     });
   });
 }

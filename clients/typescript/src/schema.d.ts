@@ -1721,6 +1721,8 @@ export interface components {
                 within_seconds?: number;
                 /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                 phrases?: string[];
+                /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                examples?: string[];
             }[];
             summary: boolean;
             /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -7736,6 +7738,8 @@ export interface operations {
                         within_seconds?: number;
                         /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                         phrases?: string[];
+                        /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                        examples?: string[];
                     }[];
                     summary?: boolean;
                     options?: {
@@ -7772,6 +7776,8 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            examples?: string[];
                         }[];
                         summary: boolean;
                         /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -7913,6 +7919,8 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            examples?: string[];
                         }[];
                         summary: boolean;
                         /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -8133,6 +8141,8 @@ export interface operations {
                         within_seconds?: number;
                         /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                         phrases?: string[];
+                        /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                        examples?: string[];
                     }[];
                     summary?: boolean;
                     options?: {
@@ -8169,6 +8179,8 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            examples?: string[];
                         }[];
                         summary: boolean;
                         /** @description Runs by itself when a transcript completes; at most one per workspace */
@@ -8932,6 +8944,8 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            examples?: string[];
                         }[];
                         summary: boolean;
                         /** @description Runs by itself when a transcript completes; at most one per workspace */

@@ -79,6 +79,11 @@ export function formatTime(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${String(m).padStart(2, '0')}:${ss}`;
 }
 
+/** A boolean question's examples, as the model reads them: what counts as yes. */
+function examplesNote(examples: string[] | undefined): string {
+  return examples && examples.length > 0 ? ` (true when the call says something like: ${examples.map((e) => JSON.stringify(cleanText(e))).join('; ')})` : '';
+}
+
 function cleanText(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -133,7 +138,7 @@ export function buildMessages(input: AnalysisInput, opts: BuildOptions = {}): Me
   const instructions = input.instructions.trim();
   if (instructions !== '') sections.push(`Instructions for this analysis:\n${instructions}`);
   if (input.questions.length > 0) {
-    sections.push(`Questions:\n${input.questions.map((q) => `- ${JSON.stringify(q.id)} (${q.type}): ${cleanText(q.text)}`).join('\n')}`);
+    sections.push(`Questions:\n${input.questions.map((q) => `- ${JSON.stringify(q.id)} (${q.type}): ${cleanText(q.text)}${examplesNote(q.examples)}`).join('\n')}`);
   } else {
     sections.push('There are no questions: "answers" is {}.');
   }

@@ -8,7 +8,8 @@ export interface TranscriptSegment {
 export interface AnalysisInput {
   transcript: { text: string; segments: TranscriptSegment[] };
   instructions: string;
-  questions: { id: string; text: string; type: 'boolean' | 'text' }[];
+  /** `examples`: sentences that mean "yes" to a boolean question, read beside its text. */
+  questions: { id: string; text: string; type: 'boolean' | 'text'; examples?: string[] }[];
   summary: boolean;
 }
 

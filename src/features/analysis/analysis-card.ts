@@ -26,6 +26,14 @@ export const QuestionSchema = Type.Object({
         'Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence',
     }),
   ),
+  examples: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+      minItems: 1,
+      maxItems: 10,
+      description:
+        'Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them',
+    }),
+  ),
 });
 
 export const AnalysisOptions = Type.Object({

@@ -32,7 +32,7 @@ import { scenarioBodies, scenarioFields, scenarioRoutes } from '../../core/scena
 const fields = {
   ...scenarioFields(analysisEngineNames),
   instructions: Type.String({ maxLength: 10_000 }),
-  questions: Type.Array(Type.Composite([Type.Partial(Type.Pick(QuestionSchema, ['id'])), Type.Pick(QuestionSchema, ['text', 'type', 'speaker', 'within_seconds', 'phrases'])], { additionalProperties: false }), { maxItems: 50 }),
+  questions: Type.Array(Type.Composite([Type.Partial(Type.Pick(QuestionSchema, ['id'])), Type.Pick(QuestionSchema, ['text', 'type', 'speaker', 'within_seconds', 'phrases', 'examples'])], { additionalProperties: false }), { maxItems: 50 }),
   summary: Type.Boolean(),
   options: AnalysisOptions,
 };

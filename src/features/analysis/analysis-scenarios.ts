@@ -81,6 +81,11 @@ function checkQuestions(input: NonNullable<AnalysisScenarioInput['questions']>):
     phrases?.forEach((phrase, p) => {
       if (!/[\p{L}\p{N}]/u.test(phrase)) throw invalid(`questions/${index}/phrases/${p}`, 'must contain a word');
     });
+    if (question.examples && question.type !== 'boolean') throw invalid(`questions/${index}/examples`, 'examples are sentences that mean yes: boolean questions only');
+    const examples = question.examples?.map((example) => example.trim());
+    examples?.forEach((example, e) => {
+      if (!/[\p{L}\p{N}]/u.test(example)) throw invalid(`questions/${index}/examples/${e}`, 'must contain a word');
+    });
     return {
       id,
       text,
@@ -88,6 +93,7 @@ function checkQuestions(input: NonNullable<AnalysisScenarioInput['questions']>):
       ...(question.speaker !== undefined ? { speaker: question.speaker.trim() } : {}),
       ...(question.within_seconds !== undefined ? { within_seconds: question.within_seconds } : {}),
       ...(phrases ? { phrases } : {}),
+      ...(examples ? { examples } : {}),
     };
   });
 }

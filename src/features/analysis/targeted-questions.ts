@@ -111,7 +111,7 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
       {
         transcript: { text: part.text, segments: part.segments.map(({ start, end, text }) => ({ start, end, text })) },
         instructions: request.instructions,
-        questions: questions.map(({ id, text, type }) => ({ id, text, type })),
+        questions: questions.map(({ id, text, type, examples }) => ({ id, text, type, ...(examples ? { examples } : {}) })),
         summary: request.summary && key === wholeKey,
       },
       request.signal,

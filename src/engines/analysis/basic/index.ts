@@ -5,8 +5,9 @@
 // boolean (boolean-answer.ts) or as text (text-answer.ts). `instructions` are ignored.
 import type { AnalysisAnswer, AnalysisEngine, AnalysisInput, AnalysisOutput } from '../types.ts';
 import { answerBoolean } from './boolean-answer.ts';
+import type { AnswerBody } from './evidence.ts';
 import { matchUnit, scoreMatches } from './matching.ts';
-import { buildQuery } from './query.ts';
+import { buildQuery, type Query } from './query.ts';
 import { buildUnits, segmentsOf } from './sentences.ts';
 import { summarize } from './summary.ts';
 import { answerText } from './text-answer.ts';
@@ -43,12 +44,45 @@ export function analyzeBasic(input: AnalysisInput, signal?: AbortSignal): Analys
       answers.push({ ...base, answer: false, confidence: 0, evidence: [] });
       continue;
     }
-    const matches = units.map((u) => matchUnit(q, u));
-    scoreMatches(q, matches);
-    const r = type === 'boolean' ? answerBoolean(q, units, matches) : answerText(q, units, matches);
-    answers.push({ ...base, ...r });
+    const answerTo = (query: Query) => {
+      const matches = units.map((u) => matchUnit(query, u));
+      scoreMatches(query, matches);
+      return matches;
+    };
+    if (type === 'text') {
+      answers.push({ ...base, ...answerText(q, units, answerTo(q)) });
+      continue;
+    }
+    const own = answerBoolean(q, units, answerTo(q));
+    answers.push({
+      ...base,
+      ...withExamples(own, examplesOf(question), (example) => {
+        const eq = buildQuery(w, example);
+        return answerBoolean(eq, units, answerTo(eq));
+      }),
+    });
   }
   return { engine: BASIC_ENGINE_NAME, model: BASIC_MODEL_NAME, summary, answers, tokens_used: 0 };
+}
+
+const examplesOf = (question: unknown): string[] => {
+  const examples = (question as { examples?: unknown } | null)?.examples;
+  return Array.isArray(examples) ? examples.filter((e): e is string => typeof e === 'string' && e.trim() !== '') : [];
+};
+
+/**
+ * A boolean answer read beside the question's examples (sentences that mean yes): an example the
+ * call affirms, with a sentence to show for it, answers yes when the question's own wording found
+ * no yes, or found it less surely. An example never answers no: that stays the question's to say.
+ */
+export function withExamples(own: AnswerBody<boolean>, examples: string[], answer: (example: string) => AnswerBody<boolean>): AnswerBody<boolean> {
+  let best = own;
+  for (const example of examples) {
+    const byExample = answer(example);
+    if (byExample.answer !== true || byExample.evidence.length === 0) continue;
+    if ((best.answer !== true || best.evidence.length === 0) || byExample.confidence > best.confidence) best = byExample;
+  }
+  return best === own ? own : { answer: best.answer, confidence: best.confidence, evidence: best.evidence };
 }
 
 export function createBasicEngine(): AnalysisEngine {
