@@ -12,8 +12,10 @@ interface Operation {
   summary: string;
   /** The type of its JSON success answer: a named schema (components/schemas), or `<OperationId>Answer` for an answer of its own shape (lists, reports); null when it has no JSON answer. */
   result: string | null;
-  /** The answer may be text instead (a transcript's exports, a report's CSV), as the query asks. */
+  /** The answer may be text instead (a transcript's exports, a report's CSV), as the query or Accept asks. */
   alsoText: boolean;
+  /** A `format` query parameter asks for the text (the transcripts): what a client without an Accept option can get. */
+  textByFormat: boolean;
 }
 
 type ResponseSchema = { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
@@ -21,7 +23,7 @@ type ResponseObject = { content?: Record<string, { schema?: ResponseSchema }> };
 
 const root = path.join(import.meta.dirname, '..');
 const document = JSON.parse(fs.readFileSync(path.join(root, 'openapi.json'), 'utf8')) as {
-  paths: Record<string, Record<string, { operationId: string; summary?: string; responses?: Record<string, ResponseObject> }>>;
+  paths: Record<string, Record<string, { operationId: string; summary?: string; parameters?: { name: string; in: string }[]; responses?: Record<string, ResponseObject> }>>;
   components: { schemas: Record<string, ResponseSchema> };
 };
 
@@ -48,7 +50,12 @@ function resultOf(id: string, responses: Record<string, ResponseObject> | undefi
   return { result: null, alsoText: false };
 }
 const operations: Operation[] = Object.entries(document.paths)
-  .flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path: p, summary: op.summary ?? op.operationId, ...resultOf(op.operationId, op.responses) })))
+  .flatMap(([p, methods]) =>
+    Object.entries(methods).map(([method, op]) => {
+      const answer = resultOf(op.operationId, op.responses);
+      return { id: op.operationId, method: method.toUpperCase(), path: p, summary: op.summary ?? op.operationId, ...answer, textByFormat: answer.alsoText && (op.parameters ?? []).some((q) => q.in === 'query' && q.name === 'format') };
+    }),
+  )
   .sort((a, b) => a.id.localeCompare(b.id));
 /** Every shape a client writes a type for: the components, then the operations' own answer shapes. */
 const shapes = (): [string, JsonSchema][] => [...Object.entries(document.components.schemas as Record<string, JsonSchema>), ...[...answerShapes].sort(([a], [b]) => a.localeCompare(b)) as [string, JsonSchema][]];
@@ -143,8 +150,8 @@ function python(): string {
   for (const op of operations) {
     const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const args = params.map((p) => (p === 'workspace_id' ? 'workspace_id: Optional[str] = None' : `${p}: str`));
-    // The answer's TypedDict (a text answer is a str, as the query's format asks); Any for audio and no answer.
-    const returns = op.result ? (op.alsoText ? `Union['${op.result}', str]` : `'${op.result}'`) : 'Any';
+    // The answer's TypedDict (a str where the query's format asks for text); Any for audio and no answer.
+    const returns = op.result ? (op.textByFormat ? `Union['${op.result}', str]` : `'${op.result}'`) : 'Any';
     lines.push('', `    def ${snake(op.id)}(self, *, ${[...args, 'query: Optional[Mapping[str, Any]] = None', 'body: Any = None'].join(', ')}) -> ${returns}:`);
     lines.push(`        ${tripleQuote}${op.summary.replace(/"/g, "'")} (${op.method} ${op.path})${tripleQuote}`);
     lines.push(`        return self._call("${op.method}", "${op.path}", {${params.map((p) => `"${p}": ${p}`).join(', ')}}, query, body)`);

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 node -e '
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major === 20 ? minor < 19 : major === 21 || (major === 22 && minor < 13) || major < 20) {
-  console.error(`setup: Hark needs Node 20.19 or newer on line 20, 22.13 or newer on line 22, or Node 24 or newer; this is ${process.version}`);
+  console.error(`setup: Hark needs Node 20.19 or newer on line 20, 22.13 or newer on line 22, or a newer line (24 LTS); this is ${process.version}`);
   process.exit(1);
 }'
 

@@ -2,7 +2,7 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Home } from './pages/Home.tsx';
 import { RouteError } from './components/RouteError.tsx';
-import { prefetchRecording, prefetchRecordings } from './api/prefetch.ts';
+import { onNewPage, prefetchRecording, prefetchRecordings } from './api/prefetch.ts';
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
 
@@ -17,8 +17,8 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       { index: true, element: <Navigate to="recordings" replace /> },
-      { path: 'recordings', loader: prefetchRecordings, lazy: page(() => import('./pages/Recordings.tsx')) },
-      { path: 'recordings/:recordingId', loader: prefetchRecording, lazy: page(() => import('./pages/Recording.tsx')) },
+      { path: 'recordings', loader: prefetchRecordings, shouldRevalidate: onNewPage, lazy: page(() => import('./pages/Recordings.tsx')) },
+      { path: 'recordings/:recordingId', loader: prefetchRecording, shouldRevalidate: onNewPage, lazy: page(() => import('./pages/Recording.tsx')) },
       { path: 'scenarios', lazy: page(() => import('./pages/Scenarios.tsx')) },
       { path: 'scenarios/analysis/:scenarioId', lazy: page(() => import('./pages/AnalysisScenario.tsx')) },
       { path: 'scenarios/analysis/:scenarioId/answers', lazy: page(() => import('./pages/Answers.tsx')) },

@@ -872,7 +872,7 @@ class Operations:
         """An execution with its current counts (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id, "execution_id": execution_id}, query, body)
 
-    def get_analysis_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetAnalysisReportAnswer', str]:
+    def get_analysis_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetAnalysisReportAnswer':
         """Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result (GET /api/v1/workspaces/{workspace_id}/reports/analysis)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/analysis", {"workspace_id": workspace_id}, query, body)
 
@@ -888,7 +888,7 @@ class Operations:
         """A analysis scenario (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id})"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
-    def get_answer_table(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetAnswerTableAnswer', str]:
+    def get_answer_table(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetAnswerTableAnswer':
         """Answers across calls: one row per call, one cell per question (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
@@ -920,7 +920,7 @@ class Operations:
         """A recording's audio, with HTTP Range (206) for players (GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/audio)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/audio", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
-    def get_recordings_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetRecordingsReportAnswer', str]:
+    def get_recordings_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetRecordingsReportAnswer':
         """Recordings per group: counts by status and total duration (GET /api/v1/workspaces/{workspace_id}/reports/recordings)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/recordings", {"workspace_id": workspace_id}, query, body)
 
@@ -940,7 +940,7 @@ class Operations:
         """The signed-in account, its workspaces and its CSRF token (GET /api/v1/sessions/current)"""
         return self._call("GET", "/api/v1/sessions/current", {}, query, body)
 
-    def get_talk_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Union['GetTalkReportAnswer', str]:
+    def get_talk_report(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'GetTalkReportAnswer':
         """Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged (GET /api/v1/workspaces/{workspace_id}/reports/talk)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/reports/talk", {"workspace_id": workspace_id}, query, body)
 

@@ -15,6 +15,12 @@ export type RecordingListQuery = QueryOf<'/api/v1/workspaces/{workspace_id}/reco
 export type AnswerTableQuery = QueryOf<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/answers'>;
 
 export const RECORDINGS_PAGE_SIZE = 25;
+/**
+ * How long the answers a route prefetches stay fresh: long enough that the page, mounting once its
+ * code has loaded, takes them instead of asking again; short enough that a page opened later asks.
+ * (Polling and invalidation after a change are not affected.)
+ */
+const PREFETCHED_FRESH_MS = 5_000;
 const path = (ws: string) => ({ workspace_id: ws });
 
 export const queries = {
@@ -24,18 +30,21 @@ export const queries = {
   recordings: (ws: string, query: Omit<RecordingListQuery, 'limit' | 'offset'>) =>
     queryOptions({
       queryKey: [...keys.recordings(ws), query] as const,
+      staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: path(ws), query: { limit: RECORDINGS_PAGE_SIZE, offset: 0, ...query } } })),
     }),
   recording: (ws: string, id: string) =>
-    queryOptions({ queryKey: keys.recording(ws, id), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { ...path(ws), recording_id: id } } })) }),
+    queryOptions({ queryKey: keys.recording(ws, id), staleTime: PREFETCHED_FRESH_MS, queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { ...path(ws), recording_id: id } } })) }),
   transcriptionRuns: (ws: string, recordingId: string) =>
     queryOptions({
       queryKey: keys.transcriptionRuns(ws, recordingId),
+      staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs', { params: { path: path(ws), query: { recording_id: recordingId, limit: 50 } } })),
     }),
   analysisRuns: (ws: string, recordingId: string) =>
     queryOptions({
       queryKey: keys.analysisRuns(ws, recordingId),
+      staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-runs', { params: { path: path(ws), query: { recording_id: recordingId, limit: 50 } } })),
     }),
   /** The transcript of a run (the recording's latest completed run on its page). */
@@ -43,6 +52,7 @@ export const queries = {
     queryOptions({
       queryKey: [...keys.transcript(ws, recordingId), runId] as const,
       enabled: runId !== null,
+      staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', { params: { path: { ...path(ws), run_id: runId! }, query: {} } })),
     }),
   recordingCategories: (ws: string, recordingId: string, transcriptRunId: string | null) =>
@@ -57,7 +67,7 @@ export const queries = {
     }),
   metadataFields: (ws: string) =>
     queryOptions({ queryKey: keys.metadataFields(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/metadata-fields', { params: { path: path(ws) } })), staleTime: 60_000 }),
-  categories: (ws: string) => queryOptions({ queryKey: keys.categories(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/categories', { params: { path: path(ws) } })) }),
+  categories: (ws: string) => queryOptions({ queryKey: keys.categories(ws), staleTime: PREFETCHED_FRESH_MS, queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/categories', { params: { path: path(ws) } })) }),
   transcriptionScenarios: (ws: string) =>
     queryOptions({ queryKey: keys.transcriptionScenarios(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path: path(ws) } })) }),
   analysisScenarios: (ws: string) =>

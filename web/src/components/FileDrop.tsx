@@ -1,6 +1,6 @@
 // A drop zone for files: drag files onto it, or click it (or press Enter or Space on it) to choose
 // them. Files outside `accept` are left out, as the file chooser itself would.
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { accepts } from '../lib/accepts.ts';
 import './FileDrop.css';
 
@@ -8,6 +8,17 @@ import './FileDrop.css';
 export function FileDrop({ accept, onDrop, children }: { accept: string[]; onDrop: (files: File[]) => void; children: ReactNode }) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  // A file dropped beside the zone would open in the tab and lose the batch: the page takes no drop
+  // while the zone is shown.
+  useEffect(() => {
+    const refuse = (event: DragEvent) => event.preventDefault();
+    window.addEventListener('dragover', refuse);
+    window.addEventListener('drop', refuse);
+    return () => {
+      window.removeEventListener('dragover', refuse);
+      window.removeEventListener('drop', refuse);
+    };
+  }, []);
   const take = (files: FileList | null) => {
     const chosen = [...(files ?? [])].filter((file) => accepts(file, accept));
     if (chosen.length > 0) onDrop(chosen);
