@@ -17,6 +17,11 @@ export interface OpenAiServerOptions {
   host?: string;
   /** Tokens of context per request; defaults to 4096, capped at the model's training context. */
   contextSize?: number;
+  /**
+   * Threads per request; defaults to 1, as Hark's own llama.cpp engine (HARK_LLAMA_THREADS): left
+   * to llama.cpp's default (every core) on these shared 2-core machines, a 106-token reply took
+   * 30 s instead of 1.8 s.
+   */
   threads?: number;
 }
 
@@ -220,7 +225,7 @@ export async function startOpenAiServer(opts: OpenAiServerOptions): Promise<Open
       if (room < 1 || (maxTokens !== undefined && maxTokens > room)) {
         throw new HttpError(400, `This model's maximum context length is ${contextSize} tokens. However, you requested ${promptTokens + (maxTokens ?? 1)} tokens (${promptTokens} in the messages, ${maxTokens ?? 1} in the completion).`, 'invalid_request_error', 'messages', 'context_length_exceeded');
       }
-      const context = await loaded.model.createContext({ contextSize, sequences: 1, ...(opts.threads ? { threads: opts.threads } : {}) });
+      const context = await loaded.model.createContext({ contextSize, sequences: 1, threads: opts.threads ?? 1 });
       try {
         const sequence = context.getSequence();
         const session = new LlamaChatSession({ contextSequence: sequence, chatWrapper: loaded.chatWrapper, autoDisposeSequence: false });
