@@ -221,9 +221,19 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await phrases.fill('thank you for calling');
     await phrases.press('Enter');
     assert.equal(await page.getByLabel('Question 2: phrases', { exact: true }).count(), 0, 'a text question has no phrases');
+    // A yes/no question the engine answers may carry sentences that mean yes (commas kept).
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByRole('textbox', { name: /^Question( \*)?$/ }).nth(2).fill('Was a refund offered?');
+    const examples = page.getByLabel('Question 3: sentences that mean yes', { exact: true });
+    await examples.fill('Sorry, I will refund you today');
+    await examples.press('Enter');
+    assert.equal(await page.getByLabel('Question 1: sentences that mean yes', { exact: true }).count(), 0, 'a phrase rule needs no examples');
     await check(page, 'analysis-scenario');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
+    // Saved as typed: the example is read back from the API.
+    await page.reload();
+    await page.getByText('Sorry, I will refund you today', { exact: true }).waitFor();
 
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();

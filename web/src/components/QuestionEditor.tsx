@@ -1,6 +1,6 @@
 // One question of an analysis scenario: its key, text and answer type, and what a contact centre
-// needs on top: who must have said it, within how many seconds, and the phrases that answer a
-// yes/no question without a model.
+// needs on top: who must have said it, within how many seconds, the phrases that answer a yes/no
+// question without a model, and example sentences that mean yes for the engine to read beside it.
 import { ActionIcon, Autocomplete, Group, NumberInput, Paper, Select, Stack, TagsInput, TextInput } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 
@@ -19,12 +19,14 @@ interface Props {
 
 /** The question without the optional fields left empty (the API refuses an empty phrase list). */
 function tidy(question: Question): Question {
-  const { speaker, within_seconds, phrases, ...rest } = question;
+  const { speaker, within_seconds, phrases, examples, ...rest } = question;
   return {
     ...rest,
     ...(speaker ? { speaker } : {}),
     ...(within_seconds ? { within_seconds } : {}),
     ...(rest.type === 'boolean' && phrases && phrases.length > 0 ? { phrases } : {}),
+    // A phrase rule is answered without the engine: examples would go unread.
+    ...(rest.type === 'boolean' && examples && examples.length > 0 && !(phrases && phrases.length > 0) ? { examples } : {}),
   };
 }
 
@@ -97,6 +99,18 @@ export function QuestionEditor({ question: q, index, count, speakers, onChange, 
             />
           )}
         </Group>
+        {q.type === 'boolean' && !(q.phrases && q.phrases.length > 0) && (
+          <TagsInput
+            label="Sentences that mean yes"
+            description="Examples from your calls, read beside the question by the engine; Enter after each"
+            placeholder="e.g. I have refunded the full amount"
+            maxTags={10}
+            splitChars={[]}
+            value={q.examples ?? []}
+            onChange={(examples) => change({ examples })}
+            aria-label={`Question ${n}: sentences that mean yes`}
+          />
+        )}
       </Stack>
     </Paper>
   );
