@@ -3,15 +3,13 @@
 // instructions, engine and model from what this server has, summary and automatic toggles.
 import { Anchor, Button, Group, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
 import { keys, queries, useEngines, useTranscriptionScenarios } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { QuestionEditor, type Question } from '../components/QuestionEditor.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
+import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
@@ -22,44 +20,26 @@ export default function AnalysisScenario() {
   const workspace = useWorkspace();
   const { scenarioId = '' } = useParams();
   const path = { workspace_id: workspace.id, scenario_id: scenarioId };
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const engines = useEngines(workspace.id);
   const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
-
-  const scenario = useQuery(queries.analysisScenario(workspace.id, scenarioId));
-  const [draft, setDraft] = useState<Scenario | null>(null);
-  useEffect(() => {
-    if (scenario.data) setDraft(scenario.data);
-  }, [scenario.data]);
-
-  const save = useMutation({
-    mutationFn: (value: Scenario) =>
+  const { scenario, draft, set, save, remove } = useScenarioEditor({
+    workspaceId: workspace.id,
+    query: queries.analysisScenario(workspace.id, scenarioId),
+    listKey: keys.analysisScenarios(workspace.id),
+    patch: (value) =>
       ok(
         api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', {
           params: { path },
           body: { name: value.name, instructions: value.instructions, questions: value.questions, engine: value.engine, model: value.model, summary: value.summary, auto: value.auto },
         }),
       ),
-    onSuccess: async (saved) => {
-      client.setQueryData(['analysis-scenario', workspace.id, scenarioId], saved);
-      await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) });
-      notifications.show({ color: 'green', message: 'Saved.' });
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) });
-      navigate(`/w/${workspace.id}/scenarios`);
-    },
+    remove: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })),
   });
 
   if (scenario.error) return <ProblemAlert error={scenario.error} />;
   if (!draft) return <Text c="dimmed">Loading…</Text>;
-  const set = (change: Partial<Scenario>) => setDraft({ ...draft, ...change });
   const questions: Question[] = draft.questions;
   const speakers = [...new Set(['agent', 'customer', ...(transcriptionScenarios.data?.data ?? []).flatMap((t) => Object.values(t.options.speaker_labels ?? {}))])];
   const setQuestions = (next: Question[]) => set({ questions: next });

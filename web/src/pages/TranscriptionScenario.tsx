@@ -2,15 +2,13 @@
 // (speakers per channel, redaction), retry settings and the automatic toggle.
 import { Anchor, Button, Group, NumberInput, Select, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
 import { keys, queries, useEngines } from '../api/queries.ts';
 import { CallOptionsEditor } from '../components/CallOptionsEditor.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
+import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
@@ -21,19 +19,14 @@ export default function TranscriptionScenario() {
   const workspace = useWorkspace();
   const { scenarioId = '' } = useParams();
   const path = { workspace_id: workspace.id, scenario_id: scenarioId };
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const engines = useEngines(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
-  const scenario = useQuery(queries.transcriptionScenario(workspace.id, scenarioId));
-  const [draft, setDraft] = useState<Scenario | null>(null);
-  useEffect(() => {
-    if (scenario.data) setDraft(scenario.data);
-  }, [scenario.data]);
-
-  const save = useMutation({
-    mutationFn: (value: Scenario) =>
+  const { scenario, draft, set, save, remove } = useScenarioEditor({
+    workspaceId: workspace.id,
+    query: queries.transcriptionScenario(workspace.id, scenarioId),
+    listKey: keys.transcriptionScenarios(workspace.id),
+    patch: (value) =>
       ok(
         api.PATCH('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', {
           params: { path },
@@ -53,23 +46,11 @@ export default function TranscriptionScenario() {
           }, auto: value.auto, retry: value.retry },
         }),
       ),
-    onSuccess: async (saved) => {
-      client.setQueryData(['transcription-scenario', workspace.id, scenarioId], saved);
-      await client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) });
-      notifications.show({ color: 'green', message: 'Saved.' });
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path } })),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) });
-      navigate(`/w/${workspace.id}/scenarios`);
-    },
+    remove: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path } })),
   });
 
   if (scenario.error) return <ProblemAlert error={scenario.error} />;
   if (!draft) return <Text c="dimmed">Loading…</Text>;
-  const set = (change: Partial<Scenario>) => setDraft({ ...draft, ...change });
   const available = engines.data?.data.filter((e) => e.kind === 'transcription') ?? [];
   const engine = available.find((e) => e.engine === draft.engine);
   const models = engine ? [...new Set([...engine.models, draft.model])] : [draft.model];
