@@ -65,10 +65,10 @@ test('every locked package supports the first Node of each line package.json nam
   const firsts = range.split('||').map((part) => semver.minVersion(part.trim())!.version);
   const refused: string[] = [];
   for (const lock of ['package-lock.json', 'web/package-lock.json']) {
-    const { packages } = JSON.parse(fs.readFileSync(path.join(root, lock), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string }; os?: string[]; cpu?: string[] }> };
+    const { packages } = JSON.parse(fs.readFileSync(path.join(root, lock), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string }; os?: string[]; cpu?: string[]; libc?: string[] }> };
     for (const [name, entry] of Object.entries(packages)) {
-      // Packages for other systems are never installed here (npm skips them by os and cpu).
-      if ((entry.os && !entry.os.includes('linux')) || (entry.cpu && !entry.cpu.includes('x64'))) continue;
+      // Packages for other systems are never installed here (npm skips them by os, cpu and libc: Debian's is glibc).
+      if ((entry.os && !entry.os.includes('linux')) || (entry.cpu && !entry.cpu.includes('x64')) || (entry.libc && !entry.libc.includes('glibc'))) continue;
       const wants = entry.engines?.node;
       if (!wants) continue;
       for (const node of [...firsts, process.versions.node]) if (!semver.satisfies(node, wants)) refused.push(`${lock} ${name}@${entry.version} wants Node ${wants}, not ${node}`);
