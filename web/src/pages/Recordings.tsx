@@ -31,11 +31,13 @@ export default function Recordings() {
   const filters = filtersFromSearch(search);
   const cursor = search.get('cursor');
   const columns = (search.get('columns') ?? '').split(',').filter(Boolean);
-  const sort = search.get('sort') === 'recorded_at' ? 'recorded_at' : 'created_at';
+  // The list's query (filters, cursor, order) as the route's prefetch reads it from the URL.
+  const query = recordingListQuery(search);
+  const sort = query.sort;
   const fields = useMetadataFields(workspace.id);
 
   const list = useQuery({
-    ...queries.recordings(workspace.id, recordingListQuery(search)),
+    ...queries.recordings(workspace.id, query),
     // Poll while something on the page is still moving.
     refetchInterval: (query) => (query.state.data?.data.some((r) => movingPipeline.has(r.pipeline.status)) ? 2000 : false),
   });
