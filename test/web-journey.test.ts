@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { speech, stereoCall } from './helpers/audio.ts';
@@ -80,10 +79,9 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByLabel('Metadata field 1', { exact: true }).fill('agent');
     await page.getByLabel('Metadata value 1', { exact: true }).fill('ana');
     // Each file's own values from a CSV, beside the batch's.
-    const csv = path.join(os.tmpdir(), `hark-journey-${process.pid}.csv`);
-    fs.writeFileSync(csv, `file,queue\n${path.basename(files[0]!)},billing\n${path.basename(files[1]!)},sales\n`);
-    await page.locator('input[type=file]').nth(1).setInputFiles(csv);
-    fs.rmSync(csv);
+    // Given as bytes: a path would be read by the page later, lazily, from a file that must still exist.
+    const csv = `file,queue\n${path.basename(files[0]!)},billing\n${path.basename(files[1]!)},sales\n`;
+    await page.locator('input[type=file]').nth(1).setInputFiles({ name: 'calls.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.locator(`[data-file-metadata="${path.basename(files[0]!)}"]`).getByText('agent: ana · queue: billing').waitFor();
     await page.locator(`[data-file-metadata="${path.basename(files[1]!)}"]`).getByText('agent: ana · queue: sales').waitFor();
     await check(page, 'upload');
