@@ -15,7 +15,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Context } from '../src/context.ts';
 import type { Tables } from '../src/platform/db/tables.ts';
-import { listRecordings } from '../src/features/recordings/recordings.ts';
+import { listRecordings } from '../src/core/recordings/recordings.ts';
 import { analysisReport } from '../src/features/insights/reports.ts';
 import { speech } from '../test/helpers/audio.ts';
 import { spawnHark, type HarkProcess } from '../test/helpers/process.ts';

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
 import { embedSentences } from '../src/engines/text/sentence-encoder.ts';
-import { transcriptChapters } from '../src/features/transcription/chapters.ts';
-import { keyPhrases } from '../src/features/transcription/key-phrases.ts';
-import { scoreText, transcriptSentiment } from '../src/features/transcription/sentiment.ts';
+import { transcriptChapters } from '../src/core/transcripts/chapters.ts';
+import { keyPhrases } from '../src/core/transcripts/key-phrases.ts';
+import { scoreText, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
 import { usage } from './usage.ts';
 
 usage(`Usage: npx tsx bench/understanding.ts

@@ -2,8 +2,8 @@
 // transcript (one speaker, the first N seconds).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matchPhrase, matchPhrases, timedTokens } from '../src/features/analysis/phrase-match.ts';
-import { answerByPhrases, scopedTranscript } from '../src/features/analysis/targeted-questions.ts';
+import { matchPhrase, matchPhrases, timedTokens } from '../src/core/transcripts/phrase-match.ts';
+import { answerByPhrases, scopedTranscript } from '../src/core/transcripts/phrase-rules.ts';
 
 const said = (text: string, from = 0, speaker = 'agent', channel = 0) =>
   text.split(' ').map((word, i) => ({ word, start: from + i * 0.5, end: from + i * 0.5 + 0.4, confidence: 0.9, speaker, channel }));
@@ -43,7 +43,7 @@ test('a question sees only its speaker and its window', () => {
   assert.equal(scopedTranscript(parts, { speaker: 'agent', within_seconds: 1.2 }).segments[0]?.text, 'hello thank you');
 
   const ask = (phrases: string[], scope: { speaker?: string; within_seconds?: number }) =>
-    answerByPhrases({ id: 'q', text: 'rule', type: 'boolean', phrases, ...scope }, parts);
+    answerByPhrases({ id: 'q', text: 'rule', phrases, ...scope }, parts);
   const greeted = ask(['thank you for calling'], { speaker: 'agent', within_seconds: 10 });
   assert.equal(greeted.answer, true);
   assert.deepEqual(greeted.evidence, [{ text: 'thank you for calling', start: 0.5, end: 2.4, source: 'transcript' }]);
@@ -56,7 +56,7 @@ test('a question sees only its speaker and its window', () => {
 test('without words, a window keeps the share of a segment said by then; a speaker not heard is false and unsure', () => {
   const parts = { text: '', words: [], segments: [{ start: 0, end: 4, text: 'we can offer a refund today', channel: 0, speaker: 'agent' }] };
   assert.equal(scopedTranscript(parts, { within_seconds: 2 }).segments[0]?.text, 'we can offer');
-  const rule = (scope: { speaker?: string; within_seconds?: number }) => answerByPhrases({ id: 'q', text: 'refund?', type: 'boolean', phrases: ['refund'], ...scope }, parts);
+  const rule = (scope: { speaker?: string; within_seconds?: number }) => answerByPhrases({ id: 'q', text: 'refund?', phrases: ['refund'], ...scope }, parts);
   assert.equal(rule({ within_seconds: 2 }).answer, false);
   assert.equal(rule({}).answer, true);
   assert.deepEqual([rule({ speaker: 'customer' }).answer, rule({ speaker: 'customer' }).confidence], [false, 0]);

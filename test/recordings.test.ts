@@ -249,7 +249,7 @@ for (const backend of await backends({ s3: true })) {
     });
 
     test('recording_not_ready rule, retention expiry and delete', async () => {
-      const { assertTranscribable } = await import('../src/features/recordings/recordings.ts');
+      const { assertTranscribable } = await import('../src/core/recordings/recordings.ts');
       const response = await upload(hark, account, sample, { fields: { retention_days: '1' } });
       const card = await waitForRecording(hark, account, response.json<Card>().id, ['completed']);
       const row = await hark.runtime.ctx.db.selectFrom('recordings').selectAll().where('id', '=', card.id).executeTakeFirstOrThrow();

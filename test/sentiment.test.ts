@@ -2,7 +2,7 @@
 // recognised two-channel calls (an angry customer scores negative, a pleased one positive).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { scoreText, transcriptSentiment } from '../src/features/transcription/sentiment.ts';
+import { scoreText, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
 import { upload, waitForRecording } from './helpers/api.ts';
 import { stereoCall } from './helpers/audio.ts';
 import { assertProblem, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';

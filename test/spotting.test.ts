@@ -4,10 +4,10 @@
 // corrects the words.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { answerByPhrases } from '../src/features/analysis/targeted-questions.ts';
 import { stereoCall } from './helpers/audio.ts';
 import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
 import { assertProblem, oneBackend, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { answerByPhrases } from '../src/core/transcripts/phrase-rules.ts';
 
 test('a phrase rule takes a spotted phrase when the words lack it, in the question\'s speaker and window only', () => {
   const question = { id: 'notice', text: 'Was the call announced as recorded?', type: 'boolean' as const, phrases: ['This call may be recorded'], speaker: 'agent', within_seconds: 30 };

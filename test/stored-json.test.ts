@@ -1,9 +1,9 @@
 // Stored JSON is checked when read: a row that does not match its schema fails with the path.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { transcriptParts } from '../src/features/transcription/transcription-card.ts';
 import { readStored } from '../src/platform/db/stored-json.ts';
 import { RetrySettings } from '../src/core/scenarios/scenario-card.ts';
+import { transcriptParts } from '../src/core/transcripts/transcript.ts';
 
 test('a matching value is returned as it is', () => {
   const value = { max_attempts: 3, backoff_seconds: 5 };

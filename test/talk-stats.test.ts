@@ -2,7 +2,7 @@
 // silence, overlap and interruptions (a turn started while the other is speaking, not in a pause).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { plausibleWordSeconds, talkStats } from '../src/features/transcription/talk-stats.ts';
+import { plausibleWordSeconds, talkStats } from '../src/core/transcripts/talk-stats.ts';
 
 /** Words of one second each, back to back, from `from`. */
 const said = (speaker: string, channel: number, from: number, count: number) =>

@@ -2,8 +2,8 @@
 // where the subject changes (sentence embeddings, on the host), and the list filtered by a topic.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { keyPhrases } from '../src/features/transcription/key-phrases.ts';
-import { chapterStarts, mayHaveChapters, retitledChapters, transcriptChapters } from '../src/features/transcription/chapters.ts';
+import { keyPhrases } from '../src/core/transcripts/key-phrases.ts';
+import { chapterStarts, mayHaveChapters, retitledChapters, transcriptChapters } from '../src/core/transcripts/chapters.ts';
 import { embedSentences } from '../src/engines/text/sentence-encoder.ts';
 import { stereoCall } from './helpers/audio.ts';
 import { upload, waitForRecording, waitForRun } from './helpers/api.ts';

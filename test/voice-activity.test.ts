@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { bufferSource } from '../src/platform/media/pcm-file.ts';
-import { talkStats } from '../src/features/transcription/talk-stats.ts';
-import { clipToSpeech, speechSpans } from '../src/features/transcription/voice-activity.ts';
+import { talkStats } from '../src/core/transcripts/talk-stats.ts';
+import { clipToSpeech, speechSpans } from '../src/core/transcripts/voice-activity.ts';
 import { speech } from './helpers/audio.ts';
 
 const RATE = 16_000;

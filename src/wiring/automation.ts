@@ -9,7 +9,7 @@ import { createTranscriptionRun } from '../features/transcription/transcription-
 import type { Pipeline, PreparedRecording, ReadyTranscript } from '../core/pipeline.ts';
 import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
 import { pipelineScenario } from '../core/scenarios/scenario-store.ts';
-import { transcriptionScenarios } from '../features/transcription/transcription-scenarios.ts';
+import { transcriptionScenarios, updateTranscriptionScenario } from '../features/transcription/transcription-scenarios.ts';
 import { categorize } from '../features/categories/categories.ts';
 
 async function onRecordingPrepared(ctx: Context, trx: Trx, recording: PreparedRecording): Promise<void> {
@@ -28,6 +28,13 @@ async function onTranscriptReady(ctx: Context, trx: Trx, run: ReadyTranscript): 
   if (scenario) await createAnalysisRun(ctx, trx, { workspaceId: run.workspace_id, transcript, scenario });
 }
 
+async function onSpeakersNamed(ctx: Context, workspaceId: string, labels: Record<string, string>): Promise<string | null> {
+  const transcription = await ctx.db.transaction().execute((trx) => pipelineScenario(trx, transcriptionScenarios, workspaceId, true));
+  if (!transcription || Object.keys(transcription.options.speaker_labels ?? {}).length > 0 || transcription.options.speaker_labels_field) return null;
+  await updateTranscriptionScenario(ctx, workspaceId, transcription.id, { options: { ...transcription.options, speaker_labels: labels } });
+  return transcription.id;
+}
+
 /** The pipeline every feature announces its moments to. */
 export function automation(ctx: Context): Pipeline {
   return {
@@ -40,5 +47,6 @@ export function automation(ctx: Context): Pipeline {
       if (run.transcript_id) await categorize(ctx, trx, run.transcript_id);
       await onTranscriptReady(ctx, trx, run);
     },
+    speakersNamed: (workspaceId, labels) => onSpeakersNamed(ctx, workspaceId, labels),
   };
 }

@@ -3,16 +3,17 @@
 // and stores the result with the completion.
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type Selectable } from 'kysely';
-import { AnalysisOptions, presentAnalysisRun, QuestionSchema } from './analysis-card.ts';
+import { AnalysisOptions, presentAnalysisRun } from './analysis-card.ts';
 import { RetrySettings } from '../../core/scenarios/scenario-card.ts';
-import { transcriptParts, transcriptSpotted } from '../transcription/transcription-card.ts';
 import type { AnalysisRunsTable } from '../../platform/db/tables.ts';
 import { EngineError } from '../../platform/engine-error.ts';
 import { loadAnalysisEngine } from '../../engines/analysis/registry.ts';
 import type { AnalysisEngine, AnalysisOutput } from '../../engines/analysis/types.ts';
 import { analyzeTranscript } from './targeted-questions.ts';
 import type { RunKind } from '../../core/runs/run-kind.ts';
-import type { TranscriptRow } from '../transcription/transcription-runs.ts';
+import { transcriptParts, transcriptSpotted } from '../../core/transcripts/transcript.ts';
+import { type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { QuestionSchema } from '../../core/analyses/questions.ts';
 
 export type AnalysisRun = Selectable<AnalysisRunsTable>;
 

@@ -12,22 +12,16 @@ import {
   listAnalysisScenarios,
   updateAnalysisScenario,
 } from './analysis-scenarios.ts';
-import {
-  AnalysisOptions,
-  AnalysisResultCard,
-  AnalysisRunCard,
-  AnalysisScenarioCard,
-  presentAnalysisResult,
-  presentAnalysisRun,
-  QuestionSchema,
-} from './analysis-card.ts';
+import { AnalysisOptions, AnalysisRunCard, AnalysisScenarioCard, presentAnalysisRun } from './analysis-card.ts';
 import { DateTime, mediaResponse, Nullable, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-filters.ts';
+import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 import { answerFilters, answerTable, answerTableCsv } from './answer-table.ts';
 import { analysisTemplates, createFromTemplate } from './scenario-templates.ts';
 import { runRoutes } from '../../core/runs/run-routes.ts';
 import { scenarioBodies, scenarioFields, scenarioRoutes } from '../../core/scenarios/scenario-routes.ts';
+import { AnalysisResultCard, presentAnalysisResult } from '../../core/analyses/analysis-result.ts';
+import { QuestionSchema } from '../../core/analyses/questions.ts';
 
 const fields = {
   ...scenarioFields(analysisEngineNames),

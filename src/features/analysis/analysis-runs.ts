@@ -10,8 +10,8 @@ import { createRun, createRuns, getRun, retryRun, type NewRun } from '../../core
 import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { decodeCursor, page } from '../../core/cursor.ts';
 import { startExecution, type ExecutionBody } from '../../core/executions/executions.ts';
-import { getRecording } from '../recordings/recordings.ts';
-import { latestTranscript, latestTranscripts, type TranscriptRow } from '../transcription/transcription-runs.ts';
+import { getRecording } from '../../core/recordings/recordings.ts';
+import { latestTranscript, latestTranscripts, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 export type { AnalysisRun };
 export type AnalysisResultRow = Selectable<AnalysisResultsTable>;

@@ -1,8 +1,8 @@
 // Analysis scenarios: the questions (typed boolean or text), instructions, engine and model a
 // workspace analyses transcripts with, and whether it runs by itself on new transcripts.
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import { AnalysisOptions as OptionsSchema, QuestionSchema } from './analysis-card.ts';
+import { AnalysisOptions as OptionsSchema } from './analysis-card.ts';
 import { RetrySettings as RetrySchema, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
@@ -10,14 +10,13 @@ import { readStored } from '../../platform/db/stored-json.ts';
 import type { AnalysisScenariosTable } from '../../platform/db/tables.ts';
 import { analysisEngine, type AnalysisEngineName } from '../../engines/analysis/registry.ts';
 import { invalid } from '../../errors.ts';
-import { checkEngineAddress, checkSelection } from '../../core/scenarios/selection.ts';
+import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
-import type { RetrySettings, Selection } from '../transcription/transcription-scenarios.ts';
+import type { RetrySettings } from '../../core/runs/run-kind.ts';
+import { StoredQuestions, type Question } from '../../core/analyses/questions.ts';
 
-export type Question = Static<typeof QuestionSchema>;
 export type AnalysisOptions = Static<typeof OptionsSchema>;
-const StoredQuestions = Type.Array(QuestionSchema);
 
 export interface AnalysisScenario {
   id: string;

@@ -6,10 +6,10 @@ import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import { invalid } from '../../errors.ts';
-import { UNCERTAIN_BELOW, StoredAnswersSchema } from './analysis-card.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { csvDocument } from '../../core/csv.ts';
-import { recordingConditions, type RecordingFilters } from '../../core/recording-filters.ts';
+import { recordingConditions, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
+import { UNCERTAIN_BELOW, StoredAnswersSchema } from '../../core/analyses/analysis-result.ts';
 
 export interface AnswerCell {
   answer: boolean | string;

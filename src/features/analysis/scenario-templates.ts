@@ -7,8 +7,6 @@
 import type { Context } from '../../context.ts';
 import { invalid } from '../../errors.ts';
 import { createAnalysisScenario, type AnalysisScenario, type AnalysisScenarioInput } from './analysis-scenarios.ts';
-import { pipelineScenario } from '../../core/scenarios/scenario-store.ts';
-import { transcriptionScenarios, updateTranscriptionScenario } from '../transcription/transcription-scenarios.ts';
 
 export interface AnalysisTemplate {
   id: string;
@@ -61,9 +59,5 @@ export async function createFromTemplate(ctx: Context, workspaceId: string, temp
   const template = analysisTemplates.find((t) => t.id === templateId);
   if (!template) throw invalid('template', `unknown template "${templateId}"; one of ${analysisTemplates.map((t) => t.id).join(', ')}`);
   const scenario = await createAnalysisScenario(ctx, workspaceId, { ...template.scenario, name: name ?? template.scenario.name });
-  // The scenario uploads are transcribed with: the automatic one, else the oldest.
-  const transcription = await ctx.db.transaction().execute((trx) => pipelineScenario(trx, transcriptionScenarios, workspaceId, true));
-  if (!transcription || Object.keys(transcription.options.speaker_labels ?? {}).length > 0 || transcription.options.speaker_labels_field) return { scenario, labelled: null };
-  await updateTranscriptionScenario(ctx, workspaceId, transcription.id, { options: { ...transcription.options, speaker_labels: CALL_SPEAKER_LABELS } });
-  return { scenario, labelled: transcription.id };
+  return { scenario, labelled: await ctx.pipeline.speakersNamed(workspaceId, CALL_SPEAKER_LABELS) };
 }

@@ -10,9 +10,9 @@ import { isId, newId } from '../../ids.ts';
 import type { Trx } from '../../platform/db/database.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { CategoriesTable, TranscriptsTable } from '../../platform/db/tables.ts';
-import { transcriptParts, transcriptStats } from '../transcription/transcription-card.ts';
-import { transcriptSentiment, TranscriptSentimentSchema } from '../transcription/sentiment.ts';
+import { transcriptSentiment, TranscriptSentimentSchema } from '../../core/transcripts/sentiment.ts';
 import { CategoryRuleSchema, meets, type CategoryRule } from './category-rule.ts';
+import { transcriptParts, transcriptStats } from '../../core/transcripts/transcript.ts';
 
 type CategoryRow = Selectable<CategoriesTable>;
 type TranscriptRow = Selectable<TranscriptsTable>;

@@ -4,9 +4,9 @@
 // Pure: the transcript's words, segments, statistics and sentiment in, met or not (with why) out.
 import { Type, type Static } from '@sinclair/typebox';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
-import { answerByPhrases } from '../analysis/targeted-questions.ts';
-import type { TalkStats } from '../transcription/talk-stats.ts';
-import type { TranscriptSentiment } from '../transcription/sentiment.ts';
+import type { TalkStats } from '../../core/transcripts/talk-stats.ts';
+import type { TranscriptSentiment } from '../../core/transcripts/sentiment.ts';
+import { answerByPhrases } from '../../core/transcripts/phrase-rules.ts';
 
 const Speaker = Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A speaker label ("agent", "customer"); absent: anyone, or the whole call' }));
 const Comparison = Type.Union([Type.Literal('above'), Type.Literal('below')]);
@@ -67,7 +67,7 @@ function holds(condition: Condition, transcript: CategorizedTranscript): boolean
     case 'phrase': {
       const text = transcript.segments.map((s) => s.text).join(' ');
       const answer = answerByPhrases(
-        { id: 'category', text: 'category', type: 'boolean', phrases: condition.phrases, ...(condition.speaker ? { speaker: condition.speaker } : {}), ...(condition.within_seconds ? { within_seconds: condition.within_seconds } : {}) },
+        { id: 'category', text: 'category', phrases: condition.phrases, ...(condition.speaker ? { speaker: condition.speaker } : {}), ...(condition.within_seconds ? { within_seconds: condition.within_seconds } : {}) },
         { text, segments: transcript.segments, words: transcript.words },
       );
       return answer.answer === (condition.said ?? true);

@@ -4,11 +4,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { fileView, waitForFile } from './file-view.ts';
-import { checkMetadata, checkRecordedAt, checkRetention, createFromUpload, sanitizeFilename } from '../recordings/recordings.ts';
+import { checkMetadata, checkRecordedAt, checkRetention, createFromUpload, sanitizeFilename } from '../../core/recordings/recordings.ts';
 import { workspaceOf } from '../../http/request-context.ts';
-import { readUpload } from '../recordings/multipart-upload.ts';
-import { TranscriptCard } from '../transcription/transcription-card.ts';
+import { readUpload } from '../../core/recordings/multipart-upload.ts';
 import { JsonObject, Nullable, withProblems } from '../../http/schemas/common.ts';
+import { TranscriptCard } from '../../core/transcripts/transcript.ts';
 
 const FileCard = Type.Object({
   file_id: Type.String({ description: 'The recording id (fl-…)' }),

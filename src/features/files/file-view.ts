@@ -1,10 +1,10 @@
 // The combined view of /v1/files: a recording with its latest transcript and analysis, and one
 // status for the whole pipeline.
 import type { Context } from '../../context.ts';
-import { presentAnalysisResult } from '../analysis/analysis-card.ts';
-import { presentTranscript } from '../transcription/transcription-card.ts';
-import { getRecording } from '../recordings/recordings.ts';
-import { latestTranscript } from '../transcription/transcription-runs.ts';
+import { getRecording } from '../../core/recordings/recordings.ts';
+import { presentTranscript } from '../../core/transcripts/transcript.ts';
+import { latestTranscript } from '../../core/transcripts/transcript.ts';
+import { presentAnalysisResult } from '../../core/analyses/analysis-result.ts';
 
 export type PipelineStatus = 'queued' | 'processing' | 'completed' | 'failed';
 

@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from './reports.ts';
 import { AnalysisReportSchema, RecordingsReportSchema, TalkReportSchema } from './report-schemas.ts';
 import { mediaResponse, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-filters.ts';
+import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 
 const filterFields = {

@@ -3,9 +3,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../context.ts';
 import { invalid } from '../../errors.ts';
-import { getAnalysisScenario } from '../analysis/analysis-scenarios.ts';
+import { scenarioQuestions } from '../../core/analyses/questions.ts';
+import { getScenario } from '../../core/scenarios/scenario-store.ts';
 import { csvDocument } from '../../core/csv.ts';
-import { recordingConditions, type RecordingFilters } from '../../core/recording-filters.ts';
+import { recordingConditions, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
 import type { AnalysisReport, RecordingsReport, TalkReport } from './report-schemas.ts';
 
 interface GroupKey {
@@ -103,7 +104,7 @@ const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.strin
 
 
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
-  const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
+  const scenario = await getScenario(ctx.db, scenarioQuestions, workspaceId, scenarioId);
   const keys = await keysFor(ctx, workspaceId, groupBy, 'facts');
   // One pass over the narrow facts (migration 015), which carry the recording's creation time and
   // metadata; only a status filter looks at the recordings themselves.

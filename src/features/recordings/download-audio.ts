@@ -4,11 +4,11 @@ import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { isAcceptedContentType } from '../../platform/media/sniff.ts';
 import { classifyOutboundError, outboundRequest, OutboundError } from '../../platform/net/outbound.ts';
-import { receiveAudio } from './audio-intake.ts';
+import { receiveAudio } from '../../core/recordings/audio-intake.ts';
 import { recordingEvent } from './recording-events.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
 import type { JobHandler } from '../../platform/queue/queue.ts';
-import { claimDownload, downloaded, downloadFailed } from './recording-store.ts';
+import { claimDownload, downloaded, downloadFailed } from '../../core/recordings/recording-store.ts';
 
 function permanent(code: string, message: string): OutboundError {
   return new OutboundError(code, message, false);

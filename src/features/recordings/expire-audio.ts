@@ -2,7 +2,7 @@
 // expire-audio sweep (wiring/sweeps.ts).
 import type { Context } from '../../context.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
-import { audioDeleted } from './recording-store.ts';
+import { audioDeleted } from '../../core/recordings/recording-store.ts';
 
 export async function expireAudio(ctx: Context, now = new Date()): Promise<number> {
   let total = 0;

@@ -2,7 +2,7 @@
 // died is queued again by the stale sweep (recoverStalePreparations) (runs have their own watch in core/runs/run-job.ts).
 import type { Context } from '../../context.ts';
 import { HEARTBEAT_MS } from '../../core/runs/run-job.ts';
-import { requeueStalePreparations, touchPreparation } from './recording-store.ts';
+import { requeueStalePreparations, touchPreparation } from '../../core/recordings/recording-store.ts';
 
 export function startPreparationHeartbeat(ctx: Context, recordingId: string): () => void {
   const timer = setInterval(() => {

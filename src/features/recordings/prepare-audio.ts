@@ -9,7 +9,7 @@ import { recordingEvent } from './recording-events.ts';
 import type { JobHandler } from '../../platform/queue/queue.ts';
 import { startPreparationHeartbeat } from './heartbeat.ts';
 import { stopwatch } from '../../platform/observability/stopwatch.ts';
-import { claimPreparation, prepared, preparationFailed } from './recording-store.ts';
+import { claimPreparation, prepared, preparationFailed } from '../../core/recordings/recording-store.ts';
 
 export function prepareAudioJob(ctx: Context): JobHandler<'prepare-audio'> {
   return {

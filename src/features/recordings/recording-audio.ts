@@ -9,7 +9,7 @@ import { openPcmFile } from '../../platform/media/pcm-file.ts';
 import { waveformOf, type Waveform } from '../../platform/media/waveform.ts';
 import { AppError } from '../../errors.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
-import { getRecording, storageUnavailable } from './recordings.ts';
+import { getRecording, storageUnavailable } from '../../core/recordings/recordings.ts';
 
 export const audioVariants = ['original', 'prepared'] as const;
 export type AudioVariant = (typeof audioVariants)[number];

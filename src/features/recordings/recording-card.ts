@@ -2,8 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { RecordingsTable } from '../../platform/db/tables.ts';
-import { pipelineOfNew, pipelineStatuses, type Pipeline } from './pipeline-card.ts';
-import { recordingStatuses } from '../../core/recording-filters.ts';
+import { pipelineOfNew, pipelineStatuses, type Pipeline } from '../../core/recordings/pipeline-card.ts';
+import { recordingStatuses } from '../../core/recordings/recording-filters.ts';
 
 type Recording = Selectable<RecordingsTable>;
 import { StringEnum, DateTime, JsonObject, Nullable, NullableDateTime } from '../../http/schemas/schema-types.ts';

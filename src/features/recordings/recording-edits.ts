@@ -6,8 +6,8 @@ import { presentRecording } from './recording-card.ts';
 import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { emitEvent } from '../../core/events.ts';
-import { checkMetadata, checkRecordedAt, type Recording } from './recordings.ts';
-import { edited } from './recording-store.ts';
+import { checkMetadata, checkRecordedAt, type Recording } from '../../core/recordings/recordings.ts';
+import { edited } from '../../core/recordings/recording-store.ts';
 
 export interface RecordingChanges {
   metadata?: unknown;

@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import { emitEvent } from '../../core/events.ts';
 import type { Trx } from '../../platform/db/database.ts';
 import { presentRecording } from './recording-card.ts';
-import type { Recording } from './recordings.ts';
+import type { Recording } from '../../core/recordings/recordings.ts';
 import { announceSettled } from '../../core/settled.ts';
 
 export const recordingEvent = async (ctx: Context, trx: Trx, recording: Recording) => {

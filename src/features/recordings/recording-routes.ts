@@ -14,11 +14,11 @@ import {
   retryImport,
   sanitizeFilename,
   type Recording,
-} from './recordings.ts';
-import { readUpload } from './multipart-upload.ts';
-import { recordingFilterFields, recordingFiltersOf } from '../../core/recording-filters.ts';
+} from '../../core/recordings/recordings.ts';
+import { readUpload } from '../../core/recordings/multipart-upload.ts';
+import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { presentRecording, RecordingCard } from './recording-card.ts';
-import { pipelinesOf, pipelineStatuses } from './pipeline-status.ts';
+import { pipelinesOf, pipelineStatuses } from '../../core/recordings/pipeline-status.ts';
 import { updateRecording } from './recording-edits.ts';
 import { JsonObject, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 

@@ -10,10 +10,10 @@ import type { Trx } from '../../platform/db/database.ts';
 import { EngineError } from '../../platform/engine-error.ts';
 import { MAX_SEPARATE_CHANNELS } from '../../platform/media/ffmpeg.ts';
 import { silenceSpans } from '../../platform/media/silence.ts';
-import type { Recording } from '../recordings/recordings.ts';
+import type { Recording } from '../../core/recordings/recordings.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
 import type { RedactedSpan } from './redaction.ts';
-import { audioRedacted } from '../recordings/recording-store.ts';
+import { audioRedacted } from '../../core/recordings/recording-store.ts';
 
 export interface RedactedAudio {
   /** Scratch files: the silenced copy; without the original, the new prepared mix and channels. */

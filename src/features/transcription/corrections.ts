@@ -3,8 +3,8 @@
 // each word's times, and one rewritten with more or fewer words spreads them over the time its
 // words took, by length. The words of a segment are its channel's words that start inside it.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
-import { severalSpeakers, turnsText } from './speakers.ts';
-import { round } from './round.ts';
+import { severalSpeakers, turnsText } from '../../core/transcripts/speakers.ts';
+import { round } from '../../core/transcripts/round.ts';
 
 export interface WordCorrection {
   index: number;

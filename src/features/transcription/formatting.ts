@@ -12,7 +12,7 @@ import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/ty
 import { writeNumbers } from './numbers.ts';
 import { writeAddresses } from './addresses.ts';
 import { writeNames } from './names.ts';
-import { turnsText } from './speakers.ts';
+import { turnsText } from '../../core/transcripts/speakers.ts';
 import type { CasedTerm } from './vocabulary.ts';
 
 /** A pause at least this long between two words of one speaker ends a sentence. */

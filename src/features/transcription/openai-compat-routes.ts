@@ -4,13 +4,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { AppError, invalid } from '../../errors.ts';
-import { transcriptParts } from './transcription-card.ts';
 import { transcribeNow } from './sync-transcription.ts';
 import { exportTranscript } from './transcript-export.ts';
 import { workspaceOf } from '../../http/request-context.ts';
-import { readUpload } from '../recordings/multipart-upload.ts';
+import { readUpload } from '../../core/recordings/multipart-upload.ts';
 import { mediaResponse, Nullable } from '../../http/schemas/common.ts';
 import { settleUnreadBody } from '../../http/unread-body.ts';
+import { transcriptParts } from '../../core/transcripts/transcript.ts';
 
 const OpenAiError = Type.Object({
   error: Type.Object({ message: Type.String(), type: Type.String(), param: Nullable(Type.String()), code: Nullable(Type.String()) }),

@@ -4,7 +4,7 @@
 // stream, so a number said across two segments is found whole.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { detectPii, normalToken, piiMarker, type PiiKind, type PiiRange } from './pii.ts';
-import { turnsText, type SpeakerTranscript } from './speakers.ts';
+import { turnsText, type SpeakerTranscript } from '../../core/transcripts/speakers.ts';
 
 export interface RedactedSpan {
   start: number;

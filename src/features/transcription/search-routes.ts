@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { searchTranscripts } from './search.ts';
 import { DateTime, JsonObject, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFiltersOf } from '../../core/recording-filters.ts';
+import { recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 
 const SearchQuery = Type.Object(
   {

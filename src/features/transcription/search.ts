@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { invalid } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
-import { recordingConditions, type RecordingFilters } from '../../core/recording-filters.ts';
+import { recordingConditions, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
 
 export interface SearchQuery extends RecordingFilters {
   q: string;

@@ -5,15 +5,16 @@
 import type { Context } from '../../context.ts';
 import { checkLanguage, transcriptionEngine, transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
 import { AppError, invalid } from '../../errors.ts';
-import type { ReceivedAudio } from '../recordings/audio-intake.ts';
-import { checkRetention, createFromUpload, sanitizeFilename } from '../recordings/recordings.ts';
+import type { ReceivedAudio } from '../../core/recordings/audio-intake.ts';
+import { checkRetention, createFromUpload, sanitizeFilename } from '../../core/recordings/recordings.ts';
 import { cancelRun } from '../../core/runs/runs.ts';
 import { transcriptionKind } from './transcription-kind.ts';
-import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun, type TranscriptRow } from './transcription-runs.ts';
+import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun } from './transcription-runs.ts';
 import { pipelineScenario } from '../../core/scenarios/scenario-store.ts';
 import { getTranscriptionScenario, transcriptionScenarios } from './transcription-scenarios.ts';
 import { waitForSettled } from '../../core/settled.ts';
 import { checkVocabularyWords, MAX_VOCABULARY, vocabularyTerms } from './vocabulary.ts';
+import { type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 export interface SyncRequest {
   audio: ReceivedAudio;

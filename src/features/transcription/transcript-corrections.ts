@@ -9,18 +9,19 @@ import type { TranscriptsTable } from '../../platform/db/tables.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { newUuid } from '../../ids.ts';
 import { getRun, snapshotOf } from '../../core/runs/runs.ts';
-import { transcriptionOptionDefaults, transcriptParts } from './transcription-card.ts';
+import { transcriptionOptionDefaults } from './transcription-card.ts';
 import { applyCorrections, CorrectionError, textOf, type Corrections } from './corrections.ts';
 import { redactTranscript } from './redaction.ts';
-import { severalSpeakers } from './speakers.ts';
-import { ChannelSpeechSchema, talkStats, type ChannelSpeech } from './talk-stats.ts';
+import { severalSpeakers } from '../../core/transcripts/speakers.ts';
+import { ChannelSpeechSchema, talkStats, type ChannelSpeech } from '../../core/transcripts/talk-stats.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from './transcription-kind.ts';
 import { emitEvent } from '../../core/events.ts';
-import { transcriptSentiment } from './sentiment.ts';
-import { keyPhrases } from './key-phrases.ts';
-import { ChapterSchema, retitledChapters, wholeCall } from './chapters.ts';
+import { transcriptSentiment } from '../../core/transcripts/sentiment.ts';
+import { keyPhrases } from '../../core/transcripts/key-phrases.ts';
+import { ChapterSchema, retitledChapters, wholeCall } from '../../core/transcripts/chapters.ts';
 import { Type } from '@sinclair/typebox';
+import { transcriptParts } from '../../core/transcripts/transcript.ts';
 
 type TranscriptRow = Selectable<TranscriptsTable>;
 

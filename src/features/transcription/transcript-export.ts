@@ -1,7 +1,7 @@
 // Transcript exports: plain text, SubRip (srt) and WebVTT. A transcript of several speakers names
 // them: each line of text is a turn ("agent: …"), each cue starts with its speaker.
 import type { Segment } from '../../engines/transcription/types.ts';
-import { severalSpeakers, turns } from './speakers.ts';
+import { severalSpeakers, turns } from '../../core/transcripts/speakers.ts';
 
 type ExportSegment = Segment & { speaker?: string; channel?: number };
 

@@ -1,23 +1,15 @@
-// JSON cards of transcription scenarios, runs and transcripts, with their schemas.
-import { Type, type Static } from '@sinclair/typebox';
+// JSON cards of transcription scenarios and runs, with their schemas (a transcript's card is
+// core/transcripts/transcript.ts).
+import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import { readStored } from '../../platform/db/stored-json.ts';
-import type { TranscriptionRunsTable, TranscriptsTable } from '../../platform/db/tables.ts';
+import type { TranscriptionRunsTable } from '../../platform/db/tables.ts';
 import { transcriptionEngineNames } from '../../engines/transcription/registry.ts';
-import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
-import { talkStats, TalkStatsSchema, type TalkStats } from './talk-stats.ts';
-
-export { TalkStatsSchema, type TalkStats };
 import { presentRunFields, runCardFields } from '../../core/runs/run-card.ts';
 import { RetrySettings, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
-import { transcriptSentiment, TranscriptSentimentSchema } from './sentiment.ts';
 import { SpotSchema, VocabularySchema, type Vocabulary } from './vocabulary.ts';
-import { keyPhrases, KeyPhraseSchema } from './key-phrases.ts';
-import { ChapterSchema, wholeCall } from './chapters.ts';
 
 type TranscriptionRun = Selectable<TranscriptionRunsTable>;
-type TranscriptRow = Selectable<TranscriptsTable>;
 
 export const channelModes = ['auto', 'separate', 'mix'] as const;
 export const redactionKinds = ['credit_card', 'phone_number', 'email', 'us_ssn', 'number_sequence'] as const;
@@ -127,104 +119,4 @@ export const TranscriptionRunCard = Type.Object(
 
 export function presentTranscriptionRun(run: TranscriptionRun) {
   return { id: run.id, transcription_scenario_id: run.transcription_scenario_id, transcript_id: run.transcript_id, ...presentRunFields(run) };
-}
-
-const speakerFields = {
-  channel: Type.Integer({ minimum: 0, description: 'The audio channel it was said on (0 for audio transcribed mixed)' }),
-  speaker: Type.String({ description: 'The channel\'s speaker label ("agent", "customer"), else "channel_<n>"' }),
-};
-export const SegmentSchema = Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String(), ...speakerFields });
-export const WordSchema = Type.Object({
-  start: Type.Number(),
-  end: Type.Number(),
-  word: Type.String({ description: 'The word as recognised (what search, phrase rules and redaction read)' }),
-  punctuated_word: Type.Optional(Type.String({ description: 'The word as the formatted text writes it (capital, punctuation): with the scenario option format, on engines that write none' })),
-  confidence: Type.Number(),
-  ...speakerFields,
-});
-// Transcripts stored before speakers existed have neither field: they were all channel 0.
-const StoredSegments = Type.Array(Type.Composite([Type.Omit(SegmentSchema, ['channel', 'speaker']), Type.Partial(Type.Object(speakerFields))]));
-const StoredWords = Type.Array(Type.Composite([Type.Omit(WordSchema, ['channel', 'speaker']), Type.Partial(Type.Object(speakerFields))]));
-
-const withSpeaker = <T extends { channel?: number | undefined; speaker?: string | undefined }>(item: T) => ({
-  ...item,
-  channel: item.channel ?? 0,
-  speaker: item.speaker ?? 'channel_0',
-});
-
-/** A stored transcript's segments and words, checked against their schemas. */
-export function transcriptParts(transcript: Pick<TranscriptRow, 'id' | 'segments' | 'words'>): { segments: SpeakerSegment[]; words: SpeakerWord[] } {
-  return {
-    segments: readStored(StoredSegments, transcript.segments, `transcript ${transcript.id} segments`).map(withSpeaker),
-    words: readStored(StoredWords, transcript.words, `transcript ${transcript.id} words`).map(withSpeaker),
-  };
-}
-
-
-
-export const SpottedSchema = Type.Object({
-  phrase: Type.String({ description: 'The phrase as the scenario spots it, in lower case' }),
-  start: Type.Number(),
-  end: Type.Number(),
-  channel: Type.Integer(),
-  speaker: Type.String(),
-  confidence: Type.Number({ minimum: 0, maximum: 1 }),
-});
-export type Spotted = Static<typeof SpottedSchema>;
-
-/** The phrases a transcript's audio was found to say ([] when its scenario spots none). */
-export function transcriptSpotted(transcript: Pick<TranscriptRow, 'id' | 'spotted'>): Spotted[] {
-  return transcript.spotted === null ? [] : readStored(Type.Array(SpottedSchema), transcript.spotted, `transcript ${transcript.id} spotted`);
-}
-
-export const TranscriptCard = Type.Object(
-  {
-    id: Type.String({ description: 'A UUID' }),
-    transcription_run_id: Type.String(),
-    recording_id: Type.String(),
-    language: Type.String(),
-    duration_seconds: Nullable(Type.Number()),
-    text: Type.String(),
-    segments: Type.Array(SegmentSchema),
-    words: Type.Array(WordSchema),
-    summary: Type.Optional(Type.String({ description: 'Present only when the scenario enables summary' })),
-    stats: TalkStatsSchema,
-    sentiment: TranscriptSentimentSchema,
-    spotted: Type.Array(SpottedSchema, { description: "The scenario's spot phrases found in the audio by keyword spotting, in time order ([] when it spots none)" }),
-    key_phrases: Type.Array(KeyPhraseSchema, { description: 'What the call is about: up to 10 key phrases, best first, weighed by how often the call says them and how rarely spoken English does' }),
-    chapters: Type.Array(ChapterSchema, { description: 'The call cut where its subject changes, in time order; one chapter for a short call or a scenario without chapters ([] when nothing was said)' }),
-    version: Type.Integer({ minimum: 1, description: '1 as transcribed; each correction makes the next version, the previous ones kept' }),
-    previous_transcript_id: Nullable(Type.String({ description: 'The version this one corrects' })),
-    corrected_by: Nullable(Type.String({ description: 'Who made this version: an account id (acc-…) or an API key id (key-…); null as transcribed' })),
-    created_at: DateTime,
-  },
-  { $id: 'Transcript' },
-);
-
-/** Talk statistics as stored, or computed from the parts for transcripts stored before them. */
-export function transcriptStats(transcript: TranscriptRow, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): TalkStats {
-  return transcript.stats === null ? talkStats(parts.segments, parts.words, transcript.duration_seconds) : readStored(TalkStatsSchema, transcript.stats, `transcript ${transcript.id} stats`);
-}
-
-export function presentTranscript(transcript: TranscriptRow) {
-  const parts = transcriptParts(transcript);
-  return {
-    id: transcript.id,
-    transcription_run_id: transcript.transcription_run_id,
-    recording_id: transcript.recording_id,
-    language: transcript.language,
-    duration_seconds: transcript.duration_seconds,
-    text: transcript.text,
-    ...parts,
-    ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
-    stats: transcriptStats(transcript, parts),
-    sentiment: transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`),
-    spotted: transcriptSpotted(transcript),
-    key_phrases: transcript.key_phrases === null ? keyPhrases(parts.segments) : readStored(Type.Array(KeyPhraseSchema), transcript.key_phrases, `transcript ${transcript.id} key phrases`),
-    chapters: transcript.chapters === null ? wholeCall(parts.segments) : readStored(Type.Array(ChapterSchema), transcript.chapters, `transcript ${transcript.id} chapters`),
-    version: transcript.version,
-    previous_transcript_id: transcript.previous_transcript_id,
-    corrected_by: transcript.corrected_by,
-    created_at: transcript.created_at,
-  };
 }

@@ -6,17 +6,13 @@ import type { FastifyReply } from 'fastify';
 import type { Context } from '../../context.ts';
 import { exportContentTypes, exportFormats, exportTranscript, type ExportFormat } from './transcript-export.ts';
 import { transcriptionKind } from './transcription-kind.ts';
-import {
-  retryTranscriptionRun,
-  startTranscription,
-  transcriptOfRecording,
-  transcriptOfRun,
-  type TranscriptRow,
-} from './transcription-runs.ts';
+import { retryTranscriptionRun, startTranscription, transcriptOfRecording, transcriptOfRun } from './transcription-runs.ts';
 import { correctTranscript, transcriptVersion, transcriptVersions } from './transcript-corrections.ts';
-import { presentTranscript, presentTranscriptionRun, TranscriptCard, TranscriptionRunCard, transcriptParts } from './transcription-card.ts';
+import { presentTranscriptionRun, TranscriptionRunCard } from './transcription-card.ts';
 import { DateTime, mediaResponse, Nullable, StringEnum, withProblems } from '../../http/schemas/common.ts';
 import { runRoutes } from '../../core/runs/run-routes.ts';
+import { presentTranscript, TranscriptCard, transcriptParts } from '../../core/transcripts/transcript.ts';
+import { type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });

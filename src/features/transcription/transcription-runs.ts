@@ -1,17 +1,16 @@
 // Transcription runs on the run core: start (the workspace's default scenario when none is
 // named), retry, and transcripts by run or recording.
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
-import type { TranscriptsTable } from '../../platform/db/tables.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { createRun, createRuns, getRun, retryRun, type NewRun } from '../../core/runs/runs.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from './transcription-kind.ts';
 import { startExecution, type ExecutionBody } from '../../core/executions/executions.ts';
-import { assertTranscribable, getRecording } from '../recordings/recordings.ts';
+import { assertTranscribable, getRecording } from '../../core/recordings/recordings.ts';
 import { getTranscriptionScenario } from './transcription-scenarios.ts';
+import { latestTranscript, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
-export type TranscriptRow = Selectable<TranscriptsTable>;
 export type ScenarioSnapshot = TranscriptionSnapshot;
 export type { TranscriptionRun };
 
@@ -71,25 +70,6 @@ export async function transcriptOfRun(ctx: Context, workspaceId: string, runId: 
     throw new AppError('run_not_completed', `the run is ${run.status}; its transcript exists once it is completed`);
   }
   return ctx.db.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
-}
-
-export async function latestTranscript(db: Db | Trx, workspaceId: string, recordingId: string): Promise<TranscriptRow | undefined> {
-  return db.selectFrom('transcripts').selectAll().where('workspace_id', '=', workspaceId).where('recording_id', '=', recordingId).orderBy('seq', 'desc').executeTakeFirst();
-}
-
-/** The latest transcript of each of `recordingIds` that has one, by recording id (ids only). */
-export async function latestTranscripts(db: Db | Trx, workspaceId: string, recordingIds: string[]): Promise<Map<string, Pick<TranscriptRow, 'id' | 'recording_id' | 'transcription_run_id'>>> {
-  if (recordingIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('transcripts')
-    .select(['id', 'recording_id', 'transcription_run_id'])
-    .distinctOn('recording_id')
-    .where('workspace_id', '=', workspaceId)
-    .where('recording_id', '=', sql<string>`ANY(${recordingIds}::text[])`)
-    .orderBy('recording_id')
-    .orderBy('seq', 'desc')
-    .execute();
-  return new Map(rows.map((row) => [row.recording_id, row]));
 }
 
 export async function transcriptOfRecording(ctx: Context, workspaceId: string, recordingId: string): Promise<TranscriptRow> {

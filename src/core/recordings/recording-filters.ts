@@ -5,13 +5,13 @@
 // strings, "null" JSON null and the string "null".
 import { Type } from '@sinclair/typebox';
 import { sql, type RawBuilder } from 'kysely';
-import { DateTime } from '../http/schemas/schema-types.ts';
-import { invalid } from '../errors.ts';
-import { parseStatuses } from './cursor.ts';
-import { metadataFilters } from '../http/query.ts';
+import { DateTime } from '../../http/schemas/schema-types.ts';
+import { invalid } from '../../errors.ts';
+import { parseStatuses } from '../cursor.ts';
+import { metadataFilters } from '../../http/query.ts';
 
-export { recordingStatuses } from '../platform/db/tables.ts';
-import { recordingStatuses } from '../platform/db/tables.ts';
+export { recordingStatuses } from '../../platform/db/tables.ts';
+import { recordingStatuses } from '../../platform/db/tables.ts';
 
 export interface RecordingFilters {
   status?: string | undefined;

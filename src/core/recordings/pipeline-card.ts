@@ -1,6 +1,6 @@
 // Where a call stands in the pipeline (the recording card's `pipeline`): its states, and what a
 // recording's own state says before any run is read. The SQL that reads the runs is
-// features/recordings/pipeline-status.ts.
+// core/recordings/pipeline-status.ts.
 
 export const pipelineStatuses = ['preparing', 'audio_ready', 'transcribing', 'transcribed', 'analysing', 'analysed', 'failed'] as const;
 export type PipelineStatus = (typeof pipelineStatuses)[number];

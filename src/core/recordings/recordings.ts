@@ -10,10 +10,10 @@ import { AddressNotAllowedError, assertLiteralAllowed } from '../../platform/net
 import { checkOutboundUrl, OutboundError } from '../../platform/net/outbound.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
-import { decodeTimeCursor, encodeTimeCursor, parseStatuses } from '../../core/cursor.ts';
+import { decodeTimeCursor, encodeTimeCursor, parseStatuses } from '../cursor.ts';
 import { pipelineIn, pipelineSql, pipelineStatuses, type Pipeline } from './pipeline-status.ts';
-import { recordingConditions, recordingStatuses, type RecordingFilters } from '../../core/recording-filters.ts';
-import { checkMetadata, parseMetadata, type Metadata } from '../../core/metadata.ts';
+import { recordingConditions, recordingStatuses, type RecordingFilters } from './recording-filters.ts';
+import { checkMetadata, parseMetadata, type Metadata } from '../metadata.ts';
 import { retryDownload, type Recording } from './recording-store.ts';
 
 export { recordingStatuses, type RecordingFilters };
