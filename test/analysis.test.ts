@@ -252,6 +252,29 @@ for (const backend of await backends()) {
       }, 30_000, 'execution');
       assert.equal(execution.counts.completed, 1);
 
+      // The workspace's executions of both kinds in one list, newest first, with their scenarios' names.
+      const transcriptionExecution = (await request('POST', `/transcription-scenarios/${transcriptionScenario}/executions`, { recording_ids: [recordingId], idempotency_key: 'transcription-batch-1' })).json<{ id: string }>().id;
+      type Listed = { id: string; kind: string; scenario_id: string; scenario_name: string | null; counts: { queued: number } };
+      const listed = (await request('GET', '/executions')).json<{ data: Listed[]; next_cursor: string | null }>();
+      assert.deepEqual(listed.data.map((e) => [e.id, e.kind, e.scenario_name]), [
+        [transcriptionExecution, 'transcription', 'Default transcription (pocketsphinx, English)'],
+        [executionId, 'analysis', 'Call review'],
+      ]);
+      assert.equal(listed.next_cursor, null);
+      const first = (await request('GET', '/executions?limit=1')).json<{ data: Listed[]; next_cursor: string }>();
+      assert.deepEqual(first.data.map((e) => e.id), [transcriptionExecution]);
+      assert.deepEqual((await request('GET', `/executions?limit=1&cursor=${first.next_cursor}`)).json<{ data: Listed[] }>().data.map((e) => e.id), [executionId]);
+      assert.deepEqual((await request('GET', '/executions?kind=analysis')).json<{ data: Listed[] }>().data.map((e) => e.id), [executionId]);
+      assertProblem(await request('GET', '/executions?kind=calls'), 400, 'validation_failed');
+      // A key sees the kinds its scopes read.
+      const keys = `/api/v1/workspaces/${account.workspaceId}/api-keys`;
+      const reader = (await hark.request({ method: 'POST', url: keys, key: account.key, payload: { name: 'answers only', scopes: ['analysis:read'] } })).json<{ key: string }>().key;
+      const asReader = (url: string) => hark.request({ method: 'GET', url: `${P}${url}`, key: reader });
+      assert.deepEqual((await asReader('/executions')).json<{ data: Listed[] }>().data.map((e) => e.kind), ['analysis']);
+      assertProblem(await asReader('/executions?kind=transcription'), 403, 'insufficient_scope');
+      const keyless = (await hark.request({ method: 'POST', url: keys, key: account.key, payload: { name: 'reports only', scopes: ['reports:read'] } })).json<{ key: string }>().key;
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/executions`, key: keyless }), 403, 'insufficient_scope');
+
       const all = (await request('GET', `/analysis-results?recording_id=${recordingId}`)).json<{ data: Result[] }>().data;
       assert.ok(all.length >= 3);
       const byRun = (await request('GET', `/analysis-results?transcription_run_id=${runIds[0]}`)).json<{ data: Result[] }>().data;

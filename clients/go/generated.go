@@ -187,6 +187,19 @@ type AnalysisResult struct {
 	CreatedAt          string           `json:"created_at"`
 }
 
+// WorkspaceExecution is a resource of the Hark API.
+type WorkspaceExecution struct {
+	ID             string         `json:"id"`
+	Kind           string         `json:"kind"`
+	ScenarioID     string         `json:"scenario_id"`
+	Status         string         `json:"status"`
+	RecordingIDs   []string       `json:"recording_ids"`
+	Counts         map[string]any `json:"counts"`
+	IdempotencyKey string         `json:"idempotency_key"`
+	CreatedAt      string         `json:"created_at"`
+	ScenarioName   *string        `json:"scenario_name"`
+}
+
 // Webhook is a resource of the Hark API.
 type Webhook struct {
 	ID             string   `json:"id"`
@@ -449,6 +462,12 @@ type ListCategoriesAnswer struct {
 // ListEnginesAnswer is the answer of ListEngines.
 type ListEnginesAnswer struct {
 	Data []Engine `json:"data"`
+}
+
+// ListExecutionsAnswer is the answer of ListExecutions.
+type ListExecutionsAnswer struct {
+	Data       []WorkspaceExecution `json:"data"`
+	NextCursor *string              `json:"next_cursor"`
 }
 
 // ListInvitationsAnswer is the answer of ListInvitations.
@@ -923,6 +942,12 @@ func (c *Client) ListCategories(ctx context.Context, p Params, out any) error {
 // The answer is decoded into out: a *ListEnginesAnswer; nil discards it.
 func (c *Client) ListEngines(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/engines", p, out)
+}
+
+// ListExecutions: Every execution of the workspace, newest first (GET /api/v1/workspaces/{workspace_id}/executions).
+// The answer is decoded into out: a *ListExecutionsAnswer; nil discards it.
+func (c *Client) ListExecutions(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/executions", p, out)
 }
 
 // ListInvitations: Open invitations (GET /api/v1/workspaces/{workspace_id}/invitations).

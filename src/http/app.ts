@@ -35,6 +35,7 @@ import { webhookRoutes } from '../features/webhooks/webhook-routes.ts';
 import { workspaceRoutes } from '../features/access/workspace-routes.ts';
 import { Problem, problemResponse } from './schemas/common.ts';
 import { categoryRoutes } from '../features/categories/category-routes.ts';
+import { executionRoutes } from '../core/executions/execution-routes.ts';
 
 export interface AppOptions {
   readiness: () => Promise<Record<string, string>>;
@@ -145,6 +146,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   await app.register(transcriptionScenarioRoutes(ctx));
   await app.register(transcriptionRunRoutes(ctx));
   await app.register(analysisRoutes(ctx));
+  await app.register(executionRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(searchRoutes(ctx));

@@ -65,6 +65,7 @@ export const operationIds: Record<string, string> = {
   'POST /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions': 'createAnalysisExecution',
   'GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions': 'listAnalysisExecutions',
   'GET /api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions/{execution_id}': 'getAnalysisExecution',
+  'GET /api/v1/workspaces/{workspace_id}/executions': 'listExecutions',
   'POST /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs': 'createAnalysisRun',
   'GET /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}': 'getAnalysisRun',
   'GET /api/v1/workspaces/{workspace_id}/analysis-runs': 'listAnalysisRuns',

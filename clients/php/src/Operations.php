@@ -675,6 +675,17 @@ abstract class Operations
     }
 
     /**
+     * Every execution of the workspace, newest first (GET /api/v1/workspaces/{workspace_id}/executions)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function listExecutions(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('GET', '/api/v1/workspaces/{workspace_id}/executions', $path, $query, $body);
+    }
+
+    /**
      * Open invitations (GET /api/v1/workspaces/{workspace_id}/invitations)
      *
      * @param array<string, string> $path

@@ -226,6 +226,22 @@ class AnalysisResult(_AnalysisResultRequired, total=False):
     pass
 
 
+class _WorkspaceExecutionRequired(TypedDict):
+    id: str
+    kind: str
+    scenario_id: str
+    status: str
+    recording_ids: List[str]
+    counts: Dict[str, Any]
+    idempotency_key: str
+    created_at: str
+    scenario_name: Optional[str]
+
+
+class WorkspaceExecution(_WorkspaceExecutionRequired, total=False):
+    pass
+
+
 class _WebhookRequired(TypedDict):
     id: str
     url: str
@@ -580,6 +596,15 @@ class _ListEnginesAnswerRequired(TypedDict):
 
 
 class ListEnginesAnswer(_ListEnginesAnswerRequired, total=False):
+    pass
+
+
+class _ListExecutionsAnswerRequired(TypedDict):
+    data: List['WorkspaceExecution']
+    next_cursor: Optional[str]
+
+
+class ListExecutionsAnswer(_ListExecutionsAnswerRequired, total=False):
     pass
 
 
@@ -999,6 +1024,10 @@ class Operations:
     def list_engines(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListEnginesAnswer':
         """Engines of this server and their available models (GET /api/v1/workspaces/{workspace_id}/engines)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/engines", {"workspace_id": workspace_id}, query, body)
+
+    def list_executions(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListExecutionsAnswer':
+        """Every execution of the workspace, newest first (GET /api/v1/workspaces/{workspace_id}/executions)"""
+        return self._call("GET", "/api/v1/workspaces/{workspace_id}/executions", {"workspace_id": workspace_id}, query, body)
 
     def list_invitations(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListInvitationsAnswer':
         """Open invitations (GET /api/v1/workspaces/{workspace_id}/invitations)"""

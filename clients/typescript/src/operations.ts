@@ -309,6 +309,11 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/engines', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/engines', 'get'>>;
   }
 
+  /** Every execution of the workspace, newest first (GET /api/v1/workspaces/{workspace_id}/executions) */
+  listExecutions(args: Args<'/api/v1/workspaces/{workspace_id}/executions', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/executions', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/executions', 'get'>> {
+    return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/executions', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/executions', 'get'>>;
+  }
+
   /** Open invitations (GET /api/v1/workspaces/{workspace_id}/invitations) */
   listInvitations(args: Args<'/api/v1/workspaces/{workspace_id}/invitations', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/invitations', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/invitations', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/invitations', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/invitations', 'get'>>;

@@ -1000,6 +1000,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every execution of the workspace, newest first
+         * @description Both kinds unless `kind` names one. An API key sees the kinds its scopes read (`transcripts:read` for transcription, `analysis:read` for analysis); asking for a kind it cannot read, or holding neither, answers 403 `insufficient_scope`.
+         */
+        get: operations["listExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/webhooks": {
         parameters: {
             query?: never;
@@ -1819,6 +1839,26 @@ export interface components {
             tokens_used: number;
             /** Format: date-time */
             created_at: string;
+        };
+        WorkspaceExecution: {
+            /** @description A UUID; also the jobId of its child runs */
+            id: string;
+            kind: "transcription" | "analysis";
+            scenario_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "completed_with_errors";
+            recording_ids: string[];
+            counts: {
+                queued: number;
+                running: number;
+                completed: number;
+                failed: number;
+                cancelled: number;
+            };
+            idempotency_key: string;
+            /** Format: date-time */
+            created_at: string;
+            scenario_name: string | null;
         };
         Webhook: {
             /** @description wh-<uuid> */
@@ -9815,6 +9855,90 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AnalysisResult"][];
+                        /** @description Opaque cursor of the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listExecutions: {
+        parameters: {
+            query?: {
+                kind?: "transcription" | "analysis";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkspaceExecution"][];
                         /** @description Opaque cursor of the next page; null on the last page */
                         next_cursor: string | null;
                     };

@@ -167,6 +167,26 @@ export async function listExecutions(
   return { data: await Promise.all(data.map((row) => withCounts(ctx, row))), next_cursor };
 }
 
+/** Every execution of a workspace of the given kinds, newest first, with its scenario's name (null once deleted). */
+export async function listWorkspaceExecutions(
+  ctx: Context,
+  workspaceId: string,
+  kinds: readonly ExecutionKind[],
+  options: { limit: number; cursor?: string | undefined },
+): Promise<{ data: (Execution & { scenario_name: string | null })[]; next_cursor: string | null }> {
+  let query = ctx.db
+    .selectFrom('executions as e')
+    .leftJoin('transcription_scenarios as ts', (join) => join.onRef('ts.id', '=', 'e.scenario_id').on('e.kind', '=', 'transcription'))
+    .leftJoin('analysis_scenarios as sa', (join) => join.onRef('sa.id', '=', 'e.scenario_id').on('e.kind', '=', 'analysis'))
+    .selectAll('e')
+    .select((eb) => eb.fn.coalesce('ts.name', 'sa.name').as('scenario_name'))
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.kind', 'in', [...kinds]);
+  if (options.cursor) query = query.where('e.seq', '<', decodeCursor(options.cursor));
+  const { data, next_cursor } = page(await query.orderBy('e.seq', 'desc').limit(options.limit + 1).execute(), options.limit);
+  return { data: await Promise.all(data.map(async (row) => ({ ...(await withCounts(ctx, row)), scenario_name: row.scenario_name }))), next_cursor };
+}
+
 export function checkIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > 255) throw invalid('idempotency_key', 'must be 1 to 255 characters');
 }

@@ -12,7 +12,7 @@ describe('query keys', () => {
       [queries.transcript(ws, 'fl-1', 'tr-1').queryKey, keys.transcript(ws, 'fl-1')],
       [queries.recordingCategories(ws, 'fl-1', null).queryKey, keys.recordingCategories(ws, 'fl-1')],
       [queries.analysisResults(ws, 'fl-1', 'an-1').queryKey, keys.analysisResults(ws, 'fl-1')],
-      [queries.executions(ws, [{ id: 'ts-1', name: 'a' }], []).queryKey, keys.executions(ws)],
+      [queries.executions(ws).queryKey, keys.executions(ws)],
       [queries.answers(ws, 'as-1', { limit: 10 }).queryKey, keys.answers(ws, 'as-1')],
       [queries.talkReport(ws, ['metadata.agent']).queryKey, keys.reports(ws)],
       [queries.deliveries(ws, 'wh-1').queryKey, keys.deliveries(ws, 'wh-1')],

@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { paths } from '../../../clients/typescript/src/schema.d.ts';
 import { fetchSession, SESSION_STALE_MS } from '../session.tsx';
-import { api, ok, okJson, type Schemas } from './client.ts';
+import { api, ok, okJson } from './client.ts';
 import { keys } from './query-keys.ts';
 
 export { keys };
@@ -84,21 +84,11 @@ export const queries = {
     }),
   engines: (ws: string) =>
     queryOptions({ queryKey: keys.engines(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/engines', { params: { path: path(ws) } })), staleTime: 5 * 60_000 }),
-  /** The latest executions of every scenario (20 a scenario), newest first; keyed on the scenarios asked about. */
-  executions: (ws: string, transcription: { id: string; name: string }[], analysis: { id: string; name: string }[]) =>
+  /** The workspace's latest executions of both kinds, newest first, with their scenarios' names. */
+  executions: (ws: string) =>
     queryOptions({
-      queryKey: [...keys.executions(ws), transcription.map((s) => s.id), analysis.map((s) => s.id)] as const,
-      queryFn: async (): Promise<(Schemas['Execution'] & { scenario_name: string })[]> => {
-        const lists = await Promise.all([
-          ...transcription.map(async (s) =>
-            (await ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path: { ...path(ws), scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
-          ),
-          ...analysis.map(async (s) =>
-            (await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}/executions', { params: { path: { ...path(ws), scenario_id: s.id }, query: { limit: 20 } } }))).data.map((e) => ({ ...e, scenario_name: s.name })),
-          ),
-        ]);
-        return lists.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
-      },
+      queryKey: keys.executions(ws),
+      queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/executions', { params: { path: path(ws), query: { limit: 100 } } })),
     }),
   answers: (ws: string, scenarioId: string, query: AnswerTableQuery) =>
     queryOptions({

@@ -2,7 +2,7 @@
 import { Anchor, Badge, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { queries, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
+import { queries } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { StatusBadge } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
@@ -10,12 +10,10 @@ import { formatDateTime } from '../lib/dates.ts';
 
 export default function Executions() {
   const workspace = useWorkspace();
-  const transcription = useTranscriptionScenarios(workspace.id);
-  const analysis = useAnalysisScenarios(workspace.id);
   const executions = useQuery({
-    ...queries.executions(workspace.id, transcription.data?.data ?? [], analysis.data?.data ?? []),
-    enabled: transcription.isSuccess && analysis.isSuccess,
-    refetchInterval: (q) => (q.state.data?.some((e) => e.status === 'queued' || e.status === 'running') ? 2000 : false),
+    ...queries.executions(workspace.id),
+    select: (page) => page.data,
+    refetchInterval: (q) => (q.state.data?.data.some((e) => e.status === 'queued' || e.status === 'running') ? 2000 : false),
   });
 
   return (
@@ -41,16 +39,18 @@ export default function Executions() {
                 return (
                   <Table.Tr key={e.id} data-execution={e.id}>
                     <Table.Td>
-                      {e.kind === 'analysis' ? (
-                        <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}`} size="sm">
-                          {e.scenario_name}
-                        </Anchor>
-                      ) : (
-                        <Text size="sm">{e.scenario_name}</Text>
-                      )}
-                      <Badge size="xs" variant="light">
-                        {e.kind}
-                      </Badge>
+                      <Group gap={6} wrap="nowrap">
+                        {e.kind === 'analysis' ? (
+                          <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}`} size="sm">
+                            {e.scenario_name ?? 'Deleted scenario'}
+                          </Anchor>
+                        ) : (
+                          <Text size="sm">{e.scenario_name ?? 'Deleted scenario'}</Text>
+                        )}
+                        <Badge size="xs" variant="light">
+                          {e.kind}
+                        </Badge>
+                      </Group>
                     </Table.Td>
                     <Table.Td>
                       <StatusBadge status={e.status} />

@@ -1,6 +1,6 @@
 // API keys: create with scopes and an expiry (the secret is shown once), list, revoke.
 import '@mantine/dates/styles.css';
-import { Button, Checkbox, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -10,6 +10,7 @@ import { keys as queryKeys, queries } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
+import { CheckboxGrid, CreateForm } from './CreateForm.tsx';
 import { formatDate } from '../../lib/dates.ts';
 
 const allScopes = ['recordings:read', 'recordings:write', 'transcripts:read', 'transcripts:write', 'analysis:read', 'analysis:write', 'scenarios:write', 'reports:read', 'webhooks:manage', 'keys:manage'] as const;
@@ -40,30 +41,13 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
         API keys
       </Title>
       {secret && <SecretOnce title="Your new API key" secret={secret} onDone={() => setSecret(null)} />}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
-      >
-        <Stack>
-          <ProblemAlert error={create.error} title="No key made" />
-          <Group align="end">
-            <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} w={240} />
-            <DateInput label="Expires" placeholder="Never" value={expires} onChange={setExpires} minDate={dayjs().add(1, 'day').format('YYYY-MM-DD')} clearable w={180} />
-          </Group>
-          <Checkbox.Group label="Scopes" value={scopes} onChange={(v) => setScopes(v as Scope[])}>
-            <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} mt="xs" spacing={6}>
-              {allScopes.map((scope) => (
-                <Checkbox key={scope} value={scope} label={scope} />
-              ))}
-            </SimpleGrid>
-          </Checkbox.Group>
-          <Button type="submit" w="fit-content" disabled={scopes.length === 0} loading={create.isPending}>
-            Create key
-          </Button>
-        </Stack>
-      </form>
+      <CreateForm onSubmit={() => create.mutate()} error={create.error} failed="No key made" submit="Create key" disabled={scopes.length === 0} pending={create.isPending}>
+        <Group align="end">
+          <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} w={240} />
+          <DateInput label="Expires" placeholder="Never" value={expires} onChange={setExpires} minDate={dayjs().add(1, 'day').format('YYYY-MM-DD')} clearable w={180} />
+        </Group>
+        <CheckboxGrid label="Scopes" options={allScopes} value={scopes} onChange={setScopes} />
+      </CreateForm>
       <ProblemAlert error={keys.error ?? revoke.error} />
       <Table.ScrollContainer minWidth={560}>
         <Table aria-label="API keys">

@@ -1,6 +1,6 @@
 // Webhooks: create with event filters (the signing secret shown once), rotate the secret, the
 // deliveries log with status codes, redeliver, a test event, delete.
-import { Badge, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { keys, queries } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { SecretOnce } from './SecretOnce.tsx';
 import { ConfirmButton } from '../ConfirmButton.tsx';
+import { CheckboxGrid, CreateForm } from './CreateForm.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 
 const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'recording.updated', 'transcription_run.completed', 'transcription_run.failed', 'transcript.corrected', 'recording.categorized', 'analysis_run.completed', 'analysis_run.failed', 'execution.completed'] as const;
@@ -98,28 +99,10 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
         Webhooks
       </Title>
       {secret && <SecretOnce title="Signing secret" secret={secret} onDone={() => setSecret(null)} />}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
-      >
-        <Stack>
-          <ProblemAlert error={create.error} title="No webhook made" />
-          <TextInput label="Endpoint URL" description="Hark POSTs signed JSON events here (Standard Webhooks)" type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} maw={520} />
-          <Checkbox.Group label="Events" value={chosen} onChange={(v) => setChosen(v as EventName[])}>
-            <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} mt="xs" spacing={6}>
-              <Checkbox value="*" label="All events" />
-              {events.map((name) => (
-                <Checkbox key={name} value={name} label={name} disabled={chosen.includes('*')} />
-              ))}
-            </SimpleGrid>
-          </Checkbox.Group>
-          <Button type="submit" w="fit-content" disabled={chosen.length === 0} loading={create.isPending}>
-            Add webhook
-          </Button>
-        </Stack>
-      </form>
+      <CreateForm onSubmit={() => create.mutate()} error={create.error} failed="No webhook made" submit="Add webhook" disabled={chosen.length === 0} pending={create.isPending}>
+        <TextInput label="Endpoint URL" description="Hark POSTs signed JSON events here (Standard Webhooks)" type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} maw={520} />
+        <CheckboxGrid<EventName> label="Events" options={events} value={chosen} onChange={setChosen} all={{ value: '*', label: 'All events' }} />
+      </CreateForm>
       <ProblemAlert error={hooks.error ?? rotate.error ?? remove.error ?? sendTest.error} />
       {hooks.data?.data.map((hook) => (
         <Paper key={hook.id} withBorder p="sm" radius="md" data-webhook={hook.url}>
