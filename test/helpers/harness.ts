@@ -17,6 +17,7 @@ import { Queue } from '../../src/platform/queue/queue.ts';
 import { startRuntime, type Runtime } from '../../src/runtime.ts';
 import { openapiMismatch } from './openapi-check.ts';
 import { s3Env } from './s3.ts';
+import { APIError, Hark as HarkClient } from '../../clients/typescript/src/index.ts';
 
 export const POSTGRES_URL = process.env.HARK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -73,6 +74,11 @@ export interface Hark {
   app: FastifyInstance;
   /** Request with a JSON body or none; `key` adds the bearer header. */
   request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
+  /**
+   * The shipped TypeScript client (clients/typescript) acting with `key`, its requests served by
+   * this app in process and checked against openapi.json like `request`'s; no retries.
+   */
+  client(key: string): HarkClient;
   restart(options?: { workers?: boolean; config?: Partial<Config> }): Promise<Hark>;
   stop(): Promise<void>;
   /** Stops and removes the data directory and schema. */
@@ -170,6 +176,7 @@ async function launch(options: HarkOptions, config: Config): Promise<Hark> {
       checkAgainstDocument(rest.method ?? 'GET', String(rest.url ?? rest.path ?? '/'), response);
       return response;
     },
+    client: (key) => new HarkClient({ baseUrl: 'http://hark.test', apiKey: key, maxRetries: 0, fetch: injectFetch(app) }),
     restart: async (next = {}) => {
       await runtime.close();
       return launch({ ...options, workers: next.workers ?? true }, { ...config, ...next.config });
@@ -181,6 +188,32 @@ async function launch(options: HarkOptions, config: Config): Promise<Hark> {
     },
   };
   return hark;
+}
+
+/** A `fetch` that hands each request to the app in process (no socket), for the shipped client. */
+function injectFetch(app: FastifyInstance): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const response = await app.inject({ method: request.method as 'GET', url: `${url.pathname}${url.search}`, headers: Object.fromEntries(request.headers), ...(payload ? { payload } : {}) });
+    checkAgainstDocument(request.method, `${url.pathname}${url.search}`, response);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) for (const item of [value].flat()) if (item !== undefined) headers.append(name, String(item));
+    return new Response(response.statusCode === 204 || response.rawPayload.length === 0 ? null : new Uint8Array(response.rawPayload), { status: response.statusCode, headers });
+  };
+}
+
+/** Awaits a client call that must fail with this status and problem code; answers the error. */
+export async function rejectsWith(call: Promise<unknown>, status: number, code: string): Promise<APIError> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof APIError)) throw error;
+    if (error.status !== status || error.code !== code) throw new Error(`expected ${status} ${code}, got ${error.status} ${error.code}: ${error.detail}`);
+    return error;
+  }
+  throw new Error(`expected ${status} ${code}, but the call succeeded`);
 }
 
 /**
