@@ -246,6 +246,8 @@ func (c *Client) Do(ctx context.Context, method, path string, p Params, out any)
 type UploadOptions struct {
 	Metadata      map[string]any
 	RetentionDays int
+	// RecordedAt is when the call took place (RFC 3339); empty: read from the file, else the upload time.
+	RecordedAt string
 }
 
 // Upload sends a file from a path, streamed from disk.
@@ -270,6 +272,9 @@ func (c *Client) UploadReader(ctx context.Context, r io.Reader, filename string,
 	}
 	if options.RetentionDays > 0 {
 		fields["retention_days"] = strconv.Itoa(options.RetentionDays)
+	}
+	if options.RecordedAt != "" {
+		fields["recorded_at"] = options.RecordedAt
 	}
 	var recording Recording
 	err := c.UploadRecording(ctx, Params{Body: &Form{Fields: fields, File: r, Filename: filename}}, &recording)

@@ -144,10 +144,17 @@ func TestPaging(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = c.UploadReader(ctx, io.MultiReader(file), fmt.Sprintf("call-%d.wav", i), hark.UploadOptions{Metadata: map[string]any{"agent": "ana"}})
+		options := hark.UploadOptions{Metadata: map[string]any{"agent": "ana"}}
+		if i == 0 {
+			options.RecordedAt = "2026-10-05T09:30:00Z"
+		}
+		uploaded, err := c.UploadReader(ctx, io.MultiReader(file), fmt.Sprintf("call-%d.wav", i), options)
 		file.Close()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if i == 0 && (uploaded.RecordedAtSource != "client" || !strings.HasPrefix(uploaded.RecordedAt, "2026-10-05T09:30")) {
+			t.Fatalf("the call date was not kept: %s %s", uploaded.RecordedAtSource, uploaded.RecordedAt)
 		}
 	}
 	var seen []string

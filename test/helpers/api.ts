@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { multipart } from './audio.ts';
+import type { Hark as HarkClient } from '../../clients/typescript/src/index.ts';
 import { eventually, type Account, type Hark } from './harness.ts';
 
 export interface Card {
@@ -59,4 +60,20 @@ export async function waitForRun(hark: Hark, account: Account, id: string, statu
     const run = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/transcription-runs/${id}`, key: account.key })).json<Run>();
     return statuses.includes(run.status) ? run : null;
   }, timeoutMs, `run ${id} to reach ${statuses.join('/')}`);
+}
+
+/** Through the shipped client: the recording once it reaches one of `statuses`. */
+export function recordingReaches(client: HarkClient, id: string, statuses: string[], timeoutMs = 60_000) {
+  return eventually(async () => {
+    const card = await client.getRecording({ path: { recording_id: id } });
+    return statuses.includes(card.status) ? card : null;
+  }, timeoutMs, `recording ${id} to reach ${statuses.join('/')}`);
+}
+
+/** Through the shipped client: the transcription run once it has ended, however it ended (the client's own wait throws on a failure). */
+export function transcriptionEnds(client: HarkClient, id: string, timeoutMs = 120_000) {
+  return eventually(async () => {
+    const run = await client.getTranscriptionRun({ path: { run_id: id } });
+    return ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
+  }, timeoutMs, `transcription run ${id}`);
 }

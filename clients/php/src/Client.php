@@ -160,7 +160,7 @@ final class Client extends Operations
      * @param array<string, mixed>|null $metadata
      * @return array<string, mixed>
      */
-    public function upload(string $file, ?array $metadata = null, ?int $retentionDays = null): array
+    public function upload(string $file, ?array $metadata = null, ?int $retentionDays = null, ?string $recordedAt = null): array
     {
         if (!is_readable($file)) {
             throw new \InvalidArgumentException("{$file} cannot be read");
@@ -171,6 +171,9 @@ final class Client extends Operations
         }
         if ($retentionDays !== null) {
             $form['retention_days'] = (string) $retentionDays;
+        }
+        if ($recordedAt !== null) {
+            $form['recorded_at'] = $recordedAt;
         }
         $form['file'] = new \CURLFile($file, mime_content_type($file) ?: 'application/octet-stream', basename($file));
         return $this->uploadRecording(body: $form);
@@ -184,7 +187,7 @@ final class Client extends Operations
      * @param array<string, mixed>|null $metadata
      * @return array<string, mixed>
      */
-    public function uploadStream($stream, string $filename, ?array $metadata = null, ?int $retentionDays = null, ?string $workspaceId = null): array
+    public function uploadStream($stream, string $filename, ?array $metadata = null, ?int $retentionDays = null, ?string $workspaceId = null, ?string $recordedAt = null): array
     {
         $boundary = '----hark' . bin2hex(random_bytes(12));
         $head = '';
@@ -194,6 +197,9 @@ final class Client extends Operations
         }
         if ($retentionDays !== null) {
             $fields['retention_days'] = (string) $retentionDays;
+        }
+        if ($recordedAt !== null) {
+            $fields['recorded_at'] = $recordedAt;
         }
         foreach ($fields as $name => $value) {
             $head .= "--{$boundary}\r\nContent-Disposition: form-data; name=\"{$name}\"\r\n\r\n{$value}\r\n";

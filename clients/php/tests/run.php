@@ -95,8 +95,11 @@ try {
 
     foreach ([0, 1, 2] as $i) {
         $stream = fopen(speech("Call number {$i}."), 'rb');
-        $uploaded = $hark->uploadStream($stream, "call-{$i}.wav", ['agent' => 'ana']);
+        $uploaded = $hark->uploadStream($stream, "call-{$i}.wav", ['agent' => 'ana'], recordedAt: $i === 0 ? '2026-10-05T09:30:00Z' : null);
         fclose($stream);
+        if ($i === 0) {
+            check($uploaded['recorded_at_source'] === 'client' && str_starts_with($uploaded['recorded_at'], '2026-10-05T09:30'), 'a stream upload keeps the call date it is given');
+        }
     }
     check($hark->waitForRecording($uploaded['id'])['metadata']['agent'] === 'ana', 'an upload from a stream is prepared with its metadata');
     $seen = array_map(static fn (array $r): string => $r['id'], iterator_to_array($hark->paginate('listRecordings', [], ['limit' => 2]), false));

@@ -140,13 +140,17 @@ class Hark(Operations):
 
     # ---- helpers ----
 
-    def upload(self, file: Union[str, "os.PathLike[str]", BinaryIO], metadata: Optional[Mapping[str, Any]] = None, retention_days: Optional[int] = None, workspace_id: Optional[str] = None, filename: Optional[str] = None) -> Recording:
-        """Uploads a file from a path or an open binary file (seekable), streamed, never read whole."""
+    def upload(self, file: Union[str, "os.PathLike[str]", BinaryIO], metadata: Optional[Mapping[str, Any]] = None, retention_days: Optional[int] = None, workspace_id: Optional[str] = None, filename: Optional[str] = None, recorded_at: Optional[str] = None) -> Recording:
+        """Uploads a file from a path or an open binary file (seekable), streamed, never read whole.
+
+        recorded_at: when the call took place (ISO 8601 with a time zone); else read from the file or the upload time."""
         fields: Dict[str, str] = {}
         if metadata is not None:
             fields["metadata"] = json.dumps(metadata)
         if retention_days is not None:
             fields["retention_days"] = str(retention_days)
+        if recorded_at is not None:
+            fields["recorded_at"] = recorded_at
         if hasattr(file, "read"):
             stream: BinaryIO = file  # type: ignore[assignment]
             start = stream.tell()

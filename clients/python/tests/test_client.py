@@ -79,7 +79,9 @@ class LiveHark(unittest.TestCase):
     def test_paging(self) -> None:
         for i in range(3):
             with open(speech(f"Call number {i}.", self.folder), "rb") as stream:
-                self.hark.upload(stream, filename=f"call-{i}.wav")
+                uploaded = self.hark.upload(stream, filename=f"call-{i}.wav", recorded_at="2026-10-05T09:30:00Z" if i == 0 else None)
+            if i == 0:
+                self.assertEqual((uploaded["recorded_at_source"], uploaded["recorded_at"][:16]), ("client", "2026-10-05T09:30"))
         seen = [r["id"] for r in self.hark.paginate(self.hark.list_recordings, query={"limit": 2})]
         everything = [r["id"] for r in self.hark.list_recordings(query={"limit": 100})["data"]]
         self.assertGreaterEqual(len(seen), 3)

@@ -139,11 +139,12 @@ export class Hark extends Operations {
   // ---- helpers ----
 
   /** Uploads a file from a path (streamed from disk, never read whole) or a Blob. */
-  async upload(file: string | Blob, options: { filename?: string; metadata?: Record<string, unknown>; retentionDays?: number; workspaceId?: string } = {}): Promise<Recording> {
+  async upload(file: string | Blob, options: { filename?: string; metadata?: Record<string, unknown>; retentionDays?: number; recordedAt?: string | Date; workspaceId?: string } = {}): Promise<Recording> {
     const blob = typeof file === 'string' ? await openAsBlob(file) : file;
     const form = new FormData();
     if (options.metadata) form.append('metadata', JSON.stringify(options.metadata));
     if (options.retentionDays !== undefined) form.append('retention_days', String(options.retentionDays));
+    if (options.recordedAt !== undefined) form.append('recorded_at', options.recordedAt instanceof Date ? options.recordedAt.toISOString() : options.recordedAt);
     form.append('file', blob, options.filename ?? (typeof file === 'string' ? basename(file) : 'audio'));
     return this.uploadRecording({ path: options.workspaceId ? { workspace_id: options.workspaceId } : {}, body: form }) as Promise<Recording>;
   }
