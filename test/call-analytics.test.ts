@@ -1,40 +1,14 @@
-// Call analytics over HTTP on real recognised speech (flite voices, pocketsphinx): a stereo call
-// transcribed per channel with speakers, talk statistics and named exports; speaker labels from
-// metadata; phrase rules targeted at a speaker and a time window; search by speaker; a spoken card
-// number and phone number redacted in the transcript and silenced in the audio.
+// Call analytics over HTTP on real recognised speech (flite voices, pocketsphinx), through the
+// shipped TypeScript client: a stereo call transcribed per channel with speakers, talk statistics
+// and named exports; speaker labels from metadata; phrase rules targeted at a speaker and a time
+// window; search by speaker; a spoken card number and phone number redacted in the transcript and
+// silenced in the audio. Exports, audio bytes and CSV (media types, raw bodies) are asked for by hand.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { upload, waitForRecording } from './helpers/api.ts';
+import type { Hark as HarkClient, Schemas } from '../clients/typescript/src/index.ts';
+import { transcriptionEnds } from './helpers/api.ts';
 import { maxVolume, speech, stereoCall } from './helpers/audio.ts';
-import { assertProblem, oneBackend, eventually, hasBlob, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
-
-interface Segment {
-  start: number;
-  end: number;
-  text: string;
-  channel: number;
-  speaker: string;
-}
-interface Transcript {
-  text: string;
-  segments: Segment[];
-  words: (Omit<Segment, 'text'> & { word: string })[];
-  stats: {
-    speakers: { speaker: string; channel: number; talk_seconds: number; talk_ratio: number; words: number; words_per_minute: number; turns: number; longest_turn_seconds: number }[];
-    silence_seconds: number;
-    overlap_seconds: number;
-    interruptions: number;
-  };
-  sentiment: { segments: number[]; speakers: { speaker: string; mean: number }[] };
-}
-interface Answer {
-  question_id: string;
-  answer: boolean | string;
-  evidence: { text: string; start: number; end: number }[];
-  speaker?: string;
-  within_seconds?: number;
-  method?: string;
-}
+import { oneBackend, eventually, hasBlob, registerAccount, rejectsWith, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 // The agent greets and mentions the recording, the customer complains, the agent offers a refund.
 const CALL = [
@@ -49,39 +23,42 @@ for (const backend of await oneBackend()) {
   describe(`call analytics on ${backend}`, () => {
     let hark: Hark;
     let account: Account;
+    let client: HarkClient;
     let P: string;
     let callId: string;
     let callScenario: string;
     const call = stereoCall(CALL, CALL_SECONDS);
-    const request = (method: 'GET' | 'POST', url: string, payload?: object) => hark.request({ method, url: `${P}${url}`, key: account.key, ...(payload ? { payload } : {}) });
+    // Every answer the client receives is checked against openapi.json, where 201 (scenarios) and
+    // 202 (runs) are the only success statuses documented: a creation answered otherwise fails there.
 
-    const transcribe = async (recordingId: string, scenarioId: string): Promise<Transcript> => {
-      const started = await request('POST', `/recordings/${recordingId}/transcription-runs`, { transcription_scenario_id: scenarioId });
-      assert.equal(started.statusCode, 202, started.body);
-      const run = await eventually(async () => {
-        const card = (await request('GET', `/transcription-runs/${started.json<{ id: string }>().id}`)).json<{ status: string; error_code: string | null }>();
-        return ['completed', 'failed'].includes(card.status) ? card : null;
-      }, 120_000, 'the transcription run');
+    /** Transcribes a recording with a scenario; the run must complete. */
+    const transcribe = async (recordingId: string, scenarioId: string) => {
+      const started = await client.createTranscriptionRun({ path: { recording_id: recordingId }, body: { transcription_scenario_id: scenarioId } });
+      const run = await transcriptionEnds(client, started.id, 120_000);
       assert.equal(run.status, 'completed', String(run.error_code));
-      return (await request('GET', `/transcription-runs/${started.json<{ id: string }>().id}/transcript`)).json<Transcript>();
+      return client.getRunTranscript({ path: { run_id: started.id } });
     };
-    const scenario = async (options: object): Promise<string> => {
-      const created = await request('POST', '/transcription-scenarios', { name: `calls ${Math.random()}`, options });
-      assert.equal(created.statusCode, 201, created.body);
-      return created.json<{ id: string }>().id;
+    const scenario = async (options: Partial<Schemas['TranscriptionScenario']['options']>): Promise<string> =>
+      (await client.createTranscriptionScenario({ body: { name: `calls ${Math.random()}`, options } })).id;
+    /** Analyses a recording with a scenario; its result once the run has completed, read under the recording. */
+    const analyse = async (on: HarkClient, recordingId: string, scenarioId: string, timeoutMs: number, what: string) => {
+      const { id: runId } = await on.createAnalysisRun({ path: { recording_id: recordingId }, body: { analysis_scenario_id: scenarioId } });
+      await eventually(async () => (await on.getAnalysisRun({ path: { run_id: runId } })).status === 'completed', timeoutMs, what);
+      return on.getAnalysisResult({ path: { recording_id: recordingId, run_id: runId } });
     };
 
     before(async () => {
       hark = await startHark({ backend });
       account = await registerAccount(hark);
+      client = hark.client(account.key);
       P = `/api/v1/workspaces/${account.workspaceId}`;
-      callId = (await upload(hark, account, call, { fields: { metadata: JSON.stringify({ agent: 'sam', speakers: { 0: 'sam' } }) } })).json<{ id: string }>().id;
+      callId = (await client.upload(call, { metadata: { agent: 'sam', speakers: { 0: 'sam' } } })).id;
       callScenario = await scenario({ speaker_labels: { 0: 'agent', 1: 'customer' } });
     });
     after(() => hark.destroy());
 
     test('a stereo call is transcribed channel by channel: speakers, statistics and named exports', async () => {
-      const recording = await waitForRecording(hark, account, callId, ['completed']);
+      const recording = await client.waitForRecording(callId);
       assert.equal(recording.channels, 2);
       const transcript = await transcribe(callId, callScenario);
       const said = (speaker: string) => transcript.words.filter((w) => w.speaker === speaker).map((w) => w.word);
@@ -108,15 +85,16 @@ for (const backend of await oneBackend()) {
       assert.equal(stats.overlap_seconds, 0);
       assert.equal(stats.interruptions, 0);
 
-      const srt = (await request('GET', `/recordings/${callId}/transcript?format=srt`)).body;
+      // The exports are HTTP shapes (a body that is not JSON): asked for by hand.
+      const srt = (await hark.request({ method: 'GET', url: `${P}/recordings/${callId}/transcript?format=srt`, key: account.key })).body;
       assert.match(srt, /^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\nagent: Hello thank you for calling/);
       assert.match(srt, /\ncustomer: My card was charged/);
-      const txt = (await request('GET', `/recordings/${callId}/transcript?format=txt`)).body;
+      const txt = (await hark.request({ method: 'GET', url: `${P}/recordings/${callId}/transcript?format=txt`, key: account.key })).body;
       assert.deepEqual(txt.trim().split('\n').map((line) => line.split(':')[0]), ['agent', 'customer', 'agent']);
     });
 
     test('speaker labels come from a metadata field the scenario names; "mix" keeps one speaker', async () => {
-      await waitForRecording(hark, account, callId, ['completed']);
+      await client.waitForRecording(callId);
       const byMetadata = await transcribe(callId, await scenario({ speaker_labels: { 0: 'agent', 1: 'customer' }, speaker_labels_field: 'speakers' }));
       assert.deepEqual([...new Set(byMetadata.segments.map((s) => s.speaker))], ['sam', 'customer']);
       const mixed = await transcribe(callId, await scenario({ channels: 'mix' }));
@@ -126,9 +104,9 @@ for (const backend of await oneBackend()) {
     });
 
     test('phrase rules and questions targeted at a speaker and at the first seconds', async () => {
-      await waitForRecording(hark, account, callId, ['completed']);
+      await client.waitForRecording(callId);
       await transcribe(callId, callScenario);
-      const questions = [
+      const questions: Schemas['AnalysisScenario']['questions'] = [
         { id: 'notice', text: 'Did the agent say the call is recorded?', type: 'boolean', phrases: ['this call is recorded', 'call may be recorded'], speaker: 'agent', within_seconds: 10 },
         { id: 'agent_charged', text: 'Did the agent mention a charge?', type: 'boolean', phrases: ['card was charged'], speaker: 'agent' },
         { id: 'customer_charged', text: 'Did the customer mention a charge?', type: 'boolean', phrases: ['card was charged'], speaker: 'customer' },
@@ -136,15 +114,10 @@ for (const backend of await oneBackend()) {
         { id: 'refund', text: 'Was a refund offered?', type: 'boolean', phrases: ['refund that for you'] },
         { id: 'ask', text: 'What did the customer ask for?', type: 'text', speaker: 'customer' },
       ];
-      const created = await request('POST', '/analysis-scenarios', { name: 'compliance', questions });
-      assert.equal(created.statusCode, 201, created.body);
-      assert.deepEqual(created.json<{ questions: object[] }>().questions, questions);
-      const started = await request('POST', `/recordings/${callId}/analysis-runs`, { analysis_scenario_id: created.json<{ id: string }>().id });
-      assert.equal(started.statusCode, 202, started.body);
-      const runId = started.json<{ id: string }>().id;
-      await eventually(async () => (await request('GET', `/analysis-runs/${runId}`)).json<{ status: string }>().status === 'completed', 60_000, 'the analysis run');
-      const { answers } = (await request('GET', `/recordings/${callId}/analysis-results/${runId}`)).json<{ answers: Answer[] }>();
-      const answer = (id: string) => answers.find((a) => a.question_id === id) as Answer;
+      const created = await client.createAnalysisScenario({ body: { name: 'compliance', questions } });
+      assert.deepEqual(created.questions, questions);
+      const { answers } = await analyse(client, callId, created.id, 60_000, 'the analysis run');
+      const answer = (id: string) => answers.find((a) => a.question_id === id)!;
       assert.equal(answer('notice').answer, true);
       const [notice] = answer('notice').evidence;
       assert.ok(notice && notice.start > 2 && notice.end < 5.5, JSON.stringify(notice));
@@ -167,19 +140,19 @@ for (const backend of await oneBackend()) {
     });
 
     test('search finds what one speaker said, filtered by speaker', async () => {
-      await waitForRecording(hark, account, callId, ['completed']);
+      await client.waitForRecording(callId);
       await transcribe(callId, callScenario);
-      const hits = (query: string) => request('GET', `/search?${query}`).then((r) => r.json<{ data: { recording_id: string; speaker: string; start: number }[] }>().data);
-      const customer = await hits('q=charged&speaker=customer');
+      const hits = async (q: string, speaker: string) => (await client.searchTranscripts({ query: { q, speaker } })).data;
+      const customer = await hits('charged', 'customer');
       assert.ok(customer.length > 0 && customer.every((h) => h.speaker === 'customer' && h.recording_id === callId && h.start > 5));
-      assert.deepEqual(await hits('q=charged&speaker=agent'), []);
-      assert.ok((await hits('q=refund&speaker=agent')).length > 0);
+      assert.deepEqual(await hits('charged', 'agent'), []);
+      assert.ok((await hits('refund', 'agent')).length > 0);
     });
 
     test('a spoken card number and phone number are redacted in the transcript and silenced in the audio', async () => {
       const source = speech('My card number is four one one one, one one one one, one one one one, one one one one. And my phone number is five five five, one two three, four five six seven.');
-      const id = (await upload(hark, account, source)).json<{ id: string }>().id;
-      await waitForRecording(hark, account, id, ['completed']);
+      const { id } = await client.upload(source);
+      await client.waitForRecording(id);
       const redacting = await scenario({ redact: ['credit_card', 'phone_number'], redact_audio: true, keep_original_audio: false });
       const transcript = await transcribe(id, redacting);
       assert.match(transcript.text, /\[CREDIT_CARD\].*\[PHONE_NUMBER\]/);
@@ -188,11 +161,12 @@ for (const backend of await oneBackend()) {
       assert.deepEqual(markers.map((w) => w.word), ['[CREDIT_CARD]', '[PHONE_NUMBER]']);
       assert.ok(transcript.segments.some((s) => s.text.includes('[CREDIT_CARD]')));
 
-      const card = (await request('GET', `/recordings/${id}`)).json<{ audio_redacted_at: string | null; original_audio_deleted_at: string | null }>();
+      const card = await client.getRecording({ path: { recording_id: id } });
       assert.ok(card.audio_redacted_at && card.original_audio_deleted_at);
       // The original goes right after the completion commits.
       await eventually(async () => !(await hasBlob(hark, `recordings/${account.workspaceId}/${id}/original`)), 10_000, 'the original to be deleted');
-      const audio = await request('GET', `/recordings/${id}/audio`);
+      // The audio is an HTTP shape (its status, its media type, its bytes): asked for by hand.
+      const audio = await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key });
       assert.equal(audio.statusCode, 200);
       assert.equal(audio.headers['content-type'], 'audio/wav');
       const fs = await import('node:fs');
@@ -207,45 +181,35 @@ for (const backend of await oneBackend()) {
       // A later redaction of other kinds starts from the redacted audio: the card stays silent.
       await transcribe(id, await scenario({ redact: ['email'], redact_audio: true }));
       const again = `${source}.again.wav`;
-      fs.writeFileSync(again, (await request('GET', `/recordings/${id}/audio`)).rawPayload);
+      fs.writeFileSync(again, (await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key })).rawPayload);
       for (const marker of markers) assert.ok(maxVolume(again, marker.start, marker.end) < -80, `${marker.word} stays silenced`);
 
       // Analysis reads the redacted transcript only.
-      const questions = [{ id: 'card', text: 'Was a card number given?', type: 'boolean', phrases: ['four one one one'] }];
-      const analysis = await request('POST', '/analysis-scenarios', { name: 'card rule', questions });
-      const started = await request('POST', `/recordings/${id}/analysis-runs`, { analysis_scenario_id: analysis.json<{ id: string }>().id });
-      const runId = started.json<{ id: string }>().id;
-      await eventually(async () => (await request('GET', `/analysis-runs/${runId}`)).json<{ status: string }>().status === 'completed', 60_000, 'the analysis run');
-      const result = (await request('GET', `/recordings/${id}/analysis-results/${runId}`)).json<{ answers: Answer[] }>();
+      const analysis = await client.createAnalysisScenario({ body: { name: 'card rule', questions: [{ id: 'card', text: 'Was a card number given?', type: 'boolean', phrases: ['four one one one'] }] } });
+      const result = await analyse(client, id, analysis.id, 60_000, 'the analysis run');
       assert.equal(result.answers[0]?.answer, false);
     });
 
     test('the Call QA template in one step: speakers labelled, questions answered on the call; card numbers redacted by default', async () => {
-      const other = await registerAccount(hark);
-      const Q = `/api/v1/workspaces/${other.workspaceId}`;
-      const ask = (method: 'GET' | 'POST', url: string, payload?: object) => hark.request({ method, url: `${Q}${url}`, key: other.key, ...(payload ? { payload } : {}) });
-      const templates = (await ask('GET', '/analysis-scenario-templates')).json<{ data: { id: string; questions: { id: string }[] }[] }>().data;
+      const other = hark.client((await registerAccount(hark)).key);
+      const templates = (await other.listAnalysisScenarioTemplates()).data;
       assert.deepEqual(templates.map((t) => t.id), ['call_qa']);
-      const defaultScenario = (await ask('GET', '/transcription-scenarios')).json<{ data: { id: string; options: { redact: string[]; speaker_labels: Record<string, string> } }[] }>().data[0]!;
+      const defaultScenario = (await other.listTranscriptionScenarios()).data[0]!;
       assert.deepEqual(defaultScenario.options.redact, ['credit_card'], 'a new workspace redacts card numbers');
       assert.deepEqual(defaultScenario.options.speaker_labels, {});
-      const added = await ask('POST', '/analysis-scenarios/from-template', { template: 'call_qa' });
-      assert.equal(added.statusCode, 201, added.body);
-      const qa = added.json<{ id: string; name: string; labelled_transcription_scenario_id: string; questions: { id: string }[] }>();
+      const qa = await other.createAnalysisScenarioFromTemplate({ body: { template: 'call_qa' } });
       assert.equal(qa.name, 'Call QA');
       assert.equal(qa.labelled_transcription_scenario_id, defaultScenario.id);
       assert.deepEqual(qa.questions.map((q) => q.id), ['greeting', 'recording_notice', 'refund_offered', 'call_reason']);
-      const labelled = (await ask('GET', `/transcription-scenarios/${defaultScenario.id}`)).json<{ options: { speaker_labels: Record<string, string> } }>();
+      const labelled = await other.getTranscriptionScenario({ path: { scenario_id: defaultScenario.id } });
       assert.deepEqual(labelled.options.speaker_labels, { 0: 'agent', 1: 'customer' });
-      assertProblem(await ask('POST', '/analysis-scenarios/from-template', { template: 'nope' }), 400, 'validation_failed');
+      await rejectsWith(other.createAnalysisScenarioFromTemplate({ body: { template: 'nope' } }), 400, 'validation_failed');
 
-      const id = (await upload(hark, other, call)).json<{ id: string }>().id;
-      await waitForRecording(hark, other, id, ['completed']);
-      const run = (await ask('POST', `/recordings/${id}/transcription-runs`)).json<{ id: string }>();
-      await eventually(async () => (await ask('GET', `/transcription-runs/${run.id}`)).json<{ status: string }>().status === 'completed', 120_000, 'transcribed');
-      const analysis = (await ask('POST', `/recordings/${id}/analysis-runs`, { analysis_scenario_id: qa.id })).json<{ id: string }>();
-      await eventually(async () => (await ask('GET', `/analysis-runs/${analysis.id}`)).json<{ status: string }>().status === 'completed', 120_000, 'analysed');
-      const answers = (await ask('GET', `/recordings/${id}/analysis-results/${analysis.id}`)).json<{ answers: Answer[] }>().answers;
+      const { id } = await other.upload(call);
+      await other.waitForRecording(id);
+      const run = await other.createTranscriptionRun({ path: { recording_id: id } });
+      assert.equal((await transcriptionEnds(other, run.id, 120_000)).status, 'completed', 'transcribed');
+      const { answers } = await analyse(other, id, qa.id, 120_000, 'analysed');
       const byId = Object.fromEntries(answers.map((a) => [a.question_id, a]));
       assert.equal(byId.greeting!.answer, true, JSON.stringify(byId.greeting));
       assert.ok(byId.greeting!.evidence[0]!.start < 15);
@@ -255,11 +219,9 @@ for (const backend of await oneBackend()) {
     });
 
     test('the talk report averages talk statistics per metadata field and week, in JSON and CSV', async () => {
-      await waitForRecording(hark, account, callId, ['completed']);
+      await client.waitForRecording(callId);
       const latest = await transcribe(callId, callScenario);
-      const report = (await request('GET', '/reports/talk?group_by=metadata.agent&group_by=created_at:week&metadata.agent=sam')).json<{
-        groups: { key: Record<string, string>; transcripts: number; silence_seconds_avg: number; speakers: { speaker: string; talk_ratio_avg: number; talk_seconds_avg: number; sentiment_avg: number | null }[] }[];
-      }>();
+      const report = await client.getTalkReport({ query: { group_by: ['metadata.agent', 'created_at:week'], 'metadata.agent': 'sam' } });
       assert.equal(report.groups.length, 1);
       const [group] = report.groups;
       assert.equal(group?.key['metadata.agent'], 'sam');
@@ -275,6 +237,7 @@ for (const backend of await oneBackend()) {
         group?.speakers.map((s) => [s.speaker, s.sentiment_avg]),
         latest.sentiment.speakers.map((s) => [s.speaker, s.mean]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       );
+      // The CSV answer is an HTTP shape (a media type, a body that is not JSON): asked for by hand.
       const csv = await hark.request({ method: 'GET', url: `${P}/reports/talk?group_by=metadata.agent&metadata.agent=sam`, key: account.key, headers: { accept: 'text/csv' } });
       assert.match(csv.headers['content-type'] as string, /^text\/csv/);
       const [header, row] = csv.body.trim().split('\n');
@@ -282,26 +245,22 @@ for (const backend of await oneBackend()) {
       assert.match(row ?? '', /^sam,1,/);
       // Over every call of the workspace (speakers named differently from call to call), each
       // group's shares of the talk add up to 1.
-      const all = (await request('GET', '/reports/talk')).json<{ groups: { transcripts: number; speakers: { talk_share: number }[] }[] }>();
+      const all = await client.getTalkReport();
       for (const g of all.groups) assert.ok(Math.abs(g.speakers.reduce((sum, s) => sum + s.talk_share, 0) - 1) < 0.01, JSON.stringify(g));
     });
 
     test("a question's examples: sentences that mean yes, read beside its wording by the basic engine", async () => {
-      await waitForRecording(hark, account, callId, ['completed']);
+      await client.waitForRecording(callId);
       await transcribe(callId, callScenario);
       const text = 'Did the agent offer to give the money back?';
-      const questions = [
+      const questions: Schemas['AnalysisScenario']['questions'] = [
         { id: 'plain', text, type: 'boolean' },
         { id: 'with_examples', text, type: 'boolean', examples: ['We can refund that for you.', 'I will send you a new one.'] },
       ];
-      const created = await request('POST', '/analysis-scenarios', { name: 'examples', questions });
-      assert.equal(created.statusCode, 201, created.body);
-      assert.deepEqual(created.json<{ questions: object[] }>().questions, questions);
-      const started = await request('POST', `/recordings/${callId}/analysis-runs`, { analysis_scenario_id: created.json<{ id: string }>().id });
-      const runId = started.json<{ id: string }>().id;
-      await eventually(async () => (await request('GET', `/analysis-runs/${runId}`)).json<{ status: string }>().status === 'completed', 60_000, 'the analysis run');
-      const { answers } = (await request('GET', `/recordings/${callId}/analysis-results/${runId}`)).json<{ answers: Answer[] }>();
-      const answer = (id: string) => answers.find((a) => a.question_id === id) as Answer;
+      const created = await client.createAnalysisScenario({ body: { name: 'examples', questions } });
+      assert.deepEqual(created.questions, questions);
+      const { answers } = await analyse(client, callId, created.id, 60_000, 'the analysis run');
+      const answer = (id: string) => answers.find((a) => a.question_id === id)!;
       // The call never says "money back": the wording alone finds nothing; the example finds the offer.
       assert.equal(answer('plain').answer, false);
       assert.deepEqual(answer('plain').evidence, []);
@@ -311,19 +270,22 @@ for (const backend of await oneBackend()) {
     });
 
     test('bad options and questions are 400s that create nothing', async () => {
-      const before = (await request('GET', '/transcription-scenarios')).json<{ data: unknown[] }>().data.length;
-      assertProblem(await request('POST', '/transcription-scenarios', { options: { redact_audio: true } }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/transcription-scenarios', { options: { redact: ['passport'] } }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/transcription-scenarios', { options: { channels: 'stereo' } }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/transcription-scenarios', { options: { speaker_labels: { 9: 'agent' } } }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/transcription-scenarios', { options: { keep_original_audio: false } }), 400, 'validation_failed');
-      assert.equal((await request('GET', '/transcription-scenarios')).json<{ data: unknown[] }>().data.length, before);
-      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'What?', type: 'text', phrases: ['hello'] }] }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', phrases: [] }] }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', within_seconds: -1 }] }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'What?', type: 'text', examples: ['a refund'] }] }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', examples: [' ?! '] }] }), 400, 'validation_failed');
-      assertProblem(await request('POST', '/analysis-scenarios', { name: 'x', questions: [{ text: 'Said?', type: 'boolean', examples: Array.from({ length: 11 }, (_, i) => `example ${i}`) }] }), 400, 'validation_failed');
+      const count = async () => (await client.listTranscriptionScenarios()).data.length;
+      const before = await count();
+      // Bodies the client's types refuse (no name, unknown values), sent as they would arrive from elsewhere.
+      const createScenario = (body: unknown) => client.createTranscriptionScenario({ body: body as never });
+      await rejectsWith(createScenario({ options: { redact_audio: true } }), 400, 'validation_failed');
+      await rejectsWith(createScenario({ options: { redact: ['passport'] } }), 400, 'validation_failed');
+      await rejectsWith(createScenario({ options: { channels: 'stereo' } }), 400, 'validation_failed');
+      await rejectsWith(createScenario({ options: { speaker_labels: { 9: 'agent' } } }), 400, 'validation_failed');
+      await rejectsWith(createScenario({ options: { keep_original_audio: false } }), 400, 'validation_failed');
+      assert.equal(await count(), before);
+      await rejectsWith(client.createAnalysisScenario({ body: { name: 'x', questions: [{ text: 'What?', type: 'text', phrases: ['hello'] }] } }), 400, 'validation_failed');
+      await rejectsWith(client.createAnalysisScenario({ body: { name: 'x', questions: [{ text: 'Said?', type: 'boolean', phrases: [] }] } }), 400, 'validation_failed');
+      await rejectsWith(client.createAnalysisScenario({ body: { name: 'x', questions: [{ text: 'Said?', type: 'boolean', within_seconds: -1 }] } }), 400, 'validation_failed');
+      await rejectsWith(client.createAnalysisScenario({ body: { name: 'x', questions: [{ text: 'What?', type: 'text', examples: ['a refund'] }] } }), 400, 'validation_failed');
+      await rejectsWith(client.createAnalysisScenario({ body: { name: 'x', questions: [{ text: 'Said?', type: 'boolean', examples: [' ?! '] }] } }), 400, 'validation_failed');
+      await rejectsWith(client.createAnalysisScenario({ body: { name: 'x', questions: [{ text: 'Said?', type: 'boolean', examples: Array.from({ length: 11 }, (_, i) => `example ${i}`) }] } }), 400, 'validation_failed');
     });
   });
 }

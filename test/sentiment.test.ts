@@ -1,11 +1,12 @@
 // Sentiment along a call: unit checks of the scorer and the per-speaker thirds, and over HTTP on
-// recognised two-channel calls (an angry customer scores negative, a pleased one positive).
+// recognised two-channel calls through the shipped TypeScript client (an angry customer scores
+// negative, a pleased one positive).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { scoreText, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
-import { upload, waitForRecording } from './helpers/api.ts';
 import { stereoCall } from './helpers/audio.ts';
-import { assertProblem, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
+import { registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
 
 test('a lexicon score: negative, positive, neutral, and a negation turns it', () => {
   assert.ok(scoreText('this is terrible and your service is awful') < -0.3);
@@ -33,12 +34,10 @@ test('per speaker: the mean, and the first and last thirds of the call', () => {
 
 describe('sentiment over HTTP', () => {
   let hark: Hark;
-  let account: Account;
-  let P: string;
+  let client: HarkClient;
   before(async () => {
     hark = await startHark({ backend: 'pglite' });
-    account = await registerAccount(hark);
-    P = `/api/v1/workspaces/${account.workspaceId}`;
+    client = hark.client((await registerAccount(hark)).key);
   });
   after(() => hark.destroy());
 
@@ -51,15 +50,8 @@ describe('sentiment over HTTP', () => {
       ],
       10,
     );
-    const id = (await upload(hark, account, file)).json<{ id: string }>().id;
-    ids[customer] = id;
-    await waitForRecording(hark, account, id, ['completed']);
-    const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key })).json<{ id: string }>();
-    await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}`, key: account.key })).json<{ status: string }>().status === 'completed', 90_000, 'the run');
-    const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<{
-      segments: unknown[];
-      sentiment: { segments: number[]; speakers: { speaker: string; mean: number }[] };
-    }>();
+    const transcript = await client.transcribe(file, { timeoutMs: 90_000 });
+    ids[customer] = transcript.recording_id;
     assert.equal(transcript.sentiment.segments.length, transcript.segments.length);
     return transcript.sentiment.speakers.find((s) => s.speaker === 'channel_1')!.mean;
   }
@@ -72,14 +64,13 @@ describe('sentiment over HTTP', () => {
 
     // The list filters by a speaker's sentiment: the unhappy customers, the happy ones, anyone's.
     const [angryId, pleasedId] = Object.values(ids);
-    const listed = async (query: string) => (await hark.request({ method: 'GET', url: `${P}/recordings?${query}`, key: account.key })).json<{ data: { id: string }[] }>().data.map((r) => r.id).sort();
-    assert.deepEqual(await listed('sentiment_speaker=channel_1&sentiment_max=-0.05'), [angryId]);
-    assert.deepEqual(await listed('sentiment_speaker=channel_1&sentiment_min=0.05'), [pleasedId]);
-    assert.deepEqual(await listed('sentiment_min=-1&sentiment_max=1'), [angryId, pleasedId].sort());
-    assert.deepEqual(await listed('sentiment_speaker=nobody&sentiment_min=-1'), []);
-    const answers = await hark.request({ method: 'GET', url: `${P}/reports/recordings?sentiment_max=-0.05&sentiment_speaker=channel_1`, key: account.key });
-    assert.equal(answers.statusCode, 200, answers.body);
-    const refused = await hark.request({ method: 'GET', url: `${P}/recordings?sentiment_min=2`, key: account.key });
-    assertProblem(refused, 400, 'validation_failed');
+    const listed = async (query: { sentiment_speaker?: string; sentiment_min?: number; sentiment_max?: number }) => (await client.listRecordings({ query })).data.map((r) => r.id).sort();
+    assert.deepEqual(await listed({ sentiment_speaker: 'channel_1', sentiment_max: -0.05 }), [angryId]);
+    assert.deepEqual(await listed({ sentiment_speaker: 'channel_1', sentiment_min: 0.05 }), [pleasedId]);
+    assert.deepEqual(await listed({ sentiment_min: -1, sentiment_max: 1 }), [angryId, pleasedId].sort());
+    assert.deepEqual(await listed({ sentiment_speaker: 'nobody', sentiment_min: -1 }), []);
+    const report = await client.getRecordingsReport({ query: { sentiment_max: -0.05, sentiment_speaker: 'channel_1' } });
+    assert.deepEqual(report.groups.map((g) => g.recordings), [1], 'the report takes the same filter');
+    await rejectsWith(listed({ sentiment_min: 2 }), 400, 'validation_failed');
   });
 });

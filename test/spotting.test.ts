@@ -1,12 +1,12 @@
 // Phrases spotted in the audio: pocketsphinx's keyword spotting over each channel, besides the
 // transcript; phrase rules answered from what was spotted when the transcript's words lack it
 // (evidence source "audio"), within the question's speaker and time window, until a person
-// corrects the words.
+// corrects the words. Over HTTP through the shipped TypeScript client.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { stereoCall } from './helpers/audio.ts';
-import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
-import { assertProblem, oneBackend, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
+import { oneBackend, registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
 import { answerByPhrases } from '../src/core/transcripts/phrase-rules.ts';
 
 test('a phrase rule takes a spotted phrase when the words lack it, in the question\'s speaker and window only', () => {
@@ -27,24 +27,15 @@ test('a phrase rule takes a spotted phrase when the words lack it, in the questi
 for (const backend of await oneBackend()) {
   describe(`phrases spotted in the audio on ${backend}`, () => {
     let hark: Hark;
-    let account: Account;
-    let P: string;
+    let client: HarkClient;
     before(async () => {
       hark = await startHark({ backend });
-      account = await registerAccount(hark);
-      P = `/api/v1/workspaces/${account.workspaceId}`;
+      client = hark.client((await registerAccount(hark)).key);
     });
     after(() => hark.destroy());
 
     test('the transcript carries what was spotted, by speaker; a phrase rule answers from it where the words lack it, until a person corrects the words', async () => {
-      const created = await hark.request({
-        method: 'POST',
-        url: `${P}/transcription-scenarios`,
-        key: account.key,
-        payload: { name: 'Spotting', options: { speaker_labels: { 0: 'agent', 1: 'customer' }, spot: ['This call may be recorded', 'Qualtrics'] } },
-      });
-      assert.equal(created.statusCode, 201, created.body);
-      const scenario = created.json<{ id: string }>();
+      const scenario = await client.createTranscriptionScenario({ body: { name: 'Spotting', options: { speaker_labels: { 0: 'agent', 1: 'customer' }, spot: ['This call may be recorded', 'Qualtrics'] } } });
       const file = stereoCall(
         [
           { channel: 0, at: 0.3, text: 'Thank you for calling. This call may be recorded for quality and training purposes.' },
@@ -52,12 +43,9 @@ for (const backend of await oneBackend()) {
         ],
         12,
       );
-      const id = (await upload(hark, account, file)).json<{ id: string }>().id;
-      await waitForRecording(hark, account, id, ['completed']);
-      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: scenario.id } })).json<{ id: string }>();
-      const done = await waitForRun(hark, account, run.id);
-      assert.equal(done.status, 'completed', `${done.error_code} ${done.error_message}`);
-      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<{ version: number; text: string; segments: { text: string; speaker: string }[]; spotted: { phrase: string; speaker: string; start: number; end: number }[] }>();
+      const transcript = await client.transcribe(file, { scenarioId: scenario.id });
+      const id = transcript.recording_id;
+      const runId = transcript.transcription_run_id;
       const found = transcript.spotted.map((s) => `${s.speaker}: ${s.phrase}`);
       // Each phrase on its own speaker's channel only: no false alarm on the other.
       assert.deepEqual([...new Set(found)].sort(), ['agent: this call may be recorded', 'customer: qualtrics'], found.join(', '));
@@ -66,11 +54,8 @@ for (const backend of await oneBackend()) {
       // The recogniser does not write the product name (it hears "quell checks"): spotting does.
       assert.doesNotMatch(transcript.text, /qualtrics/i, 'the premise: the words lack it');
 
-      const analysis = (await hark.request({
-        method: 'POST',
-        url: `${P}/analysis-scenarios`,
-        key: account.key,
-        payload: {
+      const analysis = await client.createAnalysisScenario({
+        body: {
           name: 'Notice',
           questions: [
             { id: 'notice', text: 'Did the agent say the call is recorded?', type: 'boolean', speaker: 'agent', phrases: ['this call may be recorded'] },
@@ -78,11 +63,10 @@ for (const backend of await oneBackend()) {
             { id: 'shop_agent', text: 'Did the agent name the survey tool?', type: 'boolean', speaker: 'agent', phrases: ['qualtrics'] },
           ],
         },
-      })).json<{ id: string }>();
+      });
       const analyse = async () => {
-        const analysed = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/analysis-runs`, key: account.key, payload: { analysis_scenario_id: analysis.id } })).json<{ id: string }>();
-        await eventually(async () => (await hark.request({ method: 'GET', url: `${P}/analysis-runs/${analysed.id}`, key: account.key })).json<{ status: string }>().status === 'completed', 60_000, 'the analysis');
-        const answers = (await hark.request({ method: 'GET', url: `${P}/recordings/${id}/analysis-results/${analysed.id}`, key: account.key })).json<{ answers: { question_id: string; answer: unknown; evidence: { source?: string }[] }[] }>().answers;
+        const analysed = await client.createAnalysisRun({ path: { recording_id: id }, body: { analysis_scenario_id: analysis.id } });
+        const { answers } = await client.waitForAnalysis(analysed.id, { timeoutMs: 60_000 });
         return Object.fromEntries(answers.map((a) => [a.question_id, `${String(a.answer)} ${a.evidence[0]?.source ?? ''}`.trim()]));
       };
       const first = await analyse();
@@ -91,27 +75,22 @@ for (const backend of await oneBackend()) {
       assert.equal(first.shop_agent, 'false', 'spotted on the customer\'s channel only');
 
       // A person corrects the customer's words: what they wrote wins over what spotting heard.
-      const corrected = await hark.request({
-        method: 'PATCH',
-        url: `${P}/transcription-runs/${run.id}/transcript`,
-        key: account.key,
-        payload: { version: transcript.version, segments: transcript.segments.flatMap((s, index) => (s.speaker === 'customer' ? [{ index, text: 'We use a form for the survey.' }] : [])) },
+      const corrected = await client.correctTranscript({
+        path: { run_id: runId },
+        body: { version: transcript.version, segments: transcript.segments.flatMap((s, index) => (s.speaker === 'customer' ? [{ index, text: 'We use a form for the survey.' }] : [])) },
       });
-      assert.equal(corrected.statusCode, 200, corrected.body);
-      assert.deepEqual(corrected.json<{ spotted: unknown[] }>().spotted, transcript.spotted, 'the audio did not change');
+      assert.deepEqual(corrected.spotted, transcript.spotted, 'the audio did not change');
       assert.equal((await analyse()).shop, 'false');
     });
 
     test('phrases to spot are checked: letters, length, and only pocketsphinx spots', async () => {
+      const create = (body: object) => client.createTranscriptionScenario({ body: { name: 'Bad', ...body } });
       for (const [spot, said] of [[['refund', '42'], /options\.spot\[1\]/], [['refund', 'plan 5'], /digits/], [['no'], /too short/]] as const) {
-        const bad = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { spot } } });
-        assertProblem(bad, 400, 'validation_failed');
-        assert.match(bad.body, said);
+        const bad = await rejectsWith(create({ options: { spot } }), 400, 'validation_failed');
+        assert.match(bad.detail, said);
       }
-      const many = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { spot: Array.from({ length: 51 }, (_, i) => `phrase ${i}`) } } });
-      assertProblem(many, 400, 'validation_failed');
-      const other = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', engine: 'openai', options: { spot: ['refund'], base_url: 'http://127.0.0.1:9/v1' } } });
-      assert.equal(other.statusCode, 400, other.body);
+      await rejectsWith(create({ options: { spot: Array.from({ length: 51 }, (_, i) => `phrase ${i}`) } }), 400, 'validation_failed');
+      await rejectsWith(create({ engine: 'openai', options: { spot: ['refund'], base_url: 'http://127.0.0.1:9/v1' } }), 400, 'validation_failed');
     });
   });
 }

@@ -1,13 +1,14 @@
 // What a call is about: key phrases weighed by how rarely spoken English says them, chapters cut
-// where the subject changes (sentence embeddings, on the host), and the list filtered by a topic.
+// where the subject changes (sentence embeddings, on the host), and the list filtered by a topic
+// (over HTTP through the shipped TypeScript client).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { keyPhrases } from '../src/core/transcripts/key-phrases.ts';
 import { chapterStarts, mayHaveChapters, retitledChapters, transcriptChapters } from '../src/core/transcripts/chapters.ts';
 import { embedSentences } from '../src/engines/text/sentence-encoder.ts';
 import { stereoCall } from './helpers/audio.ts';
-import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
-import { assertProblem, oneBackend, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
+import { oneBackend, registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
 
 const timed = (texts: string[], every = 4) => texts.map((text, i) => ({ text, start: i * every, end: i * every + every - 0.5 }));
 
@@ -77,12 +78,12 @@ test('sentences are embedded on the host in batches, each vector as if embedded 
 for (const backend of await oneBackend()) {
   describe(`topics and chapters on ${backend}`, () => {
     let hark: Hark;
-    let account: Account;
-    let P: string;
+    let client: HarkClient;
+    /** Uploads a call, transcribes it (the default scenario unless named) and answers its transcript. */
+    const transcribed = async (file: string, scenarioId?: string) => client.transcribe(file, scenarioId ? { scenarioId } : {});
     before(async () => {
       hark = await startHark({ backend });
-      account = await registerAccount(hark);
-      P = `/api/v1/workspaces/${account.workspaceId}`;
+      client = hark.client((await registerAccount(hark)).key);
     });
     after(() => hark.destroy());
 
@@ -91,22 +92,14 @@ for (const backend of await oneBackend()) {
       const billing = ['I also want to change my billing address.', 'Sure, what is the new billing address?', 'It is twelve High Street.', 'Your billing address is updated.', 'Will my next invoice go there?', 'Yes, the next invoice goes to the new address.'];
       const said = [...internet, ...billing].map((text, i) => ({ channel: (i % 2) as 0 | 1, at: 0.3 + i * 3.4, text }));
       const file = stereoCall(said, 42);
-      const id = (await upload(hark, account, file)).json<{ id: string }>().id;
-      const other = (await upload(hark, account, stereoCall([{ channel: 0, at: 0.3, text: 'Thank you for calling, how can I help you?' }, { channel: 1, at: 3.5, text: 'I want to pay my bill.' }], 6))).json<{ id: string }>().id;
-      for (const recording of [id, other]) await waitForRecording(hark, account, recording, ['completed']);
-      const transcripts = [];
-      for (const recording of [id, other]) {
-        const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${recording}/transcription-runs`, key: account.key })).json<{ id: string }>();
-        const done = await waitForRun(hark, account, run.id);
-        assert.equal(done.status, 'completed', `${done.error_code} ${done.error_message}`);
-        transcripts.push((await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<Transcript>());
-      }
-      const [call] = transcripts as [Transcript, Transcript];
+      const call = await transcribed(file);
+      const id = call.recording_id;
+      await transcribed(stereoCall([{ channel: 0, at: 0.3, text: 'Thank you for calling, how can I help you?' }, { channel: 1, at: 3.5, text: 'I want to pay my bill.' }], 6));
       const phrases = call.key_phrases.map((k) => k.text);
       assert.ok(phrases.slice(0, 3).some((p) => /\binternet\b/.test(p)), phrases.join(', '));
       assert.ok(phrases.some((p) => /\baddress\b/.test(p)), phrases.join(', '));
       assert.equal(call.chapters.length, 2, JSON.stringify(call.chapters));
-      const [first, second] = call.chapters as [Chapter, Chapter];
+      const [first, second] = [call.chapters[0]!, call.chapters[1]!];
       // The second chapter starts with the first sentence about billing, give or take one segment.
       const firstBilling = said[internet.length]!.at;
       assert.ok(Math.abs(second.start - firstBilling) < 4, `${JSON.stringify(call.chapters)} vs ${firstBilling}`);
@@ -116,38 +109,20 @@ for (const backend of await oneBackend()) {
       assert.equal(second.last_segment, call.segments.length - 1);
       assert.equal(second.first_segment, first.last_segment + 1);
 
-      const listed = async (query: string) => (await hark.request({ method: 'GET', url: `${P}/recordings?${query}`, key: account.key })).json<{ data: { id: string }[] }>().data.map((r) => r.id);
-      assert.deepEqual(await listed('topic=Internet'), [id]);
-      assert.deepEqual(await listed('topic=billing%20address'), [id]);
-      assert.deepEqual(await listed('topic=intern'), [], 'whole words only');
-      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings?topic=${encodeURIComponent('internet.*')}`, key: account.key }), 400, 'validation_failed');
+      const listed = async (topic: string) => (await client.listRecordings({ query: { topic } })).data.map((r) => r.id);
+      assert.deepEqual(await listed('Internet'), [id]);
+      assert.deepEqual(await listed('billing address'), [id]);
+      assert.deepEqual(await listed('intern'), [], 'whole words only');
+      await rejectsWith(listed('internet.*'), 400, 'validation_failed');
     });
 
     test('a scenario without chapters keeps the call whole', async () => {
-      const created = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Whole', options: { chapters: false } } });
-      assert.equal(created.statusCode, 201, created.body);
-      assert.equal(created.json<{ options: { chapters: boolean } }>().options.chapters, false);
+      const created = await client.createTranscriptionScenario({ body: { name: 'Whole', options: { chapters: false } } });
+      assert.equal(created.options.chapters, false);
       const said = ['My router keeps dropping the connection.', 'Did you restart the router?', 'The router light is red.', 'I want to change my billing address.', 'What is the new address?', 'Your billing address is updated.'].map((text, i) => ({ channel: (i % 2) as 0 | 1, at: 0.3 + i * 5.5, text }));
-      const id = (await upload(hark, account, stereoCall(said, 34))).json<{ id: string }>().id;
-      await waitForRecording(hark, account, id, ['completed']);
-      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${id}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: created.json<{ id: string }>().id } })).json<{ id: string }>();
-      assert.equal((await waitForRun(hark, account, run.id)).status, 'completed');
-      const transcript = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<Transcript>();
+      const transcript = await transcribed(stereoCall(said, 34), created.id);
       assert.equal(transcript.chapters.length, 1);
       assert.equal(transcript.chapters[0]!.last_segment, transcript.segments.length - 1);
     });
   });
-}
-
-interface Chapter {
-  start: number;
-  end: number;
-  title: string;
-  first_segment: number;
-  last_segment: number;
-}
-interface Transcript {
-  segments: { text: string }[];
-  key_phrases: { text: string; count: number; rank: number }[];
-  chapters: Chapter[];
 }

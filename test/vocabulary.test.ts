@@ -1,6 +1,7 @@
 // A team's own terms: pronounced from the model's dictionary, by espeak-ng or as dictionary words,
 // added to pocketsphinx only for scenarios that name them, written back as the team spells them;
-// and over HTTP on recognised speech, a product name the dictionary lacks is heard only with it.
+// and over HTTP on recognised speech (through the shipped TypeScript client), a product name the
+// dictionary lacks is heard only with it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
@@ -12,8 +13,8 @@ import { formatTranscript } from '../src/features/transcription/formatting.ts';
 import { vocabularyCasing } from '../src/features/transcription/vocabulary.ts';
 import fs from 'node:fs';
 import { multipart, speech } from './helpers/audio.ts';
-import { upload, waitForRecording, waitForRun } from './helpers/api.ts';
-import { assertProblem, oneBackend, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
+import { oneBackend, registerAccount, rejectsWith, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 test('IPA as espeak-ng writes it becomes ARPAbet; a symbol without a phone is refused', () => {
   assert.deepEqual(ipaToArpabet('zˈɛndɛsk'), ['Z', 'EH', 'N', 'D', 'EH', 'S', 'K']);
@@ -84,36 +85,29 @@ for (const backend of await oneBackend()) {
   describe(`a scenario's vocabulary on ${backend}`, () => {
     let hark: Hark;
     let account: Account;
-    let P: string;
+    let client: HarkClient;
     let recordingId: string;
     before(async () => {
       hark = await startHark({ backend });
       account = await registerAccount(hark);
-      P = `/api/v1/workspaces/${account.workspaceId}`;
-      recordingId = (await upload(hark, account, speech('We use Qualtrics for the survey.'))).json<{ id: string }>().id;
-      await waitForRecording(hark, account, recordingId, ['completed']);
+      client = hark.client(account.key);
+      recordingId = (await client.upload(speech('We use Qualtrics for the survey.'))).id;
+      await client.waitForRecording(recordingId);
     });
     after(() => hark.destroy());
 
-    async function transcribe(scenarioId: string) {
-      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key, payload: { transcription_scenario_id: scenarioId } })).json<{ id: string }>();
-      const done = await waitForRun(hark, account, run.id);
-      assert.equal(done.status, 'completed', `${done.error_code} ${done.error_message}`);
-      return (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript`, key: account.key })).json<{ text: string; words: { word: string; punctuated_word: string }[] }>();
-    }
+    const transcribe = (scenarioId: string) => client.transcribe({ id: recordingId }, { scenarioId });
 
     test('a product name the dictionary lacks is recognised only with the vocabulary, and written as spelled', async () => {
-      const plain = (await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Plain' } })).json<{ id: string }>();
-      const created = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Our terms', options: { vocabulary: ['Qualtrics', { phrase: 'Zendesk', sounds_like: ['zen desk'] }] } } });
-      assert.equal(created.statusCode, 201, created.body);
-      const taught = created.json<{ id: string; options: { vocabulary: unknown } }>();
+      const plain = await client.createTranscriptionScenario({ body: { name: 'Plain' } });
+      const taught = await client.createTranscriptionScenario({ body: { name: 'Our terms', options: { vocabulary: ['Qualtrics', { phrase: 'Zendesk', sounds_like: ['zen desk'] }] } } });
       assert.deepEqual(taught.options.vocabulary, ['Qualtrics', { phrase: 'Zendesk', sounds_like: ['zen desk'] }], 'kept as given');
       const without = await transcribe(plain.id);
       assert.doesNotMatch(without.text, /qualtrics/i, without.text);
       const withTerms = await transcribe(taught.id);
       assert.match(withTerms.text, /\bQualtrics\b/, withTerms.text);
       const word = withTerms.words.find((w) => w.word === 'qualtrics');
-      assert.ok(word && word.punctuated_word.startsWith('Qualtrics'), JSON.stringify(withTerms.words));
+      assert.ok(word?.punctuated_word?.startsWith('Qualtrics'), JSON.stringify(withTerms.words));
     });
 
     test('the OpenAI-compatible route takes vocabulary[] for one request', async () => {
@@ -130,18 +124,12 @@ for (const backend of await oneBackend()) {
     });
 
     test('a term without letters, or too long, is a 400 naming it', async () => {
-      const noLetters = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['Zendesk', '1234'] } } });
-      assertProblem(noLetters, 400, 'validation_failed');
-      assert.match(noLetters.body, /options\.vocabulary\[1\]/);
-      const digits = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['Windows 11'] } } });
-      assertProblem(digits, 400, 'validation_failed');
-      assert.match(digits.body, /write numbers as said/);
-      const long = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: ['x'.repeat(61)] } } });
-      assertProblem(long, 400, 'validation_failed');
-      assert.match(long.body, /vocabulary/);
-      const many = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Bad', options: { vocabulary: Array.from({ length: 201 }, (_, i) => `term${i}`) } } });
-      assertProblem(many, 400, 'validation_failed');
-      const scenarios = (await hark.request({ method: 'GET', url: `${P}/transcription-scenarios`, key: account.key })).json<{ data: { name: string }[] }>().data;
+      const refused = (vocabulary: string[]) => rejectsWith(client.createTranscriptionScenario({ body: { name: 'Bad', options: { vocabulary } } }), 400, 'validation_failed');
+      assert.match((await refused(['Zendesk', '1234'])).detail, /options\.vocabulary\[1\]/);
+      assert.match((await refused(['Windows 11'])).detail, /write numbers as said/);
+      assert.match((await refused(['x'.repeat(61)])).detail, /vocabulary/);
+      await refused(Array.from({ length: 201 }, (_, i) => `term${i}`));
+      const scenarios = (await client.listTranscriptionScenarios()).data;
       assert.equal(scenarios.filter((s) => s.name !== 'Plain' && s.name !== 'Our terms').length, 1, 'nothing half-created (the default only)');
     });
   });
