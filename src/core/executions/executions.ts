@@ -9,6 +9,7 @@ import { AppError, invalid, notFound } from '../../errors.ts';
 import { isUuid, newUuid } from '../../ids.ts';
 import { decodeCursor, page } from '../cursor.ts';
 import type { RecordingStatus } from '../../platform/db/tables.ts';
+import type { Selection } from '../scenarios/selection.ts';
 
 export type ExecutionRow = Selectable<ExecutionsTable>;
 export type ExecutionKind = 'transcription' | 'analysis';
@@ -24,11 +25,6 @@ export interface Counts {
 export interface Execution extends ExecutionRow {
   status: 'queued' | 'running' | 'completed' | 'completed_with_errors';
   counts: Counts;
-}
-
-export interface Selection {
-  metadata: Record<string, unknown>;
-  statuses: string[];
 }
 
 const runTable = { transcription: 'transcription_runs', analysis: 'analysis_runs' } as const;
