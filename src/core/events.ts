@@ -6,6 +6,7 @@ import { newUuid } from '../ids.ts';
 import { presentExecution } from './executions/execution-card.ts';
 import { hasActiveRun } from './runs/run-store.ts';
 import { withCounts, type ExecutionKind } from './executions/executions.ts';
+import { runTables } from './runs/run-kind.ts';
 
 export const eventTypes = [
   'recording.completed',
@@ -35,7 +36,7 @@ export async function emitEvent(ctx: Context, trx: Trx, workspaceId: string, typ
 
 /** Marks an execution finished, once, when its last run ends. */
 export async function executionProgress(ctx: Context, trx: Trx, kind: ExecutionKind, workspaceId: string, executionId: string): Promise<void> {
-  if (await hasActiveRun(trx, kind === 'transcription' ? 'transcription_runs' : 'analysis_runs', { executionId })) return;
+  if (await hasActiveRun(trx, runTables[kind], { executionId })) return;
   const finished = await trx.updateTable('executions').set({ finished_at: new Date() }).where('id', '=', executionId).where('finished_at', 'is', null).returningAll().executeTakeFirst();
   if (finished) await emitEvent(ctx, trx, workspaceId, 'execution.completed', presentExecution(await withCounts({ db: trx }, finished)));
 }

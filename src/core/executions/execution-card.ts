@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { ExecutionsTable } from '../../platform/db/tables.ts';
 import { DateTime, StringEnum } from '../../http/schemas/schema-types.ts';
+import type { RunKindName } from '../runs/run-kind.ts';
 
 /** An execution row with the status and counts computed from its runs. */
 export type ExecutionView = Selectable<ExecutionsTable> & { status: 'queued' | 'running' | 'completed' | 'completed_with_errors'; counts: Record<'queued' | 'running' | 'completed' | 'failed' | 'cancelled', number> };
@@ -24,7 +25,7 @@ export const ExecutionCard = Type.Object(
 export function presentExecution(execution: ExecutionView) {
   return {
     id: execution.id,
-    kind: execution.kind as 'transcription' | 'analysis',
+    kind: execution.kind as RunKindName,
     scenario_id: execution.scenario_id,
     status: execution.status,
     recording_ids: execution.recording_ids,

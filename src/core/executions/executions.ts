@@ -10,9 +10,11 @@ import { isUuid, newUuid } from '../../ids.ts';
 import { decodeCursor, page } from '../cursor.ts';
 import type { RecordingStatus } from '../../platform/db/tables.ts';
 import type { Selection } from '../scenarios/selection.ts';
+import { runTables, type RunKindName } from '../runs/run-kind.ts';
 
 export type ExecutionRow = Selectable<ExecutionsTable>;
-export type ExecutionKind = 'transcription' | 'analysis';
+/** An execution runs one kind of run. */
+export type ExecutionKind = RunKindName;
 
 export interface Counts {
   queued: number;
@@ -26,8 +28,6 @@ export interface Execution extends ExecutionRow {
   status: 'queued' | 'running' | 'completed' | 'completed_with_errors';
   counts: Counts;
 }
-
-const runTable = { transcription: 'transcription_runs', analysis: 'analysis_runs' } as const;
 
 function requestHash(recordingIds: string[] | undefined): string {
   const canonical = recordingIds === undefined ? { selection: true } : { recording_ids: [...new Set(recordingIds)].sort() };
@@ -127,7 +127,7 @@ async function selectRecordings(ctx: Context, request: ExecutionRequest): Promis
 }
 
 export async function withCounts(ctx: { db: Db | Trx }, execution: ExecutionRow): Promise<Execution> {
-  const table = runTable[execution.kind as ExecutionKind];
+  const table = runTables[execution.kind as ExecutionKind];
   // A recording retried inside the execution counts by its latest run.
   const { rows } = await sql<{ status: string; n: number }>`
     SELECT status, count(*)::int AS n FROM (

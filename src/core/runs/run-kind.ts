@@ -9,6 +9,11 @@ import type { RunColumns } from '../../platform/db/tables.ts';
 import type { EngineError } from '../../platform/engine-error.ts';
 import type { IdKind } from '../../ids.ts';
 
+/** The kinds of run, each with its table: the one place a kind's name and table are paired. */
+export const runTables = { transcription: 'transcription_runs', analysis: 'analysis_runs' } as const;
+export type RunKindName = keyof typeof runTables;
+export type RunTable = (typeof runTables)[RunKindName];
+
 export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 export const activeStatuses = ['queued', 'running'] as const;
@@ -30,8 +35,8 @@ export interface ExecuteControl {
 export type Gate<Input> = { wait: number } | { fail: EngineError } | { input: Input };
 
 export interface RunKind<Row extends RunRow, Snapshot extends { retry: RetrySettings }, Input, Output> {
-  name: 'transcription' | 'analysis';
-  table: 'transcription_runs' | 'analysis_runs';
+  name: RunKindName;
+  table: RunTable;
   job: 'transcribe' | 'analyze';
   idKind: Extract<IdKind, 'transcriptionRun' | 'analysisRun'>;
   /** Webhook event types: `<event>.completed`, `<event>.failed`. */

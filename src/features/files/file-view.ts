@@ -1,6 +1,7 @@
 // The combined view of /v1/files: a recording with its latest transcript and analysis, and one
 // status for the whole pipeline.
 import type { Context } from '../../context.ts';
+import type { RunTable } from '../../core/runs/run-kind.ts';
 import { getRecording } from '../../core/recordings/recordings.ts';
 import { presentTranscript } from '../../core/transcripts/transcript.ts';
 import { latestTranscript } from '../../core/transcripts/transcript.ts';
@@ -10,9 +11,9 @@ export type PipelineStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
 export async function fileView(ctx: Context, workspaceId: string, id: string) {
   const recording = await getRecording(ctx, workspaceId, id);
-  const active = async (table: 'transcription_runs' | 'analysis_runs') =>
+  const active = async (table: RunTable) =>
     ctx.db.selectFrom(table).select('id').where('recording_id', '=', recording.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-  const latestStatus = async (table: 'transcription_runs' | 'analysis_runs') =>
+  const latestStatus = async (table: RunTable) =>
     (await ctx.db.selectFrom(table).select('status').where('recording_id', '=', recording.id).orderBy('seq', 'desc').executeTakeFirst())?.status;
 
   let status: PipelineStatus;
