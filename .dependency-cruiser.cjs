@@ -7,7 +7,10 @@
 //   http/ (the kit)                            request typing, schemas, query helpers, errors, web
 //   engines/                                   speech recognisers and analysis engines
 //   platform/                                  database, storage, media, network, queue, security
-//   config.ts, context.ts, errors.ts, ids.ts, logger.ts, scopes.ts, wer.ts   the kernel
+//   context.ts                                 the context: the process's services, as types (the
+//                                              platform's database, queue, storage, metrics, and the
+//                                              core's pipeline interface); read by core, features, wiring
+//   config.ts, errors.ts, ids.ts, logger.ts, progress.ts, scopes.ts, wer.ts   the kernel: imports nothing of the project
 //
 // Nothing imports a layer above its own, and no feature imports another. What several features
 // read lives in core: the recording (its store and lifecycle, upload intake, pipeline status), the
@@ -42,10 +45,24 @@ module.exports = {
     },
     {
       name: 'http-kit-below-core',
-      comment: 'The HTTP kit (request typing, schemas, query helpers, error handling, static web) knows no core and no feature.',
+      comment: 'The HTTP kit (request typing, schemas, query helpers, error handling, static web) knows no core, no feature and no context.',
       severity: 'error',
       from: { path: '^src/http/', pathNot: '^src/http/app\\.ts$' },
-      to: { path: ['^src/core/', '^src/features/'] },
+      to: { path: ['^src/core/', '^src/features/', '^src/context\\.ts$'] },
+    },
+    {
+      name: 'kernel-imports-nothing',
+      comment: 'The kernel (config, errors, ids, logger, progress, scopes, wer) imports no other module of the project.',
+      severity: 'error',
+      from: { path: '^src/(config|errors|ids|logger|progress|scopes|wer)\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(config|errors|ids|logger|progress|scopes|wer)\\.ts$' },
+    },
+    {
+      name: 'context-below-core',
+      comment: 'The context composes the platform\'s services and the core\'s pipeline interface, nothing else.',
+      severity: 'error',
+      from: { path: '^src/context\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/(config|errors|ids|logger|progress|scopes|wer)\\.ts$', '^src/platform/', '^src/core/pipeline\\.ts$'] },
     },
     {
       name: 'engines-stand-alone',

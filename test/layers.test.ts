@@ -19,7 +19,7 @@ function cruise(dir: string): { ok: boolean; output: string } {
   }
 }
 
-test('an import between features, into a feature from the core, or up from the platform fails the layer check, type-only ones too', () => {
+test('an import between features, into a feature from the core, up from the platform, the kernel or the HTTP kit fails the layer check, type-only ones too', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-layers-'));
   try {
     fs.cpSync(path.join(root, 'src'), path.join(dir, 'src'), { recursive: true });
@@ -29,10 +29,13 @@ test('an import between features, into a feature from the core, or up from the p
     plant('features/insights/reports.ts', "export { createAnalysisScenario } from '../analysis/analysis-scenarios.ts';");
     plant('core/runs/runs.ts', "import type { Recording } from '../../features/recordings/recording-card.ts';\nexport type PlantedCore = Recording;");
     plant('platform/db/database.ts', "import type { RunRow } from '../../core/runs/run-kind.ts';\nexport type PlantedPlatform = RunRow;");
+    plant('errors.ts', "import type { Config } from './config.ts';\nimport type { Pipeline } from './core/pipeline.ts';\nexport type PlantedKernel = Pipeline | Config;");
+    plant('http/text-guard.ts', "import type { Context } from '../context.ts';\nexport type PlantedKit = Context;");
 
     const { ok, output } = cruise(dir);
     assert.equal(ok, false, 'the planted imports fail the check');
-    for (const rule of ['no-feature-imports-another', 'core-knows-no-feature', 'platform-at-the-bottom']) assert.match(output, new RegExp(rule), `${rule} is named`);
+    for (const rule of ['no-feature-imports-another', 'core-knows-no-feature', 'platform-at-the-bottom', 'kernel-imports-nothing', 'http-kit-below-core']) assert.match(output, new RegExp(rule), `${rule} is named`);
+    assert.doesNotMatch(output, /errors\.ts → src\/config\.ts/, 'the kernel may import the kernel');
     assert.match(output, /features\/analysis\/analysis-runs\.ts → src\/features\/transcription\/transcription-kind\.ts/, 'the type-only import between features is caught');
     assert.match(output, /features\/insights\/reports\.ts → src\/features\/analysis\/analysis-scenarios\.ts/, 'a re-export between features is caught');
   } finally {

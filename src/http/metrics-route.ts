@@ -1,11 +1,11 @@
 // GET /metrics in Prometheus format, for a scraper bearing HARK_METRICS_TOKEN (no token set: no
 // endpoint); and the timing of every request by route and status.
 import type { FastifyInstance } from 'fastify';
-import type { Context } from '../context.ts';
+import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
-import { bearerMatches } from '../platform/observability/metrics.ts';
+import { bearerMatches, type Metrics } from '../platform/observability/metrics.ts';
 
-export function registerMetrics(app: FastifyInstance, ctx: Context): void {
+export function registerMetrics(app: FastifyInstance, ctx: { config: Pick<Config, 'metricsToken'>; metrics: Metrics }): void {
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched paths share one label, so a scan cannot blow up the series count.
     const route = request.routeOptions.url ?? 'unmatched';

@@ -8,6 +8,7 @@ import type { Trx } from '../../platform/db/database.ts';
 import type { RunColumns } from '../../platform/db/tables.ts';
 import type { EngineError } from '../../platform/engine-error.ts';
 import type { IdKind } from '../../ids.ts';
+import type { RetrySettings } from '../scenarios/scenario-card.ts';
 
 /** The kinds of run, each with its table: the one place a kind's name and table are paired. */
 export const runTables = { transcription: 'transcription_runs', analysis: 'analysis_runs' } as const;
@@ -18,10 +19,7 @@ export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancell
 export type RunStatus = (typeof runStatuses)[number];
 export const activeStatuses = ['queued', 'running'] as const;
 
-export interface RetrySettings {
-  max_attempts: number;
-  backoff_seconds: number;
-}
+export type { RetrySettings };
 
 /** The columns every run table has, as read (the scenario id column's name differs per kind). */
 export type RunRow = Selectable<RunColumns>;

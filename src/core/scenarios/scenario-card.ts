@@ -1,13 +1,15 @@
 // What scenarios of every kind share: retry settings and the selection an execution takes.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { JsonObject } from '../../http/schemas/schema-types.ts';
 
 export const RetrySettings = Type.Object({
   max_attempts: Type.Integer({ minimum: 1, maximum: 10, description: 'Attempts of a retryable failure inside one run' }),
   backoff_seconds: Type.Number({ minimum: 0, maximum: 3600, description: 'First wait; doubles each attempt' }),
 });
+export type RetrySettings = Static<typeof RetrySettings>;
 
 export const SelectionSchema = Type.Object({
   metadata: JsonObject,
   statuses: Type.Array(Type.String(), { description: 'Recording statuses an execution without recording_ids takes (default completed)' }),
 });
+export type Selection = Static<typeof SelectionSchema>;

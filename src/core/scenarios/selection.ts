@@ -7,10 +7,9 @@ import { invalid } from '../../errors.ts';
 import { isPublicAddress } from '../../platform/net/address-policy.ts';
 import { checkMetadata } from '../metadata.ts';
 
-export interface Selection {
-  metadata: Record<string, unknown>;
-  statuses: string[];
-}
+import type { Selection } from './scenario-card.ts';
+
+export type { Selection };
 
 export function checkSelection(ctx: { config: { maxMetadataBytes: number } }, selection: Selection): Selection {
   return { metadata: checkMetadata(ctx, selection.metadata, 'selection/metadata').value, statuses: selection.statuses };

@@ -2,15 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { roles, type Role } from '../../scopes.ts';
 import { DateTime, Nullable, StringEnum } from '../../http/schemas/schema-types.ts';
+import type { Workspace } from './workspaces.ts';
 
-interface WorkspaceRow {
-  id: string;
-  name: string;
-  plan: string | null;
-  trial_ends_at: Date;
-  default_retention_days: number | null;
-  created_at: Date;
-}
 
 export const WorkspaceCard = Type.Object(
   {
@@ -26,7 +19,7 @@ export const WorkspaceCard = Type.Object(
   { $id: 'Workspace' },
 );
 
-export function presentWorkspace(workspace: WorkspaceRow, role: Role | null, now = Date.now()) {
+export function presentWorkspace(workspace: Workspace, role: Role | null, now = Date.now()) {
   const left = workspace.plan === null ? Math.max(0, Math.ceil((workspace.trial_ends_at.getTime() - now) / 86_400_000)) : 0;
   return {
     id: workspace.id,

@@ -3,7 +3,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { AnalysisOptions as OptionsSchema } from './analysis-card.ts';
-import { RetrySettings as RetrySchema, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
+import { RetrySettings as RetrySchema, SelectionSchema, type RetrySettings } from '../../core/scenarios/scenario-card.ts';
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
@@ -13,7 +13,6 @@ import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
-import type { RetrySettings } from '../../core/runs/run-kind.ts';
 import { StoredQuestions, type Question } from '../../core/analyses/questions.ts';
 
 export type AnalysisOptions = Static<typeof OptionsSchema>;
@@ -60,7 +59,7 @@ export function toAnalysisScenario(row: Row): AnalysisScenario {
     summary: row.summary,
     auto: row.auto,
     retry: readStored(RetrySchema, row.retry, `analysis scenario ${row.id} retry`),
-    selection: readStored(SelectionSchema, row.selection, `analysis scenario ${row.id} selection`) as Selection,
+    selection: readStored(SelectionSchema, row.selection, `analysis scenario ${row.id} selection`),
     options: readStored(OptionsSchema, row.options, `analysis scenario ${row.id} options`),
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -2,7 +2,7 @@
 // whether the scenario runs by itself after preparation.
 import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import { RetrySettings as RetrySchema, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
+import { RetrySettings as RetrySchema, SelectionSchema, type RetrySettings } from '../../core/scenarios/scenario-card.ts';
 import { TranscriptionOptions as OptionsSchema, transcriptionOptionDefaults } from './transcription-card.ts';
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
@@ -17,7 +17,6 @@ import { checkSpotWords, checkVocabularyWords, vocabularyTerms } from './vocabul
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
 
-export type RetrySettings = Static<typeof RetrySchema>;
 export type TranscriptionOptions = Static<typeof OptionsSchema>;
 export type { Selection };
 
@@ -56,7 +55,7 @@ export function toScenario(row: TranscriptionScenarioRow): TranscriptionScenario
     options: { ...transcriptionOptionDefaults, ...readStored(OptionsSchema, row.options, `transcription scenario ${row.id} options`) },
     auto: row.auto,
     retry: readStored(RetrySchema, row.retry, `transcription scenario ${row.id} retry`),
-    selection: readStored(SelectionSchema, row.selection, `transcription scenario ${row.id} selection`) as Selection,
+    selection: readStored(SelectionSchema, row.selection, `transcription scenario ${row.id} selection`),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

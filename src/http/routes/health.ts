@@ -1,11 +1,10 @@
 // Liveness and readiness: no key needed.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Context } from '../../context.ts';
 
 const Health = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
-export const healthRoutes = (ctx: Context & { readiness: () => Promise<Record<string, string>> }): FastifyPluginAsyncTypebox =>
+export const healthRoutes = (ctx: { readiness: () => Promise<Record<string, string>> }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/healthz', { config: { public: true }, schema: { tags: ['health'], summary: 'Liveness', response: { 200: Health } } }, async () => ({
       status: 'ok',

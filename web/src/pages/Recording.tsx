@@ -19,6 +19,9 @@ import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { failedStatuses, preparingStatuses } from '../lib/recording-status.ts';
 import { can } from '../session.tsx';
 
+// Stable stand-ins for lists not loaded yet, so the memoised parts see the same value each render.
+const NONE: never[] = [];
+
 export default function Recording() {
   const workspace = useWorkspace();
   const { recordingId = '' } = useParams();
@@ -66,6 +69,18 @@ export default function Recording() {
 
   const seek = useCallback((seconds: number) => player.current?.seekTo(seconds), []);
   const onTime = useCallback((seconds: number) => setTime(seconds), []);
+  const { mutate } = act;
+  const run = useCallback((call: () => Promise<unknown>) => mutate(call), [mutate]);
+  const transcriptKey = queries.transcript(workspace.id, recordingId, latestCompleted).queryKey;
+  const onCorrected = useCallback(
+    (next: NonNullable<typeof transcript.data>) => {
+      client.setQueryData(transcriptKey, next);
+      void refresh();
+    },
+    // The key's parts, not the array made each render.
+    [client, workspace.id, recordingId, latestCompleted],
+  );
+  const transcribing = transcriptionRuns.data?.data.some((run) => activeRun(run.status)) ?? false;
 
   if (recording.isError) return <ProblemAlert error={recording.error} />;
   if (!recording.data) return <Text c="dimmed">Loading…</Text>;
@@ -74,7 +89,7 @@ export default function Recording() {
 
   return (
     <Stack>
-      <RecordingHeader workspaceId={workspace.id} recording={r} categories={categories.data?.data ?? []} writer={writer} />
+      <RecordingHeader workspaceId={workspace.id} recording={r} categories={categories.data?.data ?? NONE} writer={writer} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
@@ -84,16 +99,13 @@ export default function Recording() {
               recording={r}
               hasAudio={hasAudio}
               transcript={transcript.data}
-              transcribing={transcriptionRuns.data?.data.some((run) => activeRun(run.status)) ?? false}
+              transcribing={transcribing}
               writer={writer}
               startAt={startAt}
               time={time}
               onTime={onTime}
               onSeek={seek}
-              onCorrected={(next) => {
-                client.setQueryData(queries.transcript(workspace.id, recordingId, latestCompleted).queryKey, next);
-                void refresh();
-              }}
+              onCorrected={onCorrected}
             />
           </Stack>
         </Grid.Col>
@@ -104,12 +116,12 @@ export default function Recording() {
             writer={writer}
             hasAudio={hasAudio}
             latestCompleted={latestCompleted}
-            transcriptionScenarios={transcriptionScenarios.data?.data ?? []}
-            analysisScenarios={analysisScenarios.data?.data ?? []}
-            transcriptionRuns={transcriptionRuns.data?.data ?? []}
-            analysisRuns={analysisRuns.data?.data ?? []}
+            transcriptionScenarios={transcriptionScenarios.data?.data ?? NONE}
+            analysisScenarios={analysisScenarios.data?.data ?? NONE}
+            transcriptionRuns={transcriptionRuns.data?.data ?? NONE}
+            analysisRuns={analysisRuns.data?.data ?? NONE}
             results={results.data?.data}
-            act={(call) => act.mutate(call)}
+            act={run}
             onSeek={seek}
           />
         </Grid.Col>

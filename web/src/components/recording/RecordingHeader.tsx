@@ -3,7 +3,7 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/queries.ts';
@@ -13,7 +13,9 @@ import { formatTime } from '../../lib/transcript-sync.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { PipelineBadge } from '../Status.tsx';
 
-export function RecordingHeader({ workspaceId, recording: r, categories, writer }: { workspaceId: string; recording: Schemas['Recording']; categories: { id: string; name: string }[]; writer: boolean }) {
+// Memoised, as are the page's other parts: each of the page's queries answers on its own, and a
+// part renders again only when what it shows changed (on a phone's CPU a whole page is a long task).
+export const RecordingHeader = memo(function RecordingHeader({ workspaceId, recording: r, categories, writer }: { workspaceId: string; recording: Schemas['Recording']; categories: { id: string; name: string }[]; writer: boolean }) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [deleting, { open: askDelete, close: cancelDelete }] = useDisclosure(false);
@@ -98,4 +100,4 @@ export function RecordingHeader({ workspaceId, recording: r, categories, writer 
       </Modal>
     </>
   );
-}
+});

@@ -1,7 +1,7 @@
 // The work on a recording: new runs with a chosen scenario, the answers (each scenario's latest,
 // earlier ones folded), and the runs of both kinds with Cancel and Retry.
 import { Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { latestPerScenario } from '../../lib/latest-per-scenario.ts';
 import { AnalysisResultCard } from '../AnalysisResultCard.tsx';
@@ -24,7 +24,7 @@ interface Props {
   onSeek: (seconds: number) => void;
 }
 
-export function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, onSeek }: Props) {
+export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, onSeek }: Props) {
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
   const chosenAnalysis = analysisScenario ?? analysisScenarios[0]?.id ?? null;
@@ -118,4 +118,4 @@ export function RecordingWork({ workspaceId, recordingId, writer, hasAudio, late
       </Tabs>
     </Stack>
   );
-}
+});

@@ -1,7 +1,7 @@
 // A recording's player (waveform, chapters and sentiment under it) beside its transcript: the word
 // being heard lit, a click seeks; exports; Correct edits it into a new version.
 import { Anchor, Button, Group, Text } from '@mantine/core';
-import { forwardRef, useState } from 'react';
+import { forwardRef, memo, useState } from 'react';
 import { workspacePath, type Schemas } from '../../api/client.ts';
 import { AudioPlayer, type PlayerHandle } from '../AudioPlayer.tsx';
 import { CallTimeline } from '../CallTimeline.tsx';
@@ -27,7 +27,8 @@ interface Props {
   onCorrected: (next: Transcript) => void;
 }
 
-export const TranscriptPanel = forwardRef<PlayerHandle, Props>(function TranscriptPanel({ workspaceId, recording: r, hasAudio, transcript, transcribing, writer, startAt, time, onTime, onSeek, onCorrected }, player) {
+export const TranscriptPanel = memo(
+  forwardRef<PlayerHandle, Props>(function TranscriptPanel({ workspaceId, recording: r, hasAudio, transcript, transcribing, writer, startAt, time, onTime, onSeek, onCorrected }, player) {
   const [correcting, setCorrecting] = useState(false);
   const exportUrl = (format: string) => workspacePath(workspaceId, `/recordings/${r.id}/transcript?format=${format}`);
   const base = r.filename.replace(/\.[^.]*$/, '');
@@ -88,4 +89,5 @@ export const TranscriptPanel = forwardRef<PlayerHandle, Props>(function Transcri
       )}
     </>
   );
-});
+}),
+);
