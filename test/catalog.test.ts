@@ -1,13 +1,20 @@
 // What the web interface needs beside the run API: the engines and models of this server, the
-// metadata fields of a workspace with their values, and a recording's audio with HTTP Range.
+// metadata fields of a workspace with their values, and a recording's audio with HTTP Range. The
+// public API (uploads, engines, metadata fields, the waveform) is called through the shipped
+// TypeScript client; the audio itself (bytes, Range, 206 and 416, headers) is asked for by hand.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { addModel } from '../src/engines/models.ts';
 import { parseRange } from '../src/features/recordings/recording-audio.ts';
-import { upload, waitForRecording } from './helpers/api.ts';
 import { durationOf, speech } from './helpers/audio.ts';
-import { assertProblem, backends, registerAccount, startHark, storedKeys, type Account, type Hark } from './helpers/harness.ts';
+import { assertProblem, backends, registerAccount, rejectsWith, startHark, storedKeys, type Account, type Hark } from './helpers/harness.ts';
+
+/** Uploads as this suite always has: a part typed audio/wav, named as the file. */
+const upload = (client: HarkClient, file: string, metadata?: Record<string, unknown>) =>
+  client.upload(new Blob([new Uint8Array(fs.readFileSync(file))], { type: 'audio/wav' }), { filename: path.basename(file), metadata });
 
 test('Range headers: single ranges, suffixes, open ends; several ranges or other units serve the whole file', () => {
   assert.deepEqual(parseRange('bytes=0-99', 1000), { start: 0, end: 99 });
@@ -27,17 +34,19 @@ for (const backend of await backends({ s3: true })) {
   describe(`catalog and audio (${backend})`, () => {
     let hark: Hark;
     let account: Account;
+    let client: HarkClient;
     let P: string;
     before(async () => {
       hark = await startHark({ backend });
       account = await registerAccount(hark);
+      client = hark.client(account.key);
       P = `/api/v1/workspaces/${account.workspaceId}`;
     });
     after(() => hark.destroy());
 
     test('engines list what this server has, with registered model files', async () => {
       await addModel(hark.config, 'tiny-random', new URL('./fixtures/ggml-random-tiny.en.bin', import.meta.url).pathname);
-      const engines = (await hark.request({ method: 'GET', url: `${P}/engines`, key: account.key })).json<{ data: { kind: string; engine: string; models: string[]; any_model: boolean; languages: string[] | null }[] }>().data;
+      const engines = (await client.listEngines()).data;
       const find = (kind: string, engine: string) => engines.find((e) => e.kind === kind && e.engine === engine);
       assert.deepEqual(find('transcription', 'pocketsphinx')?.languages, ['en']);
       assert.deepEqual(find('transcription', 'whisper.cpp')?.models, ['tiny-random']);
@@ -48,11 +57,12 @@ for (const backend of await backends({ s3: true })) {
 
     test('metadata fields come with their frequent values; another workspace\'s are not shown', async () => {
       for (const metadata of [{ agent: 'ana', team: 'north', score: 4 }, { agent: 'ana', team: 'south' }, { agent: 'ben', vip: true }]) {
-        assert.equal((await upload(hark, account, speech('Hello.'), { fields: { metadata: JSON.stringify(metadata) } })).statusCode, 202);
+        // Accepted with 202: the client takes only a 2xx, and openapi.json gives an upload 202 alone.
+        await upload(client, speech('Hello.'), metadata);
       }
-      const other = await registerAccount(hark);
-      await upload(hark, other, speech('Hello.'), { fields: { metadata: JSON.stringify({ secret_field: 'x' }) } });
-      const fields = (await hark.request({ method: 'GET', url: `${P}/metadata-fields`, key: account.key })).json<{ data: { field: string; recordings: number; values: { value: unknown; recordings: number }[] }[] }>().data;
+      const other = hark.client((await registerAccount(hark)).key);
+      await upload(other, speech('Hello.'), { secret_field: 'x' });
+      const fields = (await client.listMetadataFields()).data;
       assert.deepEqual(fields.map((f) => [f.field, f.recordings]), [['agent', 3], ['team', 2], ['score', 1], ['vip', 1]]);
       assert.deepEqual(fields[0]!.values, [{ value: 'ana', recordings: 2 }, { value: 'ben', recordings: 1 }]);
       assert.deepEqual(fields.find((f) => f.field === 'vip')!.values, [{ value: true, recordings: 1 }]);
@@ -60,9 +70,10 @@ for (const backend of await backends({ s3: true })) {
 
     test('audio: the original and the prepared WAV, whole or by range; 404 elsewhere, 409 once expired', async () => {
       const file = speech('Please call me back tomorrow.');
-      const id = (await upload(hark, account, file)).json<{ id: string }>().id;
-      await waitForRecording(hark, account, id, ['completed']);
+      const id = (await upload(client, file)).id;
+      await client.waitForRecording(id, { timeoutMs: 60_000 });
       const original = fs.readFileSync(file);
+      // The audio is raw bytes with its own headers and Range answers: asked for by hand.
       const whole = await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key });
       assert.equal(whole.statusCode, 200);
       assert.equal(whole.headers['accept-ranges'], 'bytes');
@@ -81,15 +92,15 @@ for (const backend of await backends({ s3: true })) {
 
       // The waveform: one level per slice, loudest 1, quiet at the start and end (flite's silence),
       // kept beside the audio once computed; gone with it.
-      const waveform = await hark.request({ method: 'GET', url: `${P}/recordings/${id}/waveform`, key: account.key });
-      assert.equal(waveform.statusCode, 200, waveform.body);
-      const { peaks, duration_seconds } = waveform.json<{ peaks: number[]; duration_seconds: number }>();
+      // The client takes only a 2xx, and openapi.json gives the waveform 200 alone.
+      const waveform = await client.getRecordingWaveform({ path: { recording_id: id } });
+      const { peaks, duration_seconds } = waveform;
       assert.equal(peaks.length, 1600);
       assert.equal(Math.max(...peaks), 1);
       assert.ok(Math.abs(duration_seconds - durationOf(file)) < 0.1, `${duration_seconds} s`);
       assert.ok(peaks[0]! < 0.05 && peaks.at(-1)! < 0.05, 'silence at both ends');
       assert.deepEqual(await storedKeys(hark, `recordings/${account.workspaceId}/${id}`).then((keys) => keys.filter((k) => k.includes('waveform'))), [`recordings/${account.workspaceId}/${id}/waveform-prepared.json`]);
-      assert.deepEqual((await hark.request({ method: 'GET', url: `${P}/recordings/${id}/waveform`, key: account.key })).json(), waveform.json(), 'read back as computed');
+      assert.deepEqual(await client.getRecordingWaveform({ path: { recording_id: id } }), waveform, 'read back as computed');
 
       const beyond = assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key, headers: { range: `bytes=${original.length}-` } }), 416, 'range_not_satisfiable');
       assert.ok(beyond);
@@ -100,7 +111,8 @@ for (const backend of await backends({ s3: true })) {
       const { expireAudio } = await import('../src/features/recordings/expire-audio.ts');
       await expireAudio(hark.runtime.ctx);
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/audio`, key: account.key }), 409, 'audio_expired');
-      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/${id}/waveform`, key: account.key }), 409, 'audio_expired');
+      // A problem+json with every field of a problem: openapi.json says so of a 409, and the harness checks every answer against it.
+      await rejectsWith(client.getRecordingWaveform({ path: { recording_id: id } }), 409, 'audio_expired');
     });
   });
 }

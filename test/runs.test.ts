@@ -1,13 +1,18 @@
 // The run core, shown on analysis runs against a slow local OpenAI-compatible server: cancel
 // aborts the engine's request within seconds, a second delivery of a running run's job starts
-// nothing, and one workspace cannot hold every worker slot while another's run waits.
+// nothing, and one workspace cannot hold every worker slot while another's run waits. The public
+// API (uploads, transcription and analysis runs, scenarios, cancel) is called through the shipped
+// TypeScript client; the second delivery is sent to the queue directly.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { upload, waitForRecording } from './helpers/api.ts';
+import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
+import { transcriptionEnds } from './helpers/api.ts';
 import { speech } from './helpers/audio.ts';
-import { backends, eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { backends, eventually, registerAccount, startHark, type Hark } from './helpers/harness.ts';
 
 interface SlowServer {
   url: string;
@@ -52,39 +57,33 @@ for (const backend of await backends()) {
     });
 
     /** A workspace with one transcribed recording and a scenario on the slow server. */
-    async function workspace(): Promise<{ account: Account; P: string; recordingId: string; scenarioId: string }> {
-      const account = await registerAccount(hark);
-      const P = `/api/v1/workspaces/${account.workspaceId}`;
-      const recordingId = (await upload(hark, account, wav)).json<{ id: string }>().id;
-      await waitForRecording(hark, account, recordingId, ['completed']);
-      const run = (await hark.request({ method: 'POST', url: `${P}/recordings/${recordingId}/transcription-runs`, key: account.key })).json<{ id: string }>();
-      await eventually(async () => {
-        const card = (await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}`, key: account.key })).json<{ status: string }>();
-        if (card.status === 'failed') throw new Error(`transcription failed: ${JSON.stringify(card)}`);
-        return card.status === 'completed';
-      }, 120_000, 'transcript');
-      const scenario = await hark.request({
-        method: 'POST',
-        url: `${P}/analysis-scenarios`,
-        key: account.key,
-        payload: { name: 'slow', engine: 'openai', model: 'slow', options: { base_url: slow.url }, questions: [{ id: 'q', text: 'Was a refund asked for?', type: 'boolean' }] },
+    async function workspace(): Promise<{ client: HarkClient; recordingId: string; scenarioId: string }> {
+      const client = hark.client((await registerAccount(hark)).key);
+      // A part typed audio/wav and named as the file, as this suite has always uploaded it.
+      const recordingId = (await client.upload(new Blob([new Uint8Array(fs.readFileSync(wav))], { type: 'audio/wav' }), { filename: path.basename(wav) })).id;
+      await client.waitForRecording(recordingId, { timeoutMs: 60_000 });
+      const run = await client.createTranscriptionRun({ path: { recording_id: recordingId } });
+      const transcribed = await transcriptionEnds(client, run.id);
+      assert.equal(transcribed.status, 'completed', `transcription failed: ${JSON.stringify(transcribed)}`);
+      // The client takes only a 2xx, and openapi.json gives creating a scenario 201 alone.
+      const scenario = await client.createAnalysisScenario({
+        body: { name: 'slow', engine: 'openai', model: 'slow', options: { base_url: slow.url }, questions: [{ id: 'q', text: 'Was a refund asked for?', type: 'boolean' }] },
       });
-      assert.equal(scenario.statusCode, 201, scenario.body);
-      return { account, P, recordingId, scenarioId: scenario.json<{ id: string }>().id };
+      return { client, recordingId, scenarioId: scenario.id };
     }
 
     const startAnalysis = async (w: Awaited<ReturnType<typeof workspace>>) =>
-      (await hark.request({ method: 'POST', url: `${w.P}/recordings/${w.recordingId}/analysis-runs`, key: w.account.key, payload: { analysis_scenario_id: w.scenarioId } })).json<{ id: string }>().id;
-    const card = async (w: Awaited<ReturnType<typeof workspace>>, id: string) =>
-      (await hark.request({ method: 'GET', url: `${w.P}/analysis-runs/${id}`, key: w.account.key })).json<{ status: string; attempts: number }>();
+      (await w.client.createAnalysisRun({ path: { recording_id: w.recordingId }, body: { analysis_scenario_id: w.scenarioId } })).id;
+    const card = (w: Awaited<ReturnType<typeof workspace>>, id: string) => w.client.getAnalysisRun({ path: { run_id: id } });
+    const cancel = (w: Awaited<ReturnType<typeof workspace>>, id: string) => w.client.cancelAnalysisRun({ path: { run_id: id } });
 
     test('cancel aborts the analysis engine mid-run, within seconds', async () => {
       const w = await workspace();
       const before = slow.requests.length;
       const id = await startAnalysis(w);
       await eventually(async () => slow.requests.length > before, 30_000, 'the engine request');
-      const cancelled = await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
-      assert.equal(cancelled.json<{ status: string }>().status, 'cancelled');
+      const cancelled = await cancel(w, id);
+      assert.equal(cancelled.status, 'cancelled');
       const request = slow.requests[before]!;
       await eventually(async () => request.closedAt !== null, 5_000, 'the engine request to be aborted');
       assert.equal((await card(w, id)).status, 'cancelled');
@@ -100,7 +99,7 @@ for (const backend of await backends()) {
       await new Promise((resolve) => setTimeout(resolve, 3000));
       assert.equal(slow.requests.length, before + 1, 'one engine request');
       assert.equal((await card(w, id)).attempts, 1);
-      await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
+      await cancel(w, id);
     });
 
     test('one workspace cannot hold every worker slot while another\'s run waits', async () => {
@@ -115,10 +114,10 @@ for (const backend of await backends()) {
       const theirs = await startAnalysis(other);
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal((await card(busy, third)).status, 'queued', 'no free slot yet');
-      await hark.request({ method: 'POST', url: `${busy.P}/analysis-runs/${second}/cancel`, key: busy.account.key });
+      await cancel(busy, second);
       await eventually(async () => (await card(other, theirs)).status === 'running', 30_000, 'the other workspace\'s run to take the freed slot');
       assert.equal((await card(busy, third)).status, 'queued', 'the busy workspace\'s third run waits its turn');
-      for (const [w, id] of [[busy, first], [busy, third], [other, theirs]] as const) await hark.request({ method: 'POST', url: `${w.P}/analysis-runs/${id}/cancel`, key: w.account.key });
+      for (const [w, id] of [[busy, first], [busy, third], [other, theirs]] as const) await cancel(w, id);
     });
   });
 }

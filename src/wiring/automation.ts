@@ -6,6 +6,8 @@ import type { Trx } from '../platform/db/database.ts';
 import { createAnalysisRun } from '../features/analysis/analysis-runs.ts';
 import { analysisScenarios } from '../features/analysis/analysis-scenarios.ts';
 import { createTranscriptionRun } from '../features/transcription/transcription-runs.ts';
+import { transcriptionKind } from '../features/transcription/transcription-kind.ts';
+import { wakeQueuedRuns } from '../core/runs/runs.ts';
 import type { Pipeline, PreparedRecording, ReadyTranscript } from '../core/pipeline.ts';
 import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
 import { pipelineScenario } from '../core/scenarios/scenario-store.ts';
@@ -14,8 +16,7 @@ import { categorize } from '../features/categories/categories.ts';
 
 async function onRecordingPrepared(ctx: Context, trx: Trx, recording: PreparedRecording): Promise<void> {
   // Runs started while the audio was being prepared start now rather than at their next check.
-  const waiting = await trx.selectFrom('transcription_runs').select('id').where('recording_id', '=', recording.id).where('status', '=', 'queued').execute();
-  for (const run of waiting) await ctx.queue.send('transcribe', { runId: run.id }, { trx });
+  await wakeQueuedRuns(ctx, trx, transcriptionKind, recording.id);
   const scenario = await pipelineScenario(trx, transcriptionScenarios, recording.workspace_id, recording.pipeline);
   if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
 }

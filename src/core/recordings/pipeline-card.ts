@@ -2,6 +2,8 @@
 // recording's own state says before any run is read. The SQL that reads the runs is
 // core/recordings/pipeline-status.ts.
 
+import { failedRecordingStatuses, type RecordingStatus } from '../../platform/db/tables.ts';
+
 export const pipelineStatuses = ['preparing', 'audio_ready', 'transcribing', 'transcribed', 'analysing', 'analysed', 'failed'] as const;
 export type PipelineStatus = (typeof pipelineStatuses)[number];
 
@@ -13,7 +15,7 @@ export interface Pipeline {
 }
 
 /** What a recording's own state says when its runs are not read (a card just created: it has none). */
-export function pipelineOfNew(status: string, errorCode: string | null, errorMessage: string | null): Pipeline {
-  if (status === 'failed' || status === 'download_failed') return { status: 'failed', error_code: errorCode, error_message: errorMessage };
+export function pipelineOfNew(status: RecordingStatus, errorCode: string | null, errorMessage: string | null): Pipeline {
+  if (failedRecordingStatuses.includes(status)) return { status: 'failed', error_code: errorCode, error_message: errorMessage };
   return { status: status === 'completed' ? 'audio_ready' : 'preparing', error_code: null, error_message: null };
 }

@@ -5,6 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Pipeline } from './pipeline-card.ts';
 import type { Db } from '../../platform/db/database.ts';
+import { failedRecordingStatuses } from '../../platform/db/tables.ts';
 
 export { pipelineStatuses, type Pipeline, type PipelineStatus } from './pipeline-card.ts';
 
@@ -14,12 +15,13 @@ export { pipelineStatuses, type Pipeline, type PipelineStatus } from './pipeline
  */
 export function pipelineSql(alias: string): RawBuilder<Pipeline> {
   const rec = (column: string) => sql.ref(`${alias}.${column}`);
+  const failed = sql`${rec('status')} = ANY(${[...failedRecordingStatuses]}::text[])`;
   return sql<Pipeline>`(
     SELECT jsonb_build_object('status', p.status, 'error_code', p.error_code, 'error_message', p.error_message)
     FROM (
       SELECT
         CASE
-          WHEN ${rec('status')} IN ('failed', 'download_failed') THEN 'failed'
+          WHEN ${failed} THEN 'failed'
           WHEN ${rec('status')} <> 'completed' THEN 'preparing'
           WHEN t.status IS NULL OR t.status = 'cancelled' THEN 'audio_ready'
           WHEN t.status IN ('queued', 'running') THEN 'transcribing'
@@ -30,12 +32,12 @@ export function pipelineSql(alias: string): RawBuilder<Pipeline> {
           ELSE 'analysed'
         END AS status,
         CASE
-          WHEN ${rec('status')} IN ('failed', 'download_failed') THEN ${rec('error_code')}
+          WHEN ${failed} THEN ${rec('error_code')}
           WHEN ${rec('status')} = 'completed' AND t.status = 'failed' THEN t.error_code
           WHEN ${rec('status')} = 'completed' AND t.status = 'completed' AND a.status = 'failed' THEN a.error_code
         END AS error_code,
         CASE
-          WHEN ${rec('status')} IN ('failed', 'download_failed') THEN ${rec('error_message')}
+          WHEN ${failed} THEN ${rec('error_message')}
           WHEN ${rec('status')} = 'completed' AND t.status = 'failed' THEN t.error_message
           WHEN ${rec('status')} = 'completed' AND t.status = 'completed' AND a.status = 'failed' THEN a.error_message
         END AS error_message

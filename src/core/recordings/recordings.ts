@@ -15,12 +15,13 @@ import { pipelineIn, pipelineSql, pipelineStatuses, type Pipeline } from './pipe
 import { recordingConditions, recordingStatuses, type RecordingFilters } from './recording-filters.ts';
 import { checkMetadata, parseMetadata, type Metadata } from '../metadata.ts';
 import { retryDownload, type Recording } from './recording-store.ts';
+import { downloadingStatuses } from '../../platform/db/tables.ts';
 
 export { recordingStatuses, type RecordingFilters };
 
 export type { Recording } from './recording-store.ts';
 
-export type RecordingStatus = (typeof recordingStatuses)[number];
+export type { RecordingStatus } from '../../platform/db/tables.ts';
 
 export { checkMetadata, parseMetadata, type Metadata };
 
@@ -203,10 +204,8 @@ export async function deleteRecording(ctx: Context, workspaceId: string, id: str
 
 /** A transcription can start once the audio is here (it waits while preparation runs). */
 export function assertTranscribable(recording: Pick<Recording, 'status' | 'audio_deleted_at'>): void {
-  if (recording.status.startsWith('download_') || recording.status === 'downloading') {
-    const code = recording.status === 'download_failed' ? 'recording_failed' : 'recording_not_ready';
-    throw new AppError(code, `the recording is ${recording.status}: its audio has not been downloaded`);
-  }
+  if (downloadingStatuses.includes(recording.status)) throw new AppError('recording_not_ready', `the recording is ${recording.status}: its audio has not been downloaded`);
+  if (recording.status === 'download_failed') throw new AppError('recording_failed', 'the recording is download_failed: its audio has not been downloaded');
   if (recording.status === 'failed') throw new AppError('recording_failed', 'the recording failed to prepare');
   if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
 }

@@ -70,6 +70,11 @@ export async function insertRuns(trx: Trx, table: Table, rows: Record<string, un
   return inserted.map((row) => row.id);
 }
 
+/** The ids of a recording's queued runs of one kind. */
+export async function queuedRunIds(trx: Trx, table: Table, recordingId: string): Promise<string[]> {
+  return (await view(trx).selectFrom(table).select('id').where('recording_id', '=', recordingId).where('status', '=', 'queued').execute()).map((row) => row.id);
+}
+
 export async function findRun(db: Db | Trx, table: Table, id: string, workspaceId?: string): Promise<Row | undefined> {
   if (workspaceId !== undefined) return rowById<Row>(db, table, workspaceId, id);
   let query = view(db).selectFrom(table).selectAll().where('id', '=', id);

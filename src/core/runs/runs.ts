@@ -7,7 +7,7 @@ import { isId, newId } from '../../ids.ts';
 import { decodeCursor, page, parseStatuses } from '../cursor.ts';
 import { emitEvent, executionProgress } from '../events.ts';
 import { abortActive } from './active-runs.ts';
-import { findRun, insertRun, insertRuns, markCancelled, selectRuns } from './run-store.ts';
+import { findRun, insertRun, insertRuns, markCancelled, queuedRunIds, selectRuns } from './run-store.ts';
 import { runStatuses, type AnyRunKind, type RunRow } from './run-kind.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import { announceSettled } from '../settled.ts';
@@ -51,6 +51,12 @@ export async function createRuns(ctx: Context, trx: Trx, kind: AnyRunKind, input
     const ids = await insertRuns(trx, kind.table, inputs.slice(i, i + BATCH).map((input) => runValues(kind, input)));
     await ctx.queue.sendMany(kind.job, ids.map((runId) => ({ runId })), { trx });
   }
+}
+
+/** Queued runs of a recording that waited for its audio are claimed now, not at their next check. */
+export async function wakeQueuedRuns(ctx: Context, trx: Trx, kind: AnyRunKind, recordingId: string): Promise<void> {
+  const waiting = await queuedRunIds(trx, kind.table, recordingId);
+  if (waiting.length > 0) await ctx.queue.sendMany(kind.job, waiting.map((runId) => ({ runId })), { trx });
 }
 
 export async function getRun(db: Db | Trx, kind: AnyRunKind, workspaceId: string, id: string): Promise<RunRow> {

@@ -1,7 +1,8 @@
 // The combined view of /v1/files: a recording with its latest transcript and analysis, and one
 // status for the whole pipeline.
 import type { Context } from '../../context.ts';
-import type { RunTable } from '../../core/runs/run-kind.ts';
+import { runTables, type RunTable } from '../../core/runs/run-kind.ts';
+import { failedRecordingStatuses } from '../../platform/db/tables.ts';
 import { getRecording } from '../../core/recordings/recordings.ts';
 import { presentTranscript } from '../../core/transcripts/transcript.ts';
 import { latestTranscript } from '../../core/transcripts/transcript.ts';
@@ -17,10 +18,10 @@ export async function fileView(ctx: Context, workspaceId: string, id: string) {
     (await ctx.db.selectFrom(table).select('status').where('recording_id', '=', recording.id).orderBy('seq', 'desc').executeTakeFirst())?.status;
 
   let status: PipelineStatus;
-  if (recording.status === 'failed' || recording.status === 'download_failed') status = 'failed';
+  if (failedRecordingStatuses.includes(recording.status)) status = 'failed';
   else if (recording.status !== 'completed') status = recording.status === 'processing' ? 'processing' : 'queued';
-  else if ((await active('transcription_runs')) || (await active('analysis_runs'))) status = 'processing';
-  else if ((await latestStatus('transcription_runs')) === 'failed' || (await latestStatus('analysis_runs')) === 'failed') status = 'failed';
+  else if ((await active(runTables.transcription)) || (await active(runTables.analysis))) status = 'processing';
+  else if ((await latestStatus(runTables.transcription)) === 'failed' || (await latestStatus(runTables.analysis)) === 'failed') status = 'failed';
   else status = 'completed';
 
   // Read after the status: a run that completes between the reads is then in both, never

@@ -70,6 +70,10 @@ export interface AnalysisScenariosTable {
 /** A recording's states: download_* for imports, then queued → processing → completed or failed. */
 export const recordingStatuses = ['download_pending', 'downloading', 'download_retry_wait', 'download_failed', 'queued', 'processing', 'completed', 'failed'] as const;
 export type RecordingStatus = (typeof recordingStatuses)[number];
+/** An import still fetching its audio. */
+export const downloadingStatuses: readonly RecordingStatus[] = ['download_pending', 'downloading', 'download_retry_wait'];
+/** A recording that failed: its preparation, or its import's download. */
+export const failedRecordingStatuses: readonly RecordingStatus[] = ['failed', 'download_failed'];
 
 export interface RecordingsTable {
   id: string;
