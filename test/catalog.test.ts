@@ -51,6 +51,8 @@ for (const backend of await backends({ s3: true })) {
       assert.deepEqual(find('transcription', 'pocketsphinx')?.languages, ['en']);
       assert.deepEqual(find('transcription', 'whisper.cpp')?.models, ['tiny-random']);
       assert.equal(find('transcription', 'openai')?.any_model, true);
+      // Which engines spot phrases in the audio, from their descriptors (the web app shows the field by it).
+      assert.deepEqual(engines.filter((e) => e.kind === 'transcription').map((e) => [e.engine, e.spots]), [['pocketsphinx', true], ['whisper.cpp', false], ['openai', false]]);
       assert.deepEqual(find('analysis', 'llama.cpp')?.models, []);
       assert.equal(find('analysis', 'basic')?.models.length, 1);
     });

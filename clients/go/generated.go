@@ -221,6 +221,7 @@ type Engine struct {
 	Models       []string `json:"models"`
 	AnyModel     bool     `json:"any_model"`
 	Languages    []string `json:"languages"`
+	Spots        bool     `json:"spots,omitempty"`
 }
 
 // MetadataField is a resource of the Hark API.

@@ -268,7 +268,7 @@ class _EngineRequired(TypedDict):
 
 
 class Engine(_EngineRequired, total=False):
-    pass
+    spots: bool
 
 
 class _MetadataFieldRequired(TypedDict):

@@ -1884,6 +1884,8 @@ export interface components {
             /** @description The engine takes any model name its server knows (openai) */
             any_model: boolean;
             languages: string[] | null;
+            /** @description Transcription engines: it spots phrases in the audio (the scenario option spot); the others refuse spot phrases */
+            spots?: boolean;
         };
         MetadataField: {
             field: string;

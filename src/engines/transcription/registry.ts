@@ -28,6 +28,8 @@ export interface TranscriptionEngineDescriptor {
   checkModel(config: Config, model: string): Promise<void>;
   /** A 400 naming the first term of a vocabulary the engine cannot take (pocketsphinx: one it cannot pronounce). */
   checkVocabulary(terms: readonly VocabularyTerm[]): Promise<void>;
+  /** It spots phrases in the audio (the `spot` option); an engine that does not refuses them. */
+  spots: boolean;
   /** A 400 naming the first phrase to spot the engine cannot search for (only pocketsphinx spots). */
   checkSpot(phrases: readonly string[]): Promise<void>;
   load(settings: EngineSettings): Promise<TranscriptionEngine>;
@@ -61,6 +63,7 @@ export const transcriptionEngines = {
       if (model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
     },
     checkVocabulary: (terms) => pronounceable('options.vocabulary', async () => (await import('./pocketsphinx-vocabulary.ts')).decoderVocabulary(terms)),
+    spots: true,
     checkSpot: (phrases) => pronounceable('options.spot', async () => (await import('./pocketsphinx-vocabulary.ts')).spottingDecoder(phrases)),
     load: async (settings) => (await import('./pocketsphinx.ts')).pocketsphinxEngine(settings.config),
   },
@@ -74,6 +77,7 @@ export const transcriptionEngines = {
     models: async (config) => (await listModels(config)).filter((m) => m.engine === 'whisper.cpp').map((m) => m.name),
     checkModel: (config, model) => checkModelAvailable({ config }, 'whisper.cpp', model),
     checkVocabulary: async () => {},
+    spots: false,
     checkSpot: noSpotting('whisper.cpp'),
     load: async (settings) => (await import('./whisper-cpp.ts')).whisperCppEngine((model) => modelPath(settings.config, 'whisper.cpp', model), settings.config.whisperThreads),
   },
@@ -87,6 +91,7 @@ export const transcriptionEngines = {
     models: async () => ['whisper-1'],
     checkModel: async () => {},
     checkVocabulary: async () => {},
+    spots: false,
     checkSpot: noSpotting('openai'),
     load: async (settings) => (await import('./openai.ts')).openaiTranscriptionEngine(settings),
   },

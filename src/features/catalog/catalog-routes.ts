@@ -13,6 +13,7 @@ const Engine = Type.Object(
     models: Type.Array(Type.String(), { description: 'Models available here (registered model files for the local engines)' }),
     any_model: Type.Boolean({ description: 'The engine takes any model name its server knows (openai)' }),
     languages: Nullable(Type.Array(Type.String(), { description: 'The only languages it takes; null: any' })),
+    spots: Type.Optional(Type.Boolean({ description: 'Transcription engines: it spots phrases in the audio (the scenario option spot); the others refuse spot phrases' })),
   },
   { $id: 'Engine' },
 );

@@ -14,6 +14,8 @@ export interface EngineInfo {
   models: string[];
   any_model: boolean;
   languages: string[] | null;
+  /** Transcription engines: it spots phrases in the audio (the scenario option `spot`). */
+  spots?: boolean;
 }
 
 export async function listEngines(ctx: Context): Promise<EngineInfo[]> {
@@ -26,6 +28,7 @@ export async function listEngines(ctx: Context): Promise<EngineInfo[]> {
         models: await described.models(ctx.config),
         any_model: described.anyModel,
         languages: described.languages ? [...described.languages] : null,
+        spots: described.spots,
       }),
     ),
   );

@@ -53,6 +53,8 @@ export default function TranscriptionScenario() {
   if (!draft) return <Text c="dimmed">Loading…</Text>;
   const available = engines.data?.data.filter((e) => e.kind === 'transcription') ?? [];
   const engine = available.find((e) => e.engine === draft.engine);
+  // Whether the chosen engine spots phrases in the audio, as the server's catalog says.
+  const spots = engine?.spots ?? false;
   const models = engine ? [...new Set([...engine.models, draft.model])] : [draft.model];
   const languages = engine?.languages ?? null;
 
@@ -94,8 +96,8 @@ export default function TranscriptionScenario() {
                 value={draft.engine}
                 onChange={(value) => {
                   const next = available.find((e) => e.engine === value);
-                  // Only pocketsphinx spots phrases in the audio: another engine drops them.
-                  if (next) set({ engine: next.engine as Scenario['engine'], model: next.default_model, language: next.languages?.[0] ?? 'auto', ...(next.engine === 'pocketsphinx' ? {} : { options: { ...draft.options, spot: [] } }) });
+                  // An engine that does not spot phrases in the audio drops them.
+                  if (next) set({ engine: next.engine as Scenario['engine'], model: next.default_model, language: next.languages?.[0] ?? 'auto', ...(next.spots ? {} : { options: { ...draft.options, spot: [] } }) });
                 }}
               />
               <Select
@@ -130,7 +132,7 @@ export default function TranscriptionScenario() {
               }}
               data-section="vocabulary"
             />
-            {draft.engine === 'pocketsphinx' && (
+            {spots && (
               <TagsInput
                 label="Phrases to find in the audio"
                 description="Searched for in the sound itself, whatever the transcript makes of them (e.g. the recording notice); phrase rules answer from them (up to 50)"
