@@ -87,7 +87,7 @@ for (const backend of await oneBackend()) {
 
       // The exports are HTTP shapes (a body that is not JSON): asked for by hand.
       const srt = (await hark.request({ method: 'GET', url: `${P}/recordings/${callId}/transcript?format=srt`, key: account.key })).body;
-      assert.match(srt, /^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\nagent: Hello thank you for calling/);
+      assert.match(srt, /^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\nagent: Hello, thank you for calling\. This call/);
       assert.match(srt, /\ncustomer: My card was charged/);
       const txt = (await hark.request({ method: 'GET', url: `${P}/recordings/${callId}/transcript?format=txt`, key: account.key })).body;
       assert.deepEqual(txt.trim().split('\n').map((line) => line.split(':')[0]), ['agent', 'customer', 'agent']);

@@ -11,7 +11,8 @@ function spoken(text: string, pausesBefore: Record<number, number> = {}, channel
   let at = 0;
   return text.split(' ').map((word, i) => {
     at += pausesBefore[i] ?? 0;
-    const w = { word, start: at, end: at + 0.25, confidence: 0.9, channel, speaker };
+    // Back to back, as pocketsphinx writes the words of a phrase; a pause only where one is given.
+    const w = { word, start: at, end: at + 0.3, confidence: 0.9, channel, speaker };
     at += 0.3;
     return w;
   });
@@ -30,16 +31,31 @@ test('"I" and its contractions are capitalised; a redaction marker stays one tok
   assert.deepEqual(punctuate([]), []);
 });
 
+test('breaks: a sentence ends where the next word opens one, else a comma where the break is long or the next word carries on; after an opening yes, well or good morning; not after a marker or "the"', () => {
+  const text = (said: string, pauses: Record<number, number> = {}) => punctuate(spoken(said, pauses)).map((w) => w.punctuated_word).join(' ');
+  assert.equal(text('if it arrives broken just send it back', { 4: 0.3 }), 'If it arrives broken, just send it back.');
+  assert.equal(text('the parcel came on monday but it was broken', { 5: 0.1 }), 'The parcel came on monday, but it was broken.', 'a short break before a word that carries the sentence on');
+  assert.equal(text('the parcel came on monday the box was broken', { 5: 0.1 }), 'The parcel came on monday. The box was broken.', 'a short break before a word that opens a sentence');
+  assert.equal(text('please send it to the office', { 4: 0.3 }), 'Please send it to the office.', 'no mark after a word a sentence does not end on');
+  assert.equal(text('yes i can help with that', { 1: 0.1 }), 'Yes, I can help with that.');
+  assert.equal(text('good morning this is sam', { 2: 0.1 }), 'Good morning, this is sam.');
+  assert.equal(text('well it depends', { 1: 0.1 }), 'Well, it depends.');
+  assert.equal(text('no problem at all'), 'No problem at all.', 'an opening no is not set off: "no problem"');
+  assert.equal(text('yes'), 'Yes.', 'a word alone ends its sentence');
+  assert.equal(text('my card is [CREDIT_CARD] today', { 4: 0.3 }), 'My card is [CREDIT_CARD] today.', 'a marker stays one token');
+  assert.equal(text('hello how are you', { 1: 0.8 }), 'Hello. How are you?', 'a sentence pause is a full stop, not a comma');
+});
+
 test('segments and the text are rebuilt from the punctuated words, per speaker; no words leaves the text alone', () => {
-  const agent = spoken('hello thank you for calling', {}, 0, 'agent');
-  const customer = spoken('hi my parcel never arrived', { 0: 2 }, 1, 'customer');
+  const agent = spoken('hello thank you for calling', { 1: 0.2 }, 0, 'agent');
+  const customer = spoken('hi my parcel never arrived', { 0: 2, 1: 0.2 }, 1, 'customer');
   const segments = [
     { start: 0, end: 1.5, text: 'hello thank you for calling', channel: 0, speaker: 'agent' },
     { start: 2, end: 3.5, text: 'hi my parcel never arrived', channel: 1, speaker: 'customer' },
   ];
   const formatted = formatTranscript({ language: 'en', text: 'x', segments, words: [...agent, ...customer] }, true);
-  assert.deepEqual(formatted.segments.map((s) => s.text), ['Hello thank you for calling.', 'Hi my parcel never arrived.']);
-  assert.equal(formatted.text, 'agent: Hello thank you for calling.\ncustomer: Hi my parcel never arrived.');
+  assert.deepEqual(formatted.segments.map((s) => s.text), ['Hello, thank you for calling.', 'Hi, my parcel never arrived.']);
+  assert.equal(formatted.text, 'agent: Hello, thank you for calling.\ncustomer: Hi, my parcel never arrived.');
   const bare = { language: 'en', text: 'as the engine wrote it', segments: [{ start: 0, end: 1, text: 'as the engine wrote it', channel: 0, speaker: 'channel_0' }], words: [] };
   assert.equal(formatTranscript(bare, false).text, 'as the engine wrote it');
 });

@@ -1,0 +1,242 @@
+// Readable transcripts, measured: how well Hark's formatter punctuates, capitalises and writes
+// numbers in what pocketsphinx recognises from speech spoken by Debian's flite voices. Two sets of
+// passages, each a JSON file beside this one: dev (the comma pause was chosen on it, by the sweep
+// printed below) and held-out (other sentences, other voices; never used to choose anything).
+// On the recognised words aligned to the written reference, per set:
+// - sentence ends (. ?) and commas: precision, recall, F1 (a passage's last word, an end by
+//   construction, is left out);
+// - capitals at sentence starts and on names (the words the reference capitalises mid-sentence);
+// - numbers, money, times and percentages written as the reference writes them;
+// beside the trivial baseline (the recogniser's own text: no marks, no capitals, numbers in
+// words), the WER (formatting changes no recognised word, so it is the same with formatting
+// undone), and formatting's time against the decode's.
+// Run: npx tsx bench/formatting.ts [--clips FILE]   (--clips keeps the decoded clips in FILE and
+// reads them from there the next time, to try a formatting change without decoding again)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { pocketsphinxEngine } from '../src/engines/transcription/pocketsphinx.ts';
+import type { SpeakerWord } from '../src/engines/transcription/types.ts';
+import { BREAK_SECONDS, COMMA_PAUSE_SECONDS, formatTranscript, punctuate, SENTENCE_PAUSE_SECONDS, type FormattedWord, type Pauses } from '../src/features/transcription/formatting.ts';
+import { wer } from '../src/wer.ts';
+import { usage } from './usage.ts';
+
+usage(`Usage: npx tsx bench/formatting.ts [--clips FILE]
+Sentence-end and comma F1, capitals at sentence starts and on names, and numbers written as digits,
+in pocketsphinx's transcripts of flite speech, formatted; dev (tuned on) and held-out apart, beside the unformatted text.`);
+
+interface Passage {
+  text: string;
+  numbers: string[];
+}
+interface PassageSet {
+  voices: string[];
+  passages: Passage[];
+}
+interface Token {
+  norm: string;
+  mark: string;
+  capital: boolean;
+  sentenceStart: boolean;
+}
+interface Clip {
+  reference: Token[];
+  numbers: string[];
+  words: SpeakerWord[];
+  decodeSeconds: number;
+}
+
+const here = import.meta.dirname;
+const sets = Object.fromEntries(['dev', 'holdout'].map((name) => [name, JSON.parse(fs.readFileSync(path.join(here, `formatting-${name}.json`), 'utf8')) as PassageSet]));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-formatting-'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+const config = loadConfig({ HARK_DATA_DIR: path.join(dir, 'data'), HARK_LOG_LEVEL: 'warn' });
+const engine = pocketsphinxEngine(config, 1);
+
+const normal = (word: string) => word.toLowerCase().replace(/[^a-z0-9']/g, '');
+
+function tokens(text: string): Token[] {
+  let start = true;
+  return text.split(/\s+/).filter(Boolean).map((raw) => {
+    const token = { norm: normal(raw), mark: /[.?!,]$/.exec(raw)?.[0] ?? '', capital: /^[A-Z]/.test(raw), sentenceStart: start };
+    start = /[.?!]$/.test(raw);
+    return token;
+  });
+}
+
+/** Pairs of (reference index, hypothesis index) a minimal edit alignment matches or substitutes. */
+function align(reference: string[], hypothesis: string[]): [number, number, boolean][] {
+  const rows = reference.length + 1;
+  const cols = hypothesis.length + 1;
+  const cost = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) cost[i]![j] = Math.min(cost[i - 1]![j]! + 1, cost[i]![j - 1]! + 1, cost[i - 1]![j - 1]! + (reference[i - 1] === hypothesis[j - 1] ? 0 : 1));
+  }
+  const pairs: [number, number, boolean][] = [];
+  for (let i = reference.length, j = hypothesis.length; i > 0 && j > 0; ) {
+    const same = reference[i - 1] === hypothesis[j - 1];
+    if (cost[i]![j] === cost[i - 1]![j - 1]! + (same ? 0 : 1)) {
+      pairs.push([i - 1, j - 1, same]);
+      i--;
+      j--;
+    } else if (cost[i]![j] === cost[i - 1]![j]! + 1) i--;
+    else j--;
+  }
+  return pairs.reverse();
+}
+
+function wav(text: string, voice: string, name: string): { file: string; seconds: number } {
+  const spoken = path.join(dir, `${name}.flite.wav`);
+  const file = path.join(dir, `${name}.wav`);
+  execFileSync('flite', ['-voice', voice, '-t', text, '-o', spoken]);
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', spoken, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', file]);
+  return { file, seconds: (fs.statSync(file).size - 44) / 32_000 };
+}
+
+async function clips(set: PassageSet, name: string): Promise<Clip[]> {
+  const out: Clip[] = [];
+  for (const voice of set.voices) {
+    for (const [i, passage] of set.passages.entries()) {
+      const audio = wav(passage.text, voice, `${name}-${voice}-${i}`);
+      const started = performance.now();
+      const result = await engine.transcribe({ audioPath: audio.file, durationSeconds: audio.seconds, language: 'en', model: 'en-us', wordTimestamps: true }, { signal: new AbortController().signal, onProgress: () => {} });
+      const decodeSeconds = (performance.now() - started) / 1000;
+      const words = result.words.map((w) => ({ ...w, channel: 0, speaker: 'channel_0' }));
+      out.push({ reference: tokens(passage.text), numbers: passage.numbers, words, decodeSeconds });
+    }
+  }
+  return out;
+}
+
+interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+const f1 = ({ tp, fp, fn }: Counts) => {
+  const precision = tp / Math.max(1, tp + fp);
+  const recall = tp / Math.max(1, tp + fn);
+  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
+};
+
+/** Sentence-end and comma counts of punctuated words (marks where punctuation put them, before numbers are written) against the reference. */
+function marks(clip: Clip, punctuated: string[]): { ends: Counts; commas: Counts } {
+  const ends = { tp: 0, fp: 0, fn: 0 };
+  const commas = { tp: 0, fp: 0, fn: 0 };
+  const pairs = align(clip.reference.map((t) => t.norm), clip.words.map((w) => normal(w.word)));
+  const last = clip.reference.length - 1;
+  for (const [r, h] of pairs) {
+    if (r === last) continue;
+    const want = clip.reference[r]!.mark;
+    const got = /[.?!,]$/.exec(punctuated[h]!)?.[0] ?? '';
+    for (const [counts, isIt] of [[ends, (m: string) => /[.?!]/.test(m)], [commas, (m: string) => m === ',']] as const) {
+      if (isIt(want) && isIt(got)) counts.tp++;
+      else if (isIt(got)) counts.fp++;
+      else if (isIt(want)) counts.fn++;
+    }
+  }
+  return { ends, commas };
+}
+
+function add(into: Counts, more: Counts) {
+  into.tp += more.tp;
+  into.fp += more.fp;
+  into.fn += more.fn;
+}
+
+interface Scores {
+  ends: ReturnType<typeof f1>;
+  commas: ReturnType<typeof f1>;
+  starts: number;
+  names: number;
+  numbers: number;
+  counts: { starts: number; names: number; numbers: number };
+}
+
+function score(data: Clip[], format: boolean, pauses: Pauses = { sentence: SENTENCE_PAUSE_SECONDS, break: BREAK_SECONDS, comma: COMMA_PAUSE_SECONDS }): Scores {
+  const ends = { tp: 0, fp: 0, fn: 0 };
+  const commas = { tp: 0, fp: 0, fn: 0 };
+  let starts = 0;
+  let startsRight = 0;
+  let names = 0;
+  let namesRight = 0;
+  let numbers = 0;
+  let numbersRight = 0;
+  for (const clip of data) {
+    const punctuated = format ? punctuate(clip.words, pauses).map((w) => w.punctuated_word) : clip.words.map((w) => w.word);
+    const counted = marks(clip, punctuated);
+    add(ends, counted.ends);
+    add(commas, counted.commas);
+    const formatted = format ? (formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 1e9, text: '', channel: 0, speaker: 'channel_0' }], words: clip.words }, false).words as FormattedWord[]).map((w) => w.punctuated_word) : clip.words.map((w) => w.word);
+    for (const [r, h, same] of align(clip.reference.map((t) => t.norm), clip.words.map((w) => normal(w.word)))) {
+      const token = clip.reference[r]!;
+      if (!same || r === 0 || token.norm === 'i') continue;
+      const capital = /^[A-Z]/.test(formatted[h] ?? '');
+      if (token.sentenceStart) {
+        starts++;
+        if (capital) startsRight++;
+      } else if (token.capital) {
+        names++;
+        if (capital) namesRight++;
+      }
+    }
+    const text = formatted.filter(Boolean).join(' ');
+    for (const number of clip.numbers) {
+      numbers++;
+      if (new RegExp(`(^|\\s)${number.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&')}(?=[\\s.,?!]|$)`).test(text)) numbersRight++;
+    }
+  }
+  return { ends: f1(ends), commas: f1(commas), starts: startsRight / Math.max(1, starts), names: namesRight / Math.max(1, names), numbers: numbersRight / Math.max(1, numbers), counts: { starts, names, numbers } };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const cache = process.argv.includes('--clips') ? process.argv[process.argv.indexOf('--clips') + 1] : undefined;
+let data: Record<string, Clip[]> = {};
+if (cache && fs.existsSync(cache)) data = JSON.parse(fs.readFileSync(cache, 'utf8')) as Record<string, Clip[]>;
+else for (const [name, set] of Object.entries(sets)) data[name] = await clips(set, name);
+if (cache) fs.writeFileSync(cache, JSON.stringify(data));
+
+console.log('Formatting pocketsphinx transcripts of flite speech (goal on held-out: sentence-end F1 ≥ 0.85, sentence-start capitals ≥ 95 %, numbers ≥ 90 %)');
+// Where the pauses fall on dev: after words the reference ends a sentence with, sets off with a comma, or runs on.
+const gaps: Record<string, number[]> = { sentence: [], comma: [], none: [] };
+for (const clip of data.dev!) {
+  for (const [r, h] of align(clip.reference.map((t) => t.norm), clip.words.map((w) => normal(w.word)))) {
+    const next = clip.words[h + 1];
+    if (!next || r === clip.reference.length - 1) continue;
+    const mark = clip.reference[r]!.mark;
+    gaps[/[.?!]/.test(mark) ? 'sentence' : mark === ',' ? 'comma' : 'none']!.push(next.start - clip.words[h]!.end);
+  }
+}
+const quantiles = (xs: number[]) => [0.1, 0.5, 0.9].map((q) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]?.toFixed(2) ?? '-').join(' / ');
+console.log('\nPauses after a word on dev, 10th / 50th / 90th percentile (s):');
+for (const [kind, xs] of Object.entries(gaps)) console.log(`  ${kind.padEnd(9)} ${quantiles(xs)}  (${xs.length})`);
+console.log(`\nPauses swept on dev only (a sentence pause of ${SENTENCE_PAUSE_SECONDS} s): break, comma pause → sentence-end F1 / comma F1`);
+for (const brk of [0.03, 0.05, 0.08, 0.12]) {
+  for (const comma of [0.1, 0.15, 0.25, 0.4]) {
+    const s = score(data.dev!, true, { sentence: SENTENCE_PAUSE_SECONDS, break: brk, comma });
+    const chosen = brk === BREAK_SECONDS && comma === COMMA_PAUSE_SECONDS ? ' (chosen)' : '';
+    console.log(`  ${brk.toFixed(2)} s, ${comma.toFixed(2)} s  ${s.ends.f1.toFixed(2)} / ${s.commas.f1.toFixed(2)}${chosen}`);
+  }
+}
+
+console.log('\nset        text           end P/R/F1          comma P/R/F1        starts      names       numbers     WER');
+for (const [name, clipsOf] of Object.entries(data)) {
+  const reference = clipsOf.map((c) => c.reference.map((t) => t.norm).join(' ')).join(' ');
+  const recognised = clipsOf.map((c) => c.words.map((w) => normal(w.word)).join(' ')).join(' ');
+  for (const format of [false, true]) {
+    const s = score(clipsOf, format);
+    const prf = (x: ReturnType<typeof f1>) => `${x.precision.toFixed(2)}/${x.recall.toFixed(2)}/${x.f1.toFixed(2)}`.padEnd(20);
+    console.log(`${name.padEnd(10)} ${(format ? 'formatted' : 'as recognised').padEnd(14)} ${prf(s.ends)}${prf(s.commas)}${pct(s.starts).padEnd(12)}${pct(s.names).padEnd(12)}${pct(s.numbers).padEnd(12)}${pct(wer(reference, recognised))}`);
+  }
+  const s = score(clipsOf, true);
+  console.log(`${' '.repeat(11)}(${clipsOf.length} clips; ${s.counts.starts} sentence starts, ${s.counts.names} names, ${s.counts.numbers} numbers aligned or expected)`);
+}
+
+const decode = Object.values(data).flat().reduce((sum, c) => sum + c.decodeSeconds, 0);
+const started = performance.now();
+for (let k = 0; k < 20; k++) for (const clip of Object.values(data).flat()) formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 1e9, text: '', channel: 0, speaker: 'channel_0' }], words: clip.words }, false);
+const formatting = (performance.now() - started) / 1000 / 20;
+console.log(`\nTime: decoding ${decode.toFixed(2)} s, formatting ${(formatting * 1000).toFixed(1)} ms (${((formatting / decode) * 100).toFixed(2)} % of the decode; goal < 5 %)`);
+process.exit(0);
