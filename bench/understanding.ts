@@ -2,7 +2,7 @@
 // chapter boundaries on calls written as blocks of one subject, and the time and memory that
 // sentiment, key phrases and chapters add to a transcription run. Each accuracy figure is given
 // per split (dev chooses the settings; holdout is never tuned on) beside trivial baselines.
-//   npx tsx bench/understanding.ts
+//   npx tsx bench/understanding.ts [--written-only]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,12 +13,14 @@ import { embedSentences } from '../src/engines/text/sentence-encoder.ts';
 import { transcriptChapters } from '../src/core/transcripts/chapters.ts';
 import { keyPhrases } from '../src/core/transcripts/key-phrases.ts';
 import { scoreText, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
+import { wordErrors } from '../src/wer.ts';
 import { usage } from './usage.ts';
 
 usage(`Usage: npx tsx bench/understanding.ts
 Sentiment agreement on labelled turns (dev and holdout, beside always-neutral), chapter boundaries
 on written calls (dev and holdout, beside no chapters and a chapter every 5 segments), and what
-sentiment, key phrases and chapters add to a transcription run of a 5-minute call.`);
+sentiment, key phrases and chapters add to a transcription run of a 5-minute call. The chapters are
+also measured on the same calls spoken by flite and recognised by pocketsphinx (--written-only skips it).`);
 
 type Label = 'polite' | 'neutral' | 'angry';
 const turns = (JSON.parse(fs.readFileSync(new URL('./sentiment-turns.json', import.meta.url), 'utf8')) as { turns: { split: string; label: Label; text: string }[] }).turns;
@@ -102,6 +104,53 @@ for (const split of splits) {
   const total = results.map(matches).reduce((a, b) => ({ hit: a.hit + b.hit, found: a.found + b.found, truth: a.truth + b.truth }), { hit: 0, found: 0, truth: 0 });
   const meanPk = (set: Boundaries[]) => (set.reduce((sum, r) => sum + pk(r, k), 0) / set.length).toFixed(2);
   console.log(split.padEnd(9), String(own.length).padStart(5), String(total.truth).padStart(11), percent(total.hit / Math.max(1, total.found)).padStart(10), percent(total.hit / total.truth).padStart(8), meanPk(results).padStart(6), meanPk(none).padStart(8), meanPk(every).padStart(11));
+}
+
+// ── Chapters on recognised calls: each sentence spoken by flite (two voices taking turns, others
+// for holdout) and recognised by pocketsphinx, the chapters cut on what was recognised ──
+if (!process.argv.includes('--written-only')) {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-understanding-'));
+  const decoder = createPocketsphinx();
+  try {
+    const voices: Record<string, [string, string]> = { dev: ['slt', 'kal'], holdout: ['awb', 'rms'] };
+    const recognise = (text: string, voice: string) => {
+      const wav = path.join(scratch, 'said.wav');
+      const raw = path.join(scratch, 'said.raw');
+      execFileSync('flite', ['-voice', voice, '-t', text, '-o', wav]);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-f', 's16le', '-ac', '1', '-ar', '16000', raw]);
+      return decoder.decode(fs.readFileSync(raw)).text;
+    };
+    console.log('\nChapters: boundaries on the same calls spoken by flite and recognised by pocketsphinx (word error rate beside)');
+    console.log('split'.padEnd(9), 'calls'.padStart(5), 'boundaries'.padStart(11), 'precision'.padStart(10), 'recall'.padStart(8), 'Pk'.padStart(6), 'Pk none'.padStart(8), 'WER'.padStart(7));
+    for (const split of splits) {
+      const own = calls.filter((c) => c.split === split);
+      const results: Boundaries[] = [];
+      const none: Boundaries[] = [];
+      let errors = 0;
+      let words = 0;
+      for (const call of own) {
+        const texts = call.blocks.flat();
+        const heard = texts.map((text, i) => recognise(text, voices[split]![i % 2]!));
+        for (const [i, text] of texts.entries()) {
+          const counted = wordErrors(text, heard[i]!);
+          errors += counted.errors;
+          words += counted.words;
+        }
+        const segments = heard.map((text, i) => ({ text, start: i * 4, end: i * 4 + 3.5 }));
+        const truth = call.blocks.slice(0, -1).map((_, b) => call.blocks.slice(0, b + 1).flat().length);
+        const chapters = await transcriptChapters(segments, embedSentences);
+        results.push({ found: chapters.slice(1).map((c) => c.first_segment), truth, n: texts.length });
+        none.push({ found: [], truth, n: texts.length });
+      }
+      const k = Math.round(calls.flatMap((c) => c.blocks).reduce((sum, b) => sum + b.length, 0) / calls.flatMap((c) => c.blocks).length / 2);
+      const total = results.map(matches).reduce((a, b) => ({ hit: a.hit + b.hit, found: a.found + b.found, truth: a.truth + b.truth }), { hit: 0, found: 0, truth: 0 });
+      const meanPk = (set: Boundaries[]) => (set.reduce((sum, r) => sum + pk(r, k), 0) / set.length).toFixed(2);
+      console.log(split.padEnd(9), String(own.length).padStart(5), String(total.truth).padStart(11), percent(total.hit / Math.max(1, total.found)).padStart(10), percent(total.hit / total.truth).padStart(8), meanPk(results).padStart(6), meanPk(none).padStart(8), percent(errors / words).padStart(7));
+    }
+  } finally {
+    decoder.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 // ── Cost: what the understanding steps add to a 5-minute call's run ──
