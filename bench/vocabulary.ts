@@ -26,22 +26,11 @@ interface Set {
   unsaid: string[];
 }
 
+// The sets live beside this file, as data: the held-out one is never written into code.
 const sets: Set[] = [
-  {
-    name: 'dev',
-    voices: ['slt', 'kal'],
-    terms: ['Zendesk', 'Qualtrics', 'Twilio', 'Kubernetes', 'Shopify', 'Trello'],
-    said: ['Please open a ticket in {} for me.', 'We use {} for the customer survey.', 'The {} invoice was wrong this month.', 'Our team moved everything to {} last year.', 'I could not log in to {} this morning.', 'Can you send me the {} report?', 'The {} account belongs to my manager.', 'We pay for {} every month.', 'Is {} down again today?', 'Tell me how to export data from {}.', 'My colleague set up {} yesterday.', 'The {} integration stopped working.'],
-    unsaid: ['Please open a ticket for me.', 'The invoice was wrong this month.', 'I could not log in this morning.', 'Can you send me the report?', 'We pay for the service every month.', 'My colleague set it up yesterday.'],
-  },
-  {
-    name: 'held-out',
-    voices: ['awb', 'rms'],
-    terms: ['Mailchimp', 'Asana', 'Freshdesk', 'Intercom', 'Okta', 'Jira'],
-    said: ['I sent the newsletter with {} on Monday.', 'Our tasks are tracked in {} now.', 'The refund request came through {}.', 'Could you check {} for my messages?', 'The login page of {} keeps failing.', 'We renewed the {} licence in March.', 'Where do I find the {} settings?', 'The {} bill went up again.', 'Please add my colleague to {}.', 'Nobody answered on {} last night.', 'I lost my {} password.', 'Our {} trial ends next week.'],
-    unsaid: ['I sent the newsletter on Monday.', 'Could you check for my messages?', 'Where do I find the settings?', 'The bill went up again.', 'Please add my colleague.', 'I lost my password.'],
-  },
-];
+  { name: 'dev', file: 'vocabulary-dev.json' },
+  { name: 'held-out', file: 'vocabulary-holdout.json' },
+].map(({ name, file }) => ({ name, ...(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')) as Omit<Set, 'name'>) }));
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-vocabulary-bench-'));
 let made = 0;
