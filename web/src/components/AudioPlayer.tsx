@@ -80,7 +80,7 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
       ws.on('play', () => setPlaying(true)),
       ws.on('pause', () => setPlaying(false)),
       ws.on('ready', (d) => {
-        setDuration(d);
+        setDuration(d || waveform.duration_seconds);
         if (startAt !== undefined && startAt > 0 && startAt < d && audio.current) {
           audio.current.currentTime = startAt;
           setTime(startAt);
@@ -153,7 +153,8 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
 
   return (
     <Paper withBorder p="sm" radius="md">
-      <audio ref={audio} src={src} preload="metadata" data-testid="audio" />
+      {/* Nothing is fetched until the audio plays or seeks: the waveform's levels give its length and shape. */}
+      <audio ref={audio} src={src} preload="none" data-testid="audio" />
       <Stack gap={6}>
         <Group wrap="nowrap" align="center" gap="sm">
           <ActionIcon size="xl" radius="xl" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} data-testid="play">
