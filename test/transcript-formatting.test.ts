@@ -46,6 +46,19 @@ test('breaks: a sentence ends where the next word opens one, else a comma where 
   assert.equal(text('hello how are you', { 1: 0.8 }), 'Hello. How are you?', 'a sentence pause is a full stop, not a comma');
 });
 
+test('a break never splits a number, nor cuts a sentence of one or two words, nor asks without a subject after the verb', () => {
+  const format = (said: string, pauses: Record<number, number>) => formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 999, text: '', channel: 0, speaker: 'agent' }], words: spoken(said, pauses) }, false).text;
+  assert.equal(format('it costs twenty five dollars', { 3: 0.3 }), 'It costs $25.', 'not "twenty, $5"');
+  assert.equal(format('my card is four one one one', { 4: 0.3, 5: 0.3, 6: 0.3 }), 'My card is 4111.');
+  assert.equal(format('order one hundred and twelve arrived', { 3: 0.1 }), 'Order 112 arrived.');
+  assert.equal(format('it is broken', { 1: 0.1 }), 'It is broken.');
+  assert.equal(format('can you help me', { 1: 0.1 }), 'Can you help me?');
+  assert.equal(format('thank you for calling', { 1: 0.1 }), 'Thank you for calling.');
+  assert.equal(format('a full refund which takes five days', { 3: 0.1 }), 'A full refund, which takes five days.');
+  assert.equal(format('i checked your account is that right', { 4: 0.1 }), 'I checked your account. Is that right?');
+  assert.equal(format('the total amount is twenty dollars', { 3: 0.1 }), 'The total amount is $20.', 'a verb with no subject after it does not ask');
+});
+
 test('segments and the text are rebuilt from the punctuated words, per speaker; no words leaves the text alone', () => {
   const agent = spoken('hello thank you for calling', { 1: 0.2 }, 0, 'agent');
   const customer = spoken('hi my parcel never arrived', { 0: 2, 1: 0.2 }, 1, 'customer');

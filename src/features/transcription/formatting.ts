@@ -10,7 +10,7 @@
 // word list has only with capitals with them (names.ts). A shorter pause inside a sentence is a
 // comma, as is the pause after an opening "yes", "well", "okay" or "hello".
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
-import { writeNumbers } from './numbers.ts';
+import { isNumberWord, writeNumbers } from './numbers.ts';
 import { writeAddresses } from './addresses.ts';
 import { writeNames } from './names.ts';
 import { turnsText } from '../../core/transcripts/speakers.ts';
@@ -43,6 +43,14 @@ const QUESTION_OPENERS = new Set([
   'what', 'where', 'when', 'why', 'who', 'whom', 'whose', 'which', 'how',
   'do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'will', 'shall', 'should', 'may', 'might', 'have', 'has', 'had', "isn't", "aren't", "don't", "doesn't", "didn't", "can't", "won't", "wouldn't", "couldn't",
 ]);
+/** Words that ask after a break only when a subject follows them ("is that right", not "is broken"). */
+const AUXILIARIES = new Set([...QUESTION_OPENERS].filter((word) => !['what', 'where', 'when', 'why', 'who', 'whom', 'whose', 'which', 'how'].includes(word)));
+/** Words that open a question after a break, whatever follows ("which" is left out: it more often carries a sentence on). */
+const QUESTION_WORDS = new Set(['what', 'where', 'when', 'why', 'who', 'how']);
+/** The subjects an inverted question puts after its verb. */
+const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'that', 'this', 'there', 'the', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'a', 'an', 'anyone', 'anything', 'someone', 'something']);
+/** A sentence a break may end has at least this many words ("It. Is broken" is not two sentences). */
+const SHORTEST_SENTENCE = 3;
 /** Opening words that make a statement of what follows ("is" in "is that right" asks; "so is mine" does not start here). */
 const FIRST_PERSON = /^i('m|'ll|'ve|'d)?$/;
 const MARKER = /^\[[A-Z_]+\]$/;
@@ -85,8 +93,12 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Pauses = PAUSES
     const last = sentence[sentence.length - 1];
     const opener = sentence.length <= 2 && OPENERS.has(sentence.map((w) => w.word.toLowerCase()).join(' '));
     const holds = last !== undefined && HOLDS.has(last.word.toLowerCase());
-    if (pause >= pauses.sentence || (pause >= pauses.break && !holds && !opener && (STARTERS.has(lower) || QUESTION_OPENERS.has(lower)))) close();
-    else if (last && !MARKER.test(last.word) && !/[.,?!;:]$/.test(last.punctuated_word) && pause >= pauses.break && (opener || (!holds && (pause >= pauses.comma || JOINERS.has(lower))))) last.punctuated_word += ',';
+    // Inside a number ("twenty, five" would write $5 for $25) there is neither a comma nor a sentence end.
+    const inNumber = last !== undefined && isNumberWord(last.word.toLowerCase()) && (isNumberWord(lower) || lower === 'and');
+    const opens = STARTERS.has(lower) || QUESTION_WORDS.has(lower) || (AUXILIARIES.has(lower) && SUBJECTS.has(words[i + 1]?.word.toLowerCase() ?? ''));
+    const breaks = pause >= pauses.break && !holds && !opener && !inNumber;
+    if (pause >= pauses.sentence || (breaks && sentence.length >= SHORTEST_SENTENCE && opens)) close();
+    else if (last && last.punctuated_word !== '' && !MARKER.test(last.word) && !/[.,?!;:]$/.test(last.punctuated_word) && pause >= pauses.break && !inNumber && (opener || (!holds && (pause >= pauses.comma || JOINERS.has(lower))))) last.punctuated_word += ',';
     sentence.push({ ...word, punctuated_word: FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word });
   }
   close();

@@ -29,7 +29,7 @@ export interface WrittenWord {
 
 const bare = (w: WrittenWord | undefined) => (w ? w.word.toLowerCase().replace(/[^a-z']/g, '') : '');
 const isDigitWord = (token: string) => token in UNITS && UNITS[token]! <= 9;
-const isNumberWord = (token: string) => token in UNITS || token in TENS || token === 'hundred' || token in SCALES;
+export const isNumberWord = (token: string) => token in UNITS || token in TENS || token === 'hundred' || token in SCALES;
 const startsNumber = (tokens: readonly string[], i: number) => isNumberWord(tokens[i]!) || (tokens[i] === 'a' && (tokens[i + 1] === 'hundred' || tokens[i + 1]! in SCALES));
 
 /** A cardinal read from tokens at `at`: its value and how many tokens it took (0 when none). */

@@ -153,8 +153,8 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
 
   return (
     <Paper withBorder p="sm" radius="md">
-      {/* Nothing is fetched until the audio plays or seeks: the waveform's levels give its length and shape. */}
-      <audio ref={audio} src={src} preload="none" data-testid="audio" />
+      {/* Nothing is fetched until the audio plays or seeks when the waveform's levels give its length; without them, its header is read for it. */}
+      <audio ref={audio} src={src} preload={waveform && waveform.duration_seconds > 0 ? 'none' : 'metadata'} data-testid="audio" />
       <Stack gap={6}>
         <Group wrap="nowrap" align="center" gap="sm">
           <ActionIcon size="xl" radius="xl" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} data-testid="play">
