@@ -228,6 +228,10 @@ for (const backend of await backends()) {
         [executionId, 'analysis', 'Call review'],
       ]);
       assert.equal(listed.next_cursor, null);
+      // Each listed execution carries its own counts (read for the whole page at once).
+      assert.deepEqual(listed.data.find((e) => e.id === executionId)?.counts, execution.counts);
+      const fresh = listed.data.find((e) => e.id === transcriptionExecution)!.counts;
+      assert.equal(fresh.queued + fresh.running + fresh.completed, 1, 'the new execution\'s one run, counted');
       const first = await client.listExecutions({ query: { limit: 1 } });
       assert.deepEqual(first.data.map((e) => e.id), [transcriptionExecution]);
       assert.deepEqual((await client.listExecutions({ query: { limit: 1, cursor: first.next_cursor! } })).data.map((e) => e.id), [executionId]);

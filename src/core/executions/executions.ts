@@ -126,20 +126,41 @@ async function selectRecordings(ctx: Context, request: ExecutionRequest): Promis
   return rows.map((r) => r.id);
 }
 
-export async function withCounts(ctx: { db: Db | Trx }, execution: ExecutionRow): Promise<Execution> {
-  const table = runTables[execution.kind as ExecutionKind];
-  // A recording retried inside the execution counts by its latest run.
-  const { rows } = await sql<{ status: string; n: number }>`
-    SELECT status, count(*)::int AS n FROM (
-      SELECT DISTINCT ON (recording_id) status FROM ${sql.table(table)}
-      WHERE execution_id = ${execution.id} ORDER BY recording_id, seq DESC
-    ) latest GROUP BY status`.execute(ctx.db);
-  const counts: Counts = { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
-  for (const row of rows) if (row.status in counts) counts[row.status as keyof Counts] = Number(row.n);
+/** The counts of a page of executions, by id: one statement per kind of run, not one per execution. */
+async function countsOf(db: Db | Trx, executions: readonly ExecutionRow[]): Promise<Map<string, Counts>> {
+  const out = new Map<string, Counts>(executions.map((e) => [e.id, { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 }]));
+  for (const kind of Object.keys(runTables) as ExecutionKind[]) {
+    const ids = executions.filter((e) => e.kind === kind).map((e) => e.id);
+    if (ids.length === 0) continue;
+    // A recording retried inside an execution counts by its latest run.
+    const { rows } = await sql<{ execution_id: string; status: string; n: number }>`
+      SELECT execution_id, status, count(*)::int AS n FROM (
+        SELECT DISTINCT ON (execution_id, recording_id) execution_id, status FROM ${sql.table(runTables[kind])}
+        WHERE execution_id = ANY(${ids}::text[]) ORDER BY execution_id, recording_id, seq DESC
+      ) latest GROUP BY execution_id, status`.execute(db);
+    for (const row of rows) {
+      const counts = out.get(row.execution_id);
+      if (counts && row.status in counts) counts[row.status as keyof Counts] = Number(row.n);
+    }
+  }
+  return out;
+}
+
+function withStatus<E extends ExecutionRow>(execution: E, counts: Counts): E & { status: Execution['status']; counts: Counts } {
   const active = counts.queued + counts.running;
   const status =
     active === 0 ? (counts.failed + counts.cancelled > 0 ? 'completed_with_errors' : 'completed') : counts.running + counts.completed + counts.failed > 0 ? 'running' : 'queued';
   return { ...execution, status, counts };
+}
+
+/** Executions with the status and counts their runs give. */
+async function withCountsAll<E extends ExecutionRow>(ctx: { db: Db | Trx }, executions: readonly E[]): Promise<(E & { status: Execution['status']; counts: Counts })[]> {
+  const counts = await countsOf(ctx.db, executions);
+  return executions.map((execution) => withStatus(execution, counts.get(execution.id)!));
+}
+
+export async function withCounts(ctx: { db: Db | Trx }, execution: ExecutionRow): Promise<Execution> {
+  return (await withCountsAll(ctx, [execution]))[0]!;
 }
 
 export async function getExecution(ctx: Context, workspaceId: string, kind: ExecutionKind, scenarioId: string, id: string): Promise<Execution> {
@@ -160,7 +181,7 @@ export async function listExecutions(
   let query = ctx.db.selectFrom('executions').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('scenario_id', '=', scenarioId);
   if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
   const { data, next_cursor } = page(await query.orderBy('seq', 'desc').limit(options.limit + 1).execute(), options.limit);
-  return { data: await Promise.all(data.map((row) => withCounts(ctx, row))), next_cursor };
+  return { data: await withCountsAll(ctx, data), next_cursor };
 }
 
 /** Every execution of a workspace of the given kinds, newest first, with its scenario's name (null once deleted). */
@@ -180,7 +201,7 @@ export async function listWorkspaceExecutions(
     .where('e.kind', 'in', [...kinds]);
   if (options.cursor) query = query.where('e.seq', '<', decodeCursor(options.cursor));
   const { data, next_cursor } = page(await query.orderBy('e.seq', 'desc').limit(options.limit + 1).execute(), options.limit);
-  return { data: await Promise.all(data.map(async (row) => ({ ...(await withCounts(ctx, row)), scenario_name: row.scenario_name }))), next_cursor };
+  return { data: await withCountsAll(ctx, data), next_cursor };
 }
 
 export function checkIdempotencyKey(key: string): void {
