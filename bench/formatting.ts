@@ -12,7 +12,6 @@
 // undone), and formatting's time against the decode's.
 // Run: npx tsx bench/formatting.ts [--clips FILE]   (--clips keeps the decoded clips in FILE and
 // reads them from there the next time, to try a formatting change without decoding again)
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { pocketsphinxEngine } from '../src/engines/transcription/pocketsphinx.ts
 import type { SpeakerWord } from '../src/engines/transcription/types.ts';
 import { BREAK_SECONDS, COMMA_PAUSE_SECONDS, formatTranscript, punctuate, SENTENCE_PAUSE_SECONDS, type FormattedWord, type Pauses } from '../src/features/transcription/formatting.ts';
 import { wer } from '../src/wer.ts';
+import { count, f1, fliteWav, type Counts } from './flite.ts';
 import { usage } from './usage.ts';
 
 usage(`Usage: npx tsx bench/formatting.ts [--clips FILE]
@@ -87,19 +87,12 @@ function align(reference: string[], hypothesis: string[]): [number, number, bool
   return pairs.reverse();
 }
 
-function wav(text: string, voice: string, name: string): { file: string; seconds: number } {
-  const spoken = path.join(dir, `${name}.flite.wav`);
-  const file = path.join(dir, `${name}.wav`);
-  execFileSync('flite', ['-voice', voice, '-t', text, '-o', spoken]);
-  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', spoken, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', file]);
-  return { file, seconds: (fs.statSync(file).size - 44) / 32_000 };
-}
-
 async function clips(set: PassageSet, name: string): Promise<Clip[]> {
   const out: Clip[] = [];
   for (const voice of set.voices) {
     for (const [i, passage] of set.passages.entries()) {
-      const audio = wav(passage.text, voice, `${name}-${voice}-${i}`);
+      const file = path.join(dir, `${name}-${voice}-${i}.wav`);
+      const audio = { file, seconds: fliteWav(passage.text, voice, file) };
       const started = performance.now();
       const result = await engine.transcribe({ audioPath: audio.file, durationSeconds: audio.seconds, language: 'en', model: 'en-us', wordTimestamps: true }, { signal: new AbortController().signal, onProgress: () => {} });
       const decodeSeconds = (performance.now() - started) / 1000;
@@ -109,17 +102,6 @@ async function clips(set: PassageSet, name: string): Promise<Clip[]> {
   }
   return out;
 }
-
-interface Counts {
-  tp: number;
-  fp: number;
-  fn: number;
-}
-const f1 = ({ tp, fp, fn }: Counts) => {
-  const precision = tp / Math.max(1, tp + fp);
-  const recall = tp / Math.max(1, tp + fn);
-  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
-};
 
 /** Sentence-end and comma counts of punctuated words (marks where punctuation put them, before numbers are written) against the reference. */
 function marks(clip: Clip, punctuated: string[]): { ends: Counts; commas: Counts } {
@@ -131,11 +113,7 @@ function marks(clip: Clip, punctuated: string[]): { ends: Counts; commas: Counts
     if (r === last) continue;
     const want = clip.reference[r]!.mark;
     const got = /[.?!,]$/.exec(punctuated[h]!)?.[0] ?? '';
-    for (const [counts, isIt] of [[ends, (m: string) => /[.?!]/.test(m)], [commas, (m: string) => m === ',']] as const) {
-      if (isIt(want) && isIt(got)) counts.tp++;
-      else if (isIt(got)) counts.fp++;
-      else if (isIt(want)) counts.fn++;
-    }
+    for (const [counts, isIt] of [[ends, (m: string) => /[.?!]/.test(m)], [commas, (m: string) => m === ',']] as const) count(counts, isIt(want), isIt(got));
   }
   return { ends, commas };
 }

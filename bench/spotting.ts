@@ -5,13 +5,13 @@
 // voices; never used to choose anything). Per set: precision, recall and F1 over every pair of a
 // call and a phrase, and the time spotting adds to the decode.
 // Run: npx tsx bench/spotting.ts
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { pocketsphinxEngine } from '../src/engines/transcription/pocketsphinx.ts';
 import { matchPhrases, normalWords, timedTokens } from '../src/core/transcripts/phrase-match.ts';
+import { count, f1, fliteWav, type Counts } from './flite.ts';
 import { usage } from './usage.ts';
 
 usage(`Usage: npx tsx bench/spotting.ts
@@ -23,26 +23,14 @@ interface SpotSet {
   phrases: string[];
   clips: string[];
 }
-interface Counts {
-  tp: number;
-  fp: number;
-  fn: number;
-}
-
 const here = import.meta.dirname;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-spotting-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 const engine = pocketsphinxEngine(loadConfig({ HARK_DATA_DIR: path.join(dir, 'data'), HARK_LOG_LEVEL: 'warn' }), 1);
 const said = (text: string, phrase: string) => ` ${normalWords(text).join(' ')} `.includes(` ${normalWords(phrase).join(' ')} `);
-const f1 = ({ tp, fp, fn }: Counts) => {
-  const precision = tp / Math.max(1, tp + fp);
-  const recall = tp / Math.max(1, tp + fn);
-  return `${precision.toFixed(2)} / ${recall.toFixed(2)} / ${(precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall)).toFixed(2)}`;
-};
-const count = (counts: Counts, truth: boolean, found: boolean) => {
-  if (truth && found) counts.tp++;
-  else if (found) counts.fp++;
-  else if (truth) counts.fn++;
+const prf = (counts: Counts) => {
+  const { precision, recall, f1: f } = f1(counts);
+  return `${precision.toFixed(2)} / ${recall.toFixed(2)} / ${f.toFixed(2)}`;
 };
 
 console.log('Phrases spotted in the audio, flite speech (goal on held-out: spotting F1 ≥ 0.9 and above transcript matching)');
@@ -56,11 +44,8 @@ for (const name of ['dev', 'holdout']) {
   let spotting = 0;
   for (const voice of set.voices) {
     for (const [i, text] of set.clips.entries()) {
-      const spoken = path.join(dir, `${name}-${voice}-${i}.flite.wav`);
       const file = path.join(dir, `${name}-${voice}-${i}.wav`);
-      execFileSync('flite', ['-voice', voice, '-t', text, '-o', spoken]);
-      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', spoken, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', file]);
-      const request = { audioPath: file, durationSeconds: (fs.statSync(file).size - 44) / 32_000, language: 'en', model: 'en-us', wordTimestamps: true };
+      const request = { audioPath: file, durationSeconds: fliteWav(text, voice, file), language: 'en', model: 'en-us', wordTimestamps: true };
       const control = { signal: new AbortController().signal, onProgress: () => {} };
       let started = performance.now();
       await engine.transcribe(request, control);
@@ -81,9 +66,9 @@ for (const name of ['dev', 'holdout']) {
     }
   }
   const clips = set.voices.length * set.clips.length;
-  console.log(`${name.padEnd(10)} ${'transcript matching'.padEnd(22)} ${f1(matched).padEnd(21)} ${plain.toFixed(1).padStart(8)}`);
-  console.log(`${name.padEnd(10)} ${'spotting'.padEnd(22)} ${f1(spotted).padEnd(21)} ${' '.repeat(8)}   ${spotting.toFixed(1)} (+${(((spotting - plain) / plain) * 100).toFixed(0)} %)`);
-  console.log(`${name.padEnd(10)} ${'either (phrase rules)'.padEnd(22)} ${f1(either)}`);
+  console.log(`${name.padEnd(10)} ${'transcript matching'.padEnd(22)} ${prf(matched).padEnd(21)} ${plain.toFixed(1).padStart(8)}`);
+  console.log(`${name.padEnd(10)} ${'spotting'.padEnd(22)} ${prf(spotted).padEnd(21)} ${' '.repeat(8)}   ${spotting.toFixed(1)} (+${(((spotting - plain) / plain) * 100).toFixed(0)} %)`);
+  console.log(`${name.padEnd(10)} ${'either (phrase rules)'.padEnd(22)} ${prf(either)}`);
   console.log(`${' '.repeat(11)}(${clips} calls × ${set.phrases.length} phrases)`);
 }
 process.exit(0);

@@ -83,6 +83,14 @@ function matches({ found, truth }: Boundaries): { hit: number; found: number; tr
   }
   return { hit, found: found.length, truth: truth.length };
 }
+/** Half a block's mean length, in segments: Pk's window. */
+const pkWindow = Math.round(calls.flatMap((c) => c.blocks).reduce((sum, b) => sum + b.length, 0) / calls.flatMap((c) => c.blocks).length / 2);
+const meanPk = (set: Boundaries[]) => (set.reduce((sum, r) => sum + pk(r, pkWindow), 0) / set.length).toFixed(2);
+/** A split's columns: calls, boundaries, precision, recall, Pk, Pk with no chapters. */
+function chapterRow(split: string, callCount: number, results: Boundaries[], none: Boundaries[]): string[] {
+  const total = results.map(matches).reduce((a, b) => ({ hit: a.hit + b.hit, found: a.found + b.found, truth: a.truth + b.truth }), { hit: 0, found: 0, truth: 0 });
+  return [split.padEnd(9), String(callCount).padStart(5), String(total.truth).padStart(11), percent(total.hit / Math.max(1, total.found)).padStart(10), percent(total.hit / total.truth).padStart(8), meanPk(results).padStart(6), meanPk(none).padStart(8)];
+}
 console.log('\nChapters: boundaries on written calls (a boundary within one segment counts; Pk: lower is better)');
 console.log('split'.padEnd(9), 'calls'.padStart(5), 'boundaries'.padStart(11), 'precision'.padStart(10), 'recall'.padStart(8), 'Pk'.padStart(6), 'Pk none'.padStart(8), 'Pk every 5'.padStart(11));
 for (const split of splits) {
@@ -100,10 +108,7 @@ for (const split of splits) {
     every.push({ found: texts.map((_, i) => i).filter((i) => i > 0 && i % 5 === 0), truth, n: texts.length });
     if (process.argv.includes('--verbose')) console.log(`  ${call.id}: found ${JSON.stringify(results.at(-1)!.found)} truth ${JSON.stringify(truth)} titles ${chapters.map((c) => c.title).join(' | ')}`);
   }
-  const k = Math.round(calls.flatMap((c) => c.blocks).reduce((sum, b) => sum + b.length, 0) / calls.flatMap((c) => c.blocks).length / 2);
-  const total = results.map(matches).reduce((a, b) => ({ hit: a.hit + b.hit, found: a.found + b.found, truth: a.truth + b.truth }), { hit: 0, found: 0, truth: 0 });
-  const meanPk = (set: Boundaries[]) => (set.reduce((sum, r) => sum + pk(r, k), 0) / set.length).toFixed(2);
-  console.log(split.padEnd(9), String(own.length).padStart(5), String(total.truth).padStart(11), percent(total.hit / Math.max(1, total.found)).padStart(10), percent(total.hit / total.truth).padStart(8), meanPk(results).padStart(6), meanPk(none).padStart(8), meanPk(every).padStart(11));
+  console.log(...chapterRow(split, own.length, results, none), meanPk(every).padStart(11));
 }
 
 // ── Chapters on recognised calls: each sentence spoken by flite (two voices taking turns, others
@@ -142,10 +147,7 @@ if (!process.argv.includes('--written-only')) {
         results.push({ found: chapters.slice(1).map((c) => c.first_segment), truth, n: texts.length });
         none.push({ found: [], truth, n: texts.length });
       }
-      const k = Math.round(calls.flatMap((c) => c.blocks).reduce((sum, b) => sum + b.length, 0) / calls.flatMap((c) => c.blocks).length / 2);
-      const total = results.map(matches).reduce((a, b) => ({ hit: a.hit + b.hit, found: a.found + b.found, truth: a.truth + b.truth }), { hit: 0, found: 0, truth: 0 });
-      const meanPk = (set: Boundaries[]) => (set.reduce((sum, r) => sum + pk(r, k), 0) / set.length).toFixed(2);
-      console.log(split.padEnd(9), String(own.length).padStart(5), String(total.truth).padStart(11), percent(total.hit / Math.max(1, total.found)).padStart(10), percent(total.hit / total.truth).padStart(8), meanPk(results).padStart(6), meanPk(none).padStart(8), percent(errors / words).padStart(7));
+      console.log(...chapterRow(split, own.length, results, none), percent(errors / words).padStart(7));
     }
   } finally {
     decoder.close();
