@@ -236,8 +236,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
     await page.getByLabel('Transcript', { exact: true }).waitFor({ timeout: 30_000 });
-    await page.getByLabel('Analyse with', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Call review', exact: true }).click();
+    await page.getByLabel('Analyse with', { exact: true }).first().selectOption({ label: 'Call review' });
     await page.getByRole('button', { name: 'Analyse' }).click();
     const result = page.locator('[data-result]').first();
     await result.waitFor({ timeout: 60_000 });
@@ -252,6 +251,24 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
       await page.waitForFunction((t) => Math.abs((document.querySelector('audio')?.currentTime ?? -1) - t) < 1.5, at);
     }
     await check(page, 'recording-answers');
+
+    // Opened afresh, the page asks for what it shows while its code loads (the page's inline
+    // script, which its policy allows), and the app takes those answers instead of asking again.
+    const asked: string[] = [];
+    const onRequest = (request: { url(): string; method(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/') && request.method() === 'GET') asked.push(`${url.pathname}?${[...url.searchParams].map((p) => p.join('=')).sort().join('&')}`);
+    };
+    page.on('request', onRequest);
+    await page.reload();
+    await page.getByLabel('Transcript', { exact: true }).waitFor();
+    await page.locator('[data-result]').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    page.off('request', onRequest);
+    const early = await page.evaluate(() => Object.keys((window as unknown as { harkEarly?: object }).harkEarly ?? {}));
+    assert.ok(early.some((url) => url.endsWith('/transcript')) && early.some((url) => url.includes('/transcription-runs?')), `asked early: ${early.join(', ')}`);
+    assert.deepEqual(asked.filter((url, i) => asked.indexOf(url) !== i), [], `each asked once: ${asked.join(', ')}`);
+    assert.equal(await page.locator('audio').getAttribute('preload'), 'none', 'the audio waits until it is played');
   });
 
   test('reports: a weekly chart per agent and its CSV', async () => {
@@ -336,8 +353,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
     await page.getByRole('button', { name: 'Transcribe' }).click();
     await page.getByLabel('Transcript', { exact: true }).locator('[data-speaker="agent"]').first().waitFor({ timeout: 60_000 });
-    await page.getByLabel('Analyse with', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Call QA', exact: true }).click();
+    await page.getByLabel('Analyse with', { exact: true }).first().selectOption({ label: 'Call QA' });
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     assert.match((await page.locator('[data-result] [data-question="greeting"] [data-scope]').first().textContent()) ?? '', /said by agent · first 15 s/);

@@ -213,8 +213,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await editor.getByRole('textbox').first().fill(GREETING);
     await editor.getByRole('button', { name: /^Save corrections/ }).click();
     await page.getByText('Saved as version 2; version 1 is kept.').waitFor();
-    await page.getByLabel('Analyse with', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Call QA', exact: true }).click();
+    await page.getByLabel('Analyse with', { exact: true }).first().selectOption({ label: 'Call QA' });
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     await check(page, 'lead-corrected');

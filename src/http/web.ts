@@ -1,14 +1,17 @@
 // The built web interface (web/dist), served by Hark itself: hashed assets cached for a year, the
 // page for any other path a browser opens (the app routes itself), sent with a Content Security
-// Policy that allows no inline script and no framing. API paths never fall back to the page.
+// Policy that allows no framing and no inline script but the page's own (each allowed by its
+// hash). API paths never fall back to the page.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-export const contentSecurityPolicy = [
+/** The page's policy; `scriptHashes`: the inline scripts the page itself carries. */
+export const contentSecurityPolicy = (scriptHashes: readonly string[] = []) => [
   "default-src 'self'",
-  "script-src 'self'",
+  ["script-src 'self'", ...scriptHashes.map((hash) => `'${hash}'`)].join(' '),
   // Components set style attributes; no script can be injected through them.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
@@ -21,6 +24,12 @@ export const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The built page and the policy it is sent with. */
+export interface Page {
+  html: Buffer;
+  policy: string;
+}
+
 const apiPaths = /^\/(api|v1|healthz|readyz)(\/|$|\?)/;
 
 /** Whether a request that matched no route is a browser opening a page of the app. */
@@ -31,27 +40,34 @@ export function isPageRequest(request: FastifyRequest): boolean {
   return accept.includes('text/html');
 }
 
-function pageHeaders(reply: FastifyReply): FastifyReply {
+function pageHeaders(reply: FastifyReply, page: Page): FastifyReply {
   return reply
-    .header('content-security-policy', contentSecurityPolicy)
+    .header('content-security-policy', page.policy)
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin')
     .header('cache-control', 'no-cache');
 }
 
-/** The built page, or null when the web interface has not been built (the API is served alone). */
-export function loadPage(webDir: string): Buffer | null {
-  const file = path.join(webDir, 'index.html');
-  return fs.existsSync(file) ? fs.readFileSync(file) : null;
+/** The hashes (CSP's `sha256-…`) of the inline scripts of a page: those without a `src`. */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => `sha256-${createHash('sha256').update(match[1]!).digest('base64')}`);
 }
 
-export function sendPage(reply: FastifyReply, page: Buffer): FastifyReply {
-  return pageHeaders(reply).type('text/html; charset=utf-8').send(page);
+/** The built page, or null when the web interface has not been built (the API is served alone). */
+export function loadPage(webDir: string): Page | null {
+  const file = path.join(webDir, 'index.html');
+  if (!fs.existsSync(file)) return null;
+  const html = fs.readFileSync(file);
+  return { html, policy: contentSecurityPolicy(inlineScriptHashes(html.toString('utf8'))) };
+}
+
+export function sendPage(reply: FastifyReply, page: Page): FastifyReply {
+  return pageHeaders(reply, page).type('text/html; charset=utf-8').send(page.html);
 }
 
 /** Serves the built files (public, out of the OpenAPI document) and the page at `/`. */
-export async function registerWeb(app: FastifyInstance, webDir: string, page: Buffer): Promise<void> {
+export async function registerWeb(app: FastifyInstance, webDir: string, page: Page): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), public: true };

@@ -2,6 +2,7 @@
 // HttpOnly cookie; every write carries the session's CSRF token, held in memory only (never in
 // localStorage). Errors are thrown as ApiError with the problem's fields.
 import createClient, { type Middleware } from 'openapi-fetch';
+import { fetchEarlyFirst } from './early.ts';
 // One generated schema for the web app and the TypeScript client (npm run api-types --prefix web).
 import type { components, paths } from '../../../clients/typescript/src/schema.d.ts';
 
@@ -37,7 +38,7 @@ const csrf: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
+export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin', fetch: fetchEarlyFirst });
 api.use(csrf);
 
 function toProblem(error: unknown, response: Response): Problem {

@@ -3,7 +3,7 @@
 // own queries find the answers (or the requests under way) in the cache under the same keys.
 // Signed out, nothing is asked (the workspace frame sends the visitor to sign in).
 import type { LoaderFunctionArgs, ShouldRevalidateFunctionArgs } from 'react-router';
-import { latestCompletedRun, queries } from './queries.ts';
+import { completedRunIds, latestCompletedRun, queries } from './queries.ts';
 import { queryClient } from './query-client.ts';
 import { recordingListQuery } from '../lib/filters.ts';
 import { signedIn } from '../session.tsx';
@@ -37,14 +37,22 @@ export function prefetchRecording({ params }: LoaderFunctionArgs): null {
   const id = params.recordingId!;
   forMember(ws, () => {
     void queryClient.prefetchQuery(queries.recording(ws, id));
-    void queryClient.prefetchQuery(queries.analysisRuns(ws, id));
-    // The transcript is the page's largest part: asked for as soon as the runs say which one it is.
+    void queryClient.prefetchQuery(queries.transcriptionScenarios(ws));
+    void queryClient.prefetchQuery(queries.analysisScenarios(ws));
+    // The transcript (the page's largest part) and the call's categories, once the runs say which transcript is the latest.
     void queryClient
       .fetchQuery(queries.transcriptionRuns(ws, id))
       .then((runs) => {
         const latest = latestCompletedRun(runs.data);
         if (latest) void queryClient.prefetchQuery(queries.transcript(ws, id, latest));
+        void queryClient.prefetchQuery(queries.recordingCategories(ws, id, latest));
       })
+      .catch(() => {
+        // The page's own query shows the problem.
+      });
+    void queryClient
+      .fetchQuery(queries.analysisRuns(ws, id))
+      .then((runs) => void queryClient.prefetchQuery(queries.analysisResults(ws, id, completedRunIds(runs.data))))
       .catch(() => {
         // The page's own query shows the problem.
       });

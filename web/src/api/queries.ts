@@ -47,13 +47,13 @@ export const queries = {
       staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-runs', { params: { path: path(ws), query: { recording_id: recordingId, limit: 50 } } })),
     }),
-  /** The transcript of a run (the recording's latest completed run on its page). */
+  /** A recording's latest transcript; `runId`, its newest completed run, is in the key so that a new run reads it again. */
   transcript: (ws: string, recordingId: string, runId: string | null) =>
     queryOptions({
       queryKey: [...keys.transcript(ws, recordingId), runId] as const,
       enabled: runId !== null,
       staleTime: PREFETCHED_FRESH_MS,
-      queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript', { params: { path: { ...path(ws), run_id: runId! }, query: {} } })),
+      queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript', { params: { path: { ...path(ws), recording_id: recordingId }, query: {} } })),
     }),
   recordingCategories: (ws: string, recordingId: string, transcriptRunId: string | null) =>
     queryOptions({
@@ -132,6 +132,9 @@ export const queries = {
 };
 
 export const activeRun = (status: string) => status === 'queued' || status === 'running';
+
+/** The completed runs among `runs`, as one key part: the answers shown are read again when one completes. */
+export const completedRunIds = (runs: { id: string; status: string }[]): string => runs.filter((r) => r.status === 'completed').map((r) => r.id).join(',');
 
 /** The run whose transcript a recording's page shows: its newest completed one. */
 export const latestCompletedRun = (runs: { id: string; status: string }[]): string | null => runs.find((r) => r.status === 'completed')?.id ?? null;

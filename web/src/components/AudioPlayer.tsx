@@ -7,6 +7,7 @@ import { ActionIcon, Box, Button, Group, NativeSelect, Paper, Stack, Text } from
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type ReactNode } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import { formatTime } from '../lib/transcript-sync.ts';
+import { fetchEarlyFirst } from '../api/early.ts';
 
 export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3];
 const SKIP_SECONDS = 5;
@@ -46,7 +47,7 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
   const [waveform, setWaveform] = useState<{ duration_seconds: number; peaks: number[] } | null>(null);
   useEffect(() => {
     let current = true;
-    fetch(waveformSrc, { credentials: 'same-origin' })
+    fetchEarlyFirst(new Request(waveformSrc, { credentials: 'same-origin' }))
       .then((response) => (response.ok ? response.json() : null))
       .then((body: { duration_seconds: number; peaks: number[] } | null) => current && setWaveform(body ?? { duration_seconds: 0, peaks: [] }))
       .catch(() => current && setWaveform({ duration_seconds: 0, peaks: [] }));
@@ -153,8 +154,8 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
 
   return (
     <Paper withBorder p="sm" radius="md">
-      {/* Nothing is fetched until the audio plays or seeks when the waveform's levels give its length; without them, its header is read for it. */}
-      <audio ref={audio} src={src} preload={waveform && waveform.duration_seconds > 0 ? 'none' : 'metadata'} data-testid="audio" />
+      {/* Nothing is fetched until the audio plays or seeks when the waveform's levels give its length; without them, its header is read for it (once the waveform has answered). */}
+      <audio ref={audio} src={src} preload={waveform && waveform.duration_seconds === 0 ? 'metadata' : 'none'} data-testid="audio" />
       <Stack gap={6}>
         <Group wrap="nowrap" align="center" gap="sm">
           <ActionIcon size="xl" radius="xl" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} data-testid="play">

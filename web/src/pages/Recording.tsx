@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client.ts';
-import { activeRun, keys, latestCompletedRun, queries, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
+import { activeRun, completedRunIds, keys, latestCompletedRun, queries, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
 import type { PlayerHandle } from '../components/AudioPlayer.tsx';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { RecordingHeader } from '../components/recording/RecordingHeader.tsx';
@@ -47,10 +47,11 @@ export default function Recording() {
   });
   const latestCompleted = latestCompletedRun(transcriptionRuns.data?.data ?? []);
   const transcript = useQuery(queries.transcript(workspace.id, recordingId, latestCompleted));
-  const latestAnalysis = analysisRuns.data?.data.filter((r) => r.status === 'completed').map((r) => r.id).join(',') ?? '';
+  const latestAnalysis = completedRunIds(analysisRuns.data?.data ?? []);
   // The call categories its latest transcript meets (refreshed with the transcript).
-  const categories = useQuery(queries.recordingCategories(workspace.id, recordingId, latestCompleted));
-  const results = useQuery(queries.analysisResults(workspace.id, recordingId, latestAnalysis));
+  // Keyed by the runs they follow: asked for once the runs are known, not once before and again after.
+  const categories = useQuery({ ...queries.recordingCategories(workspace.id, recordingId, latestCompleted), enabled: transcriptionRuns.isSuccess });
+  const results = useQuery({ ...queries.analysisResults(workspace.id, recordingId, latestAnalysis), enabled: analysisRuns.isSuccess });
   const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
   const analysisScenarios = useAnalysisScenarios(workspace.id);
 
@@ -83,7 +84,8 @@ export default function Recording() {
   const transcribing = transcriptionRuns.data?.data.some((run) => activeRun(run.status)) ?? false;
 
   if (recording.isError) return <ProblemAlert error={recording.error} />;
-  if (!recording.data) return <Text c="dimmed">Loading…</Text>;
+  // The page appears once with its call and transcript, not part by part as each answer arrives.
+  if (!recording.data || transcriptionRuns.isPending || (latestCompleted !== null && transcript.isPending)) return <Text c="dimmed">Loading…</Text>;
   const r = recording.data;
   const hasAudio = r.audio_deleted_at === null && !preparingStatuses.has(r.status) && !failedStatuses.has(r.status);
 

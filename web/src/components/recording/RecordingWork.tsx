@@ -1,6 +1,7 @@
 // The work on a recording: new runs with a chosen scenario, the answers (each scenario's latest,
-// earlier ones folded), and the runs of both kinds with Cancel and Retry.
-import { Button, Group, Select, Stack, Tabs, Text } from '@mantine/core';
+// earlier ones folded), and the runs of both kinds with Cancel and Retry. The pickers are the
+// browser's own selects and only the open tab is rendered: the page renders less as it loads.
+import { Button, Group, NativeSelect, Stack, Tabs, Text } from '@mantine/core';
 import { memo, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { latestPerScenario } from '../../lib/latest-per-scenario.ts';
@@ -37,7 +38,13 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
       {writer && hasAudio && (
         <Stack gap="xs">
           <Group align="end" gap="xs" wrap="nowrap">
-            <Select label="Transcribe with" placeholder="Default scenario" data={transcriptionScenarios.map((s) => ({ value: s.id, label: s.name }))} value={transcriptionScenario} onChange={setTranscriptionScenario} flex={1} />
+            <NativeSelect
+              label="Transcribe with"
+              data={[{ value: '', label: 'Default scenario' }, ...transcriptionScenarios.map((s) => ({ value: s.id, label: s.name }))]}
+              value={transcriptionScenario ?? ''}
+              onChange={(event) => setTranscriptionScenario(event.currentTarget.value || null)}
+              flex={1}
+            />
             <Button
               onClick={() =>
                 act(() =>
@@ -49,7 +56,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
             </Button>
           </Group>
           <Group align="end" gap="xs" wrap="nowrap">
-            <Select label="Analyse with" data={analysisScenarios.map((s) => ({ value: s.id, label: s.name }))} value={chosenAnalysis} onChange={setAnalysisScenario} allowDeselect={false} flex={1} />
+            <NativeSelect label="Analyse with" data={analysisScenarios.map((s) => ({ value: s.id, label: s.name }))} value={chosenAnalysis ?? ''} onChange={(event) => setAnalysisScenario(event.currentTarget.value)} flex={1} />
             <Button
               disabled={!latestCompleted || !chosenAnalysis}
               onClick={() =>
@@ -62,7 +69,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
           </Group>
         </Stack>
       )}
-      <Tabs defaultValue="results">
+      <Tabs defaultValue="results" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="results">Answers</Tabs.Tab>
           <Tabs.Tab value="runs">Runs</Tabs.Tab>
