@@ -38,6 +38,20 @@ describe('the TypeScript client against a live Hark', () => {
     assert.ok(transcript.words.length > 3);
   });
 
+  test('transcribe waits for the run an automatic scenario started on upload instead of transcribing the call twice', async () => {
+    const scenarios = await client.listTranscriptionScenarios();
+    const scenario = scenarios.data[0]!;
+    await client.updateTranscriptionScenario({ path: { scenario_id: scenario.id }, body: { auto: true } });
+    try {
+      const transcript = await client.transcribe(speech('My order number is missing from the email.'));
+      assert.match(transcript.text, /order/i);
+      const runs = await client.listTranscriptionRuns({ query: { recording_id: transcript.recording_id } });
+      assert.deepEqual(runs.data.map((run) => run.transcription_scenario_id), [scenario.id], 'one run: the automatic one');
+    } finally {
+      await client.updateTranscriptionScenario({ path: { scenario_id: scenario.id }, body: { auto: false } });
+    }
+  });
+
   test('an analysis scenario answers with typed answers', async () => {
     const recording = await client.upload(speech('Hello, thank you for calling. I would like a refund.'));
     const transcript = await client.transcribe({ id: recording.id });

@@ -349,7 +349,8 @@ func (c *Client) WaitForAnalysis(ctx context.Context, runID string) (*AnalysisRe
 	return &result, err
 }
 
-// Transcribe uploads a file, transcribes it with the workspace's default scenario and waits.
+// Transcribe uploads a file and waits for its transcript: the run an automatic scenario started
+// on upload, else a new run on the workspace's default scenario.
 func (c *Client) Transcribe(ctx context.Context, file string) (*Transcript, error) {
 	recording, err := c.Upload(ctx, file, UploadOptions{})
 	if err != nil {
@@ -357,6 +358,17 @@ func (c *Client) Transcribe(ctx context.Context, file string) (*Transcript, erro
 	}
 	if _, err := c.WaitForRecording(ctx, recording.ID); err != nil {
 		return nil, err
+	}
+	// Newest first: a run an automatic scenario started on upload exists once the recording is
+	// prepared, and is waited for rather than transcribing the call twice.
+	var runs struct {
+		Data []TranscriptionRun `json:"data"`
+	}
+	if err := c.ListTranscriptionRuns(ctx, Params{Query: url.Values{"recording_id": {recording.ID}, "limit": {"1"}}}, &runs); err != nil {
+		return nil, err
+	}
+	if len(runs.Data) > 0 && runs.Data[0].Status != "failed" && runs.Data[0].Status != "cancelled" {
+		return c.WaitForTranscript(ctx, runs.Data[0].ID)
 	}
 	var run TranscriptionRun
 	if err := c.CreateTranscriptionRun(ctx, Params{Path: map[string]string{"recording_id": recording.ID}, Body: map[string]any{}}, &run); err != nil {

@@ -107,6 +107,13 @@ func TestTranscribeAndAnalyse(t *testing.T) {
 	if !strings.Contains(strings.ToLower(transcript.Text), "invoice") || len(transcript.Words) < 3 {
 		t.Fatalf("transcript %q", transcript.Text)
 	}
+	// The workspace transcribes every upload by itself: Transcribe waited for that run, it did not start a second.
+	var runs struct {
+		Data []hark.TranscriptionRun `json:"data"`
+	}
+	if err := c.ListTranscriptionRuns(ctx, hark.Params{Query: url.Values{"recording_id": {transcript.RecordingID}}}, &runs); err != nil || len(runs.Data) != 1 {
+		t.Fatalf("runs of the recording: %d (%v)", len(runs.Data), err)
+	}
 	var scenario hark.AnalysisScenario
 	questions := []map[string]string{{"id": "greeting", "text": "Did the agent greet the customer?", "type": "boolean"}, {"id": "request", "text": "What did the customer ask for?", "type": "text"}}
 	if err := c.CreateAnalysisScenario(ctx, hark.Params{Body: map[string]any{"name": "Review", "questions": questions}}, &scenario); err != nil {

@@ -297,6 +297,14 @@ final class Client extends Operations
     {
         $recording = $this->upload($file);
         $this->waitForRecording($recording['id'], $timeout);
+        if ($scenarioId === null) {
+            // Newest first: a run an automatic scenario started on upload exists once the recording
+            // is prepared, and is waited for rather than transcribing the call twice.
+            $newest = $this->listTranscriptionRuns([], ['recording_id' => $recording['id'], 'limit' => 1])['data'][0] ?? null;
+            if ($newest !== null && !in_array($newest['status'], ['failed', 'cancelled'], true)) {
+                return $this->waitForTranscript($newest['id'], $timeout);
+            }
+        }
         $run = $this->createTranscriptionRun(['recording_id' => $recording['id']], [], $scenarioId === null ? new \stdClass() : ['transcription_scenario_id' => $scenarioId]);
         return $this->waitForTranscript($run['id'], $timeout);
     }

@@ -81,6 +81,8 @@ try {
 
     $transcript = $hark->transcribe(speech('Please send me the invoice for last month.'));
     check(str_contains(strtolower($transcript['text']), 'invoice') && count($transcript['words']) > 3, 'the transcript has the spoken words');
+    // The workspace transcribes every upload by itself: transcribe waited for that run, it did not start a second.
+    check(count($hark->listTranscriptionRuns([], ['recording_id' => $transcript['recording_id']])['data']) === 1, 'one run: the one the upload started');
 
     $scenario = $hark->createAnalysisScenario(body: ['name' => 'Review', 'questions' => [
         ['id' => 'greeting', 'text' => 'Did the agent greet the customer?', 'type' => 'boolean'],

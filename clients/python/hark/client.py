@@ -211,14 +211,27 @@ class Hark(Operations):
         return self.get_analysis_result(recording_id=run["recording_id"], run_id=run_id)  # type: ignore[no-any-return]
 
     def transcribe(self, file: Union[str, "os.PathLike[str]", None] = None, recording_id: Optional[str] = None, scenario_id: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None, timeout: float = 600.0) -> Transcript:
-        """Uploads a file (or takes a recording), transcribes it (the default scenario unless named) and waits."""
+        """Uploads a file (or takes a recording) and waits for its transcript.
+
+        Without a scenario named, the run the recording already has (the one an automatic scenario
+        started on upload) is waited for, so a call is never transcribed twice; a new run on the
+        default scenario is started only when it has none (or its newest failed or was cancelled).
+        With a scenario named, a run on it is started.
+        """
         if recording_id is None:
             if file is None:
                 raise ValueError("give a file or a recording_id")
             recording_id = self.upload(file, metadata=metadata)["id"]
         self.wait_for_recording(recording_id, timeout)
-        run = self.create_transcription_run(recording_id=recording_id, body={"transcription_scenario_id": scenario_id} if scenario_id else {})
-        return self.wait_for_transcript(run["id"], timeout)
+        run_id: Optional[str] = None
+        if scenario_id is None:
+            # Newest first: an automatic run exists as soon as the recording is prepared.
+            runs = self.list_transcription_runs(query={"recording_id": recording_id, "limit": 1})["data"]
+            if runs and runs[0]["status"] not in ("failed", "cancelled"):
+                run_id = runs[0]["id"]
+        if run_id is None:
+            run_id = self.create_transcription_run(recording_id=recording_id, body={"transcription_scenario_id": scenario_id} if scenario_id else {})["id"]
+        return self.wait_for_transcript(run_id, timeout)
 
     def paginate(self, list_method: Callable[..., Any], query: Optional[Mapping[str, Any]] = None, **params: Any) -> Iterator[Any]:
         """Every item of a list, following next_cursor page after page."""

@@ -67,6 +67,8 @@ class LiveHark(unittest.TestCase):
         transcript = self.hark.transcribe(speech("Please send me the invoice for last month.", self.folder), metadata={"agent": "ana"})
         self.assertIn("invoice", transcript["text"].lower())
         self.assertGreater(len(transcript["words"]), 3)
+        # The workspace transcribes every upload by itself: transcribe waited for that run, it did not start a second.
+        self.assertEqual(len(self.hark.list_transcription_runs(query={"recording_id": transcript["recording_id"]})["data"]), 1)
         scenario = self.hark.create_analysis_scenario(body={"name": "Review", "questions": [{"id": "greeting", "text": "Did the agent greet the customer?", "type": "boolean"}, {"id": "request", "text": "What did the customer ask for?", "type": "text"}]})
         run = self.hark.create_analysis_run(recording_id=transcript["recording_id"], body={"analysis_scenario_id": scenario["id"]})
         result = self.hark.wait_for_analysis(run["id"])

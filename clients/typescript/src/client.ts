@@ -192,12 +192,23 @@ export class Hark extends Operations {
     return this.getAnalysisResult({ path: { recording_id: run.recording_id, run_id: runId } }) as Promise<AnalysisResult>;
   }
 
-  /** Uploads (or takes) a recording, transcribes it with a scenario (the default one unless named), and waits for the transcript. */
+  /**
+   * Uploads (or takes) a recording and waits for its transcript. Without a scenario named, the run
+   * the recording already has (the one an automatic scenario started on upload) is waited for, so
+   * a call is never transcribed twice; a new run on the default scenario is started only when it
+   * has none (or its newest failed or was cancelled). With a scenario named, a run on it is started.
+   */
   async transcribe(recording: string | Blob | { id: string }, options: WaitOptions & { scenarioId?: string; metadata?: Record<string, unknown> } = {}): Promise<Transcript> {
     const id = typeof recording === 'object' && 'id' in recording ? recording.id : (await this.upload(recording, { metadata: options.metadata })).id;
     await this.waitForRecording(id, options);
-    const run = (await this.createTranscriptionRun({ path: { recording_id: id }, body: options.scenarioId ? { transcription_scenario_id: options.scenarioId } : {} })) as Schemas['TranscriptionRun'];
-    return this.waitForTranscript(run.id, options);
+    let runId: string | undefined;
+    if (!options.scenarioId) {
+      // Newest first: an automatic run exists as soon as the recording is prepared.
+      const newest = ((await this.listTranscriptionRuns({ query: { recording_id: id, limit: 1 } })) as { data: Schemas['TranscriptionRun'][] }).data[0];
+      if (newest && newest.status !== 'failed' && newest.status !== 'cancelled') runId = newest.id;
+    }
+    runId ??= ((await this.createTranscriptionRun({ path: { recording_id: id }, body: options.scenarioId ? { transcription_scenario_id: options.scenarioId } : {} })) as Schemas['TranscriptionRun']).id;
+    return this.waitForTranscript(runId, options);
   }
 
   /** Every item of a list, following next_cursor page after page. */
