@@ -43,13 +43,16 @@ const usage = `usage: hark <command> [options]   (hark <command> --help for its 
 /** A mistake in the command line: its message and the usage that would have helped. */
 class UsageError extends Error {}
 
-/** The command's own options, strictly: an unknown option is a usage error. */
-function options<T extends Record<string, { type: 'string' | 'boolean' }>>(command: Command, args: string[], spec: T) {
+/** The command's own options, strictly: an unknown option, or more than `positionals` arguments, is a usage error. */
+function options<T extends Record<string, { type: 'string' | 'boolean' }>>(command: Command, args: string[], spec: T, positionals = 0) {
+  let parsed;
   try {
-    return parseArgs({ args, allowPositionals: true, strict: true, options: spec });
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: spec });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${usages[command]}`);
   }
+  if (parsed.positionals.length > positionals) throw new UsageError(`Unexpected argument '${parsed.positionals[positionals]}'\n\n${usages[command]}`);
+  return parsed;
 }
 
 async function serve(config: Config, http: boolean, workers: boolean): Promise<void> {
@@ -174,8 +177,10 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'admin':
       return admin(config, rest);
-    case 'models':
-      return (await import('./models-cli.ts')).modelsCommand(config, rest, usages.models);
+    case 'models': {
+      const { positionals } = options('models', rest, {}, 3);
+      return (await import('./models-cli.ts')).modelsCommand(config, positionals, (problem) => new UsageError(`${problem}\n\n${usages.models}`));
+    }
     case 'openapi':
       options('openapi', rest, {});
       return printOpenApi(config);

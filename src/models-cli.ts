@@ -28,10 +28,12 @@ async function pull(config: Config, name: string): Promise<void> {
   console.log(JSON.stringify({ name, ...added }));
 }
 
-export async function modelsCommand(config: Config, args: string[], usage: string): Promise<void> {
+/** `args`: the action and its arguments (options already refused); `usageError` makes the error for a command line that means nothing. */
+export async function modelsCommand(config: Config, args: string[], usageError: (problem: string) => Error): Promise<void> {
   const [action, name, file] = args;
   if (action === 'add' && name && file && args.length === 3) {
     if (!fs.existsSync(file)) throw new Error(`There is no file at ${path.resolve(file)}: give the path of a whisper.cpp (ggml) or llama.cpp (GGUF) model file.`);
+    if (!fs.statSync(file).isFile()) throw new Error(`${path.resolve(file)} is a folder, not a model file: give the path of a whisper.cpp (ggml) or llama.cpp (GGUF) model file.`);
     console.log(JSON.stringify({ name, ...(await addModel(config, name, file)) }));
   } else if (action === 'list' && args.length === 1) {
     const models = await listModels(config);
@@ -39,7 +41,11 @@ export async function modelsCommand(config: Config, args: string[], usage: strin
     for (const model of models) console.log(`${model.engine}\t${model.name}\t${model.path}`);
   } else if (action === 'pull' && name && args.length === 2) {
     await pull(config, name);
+  } else if (action === undefined) {
+    throw usageError('Name an action: add, list or pull');
+  } else if (!['add', 'list', 'pull'].includes(action)) {
+    throw usageError(`Unknown action '${action}'`);
   } else {
-    throw new Error(usage);
+    throw usageError(`Wrong arguments for '${action}'`);
   }
 }

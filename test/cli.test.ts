@@ -46,6 +46,24 @@ describe('the command line', () => {
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /There is no file at \/nowhere\/ggml-tiny\.bin/);
     assert.doesNotMatch(missing.stderr, /ENOENT/);
+    const folder = hark(['models', 'add', 'tiny', scratch], { HARK_DATA_DIR: dataDir });
+    assert.equal(folder.status, 1);
+    assert.match(folder.stderr, /is a folder, not a model file/);
+    assert.doesNotMatch(folder.stderr, /EISDIR/);
+    // Every command refuses what it does not take, with its usage and exit code 2.
+    for (const [args, message, command] of [
+      [['models', 'list', '--bogus'], /Unknown option '--bogus'/, 'models'],
+      [['models'], /Name an action: add, list or pull/, 'models'],
+      [['models', 'frob'], /Unknown action 'frob'/, 'models'],
+      [['models', 'list', 'extra'], /Wrong arguments for 'list'/, 'models'],
+      [['openapi', 'extra'], /Unexpected argument 'extra'/, 'openapi'],
+      [['migrate', 'now'], /Unexpected argument 'now'/, 'migrate'],
+    ] as const) {
+      const run = hark([...args], { HARK_DATA_DIR: dataDir });
+      assert.equal(run.status, 2, args.join(' '));
+      assert.match(run.stderr, message, args.join(' '));
+      assert.match(run.stderr, new RegExp(`usage: hark ${command}`), args.join(' '));
+    }
   });
 
   test('migrate shows each file as it runs, then how many were applied; a second run says the database is up to date', () => {

@@ -15,7 +15,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-docs-commands-'));
 after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const pages = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
-const commandStart = /^((npx hark|hark|node bin\/hark\.js|npm run|npx tsx|node --import tsx) |bash scripts\/)/;
+const commandStart = /^((npx hark|hark|node bin\/hark\.js|npm run|npx tsx|node --import tsx|python3|php|go) |bash scripts\/|npm (start|ci|install|test)\b|node --test\b)/;
 
 /** The commands of one Markdown page: code spans (joined across a line break) and the lines of sh blocks; the operations table's first column is `hark …`. */
 function documentedCommands(markdown: string): string[] {
@@ -51,6 +51,19 @@ const runElsewhere: [RegExp, string, string][] = [
   [/^npm run api-types --prefix web$/, 'scripts/test.sh', 'openapi-typescript ../openapi.json'],
   [/^npm run lint:layers$/, 'scripts/test.sh', 'depcruise src --config .dependency-cruiser.cjs'],
   [/^node --import tsx clients\/typescript\/examples\/quickstart\.ts/, 'test/client-typescript.test.ts', 'examples/quickstart.ts'],
+  // Named in prose as what set-up and the test command do.
+  [/^npm start$/, 'package.json', '"start": "node bin/hark.js serve"'],
+  [/^npm ci$/, 'scripts/setup.sh', 'npm ci --no-audit'],
+  [/^node --test$/, 'scripts/test.sh', 'node --import tsx --test'],
+  [/^npm test --prefix web$/, 'scripts/test.sh', 'npx vitest run'],
+  [/^npm install$/, 'test/client-installs.test.ts', 'npm install of the folder'],
+  // The other clients' suites and quickstarts, run by the test command and by each suite.
+  [/^python3 -m unittest discover -s clients\/python\/tests$/, 'scripts/test.sh', '-m unittest discover -s clients/python/tests'],
+  [/^python3 clients\/python\/examples\/quickstart\.py/, 'clients/python/tests/test_client.py', 'def test_quickstart'],
+  [/^php clients\/php\/tests\/run\.php$/, 'scripts/test.sh', 'php clients/php/tests/run.php'],
+  [/^php clients\/php\/examples\/quickstart\.php/, 'clients/php/tests/run.php', 'clients/php/examples/quickstart.php'],
+  [/^go run \.\/examples\/quickstart/, 'clients/go/hark_test.go', '"go", "run", "./examples/quickstart"'],
+  [/^go vet \.\/\.\.\. && go test \.\/\.\.\.$/, 'scripts/test.sh', 'go vet ./... && go test ./...'],
 ];
 
 test('every command in the README and docs/ runs as documented', (t) => {
