@@ -1,4 +1,5 @@
-"""Upload an audio file, transcribe it with the workspace's default scenario, print the text.
+"""Upload an audio file, wait for its transcript (the run the workspace's automatic scenario
+started, else one on the default scenario), print it as SRT subtitles.
 
     HARK_URL=http://127.0.0.1:8080 HARK_API_KEY=hark_... python3 clients/python/examples/quickstart.py call.wav
 """
@@ -11,4 +12,6 @@ from hark import Hark  # noqa: E402
 
 if len(sys.argv) != 2:
     sys.exit("usage: quickstart.py AUDIO_FILE")
-print(Hark().transcribe(sys.argv[1])["text"])
+hark = Hark()
+transcript = hark.transcribe(sys.argv[1])
+sys.stdout.write(str(hark.get_recording_transcript(recording_id=transcript["recording_id"], query={"format": "srt"})))

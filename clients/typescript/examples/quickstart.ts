@@ -1,4 +1,5 @@
-// Upload an audio file, transcribe it with the workspace's default scenario, print the text.
+// Upload an audio file, wait for its transcript (the run the workspace's automatic scenario
+// started, else one on the default scenario), print it as SRT subtitles.
 //   HARK_URL=http://127.0.0.1:8080 HARK_API_KEY=hark_… node --import tsx clients/typescript/examples/quickstart.ts call.wav
 import { Hark } from '../src/index.ts';
 
@@ -9,4 +10,4 @@ if (!file) {
 }
 const hark = new Hark();
 const transcript = await hark.transcribe(file);
-console.log(transcript.text);
+process.stdout.write(String(await hark.getRecordingTranscript({ path: { recording_id: transcript.recording_id }, query: { format: 'srt' } })));
