@@ -237,6 +237,18 @@ for (const backend of await oneBackend()) {
         group?.speakers.map((s) => [s.speaker, s.sentiment_avg]),
         latest.sentiment.speakers.map((s) => [s.speaker, s.mean]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       );
+      // The analysis report, asked for sentiment, gives the same per speaker over the transcripts its results analysed.
+      const asked = await client.createAnalysisScenario({ body: { name: `refunds ${Math.random()}`, questions: [{ id: 'refund', text: 'Was a refund offered?', type: 'boolean', phrases: ['refund'] }] } });
+      await analyse(client, callId, asked.id, 60_000, 'the analysis run');
+      const analysisQuery = { analysis_scenario_id: asked.id, group_by: ['metadata.agent'], 'metadata.agent': 'sam' };
+      const withSentiment = await client.getAnalysisReport({ query: { ...analysisQuery, sentiment: true } });
+      assert.deepEqual(
+        withSentiment.groups[0]?.sentiment?.map((s) => [s.speaker, s.transcripts, s.mean]),
+        latest.sentiment.speakers.map((s) => [s.speaker, 1, s.mean]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      );
+      assert.equal((await client.getAnalysisReport({ query: analysisQuery })).groups[0]?.sentiment, undefined, 'only when asked');
+      const analysisCsv = await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${asked.id}&group_by=metadata.agent&metadata.agent=sam&sentiment=true`, key: account.key, headers: { accept: 'text/csv' } });
+      assert.match(analysisCsv.body.split('\n')[0] ?? '', /^metadata\.agent,calls,refund\.true,refund\.false,refund\.rate,agent\.sentiment_avg,customer\.sentiment_avg$/);
       // The CSV answer is an HTTP shape (a media type, a body that is not JSON): asked for by hand.
       const csv = await hark.request({ method: 'GET', url: `${P}/reports/talk?group_by=metadata.agent&metadata.agent=sam`, key: account.key, headers: { accept: 'text/csv' } });
       assert.match(csv.headers['content-type'] as string, /^text\/csv/);

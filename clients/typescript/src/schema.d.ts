@@ -10894,6 +10894,8 @@ export interface operations {
         parameters: {
             query: {
                 analysis_scenario_id: string;
+                /** @description true: each group also gives, per speaker, the mean sentiment of the transcripts its results analysed (reads those transcripts: slower over many results) */
+                sentiment?: boolean;
                 /** @description metadata.<field>, category (the call categories a recording meets, by name: a recording in two counts in both, one in none under null), recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several */
                 group_by?: string[];
                 /** @description Comma-separated statuses */
@@ -10946,6 +10948,14 @@ export interface operations {
                                 true: number;
                                 false: number;
                                 rate: number | null;
+                            }[];
+                            /** @description With sentiment=true: per speaker, the sentiment of the transcripts the counted results analysed */
+                            sentiment?: {
+                                speaker: string;
+                                /** @description Analysed transcripts in which this speaker is heard and scored */
+                                transcripts: number;
+                                /** @description The speaker's mean sentiment per call (-1 … 1), averaged over those transcripts */
+                                mean: number;
                             }[];
                         }[];
                     };

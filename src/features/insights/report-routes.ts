@@ -29,12 +29,20 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         summary: 'Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording\'s latest result',
         description: 'Recording filters as on the list (status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.',
         params: WorkspaceParams,
-        querystring: Type.Object({ analysis_scenario_id: Type.String(), ...filterFields }, { additionalProperties: Type.String() }),
+        querystring: Type.Object(
+          {
+            analysis_scenario_id: Type.String(),
+            sentiment: Type.Optional(Type.Boolean({ description: 'true: each group also gives, per speaker, the mean sentiment of the transcripts its results analysed (reads those transcripts: slower over many results)' })),
+            ...filterFields,
+          },
+          { additionalProperties: Type.String() },
+        ),
         response: withProblems({ 200: reportResponse(AnalysisReportSchema) }, 404),
       },
     },
     async (request, reply) => {
-      const report = await analysisReport(ctx, request.params.workspace_id, request.query.analysis_scenario_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      const { sentiment, ...query } = request.query;
+      const report = await analysisReport(ctx, request.params.workspace_id, query.analysis_scenario_id, query.group_by ?? [], recordingFiltersOf(query), { sentiment: sentiment === true });
       return sendJsonOrCsv(request, reply as FastifyReply, report, analysisReportCsv);
     },
   );

@@ -13,6 +13,16 @@ export const AnalysisReportSchema = Type.Object({
       results: Type.Integer({ description: 'Results counted: each recording\'s latest completed result for the scenario (a re-run or a retry replaces the earlier one)' }),
       calls: Type.Integer({ description: 'Calls (recordings) in the group: the same number as results' }),
       questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String(), true: Type.Integer(), false: Type.Integer(), rate: Nullable(Type.Number()) })),
+      sentiment: Type.Optional(
+        Type.Array(
+          Type.Object({
+            speaker: Type.String(),
+            transcripts: Type.Integer({ description: 'Analysed transcripts in which this speaker is heard and scored' }),
+            mean: Type.Number({ minimum: -1, maximum: 1, description: "The speaker's mean sentiment per call (-1 … 1), averaged over those transcripts" }),
+          }),
+          { description: 'With sentiment=true: per speaker, the sentiment of the transcripts the counted results analysed' },
+        ),
+      ),
     }),
   ),
 });

@@ -103,7 +103,11 @@ const keyOf = (keys: GroupKey[], row: Record<string, unknown>) => Object.fromEnt
 const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.stringify(keys.map((_, i) => row[`k${i}`] ?? null));
 
 
-export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters): Promise<AnalysisReport> {
+/**
+ * Boolean answers counted per group over each recording's latest result for the scenario; with
+ * `sentiment`, also each speaker's mean sentiment over the transcripts those results analysed.
+ */
+export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters, options: { sentiment?: boolean } = {}): Promise<AnalysisReport> {
   const scenario = await getScenario(ctx.db, scenarioQuestions, workspaceId, scenarioId);
   const keys = await keysFor(ctx, workspaceId, groupBy, 'facts');
   // One pass over the narrow facts (migration 015), which carry the recording's creation time and
@@ -117,20 +121,36 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
     sql`count(*) FILTER (WHERE rec.booleans ->> ${q.id} = 'true')::int AS ${sql.ref(`t${i}`)}`,
     sql`count(*) FILTER (WHERE rec.booleans ->> ${q.id} = 'false')::int AS ${sql.ref(`f${i}`)}`,
   ]);
-  const rows = await ctx.db.transaction().execute(async (trx) => {
+  const { rows, sentiment } = await ctx.db.transaction().execute(async (trx) => {
     // Reports fold many rows into few groups, but the planner cannot know how few groups a
     // metadata field gives and plans for a million: steer it to hash the groups in parallel
     // workers (partial aggregates) instead of sorting every row. 0.79 s instead of 3.2 s over a
     // million results in bench/scale.ts.
     await sql`SET LOCAL work_mem = '64MB'; SET LOCAL enable_sort = off; SET LOCAL parallel_setup_cost = 0; SET LOCAL parallel_tuple_cost = 0; SET LOCAL jit = off`.execute(trx);
-    return (
+    const counted = (
       await sql<Record<string, unknown> & { n: number }>`
         SELECT ${keyColumns(keys)} ${sql.join([sql`count(*)::int AS n`, ...counts])}
         FROM analysis_facts rec ${keyJoins(keys)}
         WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} AND rec.latest ${where(conditions)}
         ${groupClause(keys)}`.execute(trx)
     ).rows;
+    if (!options.sentiment) return { rows: counted, sentiment: [] };
+    // The transcripts the counted results analysed, each speaker's mean (stored with the transcript; one stored before sentiment was scored counts for no one).
+    const scored = await sql<Record<string, unknown> & { speaker: string; n: number; mean: number }>`
+      SELECT ${keyColumns(keys)} x.speaker AS speaker, count(*)::int AS n, avg(x.mean)::float8 AS mean
+      FROM analysis_facts rec ${keyJoins(keys)}
+      JOIN analysis_results res ON res.analysis_run_id = rec.analysis_run_id
+      JOIN transcripts t ON t.id = res.transcript_id
+      CROSS JOIN LATERAL (SELECT s ->> 'speaker' AS speaker, (s ->> 'mean')::float8 AS mean FROM jsonb_array_elements(t.sentiment -> 'speakers') s) x
+      WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} AND rec.latest ${where(conditions)}
+      GROUP BY ${sql.join([...keyRefs(keys), sql.ref('speaker')])}`.execute(trx);
+    return { rows: counted, sentiment: scored.rows };
   });
+  const speakersOf = new Map<string, { speaker: string; transcripts: number; mean: number }[]>();
+  for (const row of sentiment) {
+    const id = keyString(keys, row);
+    speakersOf.set(id, [...(speakersOf.get(id) ?? []), { speaker: row.speaker, transcripts: Number(row.n), mean: rounded(row.mean) }].sort((a, b) => a.speaker.localeCompare(b.speaker)));
+  }
   const groups = rows.map((row) => ({
       key: keyOf(keys, row),
       results: Number(row.n),
@@ -140,6 +160,7 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
         const no = Number(row[`f${i}`]);
         return { question_id: q.id, question: q.text, true: yes, false: no, rate: yes + no ? yes / (yes + no) : null };
       }),
+      ...(options.sentiment ? { sentiment: speakersOf.get(keyString(keys, row)) ?? [] } : {}),
     }));
   return { analysis_scenario_id: scenario.id, group_by: groupBy, groups: byKey(keys, groups) };
 }
@@ -265,10 +286,12 @@ function byKey<G extends { key: Record<string, string | null> }>(keys: GroupKey[
 
 export function analysisReportCsv(report: AnalysisReport): string {
   const questionIds = [...new Set(report.groups.flatMap((g) => g.questions.map((q) => q.question_id)))];
-  const header = [...report.group_by, 'calls', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.rate`])];
+  const speakers = [...new Set(report.groups.flatMap((g) => (g.sentiment ?? []).map((s) => s.speaker)))].sort();
+  const header = [...report.group_by, 'calls', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.rate`]), ...speakers.map((speaker) => `${speaker}.sentiment_avg`)];
   const lines = report.groups.map((g) => {
     const byId = new Map(g.questions.map((q) => [q.question_id, q]));
-    return [...report.group_by.map((name) => g.key[name]), g.calls, ...questionIds.flatMap((id) => [byId.get(id)?.true ?? 0, byId.get(id)?.false ?? 0, byId.get(id)?.rate ?? ''])];
+    const bySpeaker = new Map((g.sentiment ?? []).map((s) => [s.speaker, s.mean]));
+    return [...report.group_by.map((name) => g.key[name]), g.calls, ...questionIds.flatMap((id) => [byId.get(id)?.true ?? 0, byId.get(id)?.false ?? 0, byId.get(id)?.rate ?? '']), ...speakers.map((speaker) => bySpeaker.get(speaker) ?? '')];
   });
   return csvDocument([header, ...lines]);
 }

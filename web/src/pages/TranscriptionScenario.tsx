@@ -50,7 +50,8 @@ export default function TranscriptionScenario() {
   });
 
   if (scenario.error) return <ProblemAlert error={scenario.error} />;
-  if (!draft) return <Text c="dimmed">Loading…</Text>;
+  // The form appears with the engines' catalog, which says which fields the chosen engine takes (a field must not appear later under the reader's hand).
+  if (!draft || engines.isPending) return <Text c="dimmed">Loading…</Text>;
   const available = engines.data?.data.filter((e) => e.kind === 'transcription') ?? [];
   const engine = available.find((e) => e.engine === draft.engine);
   // Whether the chosen engine spots phrases in the audio, as the server's catalog says.
