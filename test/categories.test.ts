@@ -1,10 +1,12 @@
 // Call categories over HTTP, through the shipped TypeScript client, on a recognised two-channel
-// call: rules over phrases (said or not, by a speaker, early), sentiment and talk statistics,
+// call: rules over phrases (said or not, by a speaker, early), what was meant (similar_to, by
+// sentence embeddings), sentiment and talk statistics,
 // evaluated on the new transcript, read per recording and as a list filter, evaluated again over
 // past calls, and refused when malformed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { meets } from '../src/features/categories/category-rule.ts';
+import { packVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
 import type { Hark as HarkClient, Schemas } from '../clients/typescript/src/index.ts';
 import { transcriptionEnds } from './helpers/api.ts';
 import { speech, stereoCall } from './helpers/audio.ts';
@@ -28,6 +30,36 @@ test('all and any; talk and sentiment conditions of a speaker or of the call', (
   assert.equal(meets({ match: 'all', conditions: [{ type: 'sentiment', op: 'below', value: -0.3 }] }, transcript), true, 'the call: mean of -0.4');
   assert.equal(meets({ match: 'all', conditions: [{ type: 'talk', metric: 'talk_ratio', speaker: 'agent', op: 'below', value: 0.6 }] }, transcript), true);
   assert.equal(meets({ match: 'all', conditions: [{ type: 'sentiment', speaker: 'customer', part: 'first_third', op: 'below', value: 0 }] }, transcript), false, 'nothing said in the first third');
+});
+
+test('similar_to: a segment in scope as close as the threshold asks to the text meant', () => {
+  const segments = [
+    { start: 0, end: 2, text: 'hello there', speaker: 'agent', channel: 0 },
+    { start: 30, end: 33, text: 'i want a refund', speaker: 'customer', channel: 1 },
+  ];
+  // Vectors stand in for the encoder's: the text is [1, 0, 0]; the customer's segment at 0.8 from it.
+  const transcript = {
+    segments,
+    words: [],
+    stats: { speakers: [], silence_seconds: 0, overlap_seconds: 0, interruptions: 0 },
+    sentiment: { segments: [0, 0], speakers: [] },
+    meaning: { segments: [[0, 1, 0], [0.8, 0.6, 0]], texts: new Map([['money back', [1, 0, 0]]]) },
+  };
+  const similar = (extra: object) => meets({ match: 'all', conditions: [{ type: 'similar_to', text: 'money back', ...extra }] }, transcript);
+  assert.equal(similar({}), true, '0.8 reaches the default 0.6');
+  assert.equal(similar({ threshold: 0.9 }), false);
+  assert.equal(similar({ speaker: 'agent' }), false, 'the agent said nothing like it');
+  assert.equal(similar({ within_seconds: 20 }), false, 'not in the first 20 s');
+  assert.equal(meets({ match: 'all', conditions: [{ type: 'similar_to', text: 'money back', speaker: 'customer', within_seconds: 31 }] }, transcript), true);
+});
+
+test('segment vectors are kept in a byte each, moving a similarity by less than 0.01', () => {
+  const vectors = Array.from({ length: 5 }, (_, v) => Array.from({ length: 512 }, (_, i) => Math.sin(i * (v + 1) * 0.37) / 22));
+  const unpacked = unpackVectors(packVectors(vectors));
+  assert.equal(unpacked.length, 5);
+  const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0) / Math.hypot(...a) / Math.hypot(...b);
+  for (let a = 0; a < 5; a++) for (let b = 0; b < 5; b++) assert.ok(Math.abs(cosine(vectors[a]!, vectors[b]!) - cosine(unpacked[a]!, unpacked[b]!)) < 0.01);
+  assert.deepEqual(unpackVectors(packVectors([])), []);
 });
 
 for (const backend of await backends()) {
@@ -82,6 +114,23 @@ for (const backend of await backends()) {
       assert.equal(renamed.name, 'mentions money back');
       assert.equal(await client.deleteCategory({ path: { category_id: created.id } }), null, '204, no body');
       await rejectsWith(client.getCategory({ path: { category_id: created.id } }), 404, 'not_found');
+    });
+
+    test('similar_to: a call is sorted by what a speaker meant, whatever the words; the segment vectors are made once and kept', async () => {
+      const similar = async (name: string, text: string, speaker: string) => (await client.createCategory({ body: { name, rule: { match: 'all', conditions: [{ type: 'similar_to', text, speaker }] } } })).id;
+      const moneyBack = await similar('money back', 'I will give you your money back', 'agent');
+      const unhappy = await similar('unhappy', 'I am really unhappy with your service', 'customer');
+      const unhappyAgent = await similar('unhappy agent', 'I am really unhappy with your service', 'agent');
+      const weather = await similar('weather', 'What will the weather be like tomorrow?', 'customer');
+      for (const id of [moneyBack, unhappy, unhappyAgent, weather]) await client.evaluateCategory({ path: { category_id: id } });
+      assert.deepEqual(await withCategory(moneyBack), [recordingId], 'the agent: "refund the full amount"');
+      assert.deepEqual(await withCategory(unhappy), [recordingId], 'the customer: "your service is awful"');
+      assert.deepEqual(await withCategory(unhappyAgent), [], 'not said by the agent');
+      assert.deepEqual(await withCategory(weather), []);
+      const kept = await hark.runtime.ctx.db.selectFrom('transcripts').select(['segments', 'segment_vectors']).where('recording_id', '=', recordingId).executeTakeFirstOrThrow();
+      assert.equal(unpackVectors(kept.segment_vectors!).length, (kept.segments as unknown[]).length, 'one vector per segment, kept');
+      await rejectsWith(client.createCategory({ body: { name: 'x', rule: { match: 'all', conditions: [{ type: 'similar_to', text: '', threshold: 2 }] } } }), 400, 'validation_failed');
+      for (const id of [moneyBack, unhappy, unhappyAgent, weather]) await client.deleteCategory({ path: { category_id: id } });
     });
 
     test('malformed categories and filters are 400; another workspace sees none', async () => {

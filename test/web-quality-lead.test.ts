@@ -198,6 +198,24 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Recordings"] tbody tr').length === 3, undefined, { timeout: 10_000 });
     const named = (await page.getByRole('table', { name: 'Recordings' }).getByRole('link').allTextContents()).sort();
     assert.deepEqual(named, calls.flatMap((c, i) => (c.greets ? [] : [path.basename(files[i]!)])).sort());
+
+    // Something meant, whatever the words: a condition of its own kind, read back as a sentence,
+    // saved as typed and applied (sentence embeddings of each call's turns).
+    await page.goto(`${workspaceUrl}/categories`);
+    await page.getByRole('button', { name: 'New category' }).click();
+    const meant = page.getByRole('region', { name: 'New category' });
+    await meant.getByLabel('Name').fill('Wants to leave');
+    await meant.getByLabel('Condition 1', { exact: true }).and(page.locator('input')).click();
+    await page.getByRole('option', { name: 'A meaning, any words' }).click();
+    await meant.getByLabel('Says something like').fill('I want to end my contract');
+    await meant.getByText('customer says something like “I want to end my contract”').waitFor();
+    await check(page, 'lead-category-meant');
+    await meant.getByRole('button', { name: 'Save category' }).click();
+    const leave = page.locator('[data-category-row="Wants to leave"]');
+    await leave.getByRole('button', { name: 'Apply to past calls' }).click();
+    await page.getByText(/^“Wants to leave”: \d+ of 10 transcribed calls meet it\.$/).waitFor({ timeout: 60_000 });
+    const saved = await hark.runtime.ctx.db.selectFrom('categories').select('rule').where('name', '=', 'Wants to leave').executeTakeFirstOrThrow();
+    assert.deepEqual(typeof saved.rule === 'string' ? JSON.parse(saved.rule) : saved.rule, { match: 'all', conditions: [{ type: 'similar_to', text: 'I want to end my contract', speaker: 'customer' }] });
   });
 
   test('a corrected transcript, analysed again, moves the rate; the card number shows as a marker', async () => {

@@ -1922,6 +1922,17 @@ export interface components {
                 within_seconds?: number;
             } | {
                 /** @enum {string} */
+                type: "similar_to";
+                /** @description A sentence as a speaker would say it ("I want my money back"): met when a segment means much the same */
+                text: string;
+                /** @description Cosine similarity of sentence embeddings a segment must reach (default 0.6; higher is stricter) */
+                threshold?: number;
+                /** @description A speaker label ("agent", "customer"); absent: anyone, or the whole call */
+                speaker?: string;
+                /** @description Only segments starting in the first seconds of the call */
+                within_seconds?: number;
+            } | {
+                /** @enum {string} */
                 type: "talk";
                 /** @description silence_seconds and overlap_seconds are the call's; the others a speaker's (interruptions: the call's without a speaker) */
                 metric: "silence_seconds" | "overlap_seconds" | "interruptions" | "talk_ratio" | "talk_seconds" | "words_per_minute" | "longest_turn_seconds";

@@ -1,5 +1,7 @@
 // Call categories: a workspace's named rules (category-rule.ts), evaluated on each recording's new
-// transcript (a finished run, or a corrected version) and on demand over past recordings. What a
+// transcript (a finished run, or a corrected version) and on demand over past recordings. A rule
+// that asks what was meant (`similar_to`) reads the transcript's segment vectors, made on first
+// need and kept with it. What a
 // recording meets is kept per recording (recording_categories: filter the list with `category`),
 // and a `recording.categorized` event names them.
 import type { Selectable } from 'kysely';
@@ -7,11 +9,13 @@ import type { Context } from '../../context.ts';
 import { emitEvent } from '../../core/events.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
-import type { Trx } from '../../platform/db/database.ts';
+import type { Db, Trx } from '../../platform/db/database.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { CategoriesTable, TranscriptsTable } from '../../platform/db/tables.ts';
 import { transcriptSentiment, TranscriptSentimentSchema } from '../../core/transcripts/sentiment.ts';
-import { CategoryRuleSchema, meets, type CategoryRule } from './category-rule.ts';
+import { CategoryRuleSchema, meets, similarTexts, type CategoryRule } from './category-rule.ts';
+import { segmentVectors } from '../../core/transcripts/segment-vectors.ts';
+import { embedSentences } from '../../engines/text/sentence-encoder.ts';
 import { transcriptParts, transcriptStats } from '../../core/transcripts/transcript.ts';
 
 type CategoryRow = Selectable<CategoriesTable>;
@@ -67,11 +71,26 @@ export async function deleteCategory(ctx: Context, workspaceId: string, id: stri
   await ctx.db.deleteFrom('categories').where('id', '=', current.id).execute();
 }
 
-/** The categories a transcript meets, of those given. */
-function categoriesMet(categories: readonly Category[], transcript: TranscriptRow): string[] {
+/** Vectors of the `similar_to` texts rules were written with, kept per process (a rule's text is embedded once, not per call). */
+const textVectors = new Map<string, number[]>();
+const MAX_TEXT_VECTORS = 1_000;
+
+async function vectorsOf(texts: string[]): Promise<Map<string, number[]>> {
+  const missing = texts.filter((text) => !textVectors.has(text));
+  if (missing.length > 0) {
+    if (textVectors.size + missing.length > MAX_TEXT_VECTORS) textVectors.clear();
+    (await embedSentences(missing)).forEach((vector, i) => textVectors.set(missing[i]!, vector));
+  }
+  return new Map(texts.map((text) => [text, textVectors.get(text)!]));
+}
+
+/** The categories a transcript meets, of those given (its segment vectors made and kept through `db` when a rule needs them). */
+async function categoriesMet(db: Db | Trx, categories: readonly Category[], transcript: TranscriptRow): Promise<string[]> {
   const parts = transcriptParts(transcript);
   const sentiment = transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`);
-  const input = { ...parts, stats: transcriptStats(transcript, parts), sentiment };
+  const texts = similarTexts(categories.map((category) => category.rule));
+  const meaning = texts.length > 0 ? { segments: await segmentVectors(db, transcript, parts.segments, embedSentences), texts: await vectorsOf(texts) } : undefined;
+  const input = { ...parts, stats: transcriptStats(transcript, parts), sentiment, ...(meaning ? { meaning } : {}) };
   return categories.filter((category) => meets(category.rule, input)).map((category) => category.id);
 }
 
@@ -84,7 +103,7 @@ export async function categorize(ctx: Context, trx: Trx, transcriptId: string): 
   if (!transcript) return;
   const rows = await trx.selectFrom('categories').selectAll().where('workspace_id', '=', transcript.workspace_id).execute();
   if (rows.length === 0) return;
-  const met = categoriesMet(rows.map(toCategory), transcript);
+  const met = await categoriesMet(trx, rows.map(toCategory), transcript);
   await trx.deleteFrom('recording_categories').where('recording_id', '=', transcript.recording_id).execute();
   if (met.length > 0) {
     await trx
@@ -125,7 +144,8 @@ export async function evaluateCategory(ctx: Context, workspaceId: string, id: st
         .limit(Math.min(PAGE, MAX_EVALUATED - recordings))
         .execute();
       if (rows.length === 0) return rows;
-      const met = rows.filter((transcript) => categoriesMet([category], transcript).length > 0);
+      const met: TranscriptRow[] = [];
+      for (const transcript of rows) if ((await categoriesMet(trx, [category], transcript)).length > 0) met.push(transcript);
       await trx.deleteFrom('recording_categories').where('category_id', '=', category.id).where('recording_id', 'in', rows.map((r) => r.recording_id)).execute();
       if (met.length > 0) {
         await trx

@@ -1,7 +1,8 @@
 // A category's rule and its evaluation on one transcript: conditions over what was said (phrases,
-// said or not, by a speaker, within the first seconds), the talk statistics (of the call or of a
-// speaker) and the sentiment (of a speaker, over the call or a third of it), all of them or any.
-// Pure: the transcript's words, segments, statistics and sentiment in, met or not (with why) out.
+// said or not, by a speaker, within the first seconds), what was meant (a sentence like a given
+// one, by sentence embeddings), the talk statistics (of the call or of a speaker) and the
+// sentiment (of a speaker, over the call or a third of it), all of them or any.
+// Pure: the transcript's words, segments, statistics, sentiment and segment vectors in, met or not out.
 import { Type, type Static } from '@sinclair/typebox';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import type { TalkStats } from '../../core/transcripts/talk-stats.ts';
@@ -18,6 +19,18 @@ const PhraseCondition = Type.Object(
     said: Type.Optional(Type.Boolean({ description: 'true (default): one is said; false: none is' })),
     speaker: Speaker,
     within_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 86_400 })),
+  },
+  { additionalProperties: false },
+);
+/** A sentence meaning the same as one said: cosine similarity of Universal Sentence Encoder vectors at least this, by default (chosen on a few dev pairs: paraphrases 0.6–0.76, unrelated turns of the same calls 0.37–0.58). */
+export const SIMILAR_THRESHOLD = 0.6;
+const SimilarCondition = Type.Object(
+  {
+    type: Type.Literal('similar_to'),
+    text: Type.String({ minLength: 1, maxLength: 300, description: 'A sentence as a speaker would say it ("I want my money back"): met when a segment means much the same' }),
+    threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: `Cosine similarity of sentence embeddings a segment must reach (default ${SIMILAR_THRESHOLD}; higher is stricter)` })),
+    speaker: Speaker,
+    within_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 86_400, description: 'Only segments starting in the first seconds of the call' })),
   },
   { additionalProperties: false },
 );
@@ -46,7 +59,7 @@ const SentimentCondition = Type.Object(
 export const CategoryRuleSchema = Type.Object(
   {
     match: Type.Union([Type.Literal('all'), Type.Literal('any')], { description: 'all: every condition holds; any: one does' }),
-    conditions: Type.Array(Type.Union([PhraseCondition, TalkCondition, SentimentCondition]), { minItems: 1, maxItems: 20 }),
+    conditions: Type.Array(Type.Union([PhraseCondition, SimilarCondition, TalkCondition, SentimentCondition]), { minItems: 1, maxItems: 20 }),
   },
   { additionalProperties: false, $id: 'CategoryRule' },
 );
@@ -58,6 +71,38 @@ export interface CategorizedTranscript {
   words: SpeakerWord[];
   stats: TalkStats;
   sentiment: TranscriptSentiment;
+  /** One vector per segment, when a rule has a `similar_to` condition, with each such condition's text's vector. */
+  meaning?: { segments: readonly (readonly number[])[]; texts: ReadonlyMap<string, readonly number[]> };
+}
+
+/** The `similar_to` texts of rules: what must be embedded to evaluate them. */
+export const similarTexts = (rules: readonly CategoryRule[]): string[] => [...new Set(rules.flatMap((rule) => rule.conditions.flatMap((c) => (c.type === 'similar_to' ? [c.text] : []))))];
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    aa += a[i]! * a[i]!;
+    bb += b[i]! * b[i]!;
+  }
+  return aa && bb ? dot / Math.sqrt(aa * bb) : 0;
+}
+
+/** The highest similarity of `text` to a segment in scope (a speaker's, starting in the first seconds); -1 when none is. */
+export function bestSimilarity(transcript: CategorizedTranscript, text: string, scope: { speaker?: string | undefined; within_seconds?: number | undefined }): number {
+  const target = transcript.meaning?.texts.get(text);
+  if (!target) throw new Error(`no vector for "${text}"`);
+  let best = -1;
+  transcript.segments.forEach((segment, i) => {
+    const vector = transcript.meaning!.segments[i];
+    if (!vector || segment.text.trim() === '') return;
+    if (scope.speaker && segment.speaker !== scope.speaker) return;
+    if (scope.within_seconds !== undefined && segment.start >= scope.within_seconds) return;
+    best = Math.max(best, cosine(vector, target));
+  });
+  return best;
 }
 
 const compare = (value: number | null | undefined, op: 'above' | 'below', limit: number) => value !== null && value !== undefined && (op === 'above' ? value > limit : value < limit);
@@ -72,6 +117,8 @@ function holds(condition: Condition, transcript: CategorizedTranscript): boolean
       );
       return answer.answer === (condition.said ?? true);
     }
+    case 'similar_to':
+      return bestSimilarity(transcript, condition.text, condition) >= (condition.threshold ?? SIMILAR_THRESHOLD);
     case 'talk': {
       const { stats } = transcript;
       if (condition.metric === 'silence_seconds' || condition.metric === 'overlap_seconds') return compare(stats[condition.metric], condition.op, condition.value);

@@ -177,6 +177,8 @@ export interface TranscriptsTable {
   key_phrases: ColumnType<unknown, string | null | undefined, string | null>;
   /** Chapters (chapters.ts); null before cut. */
   chapters: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Each segment's sentence embedding, packed (segment-vectors.ts); null until a rule needed them. */
+  segment_vectors: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AnalysisRunsTable extends RunColumns {

@@ -14,5 +14,14 @@ describe('categories in words', () => {
       }),
     ).toBe('agent says “refund” or “money back” in the first 60 s and the call: interruptions above 2 and customer: sentiment in the last third below -0.2');
     expect(describeRule({ match: 'any', conditions: [{ type: 'phrase', phrases: ['cancel'], said: false }, blankCondition('talk')] })).toBe('anyone never says “cancel” or the call: silence (s) above 30');
+    expect(
+      describeRule({
+        match: 'any',
+        conditions: [
+          { type: 'similar_to', text: 'I want my money back', speaker: 'customer' },
+          { type: 'similar_to', text: 'let me get my manager', threshold: 0.7, within_seconds: 30 },
+        ],
+      }),
+    ).toBe('customer says something like “I want my money back” or anyone says something like “let me get my manager” in the first 30 s (similarity 0.7)');
   });
 });

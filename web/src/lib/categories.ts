@@ -17,19 +17,28 @@ export const talkMetricNames: Record<Extract<Condition, { type: 'talk' }>['metri
 
 const partNames = { mean: 'over the call', first_third: 'in the first third', last_third: 'in the last third' } as const;
 
+/** The similarity a `similar_to` condition asks for when it names none (the server's default). */
+export const SIMILAR_THRESHOLD = 0.6;
+
 export function blankCondition(type: ConditionType): Condition {
   if (type === 'phrase') return { type, phrases: [], said: true };
+  if (type === 'similar_to') return { type, text: '', speaker: 'customer' };
   if (type === 'talk') return { type, metric: 'silence_seconds', op: 'above', value: 30 };
   return { type, speaker: 'customer', part: 'mean', op: 'below', value: -0.2 };
 }
 
 /** One condition in a sentence: `agent says "refund" in the first 15 s`. */
 export function describeCondition(condition: Condition): string {
-  const who = condition.speaker ?? (condition.type === 'phrase' ? 'anyone' : 'the call');
+  const who = condition.speaker ?? (condition.type === 'phrase' || condition.type === 'similar_to' ? 'anyone' : 'the call');
   if (condition.type === 'phrase') {
     const phrases = condition.phrases.map((p) => `“${p}”`).join(' or ');
     const window = condition.within_seconds !== undefined ? ` in the first ${condition.within_seconds} s` : '';
     return `${who} ${condition.said === false ? 'never says' : 'says'} ${phrases || '(no phrase yet)'}${window}`;
+  }
+  if (condition.type === 'similar_to') {
+    const window = condition.within_seconds !== undefined ? ` in the first ${condition.within_seconds} s` : '';
+    const threshold = condition.threshold !== undefined && condition.threshold !== SIMILAR_THRESHOLD ? ` (similarity ${condition.threshold})` : '';
+    return `${who} says something like “${condition.text || '…'}”${window}${threshold}`;
   }
   if (condition.type === 'talk') return `${who}: ${talkMetricNames[condition.metric]} ${condition.op} ${condition.value}`;
   return `${who}: sentiment ${partNames[condition.part ?? 'mean']} ${condition.op} ${condition.value}`;

@@ -1,5 +1,5 @@
 // Call categories: rules that sort calls (a phrase said or never said, by a speaker, in the first
-// seconds; a talk statistic; a speaker's sentiment), each evaluated on every new transcript. Here
+// seconds; something meant, whatever the words; a talk statistic; a speaker's sentiment), each evaluated on every new transcript. Here
 // they are listed in words, written and changed in an editor, applied to the calls already
 // transcribed, and each opens the list of the calls that meet it.
 import { ActionIcon, Alert, Anchor, Button, Group, NumberInput, Paper, SegmentedControl, Select, Stack, Switch, Table, TagsInput, Text, TextInput, Title } from '@mantine/core';
@@ -12,7 +12,7 @@ import { keys, useCategories } from '../api/queries.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
-import { blankCondition, describeRule, talkMetricNames, type CategoryRule, type Condition, type ConditionType } from '../lib/categories.ts';
+import { blankCondition, describeRule, SIMILAR_THRESHOLD, talkMetricNames, type CategoryRule, type Condition, type ConditionType } from '../lib/categories.ts';
 import { can } from '../session.tsx';
 
 type Category = Schemas['Category'];
@@ -24,6 +24,7 @@ interface Draft {
 
 const conditionTypes: { value: ConditionType; label: string }[] = [
   { value: 'phrase', label: 'A phrase, said or not' },
+  { value: 'similar_to', label: 'A meaning, any words' },
   { value: 'talk', label: 'A talk statistic' },
   { value: 'sentiment', label: 'A speaker\'s sentiment' },
 ];
@@ -175,7 +176,7 @@ function ConditionEditor({ index, condition, onChange, onRemove }: { index: numb
   const speaker = (
     <TextInput
       label="Speaker"
-      placeholder={condition.type === 'phrase' ? 'anyone' : 'the call'}
+      placeholder={condition.type === 'phrase' || condition.type === 'similar_to' ? 'anyone' : 'the call'}
       value={condition.speaker ?? ''}
       onChange={(e) => {
         const value = e.currentTarget.value.trim();
@@ -204,6 +205,29 @@ function ConditionEditor({ index, condition, onChange, onRemove }: { index: numb
               onChange={(v) => onChange(typeof v === 'number' && v > 0 ? { ...condition, within_seconds: v } : without(condition, 'within_seconds'))}
               w={120}
             />
+          </>
+        )}
+        {condition.type === 'similar_to' && (
+          <>
+            <TextInput
+              label="Says something like"
+              description="As the speaker would say it"
+              placeholder="I want my money back"
+              value={condition.text}
+              onChange={(e) => onChange({ ...condition, text: e.currentTarget.value })}
+              maxLength={300}
+              w={260}
+            />
+            {speaker}
+            <NumberInput
+              label="In the first (s)"
+              placeholder="anywhere"
+              value={condition.within_seconds ?? ''}
+              min={1}
+              onChange={(v) => onChange(typeof v === 'number' && v > 0 ? { ...condition, within_seconds: v } : without(condition, 'within_seconds'))}
+              w={120}
+            />
+            {number('Similarity', condition.threshold ?? SIMILAR_THRESHOLD, (threshold) => onChange({ ...condition, threshold }), { min: 0, max: 1, step: 0.05 })}
           </>
         )}
         {condition.type === 'talk' && (
