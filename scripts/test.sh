@@ -31,6 +31,13 @@ echo "== typecheck"; npx tsc --noEmit
 # Generated files are compared in a folder of this run's own, removed however the run ends.
 work="$(mktemp -d -t hark-check-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
+# Every suite's temporary files (the clients' too) go in a folder of this run's own, removed with
+# it, and a suite that leaves one of its hark-* files or folders behind fails the run.
+# (Open to other users like /tmp: the private PostgreSQL clusters run as the postgres user.)
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
+chmod 755 "$work"
+chmod 1777 "$TMPDIR"
 echo "== openapi drift"
 HARK_LOG_LEVEL=silent node bin/hark.js openapi > "$work/openapi.json"
 if ! diff -q openapi.json "$work/openapi.json" >/dev/null; then
@@ -67,13 +74,6 @@ echo "== clients: PHP (lint, tests against a Hark they start)"
 for file in clients/php/src/*.php clients/php/examples/*.php clients/php/tests/*.php; do php -l "$file" >/dev/null; done
 php clients/php/tests/run.php
 echo "== tests"
-# The suite's temporary files go in a folder of this run's own (removed with it), and a suite that
-# leaves one of its hark-* files or folders behind fails the run.
-# (Open to other users like /tmp: the private PostgreSQL clusters run as the postgres user.)
-export TMPDIR="$work/tmp"
-mkdir -p "$TMPDIR"
-chmod 755 "$work"
-chmod 1777 "$TMPDIR"
 node --import tsx --test --test-concurrency=2 --test-timeout=600000 test/*.test.ts
 left="$(find "$TMPDIR" -maxdepth 1 -name 'hark-*' -printf '%f\n')"
 if [ -n "$left" ]; then

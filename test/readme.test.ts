@@ -31,6 +31,7 @@ test('the README\'s first call runs as written and prints the transcript as SRT'
     for (const block of blocks) {
       const run = spawnSync('bash', ['-euo', 'pipefail', '-c', block], { cwd: folder, env: { ...process.env, HARK: server.base }, encoding: 'utf8', timeout: 180_000 });
       assert.equal(run.status, 0, `${block}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`);
+      assert.match(run.stdout, /^\{"id":"fl-[^\n]*"pipeline":\{/m, 'the upload\'s answer, the recording card, is printed');
       assert.match(run.stdout, /^preparing$/m, 'the upload\'s pipeline status is printed');
       assert.match(run.stdout, /^1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\n/m, 'an SRT cue');
       assert.match(run.stdout, /thank you for calling/i);
