@@ -1,5 +1,5 @@
 // `hark <command>`: serve, worker, migrate, admin, models, openapi; `--help` on each.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownSettings, type Config } from './config.ts';
 import { createLogger, flushLog } from './logger.ts';
@@ -154,6 +154,10 @@ async function main(argv: string[]): Promise<void> {
   const log = createLogger(config.logLevel);
   // On stderr, so that output meant for a file (`hark openapi > openapi.json`) stays clean.
   for (const { name, nearest } of unknownSettings(process.env)) process.stderr.write(`warning: ${name} is not a Hark setting and does nothing: did you mean ${nearest}?\n`);
+  // Every command but openapi keeps its data in the data folder: a file there is named in a sentence, not as a failed mkdir.
+  if (command !== 'openapi' && existsSync(config.dataDir) && !statSync(config.dataDir).isDirectory()) {
+    throw new Error(`HARK_DATA_DIR is ${config.dataDir}, which is a file: give a folder (it is made when missing).`);
+  }
   switch (command as Command) {
     case 'serve':
       return serve(config, true, !options('serve', rest, { 'no-workers': { type: 'boolean' } }).values['no-workers']);

@@ -50,6 +50,13 @@ describe('the command line', () => {
     assert.equal(folder.status, 1);
     assert.match(folder.stderr, /is a folder, not a model file/);
     assert.doesNotMatch(folder.stderr, /EISDIR/);
+    // A data folder that is a file is named in a sentence, not as a failed mkdir.
+    const file = path.join(scratch, 'not-a-folder');
+    fs.writeFileSync(file, '');
+    const notFolder = hark(['migrate'], { HARK_DATA_DIR: file, HARK_EMBEDDED_DB: 'pglite' });
+    assert.equal(notFolder.status, 1);
+    assert.match(notFolder.stderr, /HARK_DATA_DIR is .*not-a-folder, which is a file: give a folder/);
+    assert.doesNotMatch(notFolder.stderr, /ENOTDIR/);
     // Every command refuses what it does not take, with its usage and exit code 2.
     for (const [args, message, command] of [
       [['models', 'list', '--bogus'], /Unknown option '--bogus'/, 'models'],
