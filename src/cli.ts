@@ -101,7 +101,7 @@ async function withDatabase<T>(config: Config, fn: (ctx: Context) => Promise<T>)
 }
 
 async function admin(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = options('admin', args, { name: { type: 'string' }, scopes: { type: 'string' } });
+  const { values, positionals } = options('admin', args, { name: { type: 'string' }, scopes: { type: 'string' } }, 3);
   const [action, first, second] = positionals;
   const { createApiKey } = await import('./features/access/api-keys.ts');
   const { createWorkspace, setPlan } = await import('./features/access/workspaces.ts');

@@ -33,7 +33,8 @@ export async function modelsCommand(config: Config, args: string[], usageError: 
   const [action, name, file] = args;
   if (action === 'add' && name && file && args.length === 3) {
     if (!fs.existsSync(file)) throw new Error(`There is no file at ${path.resolve(file)}: give the path of a whisper.cpp (ggml) or llama.cpp (GGUF) model file.`);
-    if (!fs.statSync(file).isFile()) throw new Error(`${path.resolve(file)} is a folder, not a model file: give the path of a whisper.cpp (ggml) or llama.cpp (GGUF) model file.`);
+    if (fs.statSync(file).isDirectory()) throw new Error(`${path.resolve(file)} is a folder, not a model file: give the path of a whisper.cpp (ggml) or llama.cpp (GGUF) model file.`);
+    if (!fs.statSync(file).isFile()) throw new Error(`${path.resolve(file)} is not a regular file: give the path of a whisper.cpp (ggml) or llama.cpp (GGUF) model file.`);
     console.log(JSON.stringify({ name, ...(await addModel(config, name, file)) }));
   } else if (action === 'list' && args.length === 1) {
     const models = await listModels(config);

@@ -60,6 +60,7 @@ test('segment vectors are kept in a byte each, moving a similarity by less than 
   const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0) / Math.hypot(...a) / Math.hypot(...b);
   for (let a = 0; a < 5; a++) for (let b = 0; b < 5; b++) assert.ok(Math.abs(cosine(vectors[a]!, vectors[b]!) - cosine(unpacked[a]!, unpacked[b]!)) < 0.01);
   assert.deepEqual(unpackVectors(packVectors([])), []);
+  assert.deepEqual(unpackVectors(''), [], 'nothing kept reads as no vectors');
 });
 
 for (const backend of await backends()) {
@@ -116,7 +117,7 @@ for (const backend of await backends()) {
       await rejectsWith(client.getCategory({ path: { category_id: created.id } }), 404, 'not_found');
     });
 
-    test('similar_to: a call is sorted by what a speaker meant, whatever the words; the segment vectors are made once and kept', async () => {
+    test('similar_to: a call is sorted by what a speaker meant, whatever the words; the segment vectors are kept with the transcript', async () => {
       const similar = async (name: string, text: string, speaker: string) => (await client.createCategory({ body: { name, rule: { match: 'all', conditions: [{ type: 'similar_to', text, speaker }] } } })).id;
       const moneyBack = await similar('money back', 'I will give you your money back', 'agent');
       const unhappy = await similar('unhappy', 'I am really unhappy with your service', 'customer');
@@ -129,6 +130,12 @@ for (const backend of await backends()) {
       assert.deepEqual(await withCategory(weather), []);
       const kept = await hark.runtime.ctx.db.selectFrom('transcripts').select(['segments', 'segment_vectors']).where('recording_id', '=', recordingId).executeTakeFirstOrThrow();
       assert.equal(unpackVectors(kept.segment_vectors!).length, (kept.segments as unknown[]).length, 'one vector per segment, kept');
+      // A new transcript is sorted by them too: by a job, once it is stored (the sentences are embedded outside its transaction).
+      const rerun = await client.createTranscriptionRun({ path: { recording_id: recordingId }, body: {} });
+      const done = await transcriptionEnds(client, rerun.id, 90_000);
+      await eventually(async () => (await client.listRecordingCategories({ path: { recording_id: recordingId } })).data.some((c) => c.id === moneyBack && c.transcript_id === done.transcript_id), 60_000, 'the new transcript categorised');
+      const latest = (await client.listRecordingCategories({ path: { recording_id: recordingId } })).data.map((c) => c.name).sort();
+      assert.deepEqual(latest, ['angry', 'money back', 'refund', 'unhappy']);
       await rejectsWith(client.createCategory({ body: { name: 'x', rule: { match: 'all', conditions: [{ type: 'similar_to', text: '', threshold: 2 }] } } }), 400, 'validation_failed');
       for (const id of [moneyBack, unhappy, unhappyAgent, weather]) await client.deleteCategory({ path: { category_id: id } });
     });

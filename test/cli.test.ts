@@ -65,6 +65,7 @@ describe('the command line', () => {
       [['models', 'list', 'extra'], /Wrong arguments for 'list'/, 'models'],
       [['openapi', 'extra'], /Unexpected argument 'extra'/, 'openapi'],
       [['migrate', 'now'], /Unexpected argument 'now'/, 'migrate'],
+      [['admin', 'set-plan', 'ws-1', 'pro', 'now'], /Unexpected argument 'now'/, 'admin'],
     ] as const) {
       const run = hark([...args], { HARK_DATA_DIR: dataDir });
       assert.equal(run.status, 2, args.join(' '));

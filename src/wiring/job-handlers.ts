@@ -8,6 +8,7 @@ import { downloadAudioJob } from '../features/recordings/download-audio.ts';
 import { expireAudioJob, recoverRunsJob } from './sweeps.ts';
 import { prepareAudioJob } from '../features/recordings/prepare-audio.ts';
 import { removeAudioJob } from '../features/recordings/remove-audio.ts';
+import { categorizeJob } from '../features/categories/categories.ts';
 import type { JobHandler, JobName } from '../platform/queue/queue.ts';
 
 export const runKinds = [transcriptionKind, analysisKind] as const;
@@ -25,5 +26,6 @@ export function jobHandlers(ctx: Context): AnyJobHandler[] {
     runJob(ctx, analysisKind),
     deliverWebhookJob(ctx),
     recoverRunsJob(ctx, runKinds),
+    categorizeJob(ctx),
   ];
 }

@@ -21,6 +21,7 @@ export function packVectors(vectors: readonly (readonly number[])[]): string {
 
 export function unpackVectors(packed: string): number[][] {
   const bytes = Buffer.from(packed, 'base64');
+  if (bytes.length < 4) return [];
   const dims = bytes.readUInt32LE(0);
   const vectors: number[][] = [];
   for (let at = 4; dims > 0 && at + 4 + dims <= bytes.length; at += 4 + dims) {

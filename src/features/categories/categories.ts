@@ -10,6 +10,7 @@ import { emitEvent } from '../../core/events.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
+import type { JobHandler } from '../../platform/queue/queue.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { CategoriesTable, TranscriptsTable } from '../../platform/db/tables.ts';
 import { transcriptSentiment, TranscriptSentimentSchema } from '../../core/transcripts/sentiment.ts';
@@ -76,12 +77,17 @@ const textVectors = new Map<string, number[]>();
 const MAX_TEXT_VECTORS = 1_000;
 
 async function vectorsOf(texts: string[]): Promise<Map<string, number[]>> {
-  const missing = texts.filter((text) => !textVectors.has(text));
+  const found = new Map(texts.flatMap((text) => (textVectors.has(text) ? [[text, textVectors.get(text)!] as const] : [])));
+  const missing = texts.filter((text) => !found.has(text));
   if (missing.length > 0) {
+    const made = await embedSentences(missing);
     if (textVectors.size + missing.length > MAX_TEXT_VECTORS) textVectors.clear();
-    (await embedSentences(missing)).forEach((vector, i) => textVectors.set(missing[i]!, vector));
+    made.forEach((vector, i) => {
+      found.set(missing[i]!, vector);
+      textVectors.set(missing[i]!, vector);
+    });
   }
-  return new Map(texts.map((text) => [text, textVectors.get(text)!]));
+  return found;
 }
 
 /** The categories a transcript meets, of those given (its segment vectors made and kept through `db` when a rule needs them). */
@@ -94,16 +100,8 @@ async function categoriesMet(db: Db | Trx, categories: readonly Category[], tran
   return categories.filter((category) => meets(category.rule, input)).map((category) => category.id);
 }
 
-/**
- * Evaluates every category of the workspace on a recording's new transcript, in the transaction
- * that made it: the recording's categories become what this transcript meets.
- */
-export async function categorize(ctx: Context, trx: Trx, transcriptId: string): Promise<void> {
-  const transcript = await trx.selectFrom('transcripts').selectAll().where('id', '=', transcriptId).executeTakeFirst();
-  if (!transcript) return;
-  const rows = await trx.selectFrom('categories').selectAll().where('workspace_id', '=', transcript.workspace_id).execute();
-  if (rows.length === 0) return;
-  const met = await categoriesMet(trx, rows.map(toCategory), transcript);
+/** The recording's categories become `met`, those of `transcript`; the event names them. */
+async function writeCategories(ctx: Context, trx: Trx, transcript: TranscriptRow, met: string[]): Promise<void> {
   await trx.deleteFrom('recording_categories').where('recording_id', '=', transcript.recording_id).execute();
   if (met.length > 0) {
     await trx
@@ -116,50 +114,99 @@ export async function categorize(ctx: Context, trx: Trx, transcriptId: string): 
   await emitEvent(ctx, trx, transcript.workspace_id, 'recording.categorized', { recording_id: transcript.recording_id, transcript_id: transcript.id, categories: met });
 }
 
+/**
+ * Evaluates every category of the workspace on a recording's new transcript, in the transaction
+ * that made it: the recording's categories become what this transcript meets. When a category
+ * asks what was meant (`similar_to`), the sentences must be embedded first, which is not done
+ * inside a transaction: the transcript is categorised by a `categorize` job once it is stored.
+ */
+export async function categorize(ctx: Context, trx: Trx, transcriptId: string): Promise<void> {
+  const transcript = await trx.selectFrom('transcripts').selectAll().where('id', '=', transcriptId).executeTakeFirst();
+  if (!transcript) return;
+  const categories = (await trx.selectFrom('categories').selectAll().where('workspace_id', '=', transcript.workspace_id).execute()).map(toCategory);
+  if (categories.length === 0) return;
+  if (similarTexts(categories.map((c) => c.rule)).length > 0) {
+    await ctx.queue.send('categorize', { transcriptId }, { trx });
+    return;
+  }
+  await writeCategories(ctx, trx, transcript, await categoriesMet(trx, categories, transcript));
+}
+
+/** Whether a transcript is its recording's latest (a newer one is categorised on its own). */
+async function isLatest(db: Db | Trx, transcript: TranscriptRow): Promise<boolean> {
+  const newest = await db.selectFrom('transcripts').select('id').where('workspace_id', '=', transcript.workspace_id).where('recording_id', '=', transcript.recording_id).orderBy('seq', 'desc').executeTakeFirst();
+  return newest?.id === transcript.id;
+}
+
+/** categorize: a new transcript's categories when one asks what was meant; its vectors are made (and kept) before a short transaction writes what it meets. */
+export function categorizeJob(ctx: Context): JobHandler<'categorize'> {
+  return {
+    name: 'categorize',
+    settings: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 900 },
+    concurrency: 1,
+    async handle({ transcriptId }) {
+      const transcript = await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', transcriptId).executeTakeFirst();
+      if (!transcript || !(await isLatest(ctx.db, transcript))) return;
+      const categories = await listCategories(ctx, transcript.workspace_id);
+      const met = await categoriesMet(ctx.db, categories, transcript);
+      await ctx.db.transaction().execute(async (trx) => {
+        // Categories changed meanwhile are read again: a deleted one is not written back.
+        const still = new Set((await trx.selectFrom('categories').select('id').where('workspace_id', '=', transcript.workspace_id).execute()).map((c) => c.id));
+        if (await isLatest(trx, transcript)) await writeCategories(ctx, trx, transcript, met.filter((id) => still.has(id)));
+      });
+    },
+  };
+}
+
 /** At most this many recordings an evaluation over past calls reads, newest first, a page at a time. */
 const MAX_EVALUATED = 10_000;
 const PAGE = 250;
 
 /**
  * One category over the latest transcript of each recording (the newest 10,000): the recordings
- * read lose or gain it; others keep what they had. Each page is read and written in its own
- * transaction, so a transcript stored meanwhile is never overwritten by an older one.
+ * read lose or gain it; others keep what they had. Each page is evaluated outside any transaction
+ * (sentences may be embedded), then written in a short one for the transcripts still current.
  */
 export async function evaluateCategory(ctx: Context, workspaceId: string, id: string): Promise<{ recordings: number; matched: number }> {
   const category = await getCategory(ctx, workspaceId, id);
   let recordings = 0;
   let matched = 0;
   let before: number | null = null;
+  // The current transcript of each recording, newest recordings first (by their transcript).
+  const currentTranscripts = (db: Db | Trx) =>
+    db
+      .selectFrom('transcripts as t')
+      .where('t.workspace_id', '=', workspaceId)
+      .where('t.current', '=', true)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('transcripts as newer').select('newer.id').whereRef('newer.recording_id', '=', 't.recording_id').where('newer.current', '=', true).whereRef('newer.seq', '>', 't.seq'))));
   while (recordings < MAX_EVALUATED) {
-    const page = await ctx.db.transaction().execute(async (trx) => {
-      // The current transcript of each recording, newest recordings first (by their transcript).
-      const rows = await trx
-        .selectFrom('transcripts as t')
-        .selectAll('t')
-        .where('t.workspace_id', '=', workspaceId)
-        .where('t.current', '=', true)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('transcripts as newer').select('newer.id').whereRef('newer.recording_id', '=', 't.recording_id').where('newer.current', '=', true).whereRef('newer.seq', '>', 't.seq'))))
-        .$if(before !== null, (q) => q.where('t.seq', '<', before!))
-        .orderBy('t.seq', 'desc')
-        .limit(Math.min(PAGE, MAX_EVALUATED - recordings))
-        .execute();
-      if (rows.length === 0) return rows;
-      const met: TranscriptRow[] = [];
-      for (const transcript of rows) if ((await categoriesMet(trx, [category], transcript)).length > 0) met.push(transcript);
-      await trx.deleteFrom('recording_categories').where('category_id', '=', category.id).where('recording_id', 'in', rows.map((r) => r.recording_id)).execute();
-      if (met.length > 0) {
+    const rows = await currentTranscripts(ctx.db)
+      .selectAll('t')
+      .$if(before !== null, (q) => q.where('t.seq', '<', before!))
+      .orderBy('t.seq', 'desc')
+      .limit(Math.min(PAGE, MAX_EVALUATED - recordings))
+      .execute();
+    if (rows.length === 0) break;
+    // Evaluated outside any transaction (a rule that asks what was meant embeds sentences)…
+    const met = new Set<string>();
+    for (const transcript of rows) if ((await categoriesMet(ctx.db, [category], transcript)).length > 0) met.add(transcript.id);
+    // …and written for the transcripts still current, so one stored meanwhile is never overwritten by an older one.
+    matched += await ctx.db.transaction().execute(async (trx) => {
+      const current = await currentTranscripts(trx).select(['t.id', 't.recording_id']).where('t.id', 'in', rows.map((r) => r.id)).execute();
+      if (current.length === 0) return 0;
+      const metNow = current.filter((t) => met.has(t.id));
+      await trx.deleteFrom('recording_categories').where('category_id', '=', category.id).where('recording_id', 'in', current.map((t) => t.recording_id)).execute();
+      if (metNow.length > 0) {
         await trx
           .insertInto('recording_categories')
-          .values(met.map((t) => ({ recording_id: t.recording_id, category_id: category.id, workspace_id: workspaceId, transcript_id: t.id })))
+          .values(metNow.map((t) => ({ recording_id: t.recording_id, category_id: category.id, workspace_id: workspaceId, transcript_id: t.id })))
           .onConflict((oc) => oc.columns(['recording_id', 'category_id']).doUpdateSet((eb) => ({ transcript_id: eb.ref('excluded.transcript_id') })))
           .execute();
       }
-      matched += met.length;
-      return rows;
+      return metNow.length;
     });
-    if (page.length === 0) break;
-    recordings += page.length;
-    before = Number(page.at(-1)!.seq);
+    recordings += rows.length;
+    before = Number(rows.at(-1)!.seq);
   }
   return { recordings, matched };
 }

@@ -17,6 +17,8 @@ export interface JobPayloads {
   transcribe: { runId: string };
   analyze: { runId: string };
   'recover-runs': Record<string, never>;
+  /** A new transcript sorted by categories that ask what was meant (its vectors made outside any transaction). */
+  categorize: { transcriptId: string };
 }
 
 export type JobName = keyof JobPayloads;

@@ -39,7 +39,9 @@ let answers: ReturnType<typeof earlyAnswers> | null = null;
 
 /** fetch for the app's requests: a GET's early answer when there is one, else the server. */
 export async function fetchEarlyFirst(input: Request): Promise<Response> {
-  if (input.method === 'GET') {
+  // A change (a sign-in or sign-out among them) ends what was asked early: nothing taken after it is from before it.
+  if (input.method !== 'GET') answers = earlyAnswers({}, window.location.origin);
+  else {
     answers ??= earlyAnswers(window.harkEarly ?? {}, window.location.origin);
     const response = await answers.take(input.url, performance.now());
     if (response) return response;

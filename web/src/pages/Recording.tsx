@@ -46,7 +46,8 @@ export default function Recording() {
     refetchInterval: (q) => (q.state.data?.data.some((r) => activeRun(r.status)) ? 1500 : false),
   });
   const latestCompleted = latestCompletedRun(transcriptionRuns.data?.data ?? []);
-  const transcript = useQuery(queries.transcript(workspace.id, recordingId, latestCompleted));
+  // A newer run's transcript replaces the one shown when it arrives: the page does not go back to "Loading…" meanwhile.
+  const transcript = useQuery({ ...queries.transcript(workspace.id, recordingId, latestCompleted), placeholderData: (previous) => (previous?.recording_id === recordingId ? previous : undefined) });
   const latestAnalysis = completedRunIds(analysisRuns.data?.data ?? []);
   // The call categories its latest transcript meets (refreshed with the transcript).
   // Keyed by the runs they follow: asked for once the runs are known, not once before and again after.
