@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { meets } from '../src/features/categories/category-rule.ts';
-import { packVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
+import { cosineSimilarity as cosine, packVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
 import type { Hark as HarkClient, Schemas } from '../clients/typescript/src/index.ts';
 import { transcriptionEnds } from './helpers/api.ts';
 import { speech, stereoCall } from './helpers/audio.ts';
@@ -57,7 +57,6 @@ test('segment vectors are kept in a byte each, moving a similarity by less than 
   const vectors = Array.from({ length: 5 }, (_, v) => Array.from({ length: 512 }, (_, i) => Math.sin(i * (v + 1) * 0.37) / 22));
   const unpacked = unpackVectors(packVectors(vectors));
   assert.equal(unpacked.length, 5);
-  const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0) / Math.hypot(...a) / Math.hypot(...b);
   for (let a = 0; a < 5; a++) for (let b = 0; b < 5; b++) assert.ok(Math.abs(cosine(vectors[a]!, vectors[b]!) - cosine(unpacked[a]!, unpacked[b]!)) < 0.01);
   assert.deepEqual(unpackVectors(packVectors([])), []);
   assert.deepEqual(unpackVectors(''), [], 'nothing kept reads as no vectors');

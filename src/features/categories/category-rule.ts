@@ -8,6 +8,7 @@ import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/ty
 import type { TalkStats } from '../../core/transcripts/talk-stats.ts';
 import type { TranscriptSentiment } from '../../core/transcripts/sentiment.ts';
 import { answerByPhrases } from '../../core/transcripts/phrase-rules.ts';
+import { cosineSimilarity } from '../../core/transcripts/segment-vectors.ts';
 
 const Speaker = Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A speaker label ("agent", "customer"); absent: anyone, or the whole call' }));
 const Comparison = Type.Union([Type.Literal('above'), Type.Literal('below')]);
@@ -78,18 +79,6 @@ export interface CategorizedTranscript {
 /** The `similar_to` texts of rules: what must be embedded to evaluate them. */
 export const similarTexts = (rules: readonly CategoryRule[]): string[] => [...new Set(rules.flatMap((rule) => rule.conditions.flatMap((c) => (c.type === 'similar_to' ? [c.text] : []))))];
 
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    aa += a[i]! * a[i]!;
-    bb += b[i]! * b[i]!;
-  }
-  return aa && bb ? dot / Math.sqrt(aa * bb) : 0;
-}
-
 /** The highest similarity of `text` to a segment in scope (a speaker's, starting in the first seconds); -1 when none is. */
 export function bestSimilarity(transcript: CategorizedTranscript, text: string, scope: { speaker?: string | undefined; within_seconds?: number | undefined }): number {
   const target = transcript.meaning?.texts.get(text);
@@ -100,7 +89,7 @@ export function bestSimilarity(transcript: CategorizedTranscript, text: string, 
     if (!vector || segment.text.trim() === '') return;
     if (scope.speaker && segment.speaker !== scope.speaker) return;
     if (scope.within_seconds !== undefined && segment.start >= scope.within_seconds) return;
-    best = Math.max(best, cosine(vector, target));
+    best = Math.max(best, cosineSimilarity(vector, target));
   });
   return best;
 }

@@ -185,6 +185,17 @@ function ConditionEditor({ index, condition, onChange, onRemove }: { index: numb
       w={130}
     />
   );
+  // A time window, for the conditions on what was said.
+  const within = (condition.type === 'phrase' || condition.type === 'similar_to') && (
+    <NumberInput
+      label="In the first (s)"
+      placeholder="anywhere"
+      value={condition.within_seconds ?? ''}
+      min={1}
+      onChange={(v) => onChange(typeof v === 'number' && v > 0 ? { ...condition, within_seconds: v } : without(condition, 'within_seconds'))}
+      w={120}
+    />
+  );
   const number = (label: string, value: number, set: (value: number) => void, props: { min?: number; max?: number; step?: number } = {}) => (
     <NumberInput label={label} value={value} onChange={(v) => typeof v === 'number' && set(v)} w={110} decimalScale={2} {...props} />
   );
@@ -197,14 +208,7 @@ function ConditionEditor({ index, condition, onChange, onRemove }: { index: numb
             <TagsInput label="Phrases (any of them)" placeholder="Enter after each" value={condition.phrases} onChange={(phrases) => onChange({ ...condition, phrases })} maxTags={50} w={260} />
             <Switch label="Never said" checked={condition.said === false} onChange={(e) => onChange({ ...condition, said: !e.currentTarget.checked })} mb={8} />
             {speaker}
-            <NumberInput
-              label="In the first (s)"
-              placeholder="anywhere"
-              value={condition.within_seconds ?? ''}
-              min={1}
-              onChange={(v) => onChange(typeof v === 'number' && v > 0 ? { ...condition, within_seconds: v } : without(condition, 'within_seconds'))}
-              w={120}
-            />
+            {within}
           </>
         )}
         {condition.type === 'similar_to' && (
@@ -219,14 +223,7 @@ function ConditionEditor({ index, condition, onChange, onRemove }: { index: numb
               w={260}
             />
             {speaker}
-            <NumberInput
-              label="In the first (s)"
-              placeholder="anywhere"
-              value={condition.within_seconds ?? ''}
-              min={1}
-              onChange={(v) => onChange(typeof v === 'number' && v > 0 ? { ...condition, within_seconds: v } : without(condition, 'within_seconds'))}
-              w={120}
-            />
+            {within}
             {number('Similarity', condition.threshold ?? SIMILAR_THRESHOLD, (threshold) => onChange({ ...condition, threshold }), { min: 0, max: 1, step: 0.05 })}
           </>
         )}
