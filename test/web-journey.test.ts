@@ -254,10 +254,14 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
 
     // Opened afresh, the page asks for what it shows while its code loads (the page's inline
     // script, which its policy allows), and the app takes those answers instead of asking again.
+    // Its code too: the frame's and the page's chunks are preloaded by that script, at low
+    // priority (the styles first), and nothing is fetched twice.
     const asked: string[] = [];
+    const assets: string[] = [];
     const onRequest = (request: { url(): string; method(): string }) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/') && request.method() === 'GET') asked.push(`${url.pathname}?${[...url.searchParams].map((p) => p.join('=')).sort().join('&')}`);
+      if (url.pathname.startsWith('/assets/')) assets.push(url.pathname);
     };
     page.on('request', onRequest);
     await page.reload();
@@ -269,6 +273,28 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.ok(early.some((url) => url.endsWith('/transcript')) && early.some((url) => url.includes('/transcription-runs?')), `asked early: ${early.join(', ')}`);
     assert.deepEqual(asked.filter((url, i) => asked.indexOf(url) !== i), [], `each asked once: ${asked.join(', ')}`);
     assert.equal(await page.locator('audio').getAttribute('preload'), 'none', 'the audio waits until it is played');
+    assert.deepEqual(assets.filter((file, i) => assets.indexOf(file) !== i), [], `each file fetched once: ${assets.join(', ')}`);
+    const preloads = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((link) => `${link.getAttribute('href')} ${link.fetchPriority}`));
+    assert.ok(preloads.some((line) => /^\/assets\/Recording-[^/]+\.js low$/.test(line)), `the page's chunk preloaded: ${preloads.join(', ')}`);
+    assert.deepEqual(preloads.filter((line) => !line.endsWith(' low')), [], 'every preload at low priority');
+
+    // The frame's header is drawn before the app's code has run, and gives way to the app.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const entry = /\/assets\/index-[^/]+\.js$/;
+    await page.route(entry, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const reloaded = page.reload();
+    await page.locator('#shell').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#shell').textContent(), 'Hark');
+    assert.equal(await page.locator('#root').innerHTML(), '', 'the app has not run yet');
+    release();
+    await reloaded;
+    await page.unroute(entry);
+    await page.getByLabel('Transcript', { exact: true }).waitFor();
+    assert.equal(await page.locator('#shell').isVisible(), false);
   });
 
   test('reports: a weekly chart per agent and its CSV', async () => {

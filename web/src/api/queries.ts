@@ -58,20 +58,22 @@ export const queries = {
   recordingCategories: (ws: string, recordingId: string, transcriptRunId: string | null) =>
     queryOptions({
       queryKey: [...keys.recordingCategories(ws, recordingId), transcriptRunId] as const,
+      staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', { params: { path: { ...path(ws), recording_id: recordingId } } })),
     }),
   analysisResults: (ws: string, recordingId: string, completedRuns: string) =>
     queryOptions({
       queryKey: [...keys.analysisResults(ws, recordingId), completedRuns] as const,
+      staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-results', { params: { path: path(ws), query: { recording_id: recordingId, limit: 20 } } })),
     }),
   metadataFields: (ws: string) =>
     queryOptions({ queryKey: keys.metadataFields(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/metadata-fields', { params: { path: path(ws) } })), staleTime: 60_000 }),
   categories: (ws: string) => queryOptions({ queryKey: keys.categories(ws), staleTime: PREFETCHED_FRESH_MS, queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/categories', { params: { path: path(ws) } })) }),
   transcriptionScenarios: (ws: string) =>
-    queryOptions({ queryKey: keys.transcriptionScenarios(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path: path(ws) } })) }),
+    queryOptions({ queryKey: keys.transcriptionScenarios(ws), staleTime: PREFETCHED_FRESH_MS, queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path: path(ws) } })) }),
   analysisScenarios: (ws: string) =>
-    queryOptions({ queryKey: keys.analysisScenarios(ws), queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path: path(ws) } })) }),
+    queryOptions({ queryKey: keys.analysisScenarios(ws), staleTime: PREFETCHED_FRESH_MS, queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path: path(ws) } })) }),
   transcriptionScenario: (ws: string, id: string) =>
     queryOptions({
       queryKey: keys.transcriptionScenario(ws, id),
