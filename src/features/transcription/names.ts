@@ -1,8 +1,9 @@
 // Names and places written with their capitals: a recognised word that Debian's word list
 // (wamerican-large, /usr/share/dict/american-english-large) has only capitalised is written so
-// ("london" → "London", "monday" → "Monday", "sam's" → "Sam's", "tv" → "TV"). A name that is also
-// a word ("bill", "john", "may") stays as said: the list cannot tell them apart. Without the list
-// installed, words stay as they are.
+// ("london" → "London", "monday" → "Monday", "sam's" → "Sam's", "tv" → "TV"; "sam" → "Sam",
+// not the acronym "SAM" the list also has). A name that is also a word ("bill", "john", "may")
+// stays as said: the list cannot tell them apart. Without the list installed, words stay as they
+// are.
 import fs from 'node:fs';
 
 export const WORD_LIST = '/usr/share/dict/american-english-large';
@@ -10,14 +11,23 @@ const MARKER = /^\[[A-Z_]+\]$/;
 
 let names: Map<string, string> | null = null;
 
-/** Lower case → the written form, for every entry the list has only with capitals. */
+/** Written in capitals throughout ("SAM", "TV"). */
+const acronym = (entry: string) => entry === entry.toUpperCase();
+
+/**
+ * Lower case → the written form, for every entry the list has only with capitals. Where it has
+ * both a name and an acronym ("Sam" and "SAM"), the name: a spoken word is more often the name.
+ */
 export function capitalisedOnly(list: string): Map<string, string> {
   const entries = list.split('\n').filter((entry) => entry !== '' && !entry.endsWith("'s"));
   const lower = new Set(entries.filter((entry) => entry === entry.toLowerCase()));
   const out = new Map<string, string>();
   for (const entry of entries) {
     const key = entry.toLowerCase();
-    if (entry !== key && !lower.has(key) && !out.has(key)) out.set(key, entry);
+    if (entry === key || lower.has(key)) continue;
+    const kept = out.get(key);
+    // Two letters are read as the acronym ("MD", not "Md").
+    if (kept === undefined || (key.length > 2 && acronym(kept) && !acronym(entry))) out.set(key, entry);
   }
   return out;
 }
