@@ -12,6 +12,7 @@
 //   npx tsx bench/analysis-basic.ts [--verbose] [--runs N] [--split dev|holdout|holdout-2|holdout-3]
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { UNCERTAIN_BELOW } from '../src/core/analyses/analysis-result.ts';
 import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
 import type { AnalysisInput, TranscriptSegment } from '../src/engines/analysis/types.ts';
 import { usage } from './usage.ts';
@@ -65,6 +66,9 @@ interface SplitStats {
   boolTrue: number;
   textOk: number;
   textN: number;
+  /** Boolean answers not marked uncertain, and how many of those are right. */
+  sureN: number;
+  sureOk: number;
 }
 
 const t0 = performance.now();
@@ -74,7 +78,7 @@ const loadMs = performance.now() - t0;
 const bySplit = new Map<string, SplitStats>();
 for (const call of calls) {
   const split = splitOf(call);
-  const st = bySplit.get(split) ?? { calls: 0, boolOk: 0, boolN: 0, boolTrue: 0, textOk: 0, textN: 0 };
+  const st = bySplit.get(split) ?? { calls: 0, boolOk: 0, boolN: 0, boolTrue: 0, textOk: 0, textN: 0, sureN: 0, sureOk: 0 };
   bySplit.set(split, st);
   st.calls++;
   const out = await engine.analyze(toInput(call));
@@ -88,6 +92,10 @@ for (const call of calls) {
       st.boolN++;
       if (q.expected) st.boolTrue++;
       if (ok) st.boolOk++;
+      if (a.confidence >= UNCERTAIN_BELOW) {
+        st.sureN++;
+        if (ok) st.sureOk++;
+      }
     } else {
       ok = typeof a.answer === 'string' && textOk(a.answer, q.expected);
       st.textN++;
@@ -110,7 +118,7 @@ const nq = inputs.reduce((s, i) => s + i.questions.length, 0) / inputs.length;
 
 const pct = (ok: number, n: number): string => (n === 0 ? '-' : `${((100 * ok) / n).toFixed(1)}%`);
 const frac = (ok: number, n: number): string => `${ok}/${n} ${pct(ok, n)}`;
-const rows: string[][] = [['split', 'calls', 'boolean', 'always true', 'always false', 'majority', 'text']];
+const rows: string[][] = [['split', 'calls', 'boolean', 'always true', 'always false', 'majority', 'not uncertain', 'text']];
 const order = (s: string): number => (SPLIT_ORDER.includes(s) ? SPLIT_ORDER.indexOf(s) : SPLIT_ORDER.length);
 for (const [split, st] of [...bySplit].sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))) {
   const falses = st.boolN - st.boolTrue;
@@ -122,12 +130,13 @@ for (const [split, st] of [...bySplit].sort(([a], [b]) => order(a) - order(b) ||
     frac(st.boolTrue, st.boolN),
     frac(falses, st.boolN),
     `${major} ${pct(Math.max(st.boolTrue, falses), st.boolN)}`,
+    frac(st.sureOk, st.sureN),
     frac(st.textOk, st.textN),
   ]);
 }
 const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
 const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('   ');
-console.log(`\nbasic engine, accuracy per split (held-out splits were not tuned on; baselines are on the same boolean questions)`);
+console.log(`\nbasic engine, accuracy per split (held-out splits were not tuned on; baselines are on the same boolean questions;\n"not uncertain": the boolean answers with a confidence of ${UNCERTAIN_BELOW} or more, and how many of them are right)`);
 console.log(fmt(rows[0] ?? []));
 console.log(widths.map((w) => '-'.repeat(w)).join('   '));
 for (const r of rows.slice(1)) console.log(fmt(r));

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { OWN_WORDS_YES_CONFIDENCE } from '../src/engines/analysis/basic/boolean-answer.ts';
 import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
 import type { AnalysisAnswer, AnalysisInput, AnalysisOutput, TranscriptSegment } from '../src/engines/analysis/types.ts';
 
@@ -158,7 +159,9 @@ describe('basic engine: boolean questions', () => {
   test('greeting detected / not detected', async () => {
     const yes = await engine.analyze(input(billingCall, [bool('g', 'Did the agent greet the customer?')]));
     assert.equal(answer(yes, 'g').answer, true);
-    assert.ok(answer(yes, 'g').confidence >= 0.7);
+    // A yes from the question's own words being said is right about half the time on calls the
+    // engine was not built on: it is never sure (uncertain is below 0.6).
+    assert.equal(answer(yes, 'g').confidence, OWN_WORDS_YES_CONFIDENCE);
 
     const rude = [seg(0, 2, 'account number'), seg(2.5, 5, "it's 4 4 1 2 9"), seg(5.5, 8, 'what do you want'), seg(8.5, 12, 'my router stopped working')];
     const no = await engine.analyze(input(rude, [bool('g', 'Did the agent greet the customer?')]));
@@ -272,6 +275,7 @@ describe('basic engine: examples beside a boolean question', () => {
     assert.equal(withExample.answer, true);
     assert.equal(withExample.evidence[0]?.start, 7);
     assert.ok(withExample.confidence > plain.confidence);
+    assert.ok(withExample.confidence >= 0.6, 'a yes in the team\'s own wording is not marked uncertain');
   });
 
   test('an example the call does not say changes nothing, and an example never answers no', async () => {

@@ -82,8 +82,20 @@ function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
   return verdicts;
 }
 
-/** The strongest affirmation against the strongest denial; no match at all is a weak false. */
-export function answerBoolean(q: Query, units: Unit[], matches: Match[]): AnswerBody<boolean> {
+/**
+ * The most a yes may claim when it rests on the question's own words being said. On calls written
+ * by people who never saw this engine (bench/analysis-basic.ts, held-out-2 and held-out-3), such a
+ * yes was right 11 times in 26: a call says a question's words as often when the answer is no. It
+ * is therefore marked uncertain (below 0.6) for a person to check. A yes from a question's examples
+ * (the team's own wording) keeps its confidence, as phrase rules do.
+ */
+export const OWN_WORDS_YES_CONFIDENCE = 0.55;
+
+/**
+ * The strongest affirmation against the strongest denial; no match at all is a weak false.
+ * `yesAtMost` caps the confidence of an affirmation (the question's own words: OWN_WORDS_YES_CONFIDENCE).
+ */
+export function answerBoolean(q: Query, units: Unit[], matches: Match[], yesAtMost = 1): AnswerBody<boolean> {
   const verdicts = verdictsOf(q, units, matches);
   const byStrength = (a: Verdict, b: Verdict): number => b.strength - a.strength || (a.units[0]?.idx ?? 0) - (b.units[0]?.idx ?? 0);
   const affirms = verdicts.filter((v) => v.kind === 'affirm').sort(byStrength);
@@ -101,7 +113,7 @@ export function answerBoolean(q: Query, units: Unit[], matches: Match[]): Answer
   const affirmWins = maxA > 0 && (maxA - maxD >= CLOSE || (maxD - maxA < CLOSE && lastIdx(affirms) >= lastIdx(denies)));
   if (affirmWins) {
     found = true;
-    confidence = clamp(0.5 + 0.45 * maxA - 0.15 * maxD, 0.5, 0.95);
+    confidence = Math.min(yesAtMost, clamp(0.5 + 0.45 * maxA - 0.15 * maxD, 0.5, 0.95));
     evidence = uniqueEvidence(affirms.flatMap((v) => v.units));
   } else if (maxD > 0) {
     found = false;

@@ -4,7 +4,7 @@
 // TF-IDF summary (summary.ts) and, per question, term matching (matching.ts) answered as a
 // boolean (boolean-answer.ts) or as text (text-answer.ts). `instructions` are ignored.
 import type { AnalysisAnswer, AnalysisEngine, AnalysisInput, AnalysisOutput } from '../types.ts';
-import { answerBoolean } from './boolean-answer.ts';
+import { answerBoolean, OWN_WORDS_YES_CONFIDENCE } from './boolean-answer.ts';
 import type { AnswerBody } from './evidence.ts';
 import { matchUnit, scoreMatches } from './matching.ts';
 import { buildQuery, type Query } from './query.ts';
@@ -53,7 +53,7 @@ export function analyzeBasic(input: AnalysisInput, signal?: AbortSignal): Analys
       answers.push({ ...base, ...answerText(q, units, answerTo(q)) });
       continue;
     }
-    const own = answerBoolean(q, units, answerTo(q));
+    const own = answerBoolean(q, units, answerTo(q), OWN_WORDS_YES_CONFIDENCE);
     answers.push({
       ...base,
       ...withExamples(own, examplesOf(question), (example) => {
