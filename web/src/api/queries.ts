@@ -47,17 +47,21 @@ export const queries = {
       staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-runs', { params: { path: path(ws), query: { recording_id: recordingId, limit: 50 } } })),
     }),
-  /** A recording's latest transcript; `runId`, its newest completed run, is in the key so that a new run reads it again. */
-  transcript: (ws: string, recordingId: string, runId: string | null) =>
+  /**
+   * A recording's latest transcript, given its transcription runs: their completed ones are in the
+   * key, so that any run completing reads it again (an older run that completes after a newer one too).
+   */
+  transcript: (ws: string, recordingId: string, runs: readonly Run[]) =>
     queryOptions({
-      queryKey: [...keys.transcript(ws, recordingId), runId] as const,
-      enabled: runId !== null,
+      queryKey: [...keys.transcript(ws, recordingId), completedRunIds(runs)] as const,
+      enabled: completedRunIds(runs) !== '',
       staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript', { params: { path: { ...path(ws), recording_id: recordingId }, query: {} } })),
     }),
-  recordingCategories: (ws: string, recordingId: string, transcriptRunId: string | null) =>
+  /** The categories a recording's latest transcript meets, keyed as its transcript is. */
+  recordingCategories: (ws: string, recordingId: string, runs: readonly Run[]) =>
     queryOptions({
-      queryKey: [...keys.recordingCategories(ws, recordingId), transcriptRunId] as const,
+      queryKey: [...keys.recordingCategories(ws, recordingId), completedRunIds(runs)] as const,
       staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/categories', { params: { path: { ...path(ws), recording_id: recordingId } } })),
     }),
@@ -136,7 +140,10 @@ export const queries = {
 export const activeRun = (status: string) => status === 'queued' || status === 'running';
 
 /** The completed runs among `runs`, as one key part: the answers shown are read again when one completes. */
-export const completedRunIds = (runs: { id: string; status: string }[]): string => runs.filter((r) => r.status === 'completed').map((r) => r.id).join(',');
+/** A run as the lists give it: enough to tell which have completed. */
+type Run = { id: string; status: string };
+
+export const completedRunIds = (runs: readonly Run[]): string => runs.filter((r) => r.status === 'completed').map((r) => r.id).join(',');
 
 /** The run whose transcript a recording's page shows: its newest completed one. */
 export const latestCompletedRun = (runs: { id: string; status: string }[]): string | null => runs.find((r) => r.status === 'completed')?.id ?? null;

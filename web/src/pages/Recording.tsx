@@ -46,12 +46,15 @@ export default function Recording() {
     refetchInterval: (q) => (q.state.data?.data.some((r) => activeRun(r.status)) ? 1500 : false),
   });
   const latestCompleted = latestCompletedRun(transcriptionRuns.data?.data ?? []);
+  const transcriptionRunList = transcriptionRuns.data?.data ?? NONE;
+  // The transcript and categories are keyed by every completed run: any run that completes reads them again.
+  const completedTranscriptions = completedRunIds(transcriptionRunList);
   // A newer run's transcript replaces the one shown when it arrives: the page does not go back to "Loading…" meanwhile.
-  const transcript = useQuery({ ...queries.transcript(workspace.id, recordingId, latestCompleted), placeholderData: (previous) => (previous?.recording_id === recordingId ? previous : undefined) });
+  const transcript = useQuery({ ...queries.transcript(workspace.id, recordingId, transcriptionRunList), placeholderData: (previous) => (previous?.recording_id === recordingId ? previous : undefined) });
   const latestAnalysis = completedRunIds(analysisRuns.data?.data ?? []);
   // The call categories its latest transcript meets (refreshed with the transcript).
   // Keyed by the runs they follow: asked for once the runs are known, not once before and again after.
-  const categories = useQuery({ ...queries.recordingCategories(workspace.id, recordingId, latestCompleted), enabled: transcriptionRuns.isSuccess });
+  const categories = useQuery({ ...queries.recordingCategories(workspace.id, recordingId, transcriptionRunList), enabled: transcriptionRuns.isSuccess });
   const results = useQuery({ ...queries.analysisResults(workspace.id, recordingId, latestAnalysis), enabled: analysisRuns.isSuccess });
   const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
   const analysisScenarios = useAnalysisScenarios(workspace.id);
@@ -73,14 +76,14 @@ export default function Recording() {
   const onTime = useCallback((seconds: number) => setTime(seconds), []);
   const { mutate } = act;
   const run = useCallback((call: () => Promise<unknown>) => mutate(call), [mutate]);
-  const transcriptKey = queries.transcript(workspace.id, recordingId, latestCompleted).queryKey;
+  const transcriptKey = queries.transcript(workspace.id, recordingId, transcriptionRunList).queryKey;
   const onCorrected = useCallback(
     (next: NonNullable<typeof transcript.data>) => {
       client.setQueryData(transcriptKey, next);
       void refresh();
     },
     // The key's parts, not the array made each render.
-    [client, workspace.id, recordingId, latestCompleted],
+    [client, workspace.id, recordingId, completedTranscriptions],
   );
   const transcribing = transcriptionRuns.data?.data.some((run) => activeRun(run.status)) ?? false;
 
