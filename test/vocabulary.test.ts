@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
 import { writeVocabulary, decoderVocabulary, MODEL_DICTIONARY, VOCABULARY_WEIGHT } from '../src/engines/transcription/pocketsphinx-vocabulary.ts';
-import { ARPABET, compoundPhones, dictionary, ipaToArpabet, pronounce, spokenWords } from '../src/engines/transcription/pronunciation.ts';
+import { ARPABET, compoundPhones, dictionary, espeakPhones, ipaToArpabet, pronounce, pronunciations, rulePhones, spokenWords } from '../src/engines/transcription/pronunciation.ts';
 import { promptOf } from '../src/engines/transcription/prompt.ts';
 import { formatTranscript } from '../src/features/transcription/formatting.ts';
 import { vocabularyCasing } from '../src/features/transcription/vocabulary.ts';
@@ -35,6 +35,20 @@ test('a term is pronounced from the dictionary, else espeak-ng, else as dictiona
   assert.ok('phones' in said && said.phones.split(' ').every((phone) => ARPABET.has(phone)), JSON.stringify(said));
   assert.deepEqual(pronounce('42', words), { unpronounceable: '42' });
   assert.deepEqual(spokenWords("O'Neil's help-desk 2.0"), ["o'neil's", 'help', 'desk']);
+});
+
+test('a word the dictionary lacks gets each different guess, espeak-ng\'s and phonemize\'s; a dictionary word only its own', () => {
+  const words = dictionary(MODEL_DICTIONARY);
+  assert.deepEqual(rulePhones('kubernetes'), ['K', 'AH', 'B', 'ER', 'N', 'IH', 'T', 'AH', 'Z']);
+  const kubernetes = pronunciations('Kubernetes', words);
+  assert.ok('phones' in kubernetes, JSON.stringify(kubernetes));
+  assert.ok(kubernetes.phones.includes('K AH B ER N IH T AH Z'), JSON.stringify(kubernetes));
+  if (espeakPhones('kubernetes')) assert.equal(kubernetes.phones.length, 2, 'espeak-ng says it otherwise');
+  assert.deepEqual(pronunciations('customer', words), { phones: [words.get('customer')] });
+  // Guesses multiply across a phrase's words, up to four.
+  const phrase = pronunciations('kubernetes qualtrics twilio', words);
+  assert.ok('phones' in phrase && phrase.phones.length <= 4 && new Set(phrase.phones).size === phrase.phones.length, JSON.stringify(phrase));
+  assert.deepEqual(decoderVocabulary([{ phrase: 'Kubernetes' }]).words.map((w) => w.word).slice(0, 2), espeakPhones('kubernetes') ? ['@kubernetes', '@kubernetes~2'] : ['@kubernetes']);
 });
 
 test('decoder words: one alias per pronunciation, shared by equal vocabularies, written back as the term\'s words', () => {

@@ -1,11 +1,11 @@
-// A scenario's vocabulary as pocketsphinx words. Each pronunciation of a term (its spelling, or
-// each of its sounds_like) becomes a word of its own, "@term" ("@customer_success", "@zendesk~2"),
+// A scenario's vocabulary as pocketsphinx words. Each pronunciation of a term (of its spelling, or
+// of each of its sounds_like; a word the dictionary lacks has a guess per source) becomes a word of its own, "@term" ("@customer_success", "@zendesk~2"),
 // in the decoder's dictionary with its phones and in a unigram model of the terms alone that is
 // interpolated with the model's own; a term the dictionary already has gets such an alias too, so
 // it is made likelier the same way. Recognised aliases are written back as the term's words, a phrase's words sharing
 // its time evenly.
 import { DEFAULT_MODEL_DIR, type PocketsphinxWord } from './pocketsphinx-native.ts';
-import { dictionary, prepare, pronounce, spokenWords } from './pronunciation.ts';
+import { dictionary, prepare, pronounce, pronunciations, spokenWords } from './pronunciation.ts';
 import type { VocabularyTerm } from './types.ts';
 
 export const MODEL_DICTIONARY = `${DEFAULT_MODEL_DIR}/cmudict-en-us.dict`;
@@ -45,11 +45,13 @@ export function decoderVocabulary(terms: readonly VocabularyTerm[], dictFile = M
     const sources = term.sounds_like?.length ? term.sounds_like : [term.phrase];
     const seen = new Set<string>();
     for (const source of sources) {
-      const said = pronounce(source, words);
+      const said = pronunciations(source, words);
       if ('unpronounceable' in said) throw new UnpronounceableTerm(index, said.unpronounceable);
-      if (seen.has(said.phones)) continue;
-      seen.add(said.phones);
-      out.push({ word: seen.size === 1 ? alias : `${alias}~${seen.size}`, phones: said.phones });
+      for (const phones of said.phones) {
+        if (seen.has(phones)) continue;
+        seen.add(phones);
+        out.push({ word: seen.size === 1 ? alias : `${alias}~${seen.size}`, phones });
+      }
     }
   });
   // The same terms in another order share decoders.

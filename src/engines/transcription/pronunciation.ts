@@ -1,9 +1,11 @@
 // Pronunciations of a team's own terms for pocketsphinx, in the ARPAbet phones of its en-us model:
 // a word the model's dictionary has keeps the dictionary's; any other word is spoken by Debian's
-// espeak-ng (`--ipa`, American English) and its IPA mapped to ARPAbet; without espeak-ng, a word
-// made of dictionary words ("zendesk" = "zen" + "desk") is pronounced as those.
+// espeak-ng (`--ipa`, American English) and by phonemize (npm: a lexicon and letter-to-sound rules),
+// their IPA mapped to ARPAbet, and a word made of dictionary words ("zendesk" = "zen" + "desk") as
+// those: the decoder gets each different guess as a pronunciation of its own.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 
 /** The 39 phones of the CMU dictionary the en-us model uses. */
 export const ARPABET = new Set('AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH'.split(' '));
@@ -115,15 +117,50 @@ export function prepare(texts: readonly string[], words: Map<string, string>): v
   espeakAll(texts.flatMap(spokenWords).filter((word) => !words.has(word)));
 }
 
-/** ARPAbet phones of a term's words in a row, or the first word that cannot be pronounced. */
-export function pronounce(text: string, words: Map<string, string>): { phones: string } | { unpronounceable: string } {
+let rules: ((text: string) => string) | null = null;
+
+/** phonemize's pronunciation of one word (its lexicon, else its letter-to-sound rules), in ARPAbet; null when it has none. */
+export function rulePhones(word: string): string[] | null {
+  // Its CommonJS build: the ES module build imports JSON without the attribute Node 20 requires.
+  rules ??= (createRequire(import.meta.url)('phonemize') as { phonemize: (text: string) => string }).phonemize;
+  try {
+    return ipaToArpabet(rules(word));
+  } catch {
+    return null;
+  }
+}
+
+/** Ways of saying a term at most: each is a word of the decoder's. */
+const MAX_PRONUNCIATIONS = 4;
+
+/**
+ * The ways to say a word: the dictionary's; or, for a word it lacks, espeak-ng's, phonemize's
+ * and, where the word is made of dictionary words, theirs ("kubernetes": espeak-ng's
+ * K Y UW B ER N IY T S and phonemize's K AH B ER N IH T AH Z). Two guesses find more of what
+ * people say than either.
+ */
+function wordPronunciations(word: string, words: Map<string, string>): string[][] {
+  const known = words.get(word);
+  if (known) return [known.split(' ')];
+  const ways = [espeakPhones(word), rulePhones(word), compoundPhones(word, words)].filter((phones): phones is string[] => phones !== null && phones.length > 0 && phones.every((phone) => ARPABET.has(phone)));
+  return ways.filter((phones, i) => ways.findIndex((other) => other.join(' ') === phones.join(' ')) === i);
+}
+
+/** Each way of saying a term's words in a row (at most four), in ARPAbet, or the first word that cannot be pronounced. */
+export function pronunciations(text: string, words: Map<string, string>): { phones: string[] } | { unpronounceable: string } {
   const said = spokenWords(text);
   if (said.length === 0) return { unpronounceable: text };
-  const phones: string[] = [];
+  let ways: string[][] = [[]];
   for (const word of said) {
-    const known = words.get(word)?.split(' ') ?? espeakPhones(word) ?? compoundPhones(word, words);
-    if (!known || known.some((phone) => !ARPABET.has(phone))) return { unpronounceable: word };
-    phones.push(...known);
+    const options = wordPronunciations(word, words);
+    if (options.length === 0) return { unpronounceable: word };
+    ways = ways.flatMap((before) => options.map((phones) => [...before, ...phones])).slice(0, MAX_PRONUNCIATIONS);
   }
-  return { phones: phones.join(' ') };
+  return { phones: ways.map((phones) => phones.join(' ')) };
+}
+
+/** ARPAbet phones of a term's words in a row (its first way of saying them), or the first word that cannot be pronounced. */
+export function pronounce(text: string, words: Map<string, string>): { phones: string } | { unpronounceable: string } {
+  const said = pronunciations(text, words);
+  return 'unpronounceable' in said ? said : { phones: said.phones[0]! };
 }
