@@ -46,12 +46,14 @@ test('money, percentages, times, dates, digit strings and numbers', () => {
     ['since twenty twenty four', 'since 2024.'],
     ['see you at two thirty', 'see you at 2:30.'],
     ['the report from may fifth', 'the report from May 5th.'],
+    ['on the third of may', 'on the 3rd of May.'],
+    ['by the twenty first of june please', 'by the 21st of June please.'],
   ];
   for (const [said, expected] of cases) assert.equal(written(said), expected, said);
 });
 
 test('left alone: small numbers in words, ordinals without a month, words that only look like numbers', () => {
-  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'it may be second hand', 'oh no', 'to be or not to be', 'i lost ten pounds', 'you may first want to check', 'which one am i talking to', 'two thirty', 'twenty five']) {
+  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'the first of them', 'the second of many', 'it may be second hand', 'oh no', 'to be or not to be', 'i lost ten pounds', 'you may first want to check', 'which one am i talking to', 'two thirty', 'twenty five']) {
     if (said === 'i lost ten pounds') {
       assert.equal(written(said), 'i lost 10 pounds.', said);
       continue;

@@ -1,6 +1,7 @@
 // Numbers said aloud, written as digits (inverse text normalisation) in the words' written form:
 // "twenty five dollars" → "$25", "ninety nine percent" → "99%", "two thirty p m" → "2:30 PM",
-// "four one one one" → "4111", "one hundred and twelve" → "112", "may fifth" → "May 5th".
+// "four one one one" → "4111", "one hundred and twelve" → "112", "may fifth" → "May 5th", "the
+// third of may" → "the 3rd of May".
 // A number written spans several recognised words: the first carries the written form (and the
 // last one's punctuation), the others write nothing; each keeps `word` as recognised, so search,
 // phrase rules and redaction read what was said. A lone number under ten stays a word ("one of
@@ -110,6 +111,18 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
         const month = token.charAt(0).toUpperCase() + token.slice(1);
         write(i, 1 + day.length, `${month} ${day.value}${suffix(day.value)}`);
         i += 1 + day.length;
+        continue;
+      }
+    }
+    // A day before its month: "the third of may" → "the 3rd of May" ("first of all" has no month).
+    if (token === 'the' && !stops[i]) {
+      const day = readOrdinal(tokens, i + 1);
+      const of = day ? i + 1 + day.length : -1;
+      if (day && tokens[of] === 'of' && MONTHS.includes(tokens[of + 1] ?? '') && !stops.slice(i + 1, of + 1).some(Boolean)) {
+        write(i + 1, day.length, `${day.value}${suffix(day.value)}`);
+        const month = out[of + 1]!;
+        month.punctuated_word = month.punctuated_word.charAt(0).toUpperCase() + month.punctuated_word.slice(1);
+        i = of + 2;
         continue;
       }
     }
