@@ -162,6 +162,17 @@ describe('basic engine: boolean questions', () => {
     // A yes from the question's own words being said is right about half the time on calls the
     // engine was not built on: it is never sure (uncertain is below 0.6).
     assert.equal(answer(yes, 'g').confidence, OWN_WORDS_YES_CONFIDENCE);
+    // A negated question's yes too, found by a denial or by the flip of an affirmation.
+    const declined = await engine.analyze(input([seg(0, 3, 'would you like the upgrade'), seg(3, 6, 'no i decline the upgrade thanks')], [bool('d', 'Did the customer decline the upgrade?')]));
+    assert.equal(answer(declined, 'd').answer, true);
+    assert.ok(answer(declined, 'd').confidence <= OWN_WORDS_YES_CONFIDENCE, `a negated question's yes is uncertain: ${answer(declined, 'd').confidence}`);
+    const notOffered = await engine.analyze(input([seg(0, 3, 'i am afraid we cannot offer a refund on this order')], [bool('n', 'Did the agent not offer a refund?')]));
+    assert.equal(answer(notOffered, 'n').answer, true);
+    assert.equal(answer(notOffered, 'n').confidence, OWN_WORDS_YES_CONFIDENCE);
+    // A negated question's no keeps its confidence.
+    const accepted = await engine.analyze(input([seg(0, 3, 'would you like the upgrade'), seg(3, 6, 'yes i will take the upgrade')], [bool('d', 'Did the customer decline the upgrade?')]));
+    assert.equal(answer(accepted, 'd').answer, false);
+    assert.ok(answer(accepted, 'd').confidence >= 0.6, `${answer(accepted, 'd').confidence}`);
 
     const rude = [seg(0, 2, 'account number'), seg(2.5, 5, "it's 4 4 1 2 9"), seg(5.5, 8, 'what do you want'), seg(8.5, 12, 'my router stopped working')];
     const no = await engine.analyze(input(rude, [bool('g', 'Did the agent greet the customer?')]));

@@ -96,8 +96,9 @@ test('e-mail and web addresses said aloud are written as addresses; the words ke
 
 test('names and places the word list has only with capitals are written with them; a name that is also a word stays as said', () => {
   // As the list is sorted: an acronym before the name spelt the same ("SAM", "Sam").
-  const list = capitalisedOnly(['London', 'Monday', 'SAM', 'Sam', "Sam's", 'TV', 'Bill', 'bill', 'John', 'john', 'help', ''].join('\n'));
-  assert.deepEqual([...list.entries()], [['london', 'London'], ['monday', 'Monday'], ['sam', 'Sam'], ['tv', 'TV']]);
+  // An acronym's plural is an acronym too ("PMS" and "PMs": pms stays PMS).
+  const list = capitalisedOnly(['London', 'Monday', 'PMS', 'PMs', 'SAM', 'Sam', "Sam's", 'TV', 'Bill', 'bill', 'John', 'john', 'help', ''].join('\n'));
+  assert.deepEqual([...list.entries()], [['london', 'London'], ['monday', 'Monday'], ['pms', 'PMS'], ['sam', 'Sam'], ['tv', 'TV']]);
   const words = writeNames(punctuate(spoken("this is sam's line from london on monday tv bill john")), list);
   assert.equal(words.map((w) => w.punctuated_word).join(' '), "This is Sam's line from London on Monday TV bill john.");
   assert.equal(writeNames(punctuate(spoken('tv [CREDIT_CARD]')), list).map((w) => w.punctuated_word).join(' '), 'TV [CREDIT_CARD].');

@@ -4,25 +4,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { chunkFiles, dist } from './manifest.mjs';
 
 const BUDGET_KB = 300;
-const dist = path.join(import.meta.dirname, '..', 'dist');
-const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
 const firstPage = ['index.html', 'src/components/WorkspaceLayout.tsx', 'src/pages/Recordings.tsx'];
 
 const files = new Set();
-const visit = (key) => {
-  const chunk = manifest[key];
-  if (!chunk || files.has(chunk.file)) return;
-  files.add(chunk.file);
-  for (const next of chunk.imports ?? []) visit(next);
-};
 for (const key of firstPage) {
-  if (!manifest[key]) {
-    console.error(`${key} is not in the build manifest`);
+  try {
+    chunkFiles(key, files);
+  } catch (error) {
+    console.error(error.message);
     process.exit(1);
   }
-  visit(key);
 }
 let total = 0;
 for (const file of [...files].filter((f) => f.endsWith('.js')).sort()) {

@@ -6,29 +6,23 @@
 //   (#shell) waits for, come first.
 import fs from 'node:fs';
 import path from 'node:path';
+import { chunkFiles, dist } from './manifest.mjs';
 
-const dist = path.join(import.meta.dirname, '..', 'dist');
-const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
 const CHUNKS = 'var chunks = {};';
-const pages = { layout: 'src/components/WorkspaceLayout.tsx', recordings: 'src/pages/Recordings.tsx', recording: 'src/pages/Recording.tsx' };
-
-/** The JavaScript files a manifest entry loads, itself and what it imports, in load order. */
-function files(key, into = new Set()) {
-  const chunk = manifest[key];
-  if (!chunk) throw new Error(`${key} is not in the build manifest`);
-  if (into.has(chunk.file)) return into;
-  into.add(chunk.file);
-  for (const next of chunk.imports ?? []) files(next, into);
-  return into;
-}
+const pages = { recordings: 'src/pages/Recordings.tsx', recording: 'src/pages/Recording.tsx' };
 
 function fail(message) {
   console.error(`dist/index.html: ${message}`);
   process.exit(1);
 }
 
-const entry = files('index.html');
-const chunks = Object.fromEntries(Object.entries(pages).map(([name, key]) => [name, [...files(key)].filter((file) => !entry.has(file)).map((file) => `/${file}`)]));
+// Each list leaves out what the entry loads; a page's leaves out the frame's, preloaded beside it.
+const entry = chunkFiles('index.html');
+const layout = [...chunkFiles('src/components/WorkspaceLayout.tsx')].filter((file) => !entry.has(file));
+const chunks = {
+  layout: layout.map((file) => `/${file}`),
+  ...Object.fromEntries(Object.entries(pages).map(([name, key]) => [name, [...chunkFiles(key)].filter((file) => !entry.has(file) && !layout.includes(file)).map((file) => `/${file}`)])),
+};
 const page = path.join(dist, 'index.html');
 let html = fs.readFileSync(page, 'utf8');
 if (!html.includes(CHUNKS)) fail(`no "${CHUNKS}" for the page chunks`);

@@ -23,7 +23,12 @@ const PhraseCondition = Type.Object(
   },
   { additionalProperties: false },
 );
-/** A sentence meaning the same as one said: cosine similarity of Universal Sentence Encoder vectors at least this, by default (chosen on a few dev pairs: paraphrases 0.6–0.76, unrelated turns of the same calls 0.37–0.58). */
+/**
+ * A sentence meaning the same as one said: cosine similarity of Universal Sentence Encoder vectors
+ * at least this, by default (chosen on a few dev pairs: paraphrases 0.6–0.76, unrelated turns of
+ * the same calls 0.37–0.58). bench/similar-to.ts measures it since: on sentences that share the
+ * rule's topic it rarely fires and is no better than chance (docs/benches.md).
+ */
 export const SIMILAR_THRESHOLD = 0.6;
 const SimilarCondition = Type.Object(
   {

@@ -11,8 +11,11 @@ const MARKER = /^\[[A-Z_]+\]$/;
 
 let names: Map<string, string> | null = null;
 
-/** Written in capitals throughout ("SAM", "TV"). */
-const acronym = (entry: string) => entry === entry.toUpperCase();
+/** Written in capitals throughout ("SAM", "TV"), a plural's s aside ("PMs"). */
+const acronym = (entry: string) => {
+  const stem = entry.replace(/s$/, '');
+  return stem === stem.toUpperCase();
+};
 
 /**
  * Lower case → the written form, for every entry the list has only with capitals. Where it has

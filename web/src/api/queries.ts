@@ -139,14 +139,14 @@ export const queries = {
 
 export const activeRun = (status: string) => status === 'queued' || status === 'running';
 
-/** The completed runs among `runs`, as one key part: the answers shown are read again when one completes. */
 /** A run as the lists give it: enough to tell which have completed. */
 type Run = { id: string; status: string };
 
+/** The completed runs among `runs`, as one key part: the answers shown are read again when one completes. */
 export const completedRunIds = (runs: readonly Run[]): string => runs.filter((r) => r.status === 'completed').map((r) => r.id).join(',');
 
-/** The run whose transcript a recording's page shows: its newest completed one. */
-export const latestCompletedRun = (runs: { id: string; status: string }[]): string | null => runs.find((r) => r.status === 'completed')?.id ?? null;
+/** The newest completed run of a list (newest first), or null when none has completed: whether there is a transcript to analyse. */
+export const latestCompletedRun = (runs: readonly Run[]): string | null => runs.find((r) => r.status === 'completed')?.id ?? null;
 
 export const useTranscriptionScenarios = (ws: string) => useQuery(queries.transcriptionScenarios(ws));
 export const useAnalysisScenarios = (ws: string) => useQuery(queries.analysisScenarios(ws));

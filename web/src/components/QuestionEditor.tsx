@@ -88,7 +88,7 @@ export function QuestionEditor({ question: q, index, count, speakers, onChange, 
           {q.type === 'boolean' && (
             <TagsInput
               label="Yes when one of these phrases is said"
-              description="Answered without a model; Enter after each phrase. Empty: the engine answers (the basic engine, without a language model, marks its yes uncertain)"
+              description="Answered without a model; Enter after each phrase. Empty: the engine answers (the basic engine marks a yes from the question's words alone uncertain)"
               placeholder="e.g. thank you for calling"
               flex={1}
               miw={260}

@@ -68,8 +68,9 @@ export default function WorkspaceLayout() {
   const client = useQueryClient();
 
   if (session.isPending) {
+    // The page's own header (#shell in index.html) stays above while the session is asked for.
     return (
-      <Center h="100vh">
+      <Center h="100vh" data-frame-pending>
         <Loader aria-label="Loading" />
       </Center>
     );

@@ -93,7 +93,8 @@ export const OWN_WORDS_YES_CONFIDENCE = 0.55;
 
 /**
  * The strongest affirmation against the strongest denial; no match at all is a weak false.
- * `yesAtMost` caps the confidence of an affirmation (the question's own words: OWN_WORDS_YES_CONFIDENCE).
+ * `yesAtMost` caps the confidence of a yes (from the question's own words: OWN_WORDS_YES_CONFIDENCE),
+ * a negated question's yes too ("did the customer decline…" answered yes by "i decline").
  */
 export function answerBoolean(q: Query, units: Unit[], matches: Match[], yesAtMost = 1): AnswerBody<boolean> {
   const verdicts = verdictsOf(q, units, matches);
@@ -113,7 +114,7 @@ export function answerBoolean(q: Query, units: Unit[], matches: Match[], yesAtMo
   const affirmWins = maxA > 0 && (maxA - maxD >= CLOSE || (maxD - maxA < CLOSE && lastIdx(affirms) >= lastIdx(denies)));
   if (affirmWins) {
     found = true;
-    confidence = Math.min(yesAtMost, clamp(0.5 + 0.45 * maxA - 0.15 * maxD, 0.5, 0.95));
+    confidence = clamp(0.5 + 0.45 * maxA - 0.15 * maxD, 0.5, 0.95);
     evidence = uniqueEvidence(affirms.flatMap((v) => v.units));
   } else if (maxD > 0) {
     found = false;
@@ -131,5 +132,9 @@ export function answerBoolean(q: Query, units: Unit[], matches: Match[], yesAtMo
     evidence = [];
     related = uniqueEvidence(ranked.map((m) => m.unit));
   }
-  return { answer: q.negated ? !found : found, confidence: round2(confidence), evidence, ...(related.length > 0 ? { related } : {}) };
+  // The answer is the flip of what was found when the question is negated ("did the customer decline…"):
+  // the cap is on the answer yes, whichever way it was found.
+  const answer = q.negated ? !found : found;
+  if (answer) confidence = Math.min(confidence, yesAtMost);
+  return { answer, confidence: round2(confidence), evidence, ...(related.length > 0 ? { related } : {}) };
 }
