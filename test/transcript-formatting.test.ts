@@ -57,6 +57,11 @@ test('a break never splits a number, nor cuts a sentence of one or two words, no
   assert.equal(format('a full refund which takes five days', { 3: 0.1 }), 'A full refund, which takes five days.');
   assert.equal(format('i checked your account is that right', { 4: 0.1 }), 'I checked your account. Is that right?');
   assert.equal(format('the total amount is twenty dollars', { 3: 0.1 }), 'The total amount is $20.', 'a verb with no subject after it does not ask');
+  // A word a verb like "is" follows opens a sentence as its subject; not after "of", nor "and", nor in a number.
+  assert.equal(format('we open at nine am parking is free after six', { 5: 0.1 }), 'We open at 9 AM. Parking is free after six.');
+  assert.equal(format('the cost of parking is high', { 3: 0.1 }), 'The cost of parking is high.');
+  assert.equal(format('i called and was told to wait', { 2: 0.1 }), 'I called, and was told to wait.');
+  assert.equal(format('the fee is twenty five is that right', { 5: 0.1 }), 'The fee is 25. Is that right?');
 });
 
 test('segments and the text are rebuilt from the punctuated words, per speaker; no words leaves the text alone', () => {

@@ -47,6 +47,8 @@ const QUESTION_OPENERS = new Set([
 const AUXILIARIES = new Set([...QUESTION_OPENERS].filter((word) => !['what', 'where', 'when', 'why', 'who', 'whom', 'whose', 'which', 'how'].includes(word)));
 /** Words that open a question after a break, whatever follows ("which" is left out: it more often carries a sentence on). */
 const QUESTION_WORDS = new Set(['what', 'where', 'when', 'why', 'who', 'how']);
+/** Verbs that, right after a word that follows a break, make that word a new sentence's subject ("… at 9 AM. Parking is free"). */
+const SUBJECT_VERBS = new Set(['is', 'was', 'are', 'were', 'has', 'had', 'will', 'can']);
 /** The subjects an inverted question puts after its verb. */
 const SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'that', 'this', 'there', 'the', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'a', 'an', 'anyone', 'anything', 'someone', 'something']);
 /** A sentence a break may end has at least this many words ("It. Is broken" is not two sentences). */
@@ -95,7 +97,9 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Pauses = PAUSES
     const holds = last !== undefined && HOLDS.has(last.word.toLowerCase());
     // Inside a number ("twenty, five" would write $5 for $25) there is neither a comma nor a sentence end.
     const inNumber = last !== undefined && isNumberWord(last.word.toLowerCase()) && (isNumberWord(lower) || lower === 'and');
-    const opens = STARTERS.has(lower) || QUESTION_WORDS.has(lower) || (AUXILIARIES.has(lower) && SUBJECTS.has(words[i + 1]?.word.toLowerCase() ?? ''));
+    const after = words[i + 1]?.word.toLowerCase() ?? '';
+    const subject = SUBJECT_VERBS.has(after) && !JOINERS.has(lower) && !HOLDS.has(lower) && !isNumberWord(lower) && !AUXILIARIES.has(lower);
+    const opens = STARTERS.has(lower) || QUESTION_WORDS.has(lower) || (AUXILIARIES.has(lower) && SUBJECTS.has(after)) || subject;
     const breaks = pause >= pauses.break && !holds && !opener && !inNumber;
     if (pause >= pauses.sentence || (breaks && sentence.length >= SHORTEST_SENTENCE && opens)) close();
     else if (last && last.punctuated_word !== '' && !MARKER.test(last.word) && !/[.,?!;:]$/.test(last.punctuated_word) && pause >= pauses.break && !inNumber && (opener || (!holds && (pause >= pauses.comma || JOINERS.has(lower))))) last.punctuated_word += ',';
