@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { stereoCall } from './helpers/audio.ts';
 import { accessibilityProblems, hasChromium, launch, open, screenshots, type Watched } from './helpers/browser.ts';
 import { startHark, type Hark } from './helpers/harness.ts';
@@ -177,10 +177,21 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
 
   test('a category of the calls without a greeting, written in the editor and applied to past calls, filters the list', async () => {
     const { page } = lead;
-    await page.goto(`${workspaceUrl}/categories`);
-    await page.getByRole('button', { name: 'New category' }).click();
-    const editor = page.getByRole('region', { name: 'New category' });
-    await editor.getByLabel('Name').fill('No greeting');
+    // A new category's editor, and its saving and applying to the calls already transcribed.
+    const newCategory = async (name: string) => {
+      await page.goto(`${workspaceUrl}/categories`);
+      await page.getByRole('button', { name: 'New category' }).click();
+      const region = page.getByRole('region', { name: 'New category' });
+      await region.getByLabel('Name').fill(name);
+      return region;
+    };
+    const saveAndApply = async (region: Locator, name: string) => {
+      await region.getByRole('button', { name: 'Save category' }).click();
+      const saved = page.locator(`[data-category-row="${name}"]`);
+      await saved.getByRole('button', { name: 'Apply to past calls' }).click();
+      return saved;
+    };
+    const editor = await newCategory('No greeting');
     await editor.getByLabel('Phrases (any of them)').fill('thank you for calling');
     await editor.getByLabel('Phrases (any of them)').press('Enter');
     await editor.getByRole('switch', { name: 'Never said' }).click();
@@ -188,9 +199,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await editor.getByLabel('In the first (s)').fill('15');
     await editor.getByText('agent never says “thank you for calling” in the first 15 s').waitFor();
     await check(page, 'lead-category-editor');
-    await editor.getByRole('button', { name: 'Save category' }).click();
-    const row = page.locator('[data-category-row="No greeting"]');
-    await row.getByRole('button', { name: 'Apply to past calls' }).click();
+    const row = await saveAndApply(editor, 'No greeting');
     await page.getByText('“No greeting”: 3 of 10 transcribed calls meet it.').waitFor({ timeout: 30_000 });
     await check(page, 'lead-categories');
     await row.getByRole('link', { name: 'No greeting' }).click();
@@ -201,18 +210,13 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
 
     // Something meant, whatever the words: a condition of its own kind, read back as a sentence,
     // saved as typed and applied (sentence embeddings of each call's turns).
-    await page.goto(`${workspaceUrl}/categories`);
-    await page.getByRole('button', { name: 'New category' }).click();
-    const meant = page.getByRole('region', { name: 'New category' });
-    await meant.getByLabel('Name').fill('Wants to leave');
+    const meant = await newCategory('Wants to leave');
     await meant.getByLabel('Condition 1', { exact: true }).and(page.locator('input')).click();
     await page.getByRole('option', { name: 'A meaning, any words' }).click();
     await meant.getByLabel('Says something like').fill('I want to end my contract');
     await meant.getByText('customer says something like “I want to end my contract”').waitFor();
     await check(page, 'lead-category-meant');
-    await meant.getByRole('button', { name: 'Save category' }).click();
-    const leave = page.locator('[data-category-row="Wants to leave"]');
-    await leave.getByRole('button', { name: 'Apply to past calls' }).click();
+    await saveAndApply(meant, 'Wants to leave');
     await page.getByText(/^“Wants to leave”: \d+ of 10 transcribed calls meet it\.$/).waitFor({ timeout: 60_000 });
     const saved = await hark.runtime.ctx.db.selectFrom('categories').select('rule').where('name', '=', 'Wants to leave').executeTakeFirstOrThrow();
     assert.deepEqual(typeof saved.rule === 'string' ? JSON.parse(saved.rule) : saved.rule, { match: 'all', conditions: [{ type: 'similar_to', text: 'I want to end my contract', speaker: 'customer' }] });

@@ -17,7 +17,7 @@ import { transcriptSentiment, TranscriptSentimentSchema } from '../../core/trans
 import { CategoryRuleSchema, meets, similarTexts, type CategoryRule } from './category-rule.ts';
 import { segmentVectors } from '../../core/transcripts/segment-vectors.ts';
 import { embedSentences } from '../../engines/text/sentence-encoder.ts';
-import { transcriptParts, transcriptStats } from '../../core/transcripts/transcript.ts';
+import { latestTranscripts, transcriptParts, transcriptStats } from '../../core/transcripts/transcript.ts';
 
 type CategoryRow = Selectable<CategoriesTable>;
 type TranscriptRow = Selectable<TranscriptsTable>;
@@ -134,8 +134,7 @@ export async function categorize(ctx: Context, trx: Trx, transcriptId: string): 
 
 /** Whether a transcript is its recording's latest (a newer one is categorised on its own). */
 async function isLatest(db: Db | Trx, transcript: TranscriptRow): Promise<boolean> {
-  const newest = await db.selectFrom('transcripts').select('id').where('workspace_id', '=', transcript.workspace_id).where('recording_id', '=', transcript.recording_id).orderBy('seq', 'desc').executeTakeFirst();
-  return newest?.id === transcript.id;
+  return (await latestTranscripts(db, transcript.workspace_id, [transcript.recording_id])).get(transcript.recording_id)?.id === transcript.id;
 }
 
 /** categorize: a new transcript's categories when one asks what was meant; its vectors are made (and kept) before a short transaction writes what it meets. */

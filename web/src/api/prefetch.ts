@@ -3,7 +3,7 @@
 // own queries find the answers (or the requests under way) in the cache under the same keys.
 // Signed out, nothing is asked (the workspace frame sends the visitor to sign in).
 import type { LoaderFunctionArgs, ShouldRevalidateFunctionArgs } from 'react-router';
-import { completedRunIds, queries } from './queries.ts';
+import { completedRunIds, latestCompletedRun, queries } from './queries.ts';
 import { queryClient } from './query-client.ts';
 import { recordingListQuery } from '../lib/filters.ts';
 import { signedIn } from '../session.tsx';
@@ -43,7 +43,7 @@ export function prefetchRecording({ params }: LoaderFunctionArgs): null {
     void queryClient
       .fetchQuery(queries.transcriptionRuns(ws, id))
       .then((runs) => {
-        if (runs.data.some((run) => run.status === 'completed')) void queryClient.prefetchQuery(queries.transcript(ws, id, runs.data));
+        if (latestCompletedRun(runs.data)) void queryClient.prefetchQuery(queries.transcript(ws, id, runs.data));
         void queryClient.prefetchQuery(queries.recordingCategories(ws, id, runs.data));
       })
       .catch(() => {

@@ -51,13 +51,15 @@ export const queries = {
    * A recording's latest transcript, given its transcription runs: their completed ones are in the
    * key, so that any run completing reads it again (an older run that completes after a newer one too).
    */
-  transcript: (ws: string, recordingId: string, runs: readonly Run[]) =>
-    queryOptions({
-      queryKey: [...keys.transcript(ws, recordingId), completedRunIds(runs)] as const,
-      enabled: completedRunIds(runs) !== '',
+  transcript: (ws: string, recordingId: string, runs: readonly Run[]) => {
+    const completed = completedRunIds(runs);
+    return queryOptions({
+      queryKey: [...keys.transcript(ws, recordingId), completed] as const,
+      enabled: completed !== '',
       staleTime: PREFETCHED_FRESH_MS,
       queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcript', { params: { path: { ...path(ws), recording_id: recordingId }, query: {} } })),
-    }),
+    });
+  },
   /** The categories a recording's latest transcript meets, keyed as its transcript is. */
   recordingCategories: (ws: string, recordingId: string, runs: readonly Run[]) =>
     queryOptions({
