@@ -92,7 +92,7 @@ for (const backend of await backends({ s3: true })) {
       for (const segment of transcript.segments) assert.match(segment.text, /^[A-Z[].*[.?]$/, segment.text);
       // A number said is written over its words: digits on the first, nothing on the others.
       const isNumber = (w: { punctuated_word?: string }) => w.punctuated_word === '' || /\d/.test(w.punctuated_word ?? '');
-      assert.ok(transcript.words.every((w) => typeof w.punctuated_word === 'string' && (isNumber(w) || w.punctuated_word.toLowerCase().replace(/[.?]$/, '') === w.word.toLowerCase())), 'punctuated_word is the recognised word, cased and punctuated');
+      assert.ok(transcript.words.every((w) => typeof w.punctuated_word === 'string' && (isNumber(w) || w.punctuated_word.toLowerCase().replace(/[.,?]$/, '') === w.word.toLowerCase())), 'punctuated_word is the recognised word, cased and punctuated');
       assert.ok(transcript.words.every((w) => w.word === w.word.toLowerCase() || /^\[/.test(w.word)), 'word stays as recognised');
     });
 

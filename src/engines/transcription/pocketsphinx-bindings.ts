@@ -25,6 +25,8 @@ export interface Native {
   cmd_ln_int_r: (cfg: Ptr, name: string) => number;
   cmd_ln_float_r: (cfg: Ptr, name: string) => number;
   logmath_exp: (lmath: Ptr, logp: number) => number;
+  logmath_init: (base: number, shift: number, useTable: number) => Ptr | null;
+  logmath_log_to_ln: (lmath: Ptr, logp: number) => number;
   cmn_live_get: (cmn: Ptr, vec: Float32Array) => void;
   cmn_live_set: (cmn: Ptr, vec: Float32Array) => void;
   fe_init_auto_r: (cfg: Ptr) => Ptr | null;
@@ -53,9 +55,12 @@ export interface Native {
   ps_set_lm: (ps: Ptr, name: string, lm: Ptr) => number;
   ps_set_search: (ps: Ptr, name: string) => number;
   ps_set_kws: (ps: Ptr, name: string, keyfile: string) => number;
-  ngram_model_read: (config: Ptr, path: string, type: number, lmath: Ptr) => Ptr | null;
+  ngram_model_read: (config: Ptr | null, path: string, type: number, lmath: Ptr) => Ptr | null;
   ngram_model_set_init: (config: Ptr, models: Ptr[], names: string[], weights: Float32Array, count: number) => Ptr | null;
   ngram_model_free: (lm: Ptr) => number;
+  ngram_wid: (lm: Ptr, word: string) => number;
+  ngram_bg_score: (lm: Ptr, w2: number, w1: number, used: OutInt) => number;
+  ngram_tg_score: (lm: Ptr, w3: number, w2: number, w1: number, used: OutInt) => number;
 }
 
 let native: Native | undefined;
@@ -86,6 +91,8 @@ export function loadNative(psPath: string, sbPath: string): Native {
     cmd_ln_int_r: bind(sb, 'long cmd_ln_int_r(void *cfg, const char *name)'),
     cmd_ln_float_r: bind(sb, 'double cmd_ln_float_r(void *cfg, const char *name)'),
     logmath_exp: bind(sb, 'double logmath_exp(void *lmath, int logb_p)'),
+    logmath_init: bind(sb, 'void *logmath_init(double base, int shift, int use_table)'),
+    logmath_log_to_ln: bind(sb, 'double logmath_log_to_ln(void *lmath, int logb_p)'),
     cmn_live_get: bind(sb, 'void cmn_live_get(void *cmn, float *vec)'),
     cmn_live_set: bind(sb, 'void cmn_live_set(void *cmn, const float *vec)'),
     fe_init_auto_r: bind(sb, 'void *fe_init_auto_r(void *cfg)'),
@@ -117,6 +124,9 @@ export function loadNative(psPath: string, sbPath: string): Native {
     ngram_model_read: bind(sb, 'void *ngram_model_read(void *config, const char *path, int type, void *lmath)'),
     ngram_model_set_init: bind(sb, 'void *ngram_model_set_init(void *config, void **models, const char **names, const float *weights, int count)'),
     ngram_model_free: bind(sb, 'int ngram_model_free(void *lm)'),
+    ngram_wid: bind(sb, 'int ngram_wid(void *lm, const char *word)'),
+    ngram_bg_score: bind(sb, 'int ngram_bg_score(void *lm, int w2, int w1, _Out_ int *n_used)'),
+    ngram_tg_score: bind(sb, 'int ngram_tg_score(void *lm, int w3, int w2, int w1, _Out_ int *n_used)'),
   };
   // Silence sphinxbase's logger process-wide: err_set_logfp(NULL) disables it
   // completely, including cmd_ln parse errors that happen before ps_init.

@@ -7,7 +7,7 @@
 import type { Config } from '../../config.ts';
 import { invalid } from '../../errors.ts';
 import { checkModelAvailable, listModels, modelPath } from '../models.ts';
-import type { EngineSettings, TranscriptionEngine, VocabularyTerm } from './types.ts';
+import type { EngineSettings, SentenceOdds, TranscriptionEngine, VocabularyTerm } from './types.ts';
 
 export type { EngineSettings };
 
@@ -23,6 +23,8 @@ export interface TranscriptionEngineDescriptor {
   anyModel: boolean;
   /** It writes lower case without punctuation: Hark formats its text (the `format` option). */
   unformatted: boolean;
+  /** Where its text is formatted: the odds of a sentence end before each word, from its own language model; null: formatting's rules alone. */
+  sentenceOdds: (() => Promise<SentenceOdds>) | null;
   models(config: Config): Promise<string[]>;
   /** A 400 when `model` cannot run here. */
   checkModel(config: Config, model: string): Promise<void>;
@@ -58,6 +60,7 @@ export const transcriptionEngines = {
     remote: false,
     anyModel: false,
     unformatted: true,
+    sentenceOdds: async () => (await import('./pocketsphinx-sentences.ts')).sentenceEndOdds,
     models: async () => ['en-us'],
     checkModel: async (_config, model) => {
       if (model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
@@ -74,6 +77,7 @@ export const transcriptionEngines = {
     remote: false,
     anyModel: false,
     unformatted: false,
+    sentenceOdds: null,
     models: async (config) => (await listModels(config)).filter((m) => m.engine === 'whisper.cpp').map((m) => m.name),
     checkModel: (config, model) => checkModelAvailable({ config }, 'whisper.cpp', model),
     checkVocabulary: async () => {},
@@ -88,6 +92,7 @@ export const transcriptionEngines = {
     remote: true,
     anyModel: true,
     unformatted: false,
+    sentenceOdds: null,
     models: async () => ['whisper-1'],
     checkModel: async () => {},
     checkVocabulary: async () => {},

@@ -65,6 +65,9 @@ export interface TranscriptionResult {
   spotted?: SpottedPhrase[];
 }
 
+/** For each word, the natural log of the odds that a sentence ends just before it (an engine's language model). */
+export type SentenceOdds = (words: readonly string[]) => number[];
+
 export interface TranscribeControl {
   signal: AbortSignal;
   /** Fraction done, 0..1. */

@@ -9,7 +9,10 @@
 // A scenario's vocabulary is written as the team spells it ("Zendesk"), and names and places the
 // word list has only with capitals with them (names.ts). A shorter pause inside a sentence is a
 // comma, as is the pause after an opening "yes", "well", "okay" or "hello".
-import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
+// Where the engine has a language model (pocketsphinx), a break also ends a sentence where the
+// model finds a sentence end there likelier than the words running on (its odds, beside the
+// word lists: "… a refund. My order", "… the Chicago office. After that").
+import type { SentenceOdds, SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { isNumberWord, writeNumbers } from './numbers.ts';
 import { writeAddresses } from './addresses.ts';
 import { writeNames } from './names.ts';
@@ -21,8 +24,10 @@ import type { CasedTerm } from './vocabulary.ts';
 export const SENTENCE_PAUSE_SECONDS = 0.6;
 /** A break: a shorter silence between two words (pocketsphinx writes the words of a phrase back to back). */
 export const BREAK_SECONDS = 0.05;
+/** A break ends a sentence where the engine's language model gives a sentence end there at least these log-odds (e^-1.5: 1 in 4.5). */
+export const SENTENCE_LOG_ODDS = -1.5;
 /** A break at least this long is a comma where it does not end a sentence. */
-export const COMMA_PAUSE_SECONDS = 0.25;
+export const COMMA_PAUSE_SECONDS = 0.15;
 /** Words that open a sentence and are set off from it by a comma at a break ("Yes, I can"; "Good morning, this is"). */
 const OPENERS = new Set(['yes', 'yeah', 'well', 'okay', 'ok', 'hello', 'hi', 'hey', 'sorry', 'alright', 'all right', 'thank you', 'good morning', 'good afternoon', 'good evening']);
 /** Words a new sentence opens with after a break ("... a refund. My order ..."). */
@@ -32,12 +37,14 @@ const JOINERS = new Set(['and', 'but', 'or', 'so', 'because', 'then', 'which', '
 /** Words a sentence does not end on, nor a comma follow ("the, order"). */
 const HOLDS = new Set(['the', 'a', 'an', 'to', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'and', 'or', 'but', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'is', 'are', 'was', 'were', 'i', 'we', 'you', 'they']);
 
+/** Where sentences and commas fall: the pauses (seconds), and the least log-odds of a sentence end at a break. */
 export interface Pauses {
   sentence: number;
   break: number;
   comma: number;
+  odds: number;
 }
-const PAUSES: Pauses = { sentence: SENTENCE_PAUSE_SECONDS, break: BREAK_SECONDS, comma: COMMA_PAUSE_SECONDS };
+export const PAUSES: Pauses = { sentence: SENTENCE_PAUSE_SECONDS, break: BREAK_SECONDS, comma: COMMA_PAUSE_SECONDS, odds: SENTENCE_LOG_ODDS };
 
 const QUESTION_OPENERS = new Set([
   'what', 'where', 'when', 'why', 'who', 'whom', 'whose', 'which', 'how',
@@ -72,11 +79,12 @@ const capitalise = (word: string) => (MARKER.test(word) ? word : word.charAt(0).
 
 /**
  * Punctuated words of one speaker's words in time order: a long pause ends a sentence; a break
- * ends one where the next word opens a sentence (a question word, "I", "my", "please"…), else is a
- * comma where it is long enough or the next word carries the sentence on ("and", "but"…); never
- * after a word a sentence does not end on ("the", "to"…).
+ * ends one where the next word opens a sentence (a question word, "I", "my", "please"…) or the
+ * language model's `odds` (per word, of a sentence end before it) say so, else is a comma where it
+ * is long enough or the next word carries the sentence on ("and", "but"…); never after a word a
+ * sentence does not end on ("the", "to"…).
  */
-export function punctuate(words: readonly SpeakerWord[], pauses: Pauses = PAUSES): FormattedWord[] {
+export function punctuate(words: readonly SpeakerWord[], pauses: Pauses = PAUSES, odds?: readonly number[]): FormattedWord[] {
   const out: FormattedWord[] = [];
   let sentence: FormattedWord[] = [];
   const close = () => {
@@ -99,7 +107,8 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Pauses = PAUSES
     const inNumber = last !== undefined && isNumberWord(last.word.toLowerCase()) && (isNumberWord(lower) || lower === 'and');
     const after = words[i + 1]?.word.toLowerCase() ?? '';
     const subject = SUBJECT_VERBS.has(after) && !JOINERS.has(lower) && !HOLDS.has(lower) && !isNumberWord(lower) && !AUXILIARIES.has(lower);
-    const opens = STARTERS.has(lower) || QUESTION_WORDS.has(lower) || (AUXILIARIES.has(lower) && SUBJECTS.has(after)) || subject;
+    const likely = (odds?.[i] ?? -Infinity) >= pauses.odds;
+    const opens = STARTERS.has(lower) || QUESTION_WORDS.has(lower) || (AUXILIARIES.has(lower) && SUBJECTS.has(after)) || subject || likely;
     const breaks = pause >= pauses.break && !holds && !opener && !inNumber;
     if (pause >= pauses.sentence || (breaks && sentence.length >= SHORTEST_SENTENCE && opens)) close();
     else if (last && last.punctuated_word !== '' && !MARKER.test(last.word) && !/[.,?!;:]$/.test(last.punctuated_word) && pause >= pauses.break && !inNumber && (opener || (!holds && (pause >= pauses.comma || JOINERS.has(lower))))) last.punctuated_word += ',';
@@ -125,12 +134,18 @@ export function caseTerms(words: FormattedWord[], terms: readonly CasedTerm[]): 
   return words;
 }
 
-/** The transcript with punctuated words (a vocabulary's terms as the team writes them), and segments' and its text rebuilt from them. */
-export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean, terms: readonly CasedTerm[] = []): T & { words: FormattedWord[] } {
+/**
+ * The transcript with punctuated words (a vocabulary's terms as the team writes them), and
+ * segments' and its text rebuilt from them; `sentenceOdds`, the engine's language model where it
+ * has one, helps find the sentence ends.
+ */
+export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean, terms: readonly CasedTerm[] = [], sentenceOdds?: SentenceOdds, pauses: Pauses = PAUSES): T & { words: FormattedWord[] } {
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
+  const spoken = (channel: number) => transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start);
+  const punctuated = (said: SpeakerWord[]) => punctuate(said, pauses, sentenceOdds?.(said.map((w) => w.word)));
   const words = channels
-    .flatMap((channel) => writeAddresses(writeNumbers(caseTerms(writeNames(punctuate(transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start))), terms))))
+    .flatMap((channel) => writeAddresses(writeNumbers(caseTerms(writeNames(punctuated(spoken(channel))), terms))))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
   const segments = transcript.segments.map((segment) => {
     const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);

@@ -163,7 +163,8 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const redacted = redactTranscript(merged, options.redact, severalSpeakers(merged.segments));
     const spans = redacted.spans;
     // Engines that punctuate (whisper.cpp, OpenAI-compatible servers) are left as they are.
-    const transcript = options.format && transcriptionEngine(snapshot.engine).unformatted ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments), vocabularyCasing(options.vocabulary)) : redacted.transcript;
+    const descriptor = transcriptionEngine(snapshot.engine);
+    const transcript = options.format && descriptor.unformatted ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments), vocabularyCasing(options.vocabulary), await descriptor.sentenceOdds?.()) : redacted.transcript;
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     // Scored on the text as stored (formatted, redacted).
     const sentiment = transcriptSentiment(transcript.segments, recording.duration_seconds);

@@ -1,0 +1,42 @@
+// pocketsphinx's own language model, asked where a sentence ends: higher odds between two
+// sentences than inside one, and a break the word lists leave alone ends a sentence where the
+// model says so.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sentenceEndOdds } from '../src/engines/transcription/pocketsphinx-sentences.ts';
+import { formatTranscript } from '../src/features/transcription/formatting.ts';
+
+/** Words back to back, 0.3 s each, with a 0.1 s break before each index in `breaks`. */
+function spoken(text: string, breaks: number[]) {
+  let at = 0;
+  return text.split(' ').map((word, i) => {
+    if (breaks.includes(i)) at += 0.1;
+    const w = { word, start: at, end: at + 0.3, confidence: 0.9, channel: 0, speaker: 'agent' };
+    at += 0.3;
+    return w;
+  });
+}
+
+test('the odds of a sentence end are higher between two sentences than inside one', () => {
+  const words = 'i would like a refund my order never arrived'.split(' ');
+  const odds = sentenceEndOdds(words);
+  assert.equal(odds.length, words.length);
+  assert.equal(odds[0], -Infinity, 'nothing ends before the first word');
+  const between = odds[words.indexOf('my')]!;
+  for (const inside of ['would', 'like', 'a', 'refund', 'order', 'arrived']) assert.ok(between > odds[words.indexOf(inside)]! + 3, `"refund | my" (${between}) against "| ${inside}"`);
+  assert.deepEqual(sentenceEndOdds(['I', 'Would']), sentenceEndOdds(['i', 'would']), 'case does not matter');
+  assert.equal(sentenceEndOdds([]).length, 0);
+  assert.ok(Number.isFinite(sentenceEndOdds(['[CREDIT_CARD]', 'zxqv'])[1]), 'unknown words and markers are scored as unknown');
+});
+
+test('with the model, a break the word lists leave alone ends a sentence; without it, it does not', () => {
+  const words = spoken('the line has been down since the outage sometimes the light stays red', [8]);
+  const segments = [{ start: 0, end: 99, text: '', channel: 0, speaker: 'agent' }];
+  const withModel = formatTranscript({ language: 'en', text: '', segments, words }, false, [], sentenceEndOdds).text;
+  const rulesAlone = formatTranscript({ language: 'en', text: '', segments, words }, false).text;
+  assert.equal(withModel, 'The line has been down since the outage. Sometimes the light stays red.');
+  assert.equal(rulesAlone, 'The line has been down since the outage sometimes the light stays red.');
+  // A break inside a sentence stays inside it, whatever the model.
+  const inside = formatTranscript({ language: 'en', text: '', segments, words: spoken('i would like a refund for the order', [4]) }, false, [], sentenceEndOdds).text;
+  assert.equal(inside, 'I would like a refund for the order.');
+});
