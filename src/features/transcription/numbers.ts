@@ -1,7 +1,7 @@
 // Numbers said aloud, written as digits (inverse text normalisation) in the words' written form:
 // "twenty five dollars" → "$25", "ninety nine percent" → "99%", "two thirty p m" → "2:30 PM",
-// "four one one one" → "4111", "one hundred and twelve" → "112", "may fifth" → "May 5th", "the
-// third of may" → "the 3rd of May".
+// "four one one one" → "4111", ten digits → "555-247-8139", "four pm" → "4 PM", "one hundred and
+// twelve" → "112", "may fifth" → "May 5th", "the third of may" → "the 3rd of May".
 // A number written spans several recognised words: the first carries the written form (and the
 // last one's punctuation), the others write nothing; each keeps `word` as recognised, so search,
 // phrase rules and redaction read what was said. A lone number under ten stays a word ("one of
@@ -78,6 +78,13 @@ export function readCardinal(tokens: readonly string[], at: number): { value: nu
   return { value: total + group, length: taken };
 }
 
+/** Ten digits said one by one are a North American phone number (with a leading 1, eleven): 555-247-8139, 1-800-555-0199. */
+function phoneNumber(digits: string): string | null {
+  const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits.length === 10 ? digits : null;
+  if (national === null) return null;
+  return `${national === digits ? '' : '1-'}${national.slice(0, 3)}-${national.slice(3, 6)}-${national.slice(6)}`;
+}
+
 /** Single digits said one by one ("four one one one"), at least three, within one sentence: one string. */
 function readDigits(tokens: readonly string[], at: number, stops: readonly boolean[]): string | null {
   let digits = '';
@@ -133,7 +140,7 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
     const digits = readDigits(tokens, i, stops);
     if (digits !== null) {
       const length = digits.length;
-      write(i, length, digits);
+      write(i, length, phoneNumber(digits) ?? digits);
       i += length;
       continue;
     }
@@ -229,8 +236,8 @@ function readTime(tokens: readonly string[], at: number, hour: number, length: n
   }
   const meridiem = readMeridiem(tokens, i);
   if (!meridiem) return afterAt && minutes !== null ? { text: `${hour}:${String(minutes).padStart(2, '0')}`, length: i - at } : null;
-  // "am" alone is the verb as often ("which one am I"): a time only with minutes or after "at".
-  if (meridiem.length === 1 && minutes === null && !afterAt) return null;
+  // "am" alone after an hour is the verb only where "I" follows ("which one am I"); "pm" alone is always a time.
+  if (meridiem.length === 1 && minutes === null && !afterAt && tokens[i] === 'am' && (tokens[i + 1] === 'i' || tokens[i + 1] === undefined)) return null;
   return { text: `${hour}${minutes === null ? '' : `:${String(minutes).padStart(2, '0')}`} ${meridiem.text}`, length: i + meridiem.length - at };
 }
 
