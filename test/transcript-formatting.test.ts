@@ -44,6 +44,7 @@ test('breaks: a sentence ends where the next word opens one, else a comma where 
   assert.equal(text('yes'), 'Yes.', 'a word alone ends its sentence');
   assert.equal(text('my card is [CREDIT_CARD] today', { 4: 0.3 }), 'My card is [CREDIT_CARD] today.', 'a marker stays one token');
   assert.equal(text('hello how are you', { 1: 0.8 }), 'Hello. How are you?', 'a sentence pause is a full stop, not a comma');
+  assert.equal(text('i had no email from you could you check', { 6: 0.1 }), 'I had no email from you. Could you check?', '"you" ends a sentence as an object; "I", "we", "they" do not');
 });
 
 test('a break never splits a number, nor cuts a sentence of one or two words, nor asks without a subject after the verb', () => {

@@ -35,7 +35,7 @@ const STARTERS = new Set(['i', "i'm", "i've", "i'll", "i'd", 'my', 'please', 'th
 /** Words that carry a sentence on after a break: a comma before them ("ten percent, and it ends"). */
 const JOINERS = new Set(['and', 'but', 'or', 'so', 'because', 'then', 'which', 'if', 'on', 'in', 'at', 'with']);
 /** Words a sentence does not end on, nor a comma follow ("the, order"). */
-const HOLDS = new Set(['the', 'a', 'an', 'to', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'and', 'or', 'but', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'is', 'are', 'was', 'were', 'i', 'we', 'you', 'they']);
+const HOLDS = new Set(['the', 'a', 'an', 'to', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'and', 'or', 'but', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'is', 'are', 'was', 'were', 'i', 'we', 'they']);
 
 /** Where sentences and commas fall: the pauses (seconds), and the least log-odds of a sentence end at a break. */
 export interface Pauses {
