@@ -140,7 +140,7 @@ interface Scores {
 /** The recogniser's language model's odds of a sentence end before each word of a clip, asked once. */
 const oddsOf = new Map<Clip, number[]>();
 const odds = (clip: Clip) => oddsOf.get(clip) ?? oddsOf.set(clip, sentenceEndOdds(clip.words.map((w) => w.word))).get(clip)!;
-/** The formatter's rules alone, without the language model (the version before it). */
+/** The formatter's rules alone: its word lists and pauses as they are now, without the language model. */
 const RULES_ONLY: Pauses = { ...PAUSES, odds: Infinity };
 
 function score(data: Clip[], format: boolean, pauses: Pauses = PAUSES): Scores {

@@ -3,7 +3,7 @@
 // model says so.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sentenceEndOdds } from '../src/engines/transcription/pocketsphinx-sentences.ts';
+import { sentenceEndOdds, sentenceOddsOf } from '../src/engines/transcription/pocketsphinx-sentences.ts';
 import { formatTranscript } from '../src/features/transcription/formatting.ts';
 
 /** Words back to back, 0.3 s each, with a 0.1 s break before each index in `breaks`. */
@@ -26,7 +26,8 @@ test('the odds of a sentence end are higher between two sentences than inside on
   for (const inside of ['would', 'like', 'a', 'refund', 'order', 'arrived']) assert.ok(between > odds[words.indexOf(inside)]! + 3, `"refund | my" (${between}) against "| ${inside}"`);
   assert.deepEqual(sentenceEndOdds(['I', 'Would']), sentenceEndOdds(['i', 'would']), 'case does not matter');
   assert.equal(sentenceEndOdds([]).length, 0);
-  assert.ok(Number.isFinite(sentenceEndOdds(['[CREDIT_CARD]', 'zxqv'])[1]), 'unknown words and markers are scored as unknown');
+  const unknown = sentenceEndOdds(['my', 'card', '[CREDIT_CARD]', 'please'])[2]!;
+  assert.ok(unknown > -20 && unknown < 5, `a marker the model does not know has bounded odds before it (${unknown})`);
 });
 
 test('with the model, a break the word lists leave alone ends a sentence; without it, it does not', () => {
@@ -39,4 +40,13 @@ test('with the model, a break the word lists leave alone ends a sentence; withou
   // A break inside a sentence stays inside it, whatever the model.
   const inside = formatTranscript({ language: 'en', text: '', segments, words: spoken('i would like a refund for the order', [4]) }, false, [], sentenceEndOdds).text;
   assert.equal(inside, 'I would like a refund for the order.');
+});
+
+test('without a readable model there are no odds, and formatting falls back on its rules', () => {
+  const missing = sentenceOddsOf('/nonexistent/en-us.lm.bin');
+  assert.deepEqual(missing(['i', 'would', 'like', 'a', 'refund']), []);
+  assert.deepEqual(missing(['again']), [], 'the failure is remembered, not retried per call');
+  const words = spoken('the line has been down since the outage sometimes the light stays red', [8]);
+  const segments = [{ start: 0, end: 99, text: '', channel: 0, speaker: 'agent' }];
+  assert.equal(formatTranscript({ language: 'en', text: '', segments, words }, false, [], missing).text, 'The line has been down since the outage sometimes the light stays red.');
 });

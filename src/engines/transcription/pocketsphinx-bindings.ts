@@ -27,6 +27,7 @@ export interface Native {
   logmath_exp: (lmath: Ptr, logp: number) => number;
   logmath_init: (base: number, shift: number, useTable: number) => Ptr | null;
   logmath_log_to_ln: (lmath: Ptr, logp: number) => number;
+  logmath_free: (lmath: Ptr) => number;
   cmn_live_get: (cmn: Ptr, vec: Float32Array) => void;
   cmn_live_set: (cmn: Ptr, vec: Float32Array) => void;
   fe_init_auto_r: (cfg: Ptr) => Ptr | null;
@@ -93,6 +94,7 @@ export function loadNative(psPath: string, sbPath: string): Native {
     logmath_exp: bind(sb, 'double logmath_exp(void *lmath, int logb_p)'),
     logmath_init: bind(sb, 'void *logmath_init(double base, int shift, int use_table)'),
     logmath_log_to_ln: bind(sb, 'double logmath_log_to_ln(void *lmath, int logb_p)'),
+    logmath_free: bind(sb, 'int logmath_free(void *lmath)'),
     cmn_live_get: bind(sb, 'void cmn_live_get(void *cmn, float *vec)'),
     cmn_live_set: bind(sb, 'void cmn_live_set(void *cmn, const float *vec)'),
     fe_init_auto_r: bind(sb, 'void *fe_init_auto_r(void *cfg)'),

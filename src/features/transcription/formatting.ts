@@ -44,7 +44,7 @@ export interface Pauses {
   comma: number;
   odds: number;
 }
-export const PAUSES: Pauses = { sentence: SENTENCE_PAUSE_SECONDS, break: BREAK_SECONDS, comma: COMMA_PAUSE_SECONDS, odds: SENTENCE_LOG_ODDS };
+export const PAUSES: Readonly<Pauses> = Object.freeze({ sentence: SENTENCE_PAUSE_SECONDS, break: BREAK_SECONDS, comma: COMMA_PAUSE_SECONDS, odds: SENTENCE_LOG_ODDS });
 
 const QUESTION_OPENERS = new Set([
   'what', 'where', 'when', 'why', 'who', 'whom', 'whose', 'which', 'how',
@@ -84,7 +84,7 @@ const capitalise = (word: string) => (MARKER.test(word) ? word : word.charAt(0).
  * is long enough or the next word carries the sentence on ("and", "but"…); never after a word a
  * sentence does not end on ("the", "to"…).
  */
-export function punctuate(words: readonly SpeakerWord[], pauses: Pauses = PAUSES, odds?: readonly number[]): FormattedWord[] {
+export function punctuate(words: readonly SpeakerWord[], pauses: Readonly<Pauses> = PAUSES, odds?: readonly number[]): FormattedWord[] {
   const out: FormattedWord[] = [];
   let sentence: FormattedWord[] = [];
   const close = () => {
@@ -102,7 +102,9 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Pauses = PAUSES
     const lower = word.word.toLowerCase();
     const last = sentence[sentence.length - 1];
     const opener = sentence.length <= 2 && OPENERS.has(sentence.map((w) => w.word.toLowerCase()).join(' '));
-    const holds = last !== undefined && HOLDS.has(last.word.toLowerCase());
+    // "you" ends a sentence as an object ("… from you"), not as a subject after its verb ("can you · please check").
+    const subjectYou = last?.word.toLowerCase() === 'you' && AUXILIARIES.has(sentence[sentence.length - 2]?.word.toLowerCase() ?? '');
+    const holds = last !== undefined && (HOLDS.has(last.word.toLowerCase()) || subjectYou);
     // Inside a number ("twenty, five" would write $5 for $25) there is neither a comma nor a sentence end.
     const inNumber = last !== undefined && isNumberWord(last.word.toLowerCase()) && (isNumberWord(lower) || lower === 'and');
     const after = words[i + 1]?.word.toLowerCase() ?? '';
@@ -139,7 +141,7 @@ export function caseTerms(words: FormattedWord[], terms: readonly CasedTerm[]): 
  * segments' and its text rebuilt from them; `sentenceOdds`, the engine's language model where it
  * has one, helps find the sentence ends.
  */
-export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean, terms: readonly CasedTerm[] = [], sentenceOdds?: SentenceOdds, pauses: Pauses = PAUSES): T & { words: FormattedWord[] } {
+export function formatTranscript<T extends Transcript>(transcript: T, severalSpeakers: boolean, terms: readonly CasedTerm[] = [], sentenceOdds?: SentenceOdds, pauses: Readonly<Pauses> = PAUSES): T & { words: FormattedWord[] } {
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
   const spoken = (channel: number) => transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start);

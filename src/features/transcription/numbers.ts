@@ -78,10 +78,13 @@ export function readCardinal(tokens: readonly string[], at: number): { value: nu
   return { value: total + group, length: taken };
 }
 
-/** Ten digits said one by one are a North American phone number (with a leading 1, eleven): 555-247-8139, 1-800-555-0199. */
+/** A North American number: area code and exchange each start 2–9, and an area code is not N11 (411, 911). */
+const NORTH_AMERICAN = /^[2-9](?!11)\d\d[2-9]\d{6}$/;
+
+/** Ten digits said one by one in a phone number's shape are one (with a leading 1, eleven): 555-247-8139, 1-800-555-0199. */
 function phoneNumber(digits: string): string | null {
   const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits.length === 10 ? digits : null;
-  if (national === null) return null;
+  if (national === null || !NORTH_AMERICAN.test(national)) return null;
   return `${national === digits ? '' : '1-'}${national.slice(0, 3)}-${national.slice(3, 6)}-${national.slice(6)}`;
 }
 
@@ -192,7 +195,7 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
       continue;
     }
     // Times: "two thirty p m", "ten a m", "seven o'clock".
-    const time = decimal ? null : readTime(tokens, i, value, length, tokens[i - 1] === 'at');
+    const time = decimal ? null : readTime(tokens, i, value, length, tokens[i - 1] === 'at', stops);
     if (time) {
       write(i, time.length, time.text);
       i += time.length;
@@ -219,7 +222,7 @@ function readOrdinal(tokens: readonly string[], at: number): { value: number; le
 const suffix = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
 
 /** A time at `at`: an hour, minutes, and a.m./p.m.; `afterAt`: "at" comes before, so "at two thirty" is a time without them. */
-function readTime(tokens: readonly string[], at: number, hour: number, length: number, afterAt: boolean): { text: string; length: number } | null {
+function readTime(tokens: readonly string[], at: number, hour: number, length: number, afterAt: boolean, stops: readonly boolean[]): { text: string; length: number } | null {
   if (length !== 1 || hour < 1 || hour > 12) return null;
   let i = at + 1;
   let minutes: number | null = null;
@@ -236,8 +239,8 @@ function readTime(tokens: readonly string[], at: number, hour: number, length: n
   }
   const meridiem = readMeridiem(tokens, i);
   if (!meridiem) return afterAt && minutes !== null ? { text: `${hour}:${String(minutes).padStart(2, '0')}`, length: i - at } : null;
-  // "am" alone after an hour is the verb only where "I" follows ("which one am I"); "pm" alone is always a time.
-  if (meridiem.length === 1 && minutes === null && !afterAt && tokens[i] === 'am' && (tokens[i + 1] === 'i' || tokens[i + 1] === undefined)) return null;
+  // "am" alone after an hour is the verb only where "I" follows in its sentence ("which one am I"); "pm" alone is always a time.
+  if (meridiem.length === 1 && minutes === null && !afterAt && tokens[i] === 'am' && !stops[i] && tokens[i + 1] === 'i') return null;
   return { text: `${hour}${minutes === null ? '' : `:${String(minutes).padStart(2, '0')}`} ${meridiem.text}`, length: i + meridiem.length - at };
 }
 
