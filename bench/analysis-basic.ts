@@ -1,5 +1,5 @@
 // Accuracy of the `basic` analysis engine per split and question type, next to trivial baselines,
-// and mean time per run. Calls come from two files:
+// and mean time per run. Calls come from four files:
 //   analysis-dataset.json  split "dev"       used while building and tuning the engine
 //                          split "holdout"   written afterwards, not tuned on
 //   analysis-holdout.json  split "holdout-2" written later by someone who never saw the engine

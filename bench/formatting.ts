@@ -3,6 +3,7 @@
 // passages, each a JSON file beside this one: dev (the comma pause was chosen on it, by the sweep
 // printed below) and held-out (other sentences, other voices; never used to choose anything).
 // On the recognised words aligned to the written reference, per set:
+// - question marks: precision, recall, F1 at every word;
 // - sentence ends (. ?) and commas: precision, recall, F1 (a passage's last word, an end by
 //   construction, is left out);
 // - capitals at sentence starts and on names (the words the reference capitalises mid-sentence);
@@ -108,18 +109,21 @@ async function clips(set: PassageSet, name: string): Promise<Clip[]> {
 }
 
 /** Sentence-end and comma counts of punctuated words (marks where punctuation put them, before numbers are written) against the reference. */
-function marks(clip: Clip, punctuated: string[]): { ends: Counts; commas: Counts } {
+function marks(clip: Clip, punctuated: string[]): { ends: Counts; commas: Counts; questions: Counts } {
   const ends = { tp: 0, fp: 0, fn: 0 };
   const commas = { tp: 0, fp: 0, fn: 0 };
+  const questions = { tp: 0, fp: 0, fn: 0 };
   const pairs = align(clip.reference.map((t) => t.norm), clip.words.map((w) => normal(w.word)));
   const last = clip.reference.length - 1;
   for (const [r, h] of pairs) {
-    if (r === last) continue;
     const want = clip.reference[r]!.mark;
     const got = /[.?!,]$/.exec(punctuated[h]!)?.[0] ?? '';
+    // Question marks count at every word, the last one too: a passage's last sentence may ask.
+    count(questions, want === '?', got === '?');
+    if (r === last) continue;
     for (const [counts, isIt] of [[ends, (m: string) => /[.?!]/.test(m)], [commas, (m: string) => m === ',']] as const) count(counts, isIt(want), isIt(got));
   }
-  return { ends, commas };
+  return { ends, commas, questions };
 }
 
 function add(into: Counts, more: Counts) {
@@ -131,6 +135,7 @@ function add(into: Counts, more: Counts) {
 interface Scores {
   ends: ReturnType<typeof f1>;
   commas: ReturnType<typeof f1>;
+  questions: ReturnType<typeof f1>;
   starts: number;
   names: number;
   numbers: number;
@@ -143,9 +148,10 @@ const odds = (clip: Clip) => oddsOf.get(clip) ?? oddsOf.set(clip, sentenceEndOdd
 /** The formatter's rules alone: its word lists and pauses as they are now, without the language model. */
 const RULES_ONLY: Pauses = { ...PAUSES, odds: Infinity };
 
-function score(data: Clip[], format: boolean, pauses: Pauses = PAUSES): Scores {
+function score(data: Clip[], format: boolean, pauses: Readonly<Pauses> = PAUSES): Scores {
   const ends = { tp: 0, fp: 0, fn: 0 };
   const commas = { tp: 0, fp: 0, fn: 0 };
+  const questions = { tp: 0, fp: 0, fn: 0 };
   let starts = 0;
   let startsRight = 0;
   let names = 0;
@@ -157,6 +163,7 @@ function score(data: Clip[], format: boolean, pauses: Pauses = PAUSES): Scores {
     const counted = marks(clip, punctuated);
     add(ends, counted.ends);
     add(commas, counted.commas);
+    add(questions, counted.questions);
     const formatted = format ? (formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 1e9, text: '', channel: 0, speaker: 'channel_0' }], words: clip.words }, false, [], sentenceEndOdds, pauses).words as FormattedWord[]).map((w) => w.punctuated_word) : clip.words.map((w) => w.word);
     for (const [r, h, same] of align(clip.reference.map((t) => t.norm), clip.words.map((w) => normal(w.word)))) {
       const token = clip.reference[r]!;
@@ -176,7 +183,7 @@ function score(data: Clip[], format: boolean, pauses: Pauses = PAUSES): Scores {
       if (new RegExp(`(^|\\s)${number.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&')}(?=[\\s.,?!]|$)`).test(text)) numbersRight++;
     }
   }
-  return { ends: f1(ends), commas: f1(commas), starts: startsRight / Math.max(1, starts), names: namesRight / Math.max(1, names), numbers: numbersRight / Math.max(1, numbers), counts: { starts, names, numbers } };
+  return { ends: f1(ends), commas: f1(commas), questions: f1(questions), starts: startsRight / Math.max(1, starts), names: namesRight / Math.max(1, names), numbers: numbersRight / Math.max(1, numbers), counts: { starts, names, numbers } };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -214,14 +221,14 @@ for (const brk of [0.03, 0.05, 0.08]) {
 }
 console.log('  (* chosen; "rules": the word lists alone, without the language model)');
 
-console.log('\nset        text           end P/R/F1          comma P/R/F1        starts      names       numbers     WER');
+console.log('\nset        text           end P/R/F1          comma P/R/F1        question P/R/F1     starts      names       numbers     WER');
 for (const [name, clipsOf] of SET_NAMES.map((n) => [n, data[n]!] as const)) {
   const reference = clipsOf.map((c) => c.reference.map((t) => t.norm).join(' ')).join(' ');
   const recognised = clipsOf.map((c) => c.words.map((w) => normal(w.word)).join(' ')).join(' ');
   for (const [label, format, pauses] of [['as recognised', false, PAUSES], ['rules only', true, RULES_ONLY], ['formatted', true, PAUSES]] as const) {
     const s = score(clipsOf, format, pauses);
     const prf = (x: ReturnType<typeof f1>) => `${x.precision.toFixed(2)}/${x.recall.toFixed(2)}/${x.f1.toFixed(2)}`.padEnd(20);
-    console.log(`${name.padEnd(10)} ${label.padEnd(14)} ${prf(s.ends)}${prf(s.commas)}${pct(s.starts).padEnd(12)}${pct(s.names).padEnd(12)}${pct(s.numbers).padEnd(12)}${pct(wer(reference, recognised))}`);
+    console.log(`${name.padEnd(10)} ${label.padEnd(14)} ${prf(s.ends)}${prf(s.commas)}${prf(s.questions)}${pct(s.starts).padEnd(12)}${pct(s.names).padEnd(12)}${pct(s.numbers).padEnd(12)}${pct(wer(reference, recognised))}`);
   }
   const s = score(clipsOf, true);
   console.log(`${' '.repeat(11)}(${clipsOf.length} clips; ${s.counts.starts} sentence starts, ${s.counts.names} names, ${s.counts.numbers} numbers aligned or expected)`);
