@@ -421,3 +421,23 @@ describe('basic engine: dataset regression floor', () => {
     assert.ok(t.ok / t.n >= 0.9, `text ${t.ok}/${t.n}`);
   });
 });
+
+describe('basic engine: days said as recognisers write them', () => {
+  const call = [
+    seg(0, 4, 'thanks for calling how can i help'),
+    seg(4, 8, 'my internet keeps dropping and i have been with you for years'),
+    seg(8, 14, "i'll need to send out a technician the earliest i have is tuesday the fourteenth between eight and noon"),
+    seg(14, 17, 'when does your contract end'),
+    seg(17, 20, 'on the thirtieth of this month'),
+  ];
+  test('a weekday and its date are one answer, as is a date of this month', async () => {
+    const out = await engine.analyze(input(call, [txt('tech', 'When is the technician booked?'), txt('end', 'When does the contract end?')]));
+    assert.equal(answer(out, 'tech').answer, 'tuesday the fourteenth');
+    assert.equal(answer(out, 'end').answer, 'the thirtieth of this month');
+  });
+  test('a unit word alone is no duration', async () => {
+    const flights = [seg(0, 5, "i've flown with you guys for years can you do anything about the fee"), seg(5, 9, 'let me look at your booking')];
+    const out = await engine.analyze(input(flights, [txt('date', 'What date is the customer flying?')]));
+    assert.notEqual(answer(out, 'date').answer, 'years');
+  });
+});

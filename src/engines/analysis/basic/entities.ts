@@ -35,10 +35,20 @@ export function refineEntities(toks: Token[], ents: Entity[]): void {
   markIds(toks, ents);
   markMoney(toks, ents);
   markDates(toks, ents);
+  markDays(toks, ents);
   markDurations(toks, ents);
   markTimes(toks, ents);
   mergeCardinals(ents);
   markEmails(toks, ents);
+  dropBareUnits(toks, ents);
+}
+
+/** A unit word alone ("years" in "flown with you for years") is no duration to answer "how long" or "when" with. */
+function dropBareUnits(toks: Token[], ents: Entity[]): void {
+  for (let i = ents.length - 1; i >= 0; i--) {
+    const e = ents[i]!;
+    if (e.type === 'DURATION' && e.from === e.to && DURATION_UNITS.has(toks[e.from]?.normal ?? '')) ents.splice(i, 1);
+  }
 }
 
 /** Spelled-out identifiers: "four four seven nine two one", "p k seven seven three zero", "5 5 1 2 0 9". */
@@ -160,6 +170,46 @@ function markDates(toks: Token[], ents: Entity[]): void {
         const from = toks[i - 1]?.normal === 'the' ? i - 1 : i;
         setEntity(ents, { type: 'DATE', from, to: extendYear(oEnd + 2) });
         i = oEnd + 2;
+      }
+    }
+  }
+}
+
+const WEEKDAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+
+/**
+ * Days that wink leaves in pieces: a weekday and its date ("tuesday the fourteenth"), a date of
+ * this or next month ("the thirtieth of this month"), and a weekday wink calls a duration ("until
+ * monday": the day is a date).
+ */
+function markDays(toks: Token[], ents: Entity[]): void {
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t === undefined) continue;
+    const e = entityAt(ents, i);
+    if (WEEKDAYS.has(t.normal) && e?.type !== 'DATE') {
+      setEntity(ents, { type: 'DATE', from: i, to: i });
+    }
+    if (WEEKDAYS.has(t.normal)) {
+      // "tuesday the fourteenth", "friday the sixth of june"
+      const ordinal = toks[i + 1]?.normal === 'the' ? i + 2 : i + 1;
+      const o = toks[ordinal];
+      if (o !== undefined && isOrdinalToken(o)) {
+        const oe = entityAt(ents, ordinal);
+        let end = oe !== undefined && (oe.type === 'ORDINAL' || oe.type === 'DATE') ? Math.max(oe.to, ordinal) : ordinal;
+        const after = entityAt(ents, end + 2);
+        if (toks[end + 1]?.normal === 'of' && after?.type === 'DATE') end = after.to;
+        setEntity(ents, { type: 'DATE', from: entityAt(ents, i)?.type === 'DATE' ? Math.min(i, entityAt(ents, i)!.from) : i, to: end });
+        i = end;
+      }
+      continue;
+    }
+    // "the thirtieth of this month"
+    if (isOrdinalToken(t) && toks[i + 1]?.normal === 'of') {
+      const month = entityAt(ents, i + 2);
+      if (month?.type === 'DATE' && month.from === i + 2) {
+        setEntity(ents, { type: 'DATE', from: toks[i - 1]?.normal === 'the' ? i - 1 : i, to: month.to });
+        i = month.to;
       }
     }
   }
