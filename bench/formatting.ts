@@ -19,7 +19,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { pocketsphinxEngine } from '../src/engines/transcription/pocketsphinx.ts';
 import type { SpeakerWord } from '../src/engines/transcription/types.ts';
-import { formatTranscript, PAUSES, punctuate, type FormattedWord, type Pauses } from '../src/features/transcription/formatting.ts';
+import { formatTranscript, oddsByStretch, PAUSES, punctuate, type FormattedWord, type Pauses } from '../src/features/transcription/formatting.ts';
 import { sentenceEndOdds } from '../src/engines/transcription/pocketsphinx-sentences.ts';
 import { wer } from '../src/wer.ts';
 import { count, f1, fliteWav, type Counts } from './flite.ts';
@@ -144,7 +144,7 @@ interface Scores {
 
 /** The recogniser's language model's odds of a sentence end before each word of a clip, asked once. */
 const oddsOf = new Map<Clip, number[]>();
-const odds = (clip: Clip) => oddsOf.get(clip) ?? oddsOf.set(clip, sentenceEndOdds(clip.words.map((w) => w.word))).get(clip)!;
+const odds = (clip: Clip) => oddsOf.get(clip) ?? oddsOf.set(clip, oddsByStretch(clip.words, sentenceEndOdds, PAUSES.sentence)).get(clip)!;
 /** The formatter's rules alone: its word lists and pauses as they are now, without the language model. */
 const RULES_ONLY: Pauses = { ...PAUSES, odds: Infinity };
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sentenceEndOdds, sentenceOddsOf } from '../src/engines/transcription/pocketsphinx-sentences.ts';
-import { formatTranscript } from '../src/features/transcription/formatting.ts';
+import { formatTranscript, oddsByStretch } from '../src/features/transcription/formatting.ts';
 
 /** Words back to back, 0.3 s each, with a 0.1 s break before each index in `breaks`. */
 function spoken(text: string, breaks: number[]) {
@@ -49,4 +49,16 @@ test('without a readable model there are no odds, and formatting falls back on i
   const words = spoken('the line has been down since the outage sometimes the light stays red', [8]);
   const segments = [{ start: 0, end: 99, text: '', channel: 0, speaker: 'agent' }];
   assert.equal(formatTranscript({ language: 'en', text: '', segments, words }, false, [], missing).text, 'The line has been down since the outage sometimes the light stays red.');
+});
+
+test('the model reads each stretch of talk between sentence pauses from a sentence start', () => {
+  const asked: string[][] = [];
+  const odds = (words: readonly string[]) => {
+    asked.push([...words]);
+    return words.map((_, i) => (i === 0 ? -Infinity : 0));
+  };
+  const words = spoken('i would like a refund my order never arrived', []).map((w, i) => (i >= 5 ? { ...w, start: w.start + 1, end: w.end + 1 } : w));
+  assert.deepEqual(oddsByStretch(words, odds, 0.6), [-Infinity, 0, 0, 0, 0, -Infinity, 0, 0, 0]);
+  assert.deepEqual(asked, [['i', 'would', 'like', 'a', 'refund'], ['my', 'order', 'never', 'arrived']]);
+  assert.deepEqual(oddsByStretch(words, () => [], 0.6), Array(9).fill(-Infinity), 'no odds where the model gives none');
 });

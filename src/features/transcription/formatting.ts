@@ -137,6 +137,22 @@ export function caseTerms(words: FormattedWord[], terms: readonly CasedTerm[]): 
 }
 
 /**
+ * The language model's odds over each stretch of talk between sentence pauses, each read from a
+ * sentence start: what came before a long pause is no context for what follows it.
+ */
+export function oddsByStretch(words: readonly SpeakerWord[], sentenceOdds: SentenceOdds, pause: number): number[] {
+  const odds: number[] = [];
+  let from = 0;
+  for (let i = 1; i <= words.length; i++) {
+    if (i < words.length && words[i]!.start - words[i - 1]!.end < pause) continue;
+    const stretch = sentenceOdds(words.slice(from, i).map((w) => w.word));
+    odds.push(...(stretch.length === i - from ? stretch : Array<number>(i - from).fill(-Infinity)));
+    from = i;
+  }
+  return odds;
+}
+
+/**
  * The transcript with punctuated words (a vocabulary's terms as the team writes them), and
  * segments' and its text rebuilt from them; `sentenceOdds`, the engine's language model where it
  * has one, helps find the sentence ends.
@@ -145,7 +161,7 @@ export function formatTranscript<T extends Transcript>(transcript: T, severalSpe
   if (transcript.words.length === 0) return { ...transcript, words: [] };
   const channels = [...new Set(transcript.words.map((w) => w.channel))];
   const spoken = (channel: number) => transcript.words.filter((w) => w.channel === channel).sort((a, b) => a.start - b.start);
-  const punctuated = (said: SpeakerWord[]) => punctuate(said, pauses, sentenceOdds?.(said.map((w) => w.word)));
+  const punctuated = (said: SpeakerWord[]) => punctuate(said, pauses, sentenceOdds === undefined ? undefined : oddsByStretch(said, sentenceOdds, pauses.sentence));
   const words = channels
     .flatMap((channel) => writeAddresses(writeNumbers(caseTerms(writeNames(punctuated(spoken(channel))), terms))))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
