@@ -441,3 +441,22 @@ describe('basic engine: days said as recognisers write them', () => {
     assert.notEqual(answer(out, 'date').answer, 'years');
   });
 });
+
+describe('basic engine: the quality lead\'s classic questions in the words calls use', () => {
+  const call = [
+    seg(0, 4, 'thanks for calling how can i help'),
+    seg(4, 8, 'my bill is twice what it should be'),
+    seg(8, 12, "i'm really sorry about that can you confirm your date of birth for me"),
+    seg(12, 15, 'march fifth nineteen eighty'),
+  ];
+  const plain = [seg(0, 4, 'thanks for calling how can i help'), seg(4, 8, 'my bill is twice what it should be'), seg(8, 12, 'let me look at the account')];
+  test('"sorry" is an apology, a date of birth checks who is calling', async () => {
+    const questions = [bool('apology', 'Did the agent apologise?'), bool('id', "Did the agent verify the customer's identity?")];
+    const said = await engine.analyze(input(call, questions));
+    assert.equal(answer(said, 'apology').answer, true);
+    assert.equal(answer(said, 'id').answer, true);
+    const unsaid = await engine.analyze(input(plain, questions));
+    assert.equal(answer(unsaid, 'apology').answer, false);
+    assert.equal(answer(unsaid, 'id').answer, false);
+  });
+});
