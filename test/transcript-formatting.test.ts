@@ -45,6 +45,10 @@ test('breaks: a sentence ends where the next word opens one, else a comma where 
   assert.equal(text('my card is [CREDIT_CARD] today', { 4: 0.3 }), 'My card is [CREDIT_CARD] today.', 'a marker stays one token');
   assert.equal(text('hello how are you', { 1: 0.8 }), 'Hello. How are you?', 'a sentence pause is a full stop, not a comma');
   assert.equal(text('i had no email from you could you check', { 6: 0.1 }), 'I had no email from you. Could you check?', '"you" ends a sentence as an object; "I", "we", "they" do not');
+  assert.equal(text('so can you please check the order'), 'So can you please check the order?', 'a lead-in word, then a verb and its subject: a question');
+  assert.equal(text('and what time does it open'), 'And what time does it open?');
+  assert.equal(text('so it is broken'), 'So it is broken.', 'a lead-in word before a statement');
+  assert.equal(text('okay can'), 'Okay can.', 'a verb without its subject does not ask');
   for (const [said, at, written] of [['could you tell me the order number', 2, 'Could you tell me the order number?'], ['can you please check the order', 2, 'Can you please check the order?'], ['do you have the order number', 2, 'Do you have the order number?']] as const) {
     assert.equal(text(said, { [at]: 0.2 }), written, '"you" after its verb is a subject: the sentence goes on');
   }

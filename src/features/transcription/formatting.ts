@@ -64,6 +64,17 @@ const SHORTEST_SENTENCE = 3;
 const FIRST_PERSON = /^i('m|'ll|'ve|'d)?$/;
 const MARKER = /^\[[A-Z_]+\]$/;
 
+/** Words a question may open with before it asks ("so can you…", "and what time…", "okay do you…"). */
+const LEAD_INS = new Set(['so', 'and', 'but', 'okay', 'ok', 'well', 'alright', 'also', 'then', 'now', 'sorry']);
+
+/** A sentence asks where it opens as a question does, or does after a lead-in word with a verb and its subject ("so can you …"). */
+function asks(said: readonly string[]): boolean {
+  if (said.length < 2) return false;
+  if (QUESTION_OPENERS.has(said[0]!)) return true;
+  if (!LEAD_INS.has(said[0]!) || said.length < 3) return false;
+  return QUESTION_WORDS.has(said[1]!) || (AUXILIARIES.has(said[1]!) && SUBJECTS.has(said[2]!));
+}
+
 export interface FormattedWord extends SpeakerWord {
   punctuated_word: string;
 }
@@ -89,9 +100,9 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Readonly<Pauses
   let sentence: FormattedWord[] = [];
   const close = () => {
     if (sentence.length === 0) return;
-    const first = sentence[0]!.word.toLowerCase();
+    const said = sentence.map((w) => w.word.toLowerCase());
     const last = sentence[sentence.length - 1]!;
-    last.punctuated_word += QUESTION_OPENERS.has(first) && sentence.length > 1 ? '?' : '.';
+    last.punctuated_word += asks(said) ? '?' : '.';
     sentence[0]!.punctuated_word = capitalise(sentence[0]!.punctuated_word);
     out.push(...sentence);
     sentence = [];
