@@ -57,15 +57,21 @@ function toInput(call: Call): AnalysisInput {
 
 /** The expected text with its numbers written as digits, as the engine writes them ("one hundred and twelve dollars" → "$112"). */
 const inDigits = (text: string): string =>
-  writeNumbers(text.toLowerCase().split(/\s+/).map((word) => ({ word, punctuated_word: word })))
+  writeNumbers(text.toLowerCase().replace(/[.,?!]+$/, '').split(/\s+/).map((word) => ({ word, punctuated_word: word })))
     .map((w) => w.punctuated_word)
     .filter(Boolean)
     .join(' ');
 
+const escape = (s: string): string => s.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&');
+/** `needle` in `text` as a whole number: "$11" is not in "$112", nor "40" in "$40.99". */
+const hasNumber = (text: string, needle: string): boolean => new RegExp(`(?<![\\d.])${escape(needle)}(?![\\d.,]*\\d)`).test(text);
+
 function textOk(answer: string, expected: string[]): boolean {
   const a = answer.toLowerCase();
   const squash = (s: string): string => s.toLowerCase().replace(/[\s$,]/g, '');
-  return expected.flatMap((e) => [e, inDigits(e)]).some((e) => a.includes(e.toLowerCase()) || squash(a).includes(squash(e)));
+  if (expected.some((e) => a.includes(e.toLowerCase()) || squash(a).includes(squash(e)))) return true;
+  // The engine writes numbers as digits: the expected words so written, as whole numbers.
+  return expected.map(inDigits).some((e) => /\d/.test(e) && (hasNumber(a, e) || hasNumber(a.replace(/\s/g, ''), e.replace(/\s/g, ''))));
 }
 
 interface SplitStats {

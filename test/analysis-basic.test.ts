@@ -458,5 +458,17 @@ describe('basic engine: the quality lead\'s classic questions in the words calls
     const unsaid = await engine.analyze(input(plain, questions));
     assert.equal(answer(unsaid, 'apology').answer, false);
     assert.equal(answer(unsaid, 'id').answer, false);
+    const pardon = await engine.analyze(input([...plain, seg(12, 15, 'sorry what was that'), seg(15, 18, 'sorry could you repeat the number')], questions));
+    assert.equal(answer(pardon, 'apology').answer, false, '"sorry?" asking to hear again is no apology');
+  });
+  test('an ordinal after a weekday is its date only as one ("friday the first thing" is friday); a range of days stays one', async () => {
+    const days = [
+      seg(0, 4, 'the engineer can come on friday the first thing in the morning'),
+      seg(4, 8, 'and the branch is open monday to friday'),
+      seg(8, 12, 'your renewal is due on the twenty first of next month'),
+    ];
+    const out = await engine.analyze(input(days, [txt('come', 'When can the engineer come?'), txt('renewal', 'When is the renewal due?')]));
+    assert.equal(answer(out, 'come').answer, 'friday');
+    assert.equal(answer(out, 'renewal').answer, 'the twenty first of next month');
   });
 });

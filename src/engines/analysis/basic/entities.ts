@@ -178,37 +178,63 @@ function markDates(toks: Token[], ents: Entity[]): void {
 const WEEKDAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 
 /**
- * Days that wink leaves in pieces: a weekday and its date ("tuesday the fourteenth"), a date of
- * this or next month ("the thirtieth of this month"), and a weekday wink calls a duration ("until
- * monday": the day is a date).
+ * Days that wink leaves in pieces: a weekday and its date ("tuesday the fourteenth", "thursday
+ * the twenty first"), a date of this or next month ("the thirtieth of this month"), and a weekday
+ * wink calls a duration ("until next monday": the day, "next monday", is the date; a range such as
+ * "monday to friday" stays as wink read it).
  */
 function markDays(toks: Token[], ents: Entity[]): void {
+  /** The ordinal date at `at` ("fourteenth", "twenty first"), to its last token; null where none starts there. */
+  const ordinalAt = (at: number): number | null => {
+    const o = toks[at];
+    if (o === undefined) return null;
+    if (TENS.has(o.normal) && toks[at + 1] !== undefined && isOrdinalToken(toks[at + 1]!)) return at + 1;
+    return isOrdinalToken(o) ? at : null;
+  };
+  /** After an ordinal, words that make it no date ("the first thing", "the second time", "first of all"). */
+  const notADate = (end: number): boolean => {
+    const next = toks[end + 1];
+    return next !== undefined && (['thing', 'time', 'one', 'ones', 'call', 'step', 'person'].includes(next.normal) || (next.normal === 'of' && toks[end + 2]?.normal === 'all'));
+  };
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (t === undefined) continue;
-    const e = entityAt(ents, i);
-    if (WEEKDAYS.has(t.normal) && e?.type !== 'DATE') {
-      setEntity(ents, { type: 'DATE', from: i, to: i });
-    }
     if (WEEKDAYS.has(t.normal)) {
+      const e = entityAt(ents, i);
+      if (e !== undefined && e.type !== 'DATE' && e.type !== 'DURATION') continue;
+      let from = i;
+      let end = i;
+      if (e?.type === 'DURATION') {
+        const span = toks.slice(e.from, e.to + 1);
+        // A range of days is wink's to keep.
+        if (span.filter((w) => WEEKDAYS.has(w.normal)).length > 1) {
+          i = e.to;
+          continue;
+        }
+        from = e.from;
+        while (from < i && ['until', 'till', 'since', 'from', 'by', 'before', 'after'].includes(toks[from]!.normal)) from++;
+        end = Math.max(i, e.to);
+      } else if (e?.type === 'DATE') {
+        from = e.from;
+        end = Math.max(i, e.to);
+      }
       // "tuesday the fourteenth", "friday the sixth of june"
-      const ordinal = toks[i + 1]?.normal === 'the' ? i + 2 : i + 1;
-      const o = toks[ordinal];
-      if (o !== undefined && isOrdinalToken(o)) {
-        const oe = entityAt(ents, ordinal);
-        let end = oe !== undefined && (oe.type === 'ORDINAL' || oe.type === 'DATE') ? Math.max(oe.to, ordinal) : ordinal;
+      const ordinalEnd = toks[end + 1]?.normal === 'the' ? ordinalAt(end + 2) : null;
+      if (ordinalEnd !== null && !notADate(ordinalEnd)) {
+        end = ordinalEnd;
         const after = entityAt(ents, end + 2);
         if (toks[end + 1]?.normal === 'of' && after?.type === 'DATE') end = after.to;
-        setEntity(ents, { type: 'DATE', from: entityAt(ents, i)?.type === 'DATE' ? Math.min(i, entityAt(ents, i)!.from) : i, to: end });
-        i = end;
       }
+      setEntity(ents, { type: 'DATE', from, to: end });
+      i = end;
       continue;
     }
-    // "the thirtieth of this month"
-    if (isOrdinalToken(t) && toks[i + 1]?.normal === 'of') {
-      const month = entityAt(ents, i + 2);
-      if (month?.type === 'DATE' && month.from === i + 2) {
-        setEntity(ents, { type: 'DATE', from: toks[i - 1]?.normal === 'the' ? i - 1 : i, to: month.to });
+    // "the thirtieth of this month", "the twenty first of next month"; not "a third of this month's bill"
+    const ordinalEnd = toks[i - 1]?.normal === 'the' ? ordinalAt(i) : null;
+    if (ordinalEnd !== null && toks[ordinalEnd + 1]?.normal === 'of') {
+      const month = entityAt(ents, ordinalEnd + 2);
+      if (month?.type === 'DATE' && month.from === ordinalEnd + 2) {
+        setEntity(ents, { type: 'DATE', from: i - 1, to: month.to });
         i = month.to;
       }
     }
@@ -230,6 +256,7 @@ function markDurations(toks: Token[], ents: Entity[]): void {
       k = numberRunEnd(toks, k + 2);
     }
     let u = k + 1;
+    if (['more', 'extra', 'additional', 'further'].includes(toks[u]?.normal ?? '')) u++;
     if (toks[u]?.normal === 'business' || toks[u]?.normal === 'working') u++;
     const unit = toks[u];
     if (unit !== undefined && DURATION_UNITS.has(unit.normal) && unit.normal !== 'business' && unit.normal !== 'working') {

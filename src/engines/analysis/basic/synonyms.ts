@@ -21,7 +21,7 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
     'coupon', 'rebate'],
   ['transfer', 'put through', 'forward'],
   ['verify', 'verification', 'confirm', 'authenticate', 'validate'],
-  ['identity', 'identification', 'id', 'date of birth', 'security question', 'security questions', 'passcode', 'last four digits'],
+  ['identity', 'identification', 'id', 'date of birth', 'security question'],
   ['apologise', 'apologize', 'apology', 'sorry'],
   ['callback', 'call back', 'ring back'],
   ['appointment', 'booking', 'book', 'reservation', 'reserve', 'schedule'],
@@ -79,11 +79,18 @@ const SYNONYMS: SynonymIndex = (() => {
   return { single, phrases };
 })();
 
+/** "sorry" asking to hear again is no apology: "sorry what was that", "sorry could you repeat that", "sorry come again". */
+function asksAgain(toks: Token[], i: number): boolean {
+  const [a, b, c] = [toks[i + 1]?.normal, toks[i + 2]?.normal, toks[i + 3]?.normal];
+  return a === 'what' || a === 'pardon' || a === 'come' || ((a === 'could' || a === 'can') && b === 'you' && (c === 'repeat' || c === 'say'));
+}
+
 /** Tags each token with the groups of its lemma or form, and of any multi-word entry starting at it. */
 export function assignGroups(toks: Token[]): void {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (t === undefined) continue;
+    if (t.normal === 'sorry' && asksAgain(toks, i)) continue;
     for (const key of [t.lemma, t.normal]) {
       for (const g of SYNONYMS.single.get(key) ?? []) if (!t.groups.includes(g)) t.groups.push(g);
       for (const p of SYNONYMS.phrases.get(key) ?? []) {
