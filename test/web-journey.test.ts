@@ -427,6 +427,23 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page } = owner;
     await page.goto(`${workspaceUrl}/scenarios`);
     await page.getByRole('table', { name: 'Transcription scenarios' }).getByRole('link').first().click();
+    // The form waits for the engines' catalog, which says which fields the engine takes: no field
+    // appears later under the reader's hand.
+    await page.getByRole('combobox', { name: 'Phrases to find in the audio' }).waitFor();
+    let reply = () => {};
+    const replied = new Promise<void>((resolve) => (reply = resolve));
+    const engines = '**/api/v1/workspaces/*/engines';
+    await page.route(engines, async (route) => {
+      await replied;
+      await route.continue();
+    });
+    const reopened = page.reload();
+    await page.getByText('Loading…').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0, 'no form before the catalog');
+    reply();
+    await reopened;
+    await page.unroute(engines);
+    await page.getByRole('combobox', { name: 'Phrases to find in the audio' }).waitFor();
     const speakers = page.locator('[data-section="speakers"]');
     // The Call QA template named the channels; a new workspace redacts card numbers.
     assert.equal(await speakers.getByLabel('Channel 1 speaker').inputValue(), 'agent');
