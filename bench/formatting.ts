@@ -1,7 +1,8 @@
 // Readable transcripts, measured: how well Hark's formatter punctuates, capitalises and writes
-// numbers in what pocketsphinx recognises from speech spoken by Debian's flite voices. Two sets of
-// passages, each a JSON file beside this one: dev (the comma pause was chosen on it, by the sweep
-// printed below) and held-out (other sentences, other voices; never used to choose anything).
+// numbers in what pocketsphinx recognises from speech spoken by Debian's flite voices. Sets of
+// passages, each a JSON file beside this one: dev and dev-2 (the pauses and the language model's
+// threshold were chosen on them, by the sweep printed below) and held-out, held-out-2 and
+// held-out-3 (other sentences, other voices; never used to choose anything).
 // On the recognised words aligned to the written reference, per set:
 // - question marks: precision, recall, F1 at every word;
 // - sentence ends (. ?) and commas: precision, recall, F1 (a passage's last word, an end by
@@ -52,7 +53,7 @@ interface Clip {
 
 const here = import.meta.dirname;
 /** The sets: the dev ones are tuned on, the held-out ones only reported. */
-const SET_NAMES = ['dev', 'dev-2', 'holdout', 'holdout-2'];
+const SET_NAMES = ['dev', 'dev-2', 'holdout', 'holdout-2', 'holdout-3'];
 const sets = Object.fromEntries(SET_NAMES.map((name) => [name, JSON.parse(fs.readFileSync(path.join(here, `formatting-${name}.json`), 'utf8')) as PassageSet]));
 const isDev = (name: string) => name.startsWith('dev');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-formatting-'));
