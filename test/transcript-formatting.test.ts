@@ -118,6 +118,10 @@ test('names and places the word list has only with capitals are written with the
 });
 
 test('formatted transcripts take names from Debian\'s word list', { skip: !fs.existsSync(WORD_LIST) && 'wamerican-large is not installed (scripts/setup.sh installs it)' }, () => {
+  const months = (said: string) => formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 99, text: '', channel: 0, speaker: 'agent' }], words: spoken(said) }, false).text;
+  assert.equal(months('we had rain in march and since may'), 'We had rain in March and since May.', 'a month that is also a word, after a word that names a time');
+  assert.equal(months('this may take a while but you may wait'), 'This may take a while but you may wait.', '"may" the verb stays');
+  assert.equal(months('the soldiers march in august'), 'The soldiers march in August.');
   const formatted = formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 3, text: '', channel: 0, speaker: 'agent' }], words: spoken('sam flew from london to spain on monday') }, false);
   assert.equal(formatted.text, 'Sam flew from London to Spain on Monday.');
 });

@@ -46,14 +46,27 @@ function nameList(): Map<string, string> {
   return names;
 }
 
-/** Each word the list has only capitalised, written with its capitals (a possessive's 's kept, the punctuation after it kept). */
-export function writeNames<W extends { punctuated_word: string }>(words: W[], list: ReadonlyMap<string, string> = nameList()): W[] {
+/** Months that are also words ("you may", "a march", "august company"): a month where a word that names a time comes before it. */
+const WORD_MONTHS: ReadonlyMap<string, string> = new Map([['may', 'May'], ['march', 'March'], ['august', 'August']]);
+const BEFORE_A_MONTH = new Set(['in', 'for', 'of', 'since', 'until', 'till', 'by', 'during', 'through', 'from', 'before', 'after', 'last', 'next', 'this', 'early', 'late', 'mid', 'every', 'each']);
+
+/**
+ * Each word the list has only capitalised, written with its capitals (a possessive's 's kept, the
+ * punctuation after it kept); and "may", "march" and "august" where they follow a word that names a
+ * time ("in march", "since may", "next august").
+ */
+export function writeNames<W extends { word?: string; punctuated_word: string }>(words: W[], list: ReadonlyMap<string, string> = nameList()): W[] {
   if (list.size === 0) return words;
-  for (const word of words) {
+  for (const [i, word] of words.entries()) {
     if (MARKER.test(word.punctuated_word)) continue;
     const match = /^([\p{L}]+)('s)?([.,?!;:]*)$/u.exec(word.punctuated_word);
     if (!match) continue;
-    const written = list.get(match[1]!.toLowerCase());
+    const before = words[i - 1];
+    const previous = (before?.word ?? before?.punctuated_word ?? '').toLowerCase();
+    const said = match[1]!.toLowerCase();
+    // "this may take a while" is the verb.
+    const month = BEFORE_A_MONTH.has(previous) && !(previous === 'this' && said === 'may') && !/[.,?!;:]$/.test(before?.punctuated_word ?? '') ? WORD_MONTHS.get(said) : undefined;
+    const written = month ?? list.get(said);
     // At a sentence start too: "tv" is written "TV", not "Tv".
     if (written) word.punctuated_word = `${written}${match[2] ?? ''}${match[3] ?? ''}`;
   }
