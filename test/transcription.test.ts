@@ -97,10 +97,11 @@ for (const backend of await backends({ s3: true })) {
     });
 
     test('numbers said are written as digits; each word keeps what was said', async () => {
-      const run = await transcribed(await prepared('The repair costs twenty five dollars. My number is five five five one two three four.'));
+      const run = await transcribed(await prepared('The repair costs twenty five dollars. My number is five five five one two three four. Or call five five five two four seven eight one three nine.'));
       const transcript = await transcriptOf(run.id);
       assert.match(transcript.text, /\$25\b/, transcript.text);
       assert.match(transcript.text, /\b5551234\b/, transcript.text);
+      assert.match(transcript.text, /\b555-247-8139\b/, `ten digits said one by one are a phone number: ${transcript.text}`);
       const dollar = transcript.words.find((w) => w.punctuated_word?.startsWith('$25'))!;
       assert.equal(dollar.word, 'twenty', 'the word as said stays');
       assert.ok(transcript.words.some((w) => w.word === 'dollars' && w.punctuated_word === ''), 'the other words of the amount write nothing');
