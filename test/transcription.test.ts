@@ -107,6 +107,13 @@ for (const backend of await backends({ s3: true })) {
       assert.ok(transcript.words.some((w) => w.word === 'dollars' && w.punctuated_word === ''), 'the other words of the amount write nothing');
     });
 
+    test("pocketsphinx's own language model finds a sentence end the word lists do not", async () => {
+      // "after" opens no sentence by the lists; the model finds "card </s> <s> after that" likelier.
+      const run = await transcribed(await prepared('We can send a new card. After that it costs five dollars.'));
+      const transcript = await transcriptOf(run.id);
+      assert.match(transcript.text, /card\. After that/, transcript.text);
+    });
+
     test('format: false keeps the recogniser\'s own text', async () => {
       const plain = await client.createTranscriptionScenario({ body: { name: 'unformatted', options: { format: false } } });
       const run = await transcribed(await prepared('Hello there. How are you today?'), plain.id);
