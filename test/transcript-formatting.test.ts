@@ -49,6 +49,11 @@ test('breaks: a sentence ends where the next word opens one, else a comma where 
   assert.equal(text('and what time does it open'), 'And what time does it open?');
   assert.equal(text('so it is broken'), 'So it is broken.', 'a lead-in word before a statement');
   assert.equal(text('okay can'), 'Okay can.', 'a verb without its subject does not ask');
+  assert.equal(text('now is the time to call'), 'Now is the time to call.', '"now" opens a statement with its verb first');
+  assert.equal(text('so do i'), 'So do I.', '"so do I" agrees, it does not ask');
+  assert.equal(text('have a nice day'), 'Have a nice day.');
+  assert.equal(text('okay have a good one'), 'Okay have a good one.');
+  assert.equal(text('have you got the number'), 'Have you got the number?');
   for (const [said, at, written] of [['could you tell me the order number', 2, 'Could you tell me the order number?'], ['can you please check the order', 2, 'Can you please check the order?'], ['do you have the order number', 2, 'Do you have the order number?']] as const) {
     assert.equal(text(said, { [at]: 0.2 }), written, '"you" after its verb is a subject: the sentence goes on');
   }
@@ -122,6 +127,9 @@ test('formatted transcripts take names from Debian\'s word list', { skip: !fs.ex
   assert.equal(months('we had rain in march and since may'), 'We had rain in March and since May.', 'a month that is also a word, after a word that names a time');
   assert.equal(months('this may take a while but you may wait'), 'This may take a while but you may wait.', '"may" the verb stays');
   assert.equal(months('the soldiers march in august'), 'The soldiers march in August.');
+  for (const said of ['the day after may be better', 'by may i ask who is calling', 'logging in may take a minute']) assert.doesNotMatch(months(said), /May/, `"may" the verb: ${said}`);
+  assert.equal(months('from march to may'), 'From March to May.');
+  assert.equal(months('it went up in may and again in june'), 'It went up in May and again in June.');
   const formatted = formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 3, text: '', channel: 0, speaker: 'agent' }], words: spoken('sam flew from london to spain on monday') }, false);
   assert.equal(formatted.text, 'Sam flew from London to Spain on Monday.');
 });

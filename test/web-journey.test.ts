@@ -437,7 +437,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
       await replied;
       await route.continue();
     });
+    // The scenario itself arrives while the catalog is held back: only the catalog keeps the form away.
+    const scenarioRead = page.waitForResponse((response) => /\/transcription-scenarios\/[^/?]+$/.test(new URL(response.url()).pathname) && response.request().method() === 'GET');
     const reopened = page.reload();
+    await scenarioRead;
     await page.getByText('Loading…').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0, 'no form before the catalog');
     reply();

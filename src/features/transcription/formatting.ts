@@ -64,15 +64,22 @@ const SHORTEST_SENTENCE = 3;
 const FIRST_PERSON = /^i('m|'ll|'ve|'d)?$/;
 const MARKER = /^\[[A-Z_]+\]$/;
 
-/** Words a question may open with before it asks ("so can you…", "and what time…", "okay do you…"). */
-const LEAD_INS = new Set(['so', 'and', 'but', 'okay', 'ok', 'well', 'alright', 'also', 'then', 'now', 'sorry']);
+/** Words a question may open with before it asks ("so can you…", "and what time…", "okay do you…"); not "now" or "then", which open statements with the verb first ("now is the time"). */
+const LEAD_INS = new Set(['so', 'and', 'but', 'okay', 'ok', 'well', 'alright', 'sorry', 'also']);
 
-/** A sentence asks where it opens as a question does, or does after a lead-in word with a verb and its subject ("so can you …"). */
+/** "have a nice day", "have a look": "have" before "a" tells, it does not ask. */
+const tells = (said: readonly string[], at: number) => ['have', 'has', 'had'].includes(said[at]!) && ['a', 'an'].includes(said[at + 1] ?? '');
+
+/**
+ * A sentence asks where it opens as a question does, or does after a lead-in word with a verb and
+ * its subject ("so can you …"); not "so do I", where the sentence ends at the subject.
+ */
 function asks(said: readonly string[]): boolean {
   if (said.length < 2) return false;
-  if (QUESTION_OPENERS.has(said[0]!)) return true;
+  if (QUESTION_OPENERS.has(said[0]!)) return !tells(said, 0);
   if (!LEAD_INS.has(said[0]!) || said.length < 3) return false;
-  return QUESTION_WORDS.has(said[1]!) || (AUXILIARIES.has(said[1]!) && SUBJECTS.has(said[2]!));
+  if (said[0] === 'so' && said.length <= 3) return false;
+  return QUESTION_WORDS.has(said[1]!) || (AUXILIARIES.has(said[1]!) && SUBJECTS.has(said[2]!) && !tells(said, 1));
 }
 
 export interface FormattedWord extends SpeakerWord {

@@ -1,9 +1,10 @@
 // Names and places written with their capitals: a recognised word that Debian's word list
 // (wamerican-large, /usr/share/dict/american-english-large) has only capitalised is written so
 // ("london" → "London", "monday" → "Monday", "sam's" → "Sam's", "tv" → "TV"; "sam" → "Sam",
-// not the acronym "SAM" the list also has). A name that is also a word ("bill", "john", "may")
-// stays as said: the list cannot tell them apart. Without the list installed, words stay as they
-// are.
+// not the acronym "SAM" the list also has). A name that is also a word ("bill", "john") stays as
+// said: the list cannot tell them apart; "may", "march" and "august" are months after "in",
+// "since", "next"… ("may" only where a time goes on after it). Without the list installed, words
+// stay as they are.
 import fs from 'node:fs';
 
 export const WORD_LIST = '/usr/share/dict/american-english-large';
@@ -46,9 +47,14 @@ function nameList(): Map<string, string> {
   return names;
 }
 
-/** Months that are also words ("you may", "a march", "august company"): a month where a word that names a time comes before it. */
+/** Months that are also words ("you may", "a march", "august company"): a month after a word that puts a time after it ("in", "since", "next"…). */
 const WORD_MONTHS: ReadonlyMap<string, string> = new Map([['may', 'May'], ['march', 'March'], ['august', 'August']]);
-const BEFORE_A_MONTH = new Set(['in', 'for', 'of', 'since', 'until', 'till', 'by', 'during', 'through', 'from', 'before', 'after', 'last', 'next', 'this', 'early', 'late', 'mid', 'every', 'each']);
+const BEFORE_A_MONTH = new Set(['in', 'for', 'of', 'since', 'until', 'till', 'by', 'during', 'through', 'from', 'to', 'between', 'before', 'after', 'last', 'next', 'this', 'early', 'late', 'mid', 'every', 'each']);
+/**
+ * "may" is the verb as often after those words ("the day after may be better", "by may I ask"): it
+ * is the month only where the words after it go on as a time does, or nothing follows.
+ */
+const AFTER_MAY = new Set(['and', 'or', 'to', 'through', 'till', 'until', 'of', 'last', 'next', 'this', 'the', 'when', 'is', 'was', 'will']);
 
 /**
  * Each word the list has only capitalised, written with its capitals (a possessive's 's kept, the
@@ -65,7 +71,9 @@ export function writeNames<W extends { word?: string; punctuated_word: string }>
     const previous = (before?.word ?? before?.punctuated_word ?? '').toLowerCase();
     const said = match[1]!.toLowerCase();
     // "this may take a while" is the verb.
-    const month = BEFORE_A_MONTH.has(previous) && !(previous === 'this' && said === 'may') && !/[.,?!;:]$/.test(before?.punctuated_word ?? '') ? WORD_MONTHS.get(said) : undefined;
+    const next = (words[i + 1]?.word ?? words[i + 1]?.punctuated_word ?? '').toLowerCase();
+    const mayIsMonth = said !== 'may' || (previous !== 'this' && (match[3] !== '' || next === '' || AFTER_MAY.has(next) || /^\d/.test(words[i + 1]?.punctuated_word ?? '')));
+    const month = BEFORE_A_MONTH.has(previous) && mayIsMonth && !/[.,?!;:]$/.test(before?.punctuated_word ?? '') ? WORD_MONTHS.get(said) : undefined;
     const written = month ?? list.get(said);
     // At a sentence start too: "tv" is written "TV", not "Tv".
     if (written) word.punctuated_word = `${written}${match[2] ?? ''}${match[3] ?? ''}`;
