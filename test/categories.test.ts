@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { meets } from '../src/features/categories/category-rule.ts';
-import { cosineSimilarity as cosine, packVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
+import { cosineSimilarity as cosine, packVectors, segmentVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
+import { latestTranscript } from '../src/core/transcripts/transcript.ts';
 import type { Hark as HarkClient, Schemas } from '../clients/typescript/src/index.ts';
 import { transcriptionEnds } from './helpers/api.ts';
 import { speech, stereoCall } from './helpers/audio.ts';
@@ -129,6 +130,17 @@ for (const backend of await backends()) {
       assert.deepEqual(await withCategory(weather), []);
       const kept = await hark.runtime.ctx.db.selectFrom('transcripts').select(['segments', 'segment_vectors']).where('recording_id', '=', recordingId).executeTakeFirstOrThrow();
       assert.equal(unpackVectors(kept.segment_vectors!).length, (kept.segments as unknown[]).length, 'one vector per segment, kept');
+      // Only the rules that ask for them read the vectors: a transcript read leaves them out, and kept ones are not made again.
+      const { workspace_id } = await hark.runtime.ctx.db.selectFrom('recordings').select('workspace_id').where('id', '=', recordingId).executeTakeFirstOrThrow();
+      const read = await latestTranscript(hark.runtime.ctx.db, workspace_id, recordingId);
+      assert.equal(read !== undefined && 'segment_vectors' in read, false, 'a transcript read leaves the vectors out');
+      let embedded = 0;
+      const again = await segmentVectors(hark.runtime.ctx.db, read!, kept.segments as { text: string }[], async (texts) => {
+        embedded += texts.length;
+        return texts.map(() => []);
+      });
+      assert.equal(embedded, 0, 'the kept vectors are read, not made again');
+      assert.equal(again.length, (kept.segments as unknown[]).length);
       // A new transcript is sorted by them too: by a job, once it is stored (the sentences are embedded outside its transaction).
       const rerun = await client.createTranscriptionRun({ path: { recording_id: recordingId }, body: {} });
       const done = await transcriptionEnds(client, rerun.id, 90_000);

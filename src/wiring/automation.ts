@@ -8,6 +8,7 @@ import { analysisScenarios } from '../features/analysis/analysis-scenarios.ts';
 import { createTranscriptionRun } from '../features/transcription/transcription-runs.ts';
 import { transcriptionKind } from '../features/transcription/transcription-kind.ts';
 import { wakeQueuedRuns } from '../core/runs/runs.ts';
+import { TRANSCRIPT_COLUMNS } from '../core/transcripts/transcript.ts';
 import type { Pipeline, PreparedRecording, ReadyTranscript } from '../core/pipeline.ts';
 import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
 import { pipelineScenario } from '../core/scenarios/scenario-store.ts';
@@ -22,7 +23,7 @@ async function onRecordingPrepared(ctx: Context, trx: Trx, recording: PreparedRe
 }
 
 async function onTranscriptReady(ctx: Context, trx: Trx, run: ReadyTranscript): Promise<void> {
-  const transcript = run.transcript_id ? await trx.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
+  const transcript = run.transcript_id ? await trx.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
   if (!transcript) return;
   const pipeline = await trx.selectFrom('recordings').select('pipeline').where('id', '=', run.recording_id).executeTakeFirst();
   const scenario = await pipelineScenario(trx, analysisScenarios, run.workspace_id, pipeline?.pipeline ?? false);

@@ -46,11 +46,13 @@ export function unpackVectors(packed: string): number[][] {
 
 /**
  * The vectors of a transcript's segments: those kept with it, else made by `embed` (one per
- * segment, an empty segment's from its empty text) and kept.
+ * segment, an empty segment's from its empty text) and kept. Only this reads the stored vectors:
+ * other transcript reads leave them out.
  */
-export async function segmentVectors(db: Db | Trx, transcript: { id: string; segment_vectors: string | null }, segments: readonly { text: string }[], embed: (texts: string[]) => Promise<number[][]>): Promise<number[][]> {
-  if (transcript.segment_vectors !== null) {
-    const kept = unpackVectors(transcript.segment_vectors);
+export async function segmentVectors(db: Db | Trx, transcript: { id: string }, segments: readonly { text: string }[], embed: (texts: string[]) => Promise<number[][]>): Promise<number[][]> {
+  const stored = await db.selectFrom('transcripts').select('segment_vectors').where('id', '=', transcript.id).executeTakeFirst();
+  if (stored?.segment_vectors) {
+    const kept = unpackVectors(stored.segment_vectors);
     if (kept.length === segments.length) return kept;
   }
   const vectors = await embed(segments.map((s) => s.text));

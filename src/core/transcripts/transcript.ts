@@ -14,7 +14,14 @@ import { transcriptSentiment, TranscriptSentimentSchema } from './sentiment.ts';
 import { keyPhrases, KeyPhraseSchema } from './key-phrases.ts';
 import { ChapterSchema, wholeCall } from './chapters.ts';
 
-export type TranscriptRow = Selectable<TranscriptsTable>;
+/** A transcript as features read it: every column but its segment vectors (segment-vectors.ts reads those, for `similar_to` rules). */
+export type TranscriptRow = Omit<Selectable<TranscriptsTable>, 'segment_vectors'>;
+
+/** The columns of a TranscriptRow: a transcript read selects these, not the segment vectors (about 0.7 KB a segment once made). */
+export const TRANSCRIPT_COLUMNS = [
+  'id', 'seq', 'workspace_id', 'transcription_run_id', 'recording_id', 'language', 'duration_seconds', 'text', 'segments', 'words', 'summary', 'stats',
+  'created_at', 'version', 'previous_transcript_id', 'current', 'corrected_by', 'sound', 'sentiment', 'spotted', 'key_phrases', 'chapters',
+] as const satisfies readonly (keyof TranscriptRow)[];
 
 const speakerFields = {
   channel: Type.Integer({ minimum: 0, description: 'The audio channel it was said on (0 for audio transcribed mixed)' }),
@@ -115,7 +122,7 @@ export function presentTranscript(transcript: TranscriptRow) {
 }
 
 export async function latestTranscript(db: Db | Trx, workspaceId: string, recordingId: string): Promise<TranscriptRow | undefined> {
-  return db.selectFrom('transcripts').selectAll().where('workspace_id', '=', workspaceId).where('recording_id', '=', recordingId).orderBy('seq', 'desc').executeTakeFirst();
+  return db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('workspace_id', '=', workspaceId).where('recording_id', '=', recordingId).orderBy('seq', 'desc').executeTakeFirst();
 }
 
 /** The latest transcript of each of `recordingIds` that has one, by recording id (ids only). */

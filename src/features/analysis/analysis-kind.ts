@@ -11,8 +11,7 @@ import { loadAnalysisEngine } from '../../engines/analysis/registry.ts';
 import type { AnalysisEngine, AnalysisOutput } from '../../engines/analysis/types.ts';
 import { analyzeTranscript } from './targeted-questions.ts';
 import type { RunKind } from '../../core/runs/run-kind.ts';
-import { transcriptParts, transcriptSpotted } from '../../core/transcripts/transcript.ts';
-import { type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 import { QuestionSchema } from '../../core/analyses/questions.ts';
 
 export type AnalysisRun = Selectable<AnalysisRunsTable>;
@@ -38,7 +37,7 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
   snapshotSchema: AnalysisSnapshot,
 
   async gate(ctx, run) {
-    const transcript = run.transcript_id ? await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
+    const transcript = run.transcript_id ? await ctx.db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', run.transcript_id).executeTakeFirst() : undefined;
     if (!transcript) return { fail: new EngineError('transcript_not_available', 'the transcript was deleted', false) };
     return { input: transcript };
   },

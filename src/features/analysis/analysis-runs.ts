@@ -11,7 +11,7 @@ import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { decodeCursor, page } from '../../core/cursor.ts';
 import { startExecution, type ExecutionBody } from '../../core/executions/executions.ts';
 import { getRecording } from '../../core/recordings/recordings.ts';
-import { latestTranscript, latestTranscripts, type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { latestTranscript, latestTranscripts, TRANSCRIPT_COLUMNS, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 export type { AnalysisRun };
 export type AnalysisResultRow = Selectable<AnalysisResultsTable>;
@@ -50,7 +50,7 @@ function newAnalysisRun(input: AnalysisRunInput): NewRun {
 export async function transcriptForAnalysis(db: Db | Trx, workspaceId: string, recordingId: string, transcriptId?: string): Promise<TranscriptRow> {
   if (transcriptId !== undefined) {
     const transcript = isUuid(transcriptId)
-      ? await db.selectFrom('transcripts').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', transcriptId).executeTakeFirst()
+      ? await db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', transcriptId).executeTakeFirst()
       : undefined;
     if (!transcript) throw notFound(`transcript ${transcriptId}`);
     if (transcript.recording_id !== recordingId) throw invalid('transcript_id', `belongs to recording ${transcript.recording_id}, not ${recordingId}`);
@@ -71,7 +71,7 @@ export async function startAnalysis(ctx: Context, workspaceId: string, recording
 export function retryAnalysisRun(ctx: Context, workspaceId: string, id: string): Promise<AnalysisRun> {
   return retryRun(ctx, analysisKind, workspaceId, id, async (run, snapshot) => {
     const transcriptId = (run as AnalysisRun).transcript_id;
-    const transcript = transcriptId ? await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', transcriptId).executeTakeFirst() : undefined;
+    const transcript = transcriptId ? await ctx.db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', transcriptId).executeTakeFirst() : undefined;
     if (!transcript) throw new AppError('transcript_not_available', 'the transcript this run analysed no longer exists');
     return ctx.db.transaction().execute((trx) => createAnalysisRun(ctx, trx, { workspaceId, transcript, scenario: snapshot, executionId: run.execution_id, retryOf: run.id }));
   }) as Promise<AnalysisRun>;

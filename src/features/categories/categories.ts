@@ -12,15 +12,14 @@ import { isId, newId } from '../../ids.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import type { JobHandler } from '../../platform/queue/queue.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
-import type { CategoriesTable, TranscriptsTable } from '../../platform/db/tables.ts';
+import type { CategoriesTable } from '../../platform/db/tables.ts';
 import { transcriptSentiment, TranscriptSentimentSchema } from '../../core/transcripts/sentiment.ts';
 import { CategoryRuleSchema, meets, similarTexts, type CategoryRule } from './category-rule.ts';
 import { segmentVectors } from '../../core/transcripts/segment-vectors.ts';
 import { embedSentences } from '../../engines/text/sentence-encoder.ts';
-import { latestTranscripts, transcriptParts, transcriptStats } from '../../core/transcripts/transcript.ts';
+import { latestTranscripts, TRANSCRIPT_COLUMNS, transcriptParts, transcriptStats, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 type CategoryRow = Selectable<CategoriesTable>;
-type TranscriptRow = Selectable<TranscriptsTable>;
 
 export interface Category {
   id: string;
@@ -121,7 +120,7 @@ async function writeCategories(ctx: Context, trx: Trx, transcript: TranscriptRow
  * inside a transaction: the transcript is categorised by a `categorize` job once it is stored.
  */
 export async function categorize(ctx: Context, trx: Trx, transcriptId: string): Promise<void> {
-  const transcript = await trx.selectFrom('transcripts').selectAll().where('id', '=', transcriptId).executeTakeFirst();
+  const transcript = await trx.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', transcriptId).executeTakeFirst();
   if (!transcript) return;
   const categories = (await trx.selectFrom('categories').selectAll().where('workspace_id', '=', transcript.workspace_id).execute()).map(toCategory);
   if (categories.length === 0) return;
@@ -144,7 +143,7 @@ export function categorizeJob(ctx: Context): JobHandler<'categorize'> {
     settings: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 900 },
     concurrency: 1,
     async handle({ transcriptId }) {
-      const transcript = await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', transcriptId).executeTakeFirst();
+      const transcript = await ctx.db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', transcriptId).executeTakeFirst();
       if (!transcript || !(await isLatest(ctx.db, transcript))) return;
       const categories = await listCategories(ctx, transcript.workspace_id);
       const met = await categoriesMet(ctx.db, categories, transcript);

@@ -14,7 +14,7 @@ import { pipelineScenario } from '../../core/scenarios/scenario-store.ts';
 import { getTranscriptionScenario, transcriptionScenarios } from './transcription-scenarios.ts';
 import { waitForSettled } from '../../core/settled.ts';
 import { checkVocabularyWords, MAX_VOCABULARY, vocabularyTerms } from './vocabulary.ts';
-import { type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { TRANSCRIPT_COLUMNS, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 export interface SyncRequest {
   audio: ReceivedAudio;
@@ -75,7 +75,7 @@ export async function transcribeNow(ctx: Context, workspaceId: string, request: 
     const recordingNow = await ctx.db.selectFrom('recordings').select(['status', 'error_code', 'error_message']).where('id', '=', recording.id).executeTakeFirstOrThrow();
     if (recordingNow.status === 'failed') throw invalid('file', recordingNow.error_message ?? 'the audio could not be decoded');
     if (run.status === 'completed' && run.transcript_id) {
-      const transcript = await ctx.db.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
+      const transcript = await ctx.db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
       return { run, transcript };
     }
     if (run.status === 'failed' || run.status === 'cancelled') {

@@ -3,9 +3,7 @@
 // as one heard would be), gets its talk statistics again, and becomes what the run and the
 // recording answer with, what search finds and what analysis reads; automatic analysis runs on it
 // as on a new transcript. A `version` given with the correction must be the current one (409).
-import type { Selectable } from 'kysely';
 import type { Context } from '../../context.ts';
-import type { TranscriptsTable } from '../../platform/db/tables.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { newUuid } from '../../ids.ts';
 import { getRun, snapshotOf } from '../../core/runs/runs.ts';
@@ -21,9 +19,8 @@ import { transcriptSentiment } from '../../core/transcripts/sentiment.ts';
 import { keyPhrases } from '../../core/transcripts/key-phrases.ts';
 import { ChapterSchema, retitledChapters, wholeCall } from '../../core/transcripts/chapters.ts';
 import { Type } from '@sinclair/typebox';
-import { transcriptParts } from '../../core/transcripts/transcript.ts';
+import { TRANSCRIPT_COLUMNS, transcriptParts, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
-type TranscriptRow = Selectable<TranscriptsTable>;
 
 export interface CorrectionInput extends Corrections {
   /** The version the corrections were made on; refused when another has come since. */
@@ -36,7 +33,7 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
     // One correction of a run at a time: the second waits and then sees the first's version.
     const run = (await trx.selectFrom('transcription_runs').selectAll().where('id', '=', found.id).forUpdate().executeTakeFirstOrThrow()) as TranscriptionRun;
     if (run.status !== 'completed' || !run.transcript_id) throw new AppError('run_not_completed', `the run is ${run.status}; its transcript can be corrected once it is completed`);
-    const current = await trx.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
+    const current = await trx.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
     if (input.version !== undefined && input.version !== current.version) {
       throw new AppError('transcript_changed', `these corrections were made on version ${input.version}; the transcript is at version ${current.version}: read it again`);
     }
@@ -109,7 +106,7 @@ export async function transcriptVersions(ctx: Context, workspaceId: string, runI
 /** One version of a run's transcript. */
 export async function transcriptVersion(ctx: Context, workspaceId: string, runId: string, version: number): Promise<TranscriptRow> {
   const run = await getRun(ctx.db, transcriptionKind, workspaceId, runId);
-  const row = await ctx.db.selectFrom('transcripts').selectAll().where('workspace_id', '=', workspaceId).where('transcription_run_id', '=', run.id).where('version', '=', version).executeTakeFirst();
+  const row = await ctx.db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('workspace_id', '=', workspaceId).where('transcription_run_id', '=', run.id).where('version', '=', version).executeTakeFirst();
   if (!row) throw new AppError('not_found', `the run's transcript has no version ${version}`);
   return row;
 }

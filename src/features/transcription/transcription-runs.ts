@@ -9,7 +9,7 @@ import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } 
 import { startExecution, type ExecutionBody } from '../../core/executions/executions.ts';
 import { assertTranscribable, getRecording } from '../../core/recordings/recordings.ts';
 import { getTranscriptionScenario } from './transcription-scenarios.ts';
-import { latestTranscript, type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { latestTranscript, TRANSCRIPT_COLUMNS, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 export type ScenarioSnapshot = TranscriptionSnapshot;
 export type { TranscriptionRun };
@@ -69,7 +69,7 @@ export async function transcriptOfRun(ctx: Context, workspaceId: string, runId: 
   if (run.status !== 'completed' || !run.transcript_id) {
     throw new AppError('run_not_completed', `the run is ${run.status}; its transcript exists once it is completed`);
   }
-  return ctx.db.selectFrom('transcripts').selectAll().where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
+  return ctx.db.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
 }
 
 export async function transcriptOfRecording(ctx: Context, workspaceId: string, recordingId: string): Promise<TranscriptRow> {
