@@ -10,8 +10,12 @@
 // Only the held-out splits say how the engine does on calls it was not fitted to, so each split is
 // reported on its own and dev is never mixed into a held-out figure. Boolean accuracy is printed
 // next to "always true", "always false" and the majority answer on the same questions.
+// Every split is then run again with its boolean questions' `examples` (analysis-examples.json:
+// sentences that mean yes, written by a helper in a quality lead's role from each question's text
+// and the kind of call alone, never seeing a call or the engine), as a team would set them up.
 // Tune with `--split dev --verbose`; run the held-out splits only to measure.
-//   npx tsx bench/analysis-basic.ts [--verbose] [--runs N] [--split dev|dev-2|holdout|holdout-2|holdout-3]
+//   npx tsx bench/analysis-basic.ts [--verbose] [--examples] [--runs N] [--split dev|dev-2|holdout|holdout-2|holdout-3]
+//   (--verbose prints the answers without examples, or with them where --examples is given)
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { UNCERTAIN_BELOW } from '../src/core/analyses/analysis-result.ts';
@@ -24,7 +28,7 @@ usage('Usage: npx tsx bench/analysis-basic.ts\nAccuracy of the basic analysis en
 
 interface BoolQ { id: string; text: string; type: 'boolean'; expected: boolean }
 interface TextQ { id: string; text: string; type: 'text'; expected: string[] }
-interface Call { id: string; split?: string; segments: TranscriptSegment[]; questions: (BoolQ | TextQ)[] }
+interface Call { id: string; split?: string; file: string; segments: TranscriptSegment[]; questions: (BoolQ | TextQ)[] }
 interface Dataset { calls: Call[] }
 
 const FILES = ['./analysis-dataset.json', './analysis-dev-2.json', './analysis-holdout.json', './analysis-holdout-3.json'];
@@ -32,13 +36,18 @@ const SPLIT_ORDER = ['dev', 'dev-2', 'holdout', 'holdout-2', 'holdout-3'];
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');
+const verboseExamples = args.includes('--examples');
 const runsArg = args.indexOf('--runs');
 const runs = runsArg >= 0 ? Math.max(1, Number(args[runsArg + 1]) || 20) : 20;
 const splitArg = args.indexOf('--split');
 const onlySplit = splitArg >= 0 ? args[splitArg + 1] : undefined;
 
 const splitOf = (c: Call): string => c.split ?? 'dev';
-const allCalls = FILES.flatMap((f) => (JSON.parse(readFileSync(new URL(f, import.meta.url), 'utf8')) as Dataset).calls);
+const read = <T>(file: string): T => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as T;
+const allCalls = FILES.flatMap((f) => read<Dataset>(f).calls.map((c) => ({ ...c, file: f.replace('./', '') })));
+/** Per data file, each boolean question's examples by `call/question`. */
+const EXAMPLES = read<{ examples: Record<string, Record<string, string[]>> }>('./analysis-examples.json').examples;
+const examplesOf = (call: Call, id: string): string[] => EXAMPLES[call.file]?.[`${call.id}/${id}`] ?? [];
 const calls = allCalls.filter((c) => onlySplit === undefined || splitOf(c) === onlySplit);
 if (calls.length === 0) {
   const known = [...new Set(allCalls.map(splitOf))].join(', ');
@@ -46,11 +55,11 @@ if (calls.length === 0) {
   process.exit(1);
 }
 
-function toInput(call: Call): AnalysisInput {
+function toInput(call: Call, withExamples = false): AnalysisInput {
   return {
     transcript: { text: call.segments.map((s) => s.text).join(' '), segments: call.segments },
     instructions: '',
-    questions: call.questions.map((q) => ({ id: q.id, text: q.text, type: q.type })),
+    questions: call.questions.map((q) => ({ id: q.id, text: q.text, type: q.type, ...(withExamples && q.type === 'boolean' ? { examples: examplesOf(call, q.id) } : {}) })),
     summary: true,
   };
 }
@@ -91,64 +100,80 @@ const t0 = performance.now();
 const engine = createBasicEngine();
 const loadMs = performance.now() - t0;
 
-const bySplit = new Map<string, SplitStats>();
-for (const call of calls) {
-  const split = splitOf(call);
-  const st = bySplit.get(split) ?? { calls: 0, boolOk: 0, boolN: 0, boolTrue: 0, textOk: 0, textN: 0, sureN: 0, sureOk: 0 };
-  bySplit.set(split, st);
-  st.calls++;
-  const out = await engine.analyze(toInput(call));
-  if (verbose) console.log(`\n## ${call.id} (${split})\nsummary: ${out.summary ?? ''}`);
-  for (const q of call.questions) {
-    const a = out.answers.find((x) => x.question_id === q.id);
-    if (a === undefined) throw new Error(`missing answer for ${call.id}/${q.id}`);
-    let ok: boolean;
-    if (q.type === 'boolean') {
-      ok = a.answer === q.expected;
-      st.boolN++;
-      if (q.expected) st.boolTrue++;
-      if (ok) st.boolOk++;
-      if (a.confidence >= UNCERTAIN_BELOW) {
-        st.sureN++;
-        if (ok) st.sureOk++;
+async function evaluate(withExamples: boolean): Promise<Map<string, SplitStats>> {
+  const show = verbose && withExamples === verboseExamples;
+  const bySplit = new Map<string, SplitStats>();
+  for (const call of calls) {
+    const split = splitOf(call);
+    const st = bySplit.get(split) ?? { calls: 0, boolOk: 0, boolN: 0, boolTrue: 0, textOk: 0, textN: 0, sureN: 0, sureOk: 0 };
+    bySplit.set(split, st);
+    st.calls++;
+    const out = await engine.analyze(toInput(call, withExamples));
+    if (show) console.log(`\n## ${call.id} (${split})\nsummary: ${out.summary ?? ''}`);
+    for (const q of call.questions) {
+      const a = out.answers.find((x) => x.question_id === q.id);
+      if (a === undefined) throw new Error(`missing answer for ${call.id}/${q.id}`);
+      let ok: boolean;
+      if (q.type === 'boolean') {
+        ok = a.answer === q.expected;
+        st.boolN++;
+        if (q.expected) st.boolTrue++;
+        if (ok) st.boolOk++;
+        if (a.confidence >= UNCERTAIN_BELOW) {
+          st.sureN++;
+          if (ok) st.sureOk++;
+        }
+      } else {
+        ok = typeof a.answer === 'string' && textOk(a.answer, q.expected);
+        st.textN++;
+        if (ok) st.textOk++;
       }
-    } else {
-      ok = typeof a.answer === 'string' && textOk(a.answer, q.expected);
-      st.textN++;
-      if (ok) st.textOk++;
-    }
-    if (verbose) {
-      console.log(`${ok ? 'ok  ' : 'FAIL'} [${q.type}] ${call.id}/${q.id}: ${q.text} -> ${JSON.stringify(a.answer)} (conf ${a.confidence}) expected ${JSON.stringify(q.expected)}`);
-      for (const e of a.evidence) console.log(`       [${e.start.toFixed(1)}-${e.end.toFixed(1)}] ${e.text}`);
+      if (show) {
+        console.log(`${ok ? 'ok  ' : 'FAIL'} [${q.type}] ${call.id}/${q.id}: ${q.text} -> ${JSON.stringify(a.answer)} (conf ${a.confidence}) expected ${JSON.stringify(q.expected)}`);
+        for (const e of a.evidence) console.log(`       [${e.start.toFixed(1)}-${e.end.toFixed(1)}] ${e.text}`);
+      }
     }
   }
+  return bySplit;
 }
+const results = [['without examples', await evaluate(false)], ["with the questions' examples", await evaluate(true)]] as const;
 
 // Warm up first: the JIT makes the first passes several times slower than steady state.
-const inputs = calls.map(toInput);
-for (let r = 0; r < 10; r++) for (const input of inputs) await engine.analyze(input);
-const t1 = performance.now();
-for (let r = 0; r < runs; r++) for (const input of inputs) await engine.analyze(input);
-const perRun = (performance.now() - t1) / (runs * inputs.length);
+const inputs = calls.map((call) => toInput(call));
+const withExamples = calls.map((call) => toInput(call, true));
+const perRunOf = async (set: AnalysisInput[], times: number): Promise<number> => {
+  for (let r = 0; r < Math.min(10, times); r++) for (const input of set) await engine.analyze(input);
+  const started = performance.now();
+  for (let r = 0; r < times; r++) for (const input of set) await engine.analyze(input);
+  return (performance.now() - started) / (times * set.length);
+};
+const perRun = await perRunOf(inputs, runs);
+// With examples, each run embeds its examples and the sentences they were found in.
+const perRunWithExamples = await perRunOf(withExamples, Math.max(1, Math.ceil(runs / 10)));
 const nq = inputs.reduce((s, i) => s + i.questions.length, 0) / inputs.length;
 
 const pct = (ok: number, n: number): string => (n === 0 ? '-' : `${((100 * ok) / n).toFixed(1)}%`);
 const frac = (ok: number, n: number): string => `${ok}/${n} ${pct(ok, n)}`;
-const rows: string[][] = [['split', 'calls', 'boolean', 'always true', 'always false', 'majority', 'not uncertain', 'text']];
+const rows: string[][] = [['split', 'questions', 'calls', 'boolean', 'always true', 'always false', 'majority', 'not uncertain', 'text']];
 const order = (s: string): number => (SPLIT_ORDER.includes(s) ? SPLIT_ORDER.indexOf(s) : SPLIT_ORDER.length);
-for (const [split, st] of [...bySplit].sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))) {
-  const falses = st.boolN - st.boolTrue;
-  const major = st.boolTrue >= falses ? 'true' : 'false';
-  rows.push([
-    split,
-    String(st.calls),
-    frac(st.boolOk, st.boolN),
-    frac(st.boolTrue, st.boolN),
-    frac(falses, st.boolN),
-    `${major} ${pct(Math.max(st.boolTrue, falses), st.boolN)}`,
-    frac(st.sureOk, st.sureN),
-    frac(st.textOk, st.textN),
-  ]);
+const splits = [...results[0][1].keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+for (const split of splits) {
+  for (const [variant, bySplit] of results) {
+    const st = bySplit.get(split)!;
+    const falses = st.boolN - st.boolTrue;
+    const major = st.boolTrue >= falses ? 'true' : 'false';
+    rows.push([
+      split,
+      variant,
+      String(st.calls),
+      frac(st.boolOk, st.boolN),
+      frac(st.boolTrue, st.boolN),
+      frac(falses, st.boolN),
+      `${major} ${pct(Math.max(st.boolTrue, falses), st.boolN)}`,
+      frac(st.sureOk, st.sureN),
+      frac(st.textOk, st.textN),
+    ]);
+  }
 }
 const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
 const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('   ');
@@ -157,4 +182,4 @@ console.log(fmt(rows[0] ?? []));
 console.log(widths.map((w) => '-'.repeat(w)).join('   '));
 for (const r of rows.slice(1)) console.log(fmt(r));
 console.log(`\ncalls: ${inputs.length}, questions per call: ${nq.toFixed(1)}`);
-console.log(`model load: ${loadMs.toFixed(0)} ms; mean per analyze() run (summary + all questions): ${perRun.toFixed(2)} ms over ${runs * inputs.length} runs`);
+console.log(`model load: ${loadMs.toFixed(0)} ms; mean per analyze() run (summary + all questions): ${perRun.toFixed(2)} ms over ${runs * inputs.length} runs; with the questions' examples (the sentence encoder loaded by the first): ${perRunWithExamples.toFixed(1)} ms`);

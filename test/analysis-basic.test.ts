@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OWN_WORDS_YES_CONFIDENCE } from '../src/engines/analysis/basic/boolean-answer.ts';
-import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
+import { createBasicEngine, EXAMPLE_LIKENESS, EXAMPLE_SURE_LIKENESS, withExamples } from '../src/engines/analysis/basic/index.ts';
 import type { AnalysisAnswer, AnalysisInput, AnalysisOutput, TranscriptSegment } from '../src/engines/analysis/types.ts';
 
 const engine = createBasicEngine();
@@ -279,14 +279,38 @@ describe('basic engine: examples beside a boolean question', () => {
   ];
   const ask = async (q: Q) => answer(await engine.analyze(input(call, [q])), q.id);
 
-  test('an example the call says in other words answers yes, quoting where', async () => {
+  test('an example the call says in other words answers yes, quoting where; marked uncertain unless the sentence means much the same', async () => {
     const plain = await ask(bool('r', 'Did the agent give a refund?'));
     assert.equal(plain.answer, false);
     const withExample = await ask({ ...bool('r', 'Did the agent give a refund?'), examples: ['I have put the money back on your card'] });
     assert.equal(withExample.answer, true);
     assert.equal(withExample.evidence[0]?.start, 7);
-    assert.ok(withExample.confidence > plain.confidence);
-    assert.ok(withExample.confidence >= 0.6, 'a yes in the team\'s own wording is not marked uncertain');
+    // "the money" against "the full amount": alike (0.77), not alike enough to be sure.
+    assert.ok(withExample.confidence < 0.6, `${withExample.confidence}: a yes from an example's words in a sentence only fairly like it is uncertain`);
+    const close = await ask({ ...bool('r', 'Did the agent give a refund?'), examples: ['i have put the full amount back on your card'] });
+    assert.equal(close.answer, true);
+    assert.ok(close.confidence >= 0.6, `${close.confidence}: a yes in the team's own wording is not marked uncertain`);
+  });
+
+  test("an example whose words are said but not its meaning is no yes", async () => {
+    const club = [
+      seg(0, 4, 'hi i want to cancel my membership i am moving to portland'),
+      seg(4, 10, 'we actually have two clubs in portland so you could keep your membership and just switch your home club'),
+      seg(10, 13, 'no thanks please just cancel it'),
+    ];
+    const q = { ...bool('k', 'Did the customer decide to stay a member?'), examples: ["i'll keep my membership"] };
+    const kept = answer(await engine.analyze(input(club, [q])), 'k');
+    assert.equal(kept.answer, false, JSON.stringify(kept));
+  });
+
+  test('how alike the sentence is decides: below the least likeness no yes, between it and the sure likeness an uncertain yes', () => {
+    const own = { answer: false, confidence: 0.45, evidence: [] };
+    const found = { answer: true, confidence: 0.9, evidence: [{ text: 'i have put it back on your card', start: 7, end: 11 }] };
+    const at = (likeness: number | undefined) => withExamples(own, ['the money is back on your card'], () => found, () => likeness);
+    assert.deepEqual(at(EXAMPLE_LIKENESS - 0.01), own);
+    assert.deepEqual(at(EXAMPLE_LIKENESS), { ...found, confidence: 0.55 });
+    assert.deepEqual(at(EXAMPLE_SURE_LIKENESS), found);
+    assert.deepEqual(at(undefined), { ...found, confidence: 0.55 }, 'not measured: the yes stands, uncertain');
   });
 
   test('an example the call does not say changes nothing, and an example never answers no', async () => {

@@ -1741,7 +1741,7 @@ export interface components {
                 within_seconds?: number;
                 /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                 phrases?: string[];
-                /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them */
                 examples?: string[];
             }[];
             summary: boolean;
@@ -7791,7 +7791,7 @@ export interface operations {
                         within_seconds?: number;
                         /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                         phrases?: string[];
-                        /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                        /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them */
                         examples?: string[];
                     }[];
                     summary?: boolean;
@@ -7829,7 +7829,7 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
-                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them */
                             examples?: string[];
                         }[];
                         summary: boolean;
@@ -7972,7 +7972,7 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
-                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them */
                             examples?: string[];
                         }[];
                         summary: boolean;
@@ -8194,7 +8194,7 @@ export interface operations {
                         within_seconds?: number;
                         /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                         phrases?: string[];
-                        /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                        /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them */
                         examples?: string[];
                     }[];
                     summary?: boolean;
@@ -8232,7 +8232,7 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
-                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them */
                             examples?: string[];
                         }[];
                         summary: boolean;
@@ -8997,7 +8997,7 @@ export interface operations {
                             within_seconds?: number;
                             /** @description Boolean questions only: answered without a model, true when any phrase is said (words compared without case or punctuation, one word in four may differ), with the matched words and their times as evidence */
                             phrases?: string[];
-                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them */
+                            /** @description Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them */
                             examples?: string[];
                         }[];
                         summary: boolean;

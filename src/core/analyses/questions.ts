@@ -22,7 +22,7 @@ export const QuestionSchema = Type.Object({
       minItems: 1,
       maxItems: 10,
       description:
-        'Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words, a language model is shown them',
+        'Boolean questions only: sentences that mean "yes" in your calls ("I have refunded the full amount"), read beside the question: the basic engine answers yes when the call says one of them in other words in a sentence that means much the same (uncertain unless very alike), a language model is shown them',
     }),
   ),
 });

@@ -2,7 +2,10 @@
 // is deterministic, fast and free. Pipeline: transcript -> timed units (sentences.ts), each read
 // once into tokens with synonym groups, negation and question marks and refined entities; then a
 // TF-IDF summary (summary.ts) and, per question, term matching (matching.ts) answered as a
-// boolean (boolean-answer.ts) or as text (text-answer.ts). `instructions` are ignored.
+// boolean (boolean-answer.ts) or as text (text-answer.ts). `instructions` are ignored. A boolean
+// question's `examples` are matched like its wording, and an example's yes stands only where the
+// sentence it was found in means much the same (the Universal Sentence Encoder's cosine): the
+// sentences to compare are gathered by a first pass, embedded, and read by a second.
 import type { AnalysisAnswer, AnalysisEngine, AnalysisInput, AnalysisOutput } from '../types.ts';
 import { answerBoolean, OWN_WORDS_YES_CONFIDENCE } from './boolean-answer.ts';
 import type { AnswerBody } from './evidence.ts';
@@ -12,6 +15,7 @@ import { buildUnits, segmentsOf } from './sentences.ts';
 import { summarize } from './summary.ts';
 import { answerText } from './text-answer.ts';
 import { getWink } from './wink.ts';
+import { embedSentences } from '../../text/sentence-encoder.ts';
 
 export const BASIC_ENGINE_NAME = 'basic';
 export const BASIC_MODEL_NAME = 'wink-eng-lite-web-model';
@@ -22,8 +26,14 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   }
 }
 
+/**
+ * How alike an example and a sentence it was found in are (cosine of their sentence vectors), or
+ * undefined where that was not measured.
+ */
+export type Likeness = (example: string, sentence: string) => number | undefined;
+
 /** Synchronous analysis; the input is checked defensively because it may come from stored JSON. */
-export function analyzeBasic(input: AnalysisInput, signal?: AbortSignal): AnalysisOutput {
+export function analyzeBasic(input: AnalysisInput, signal?: AbortSignal, likeness: Likeness = () => undefined): AnalysisOutput {
   throwIfAborted(signal);
   const w = getWink();
   const units = buildUnits(w, segmentsOf(input));
@@ -56,10 +66,15 @@ export function analyzeBasic(input: AnalysisInput, signal?: AbortSignal): Analys
     const own = answerBoolean(q, units, answerTo(q), OWN_WORDS_YES_CONFIDENCE);
     answers.push({
       ...base,
-      ...withExamples(own, examplesOf(question), (example) => {
-        const eq = buildQuery(w, example);
-        return answerBoolean(eq, units, answerTo(eq));
-      }),
+      ...withExamples(
+        own,
+        examplesOf(question),
+        (example) => {
+          const eq = buildQuery(w, example);
+          return answerBoolean(eq, units, answerTo(eq));
+        },
+        likeness,
+      ),
     });
   }
   return { engine: BASIC_ENGINE_NAME, model: BASIC_MODEL_NAME, summary, answers, tokens_used: 0 };
@@ -71,18 +86,79 @@ const examplesOf = (question: unknown): string[] => {
 };
 
 /**
- * A boolean answer read beside the question's examples (sentences that mean yes): an example the
- * call affirms, with a sentence to show for it, answers yes when the question's own wording found
- * no yes, or found it less surely. An example never answers no: that stays the question's to say.
+ * Where an example's yes rests on a sentence less alike than this, it is no yes: the example's
+ * words were said, but not its meaning ("you could keep your membership" for "i'll keep my
+ * membership"). Chosen on the dev sets of bench/analysis-basic.ts (dev and dev-2 pooled); the
+ * same as a category's `similar_to` default.
  */
-export function withExamples(own: AnswerBody<boolean>, examples: string[], answer: (example: string) => AnswerBody<boolean>): AnswerBody<boolean> {
+export const EXAMPLE_LIKENESS = 0.6;
+/**
+ * An example's yes keeps its confidence only where its sentence is at least this alike; below,
+ * it is marked uncertain. On the dev sets such a yes was right 16 times in 16 (at 0.75, 27 in 31;
+ * a yes from the example's words alone, 51 in 78).
+ */
+export const EXAMPLE_SURE_LIKENESS = 0.8;
+
+/**
+ * A boolean answer read beside the question's examples (sentences that mean yes): an example the
+ * call affirms, with a sentence to show for it that means much the same, answers yes when the
+ * question's own wording found no yes, or found it less surely. An example never answers no: that
+ * stays the question's to say. Where the likeness was not measured (the encoder could not be
+ * loaded) the example's yes stands, marked uncertain.
+ */
+export function withExamples(own: AnswerBody<boolean>, examples: string[], answer: (example: string) => AnswerBody<boolean>, likeness: Likeness = () => undefined): AnswerBody<boolean> {
   let best = own;
   for (const example of examples) {
     const byExample = answer(example);
     if (byExample.answer !== true || byExample.evidence.length === 0) continue;
-    if ((best.answer !== true || best.evidence.length === 0) || byExample.confidence > best.confidence) best = byExample;
+    const alike = byExample.evidence.map((e) => likeness(example, e.text));
+    const measured = alike.filter((a): a is number => a !== undefined);
+    const closest = measured.length > 0 ? Math.max(...measured) : undefined;
+    if (closest !== undefined && closest < EXAMPLE_LIKENESS) continue;
+    const confidence = closest !== undefined && closest >= EXAMPLE_SURE_LIKENESS ? byExample.confidence : Math.min(byExample.confidence, OWN_WORDS_YES_CONFIDENCE);
+    if (best.answer !== true || best.evidence.length === 0 || confidence > best.confidence) best = { ...byExample, confidence };
   }
   return best === own ? own : { answer: best.answer, confidence: best.confidence, evidence: best.evidence };
+}
+
+/** The (example, sentence) pairs an analysis would compare: a pass that measures nothing and notes what it was asked. */
+function pairsToCompare(input: AnalysisInput, signal?: AbortSignal): [string, string][] {
+  const pairs: [string, string][] = [];
+  analyzeBasic(input, signal, (example, sentence) => {
+    pairs.push([example, sentence]);
+    return undefined;
+  });
+  return pairs;
+}
+
+const cosine = (a: readonly number[], b: readonly number[]): number => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+};
+
+/** The likeness of each pair, from one embedding of their texts; none where the encoder cannot be loaded. */
+async function likenessOf(pairs: [string, string][]): Promise<Likeness> {
+  if (pairs.length === 0) return () => undefined;
+  const texts = [...new Set(pairs.flat())];
+  let vectors: number[][];
+  try {
+    vectors = await embedSentences(texts);
+  } catch {
+    return () => undefined;
+  }
+  const byText = new Map(texts.map((text, i) => [text, vectors[i]!]));
+  return (example, sentence) => {
+    const a = byText.get(example);
+    const b = byText.get(sentence);
+    return a && b ? cosine(a, b) : undefined;
+  };
 }
 
 export function createBasicEngine(): AnalysisEngine {
@@ -90,11 +166,12 @@ export function createBasicEngine(): AnalysisEngine {
   getWink();
   return {
     name: BASIC_ENGINE_NAME,
-    analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput> {
+    async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput> {
       try {
-        return Promise.resolve(analyzeBasic(input, signal));
+        const likeness = await likenessOf(pairsToCompare(input, signal));
+        return analyzeBasic(input, signal, likeness);
       } catch (err) {
-        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+        throw err instanceof Error ? err : new Error(String(err));
       }
     },
   };
