@@ -1,13 +1,28 @@
 // One analysis result: the summary, every question with its typed answer (marked uncertain when
 // its confidence is low), the passages behind it and, apart, those that only resemble it; each
-// passage a link that plays the audio from there.
-import { Anchor, Badge, Card, Group, List, Stack, Text } from '@mantine/core';
+// passage a link that plays the audio from there. Where the result can be taught, a passage of a
+// yes/no answer that is not a sure yes can be marked "Means yes": it becomes one of the question's
+// examples.
+import { Anchor, Badge, Button, Card, Group, List, Stack, Text } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { scopeLabel } from './QuestionEditor.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 
-export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void }) {
+/** Teaching a result's questions from its passages. */
+export interface Teaching {
+  /** The examples a yes/no question of the scenario has now, or null where it takes no more (a phrase rule, a question since removed, ten already). */
+  examplesOf: (questionId: string) => string[] | null;
+  /** Adds `sentence` to the question's examples. */
+  teach: (questionId: string, sentence: string) => void;
+  busy: boolean;
+}
+
+/** A passage as an example: without the mark of a cut, within an example's length. */
+export const asExample = (passage: string) => passage.replace(/…$/, '').trim().slice(0, 300);
+const sameSentence = (a: string, b: string) => a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+export function AnalysisResultCard({ result, scenarioName, onSeek, teaching }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void; teaching?: Teaching | undefined }) {
   return (
     <Card withBorder radius="md" data-result={result.analysis_run_id}>
       <Stack gap="sm">
@@ -18,7 +33,10 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
           </Text>
         </Group>
         {result.summary && <Text size="sm">{result.summary}</Text>}
-        {result.answers.map((answer) => (
+        {result.answers.map((answer) => {
+          const examples = teaching && answer.type === 'boolean' && (answer.answer !== true || answer.uncertain) ? teaching.examplesOf(answer.question_id) : null;
+          const meansYes = examples && teaching ? { taught: (text: string) => examples.some((e) => sameSentence(e, asExample(text))), teach: (text: string) => teaching.teach(answer.question_id, asExample(text)), busy: teaching.busy } : undefined;
+          return (
           <Stack key={answer.question_id} gap={4} data-question={answer.question_id}>
             <Group gap="xs" wrap="nowrap" align="flex-start">
               {answer.type === 'boolean' ? (
@@ -51,24 +69,31 @@ export function AnalysisResultCard({ result, scenarioName, onSeek }: { result: S
                 )}
               </Stack>
             </Group>
-            <Passages passages={answer.evidence} label={`Evidence for: ${answer.question}`} onSeek={onSeek} />
+            <Passages passages={answer.evidence} label={`Evidence for: ${answer.question}`} onSeek={onSeek} meansYes={meansYes} />
             {answer.related && answer.related.length > 0 && (
               <>
                 <Text size="xs" ml="xl" c="dimmed">
                   Close, but not enough to answer:
                 </Text>
-                <Passages passages={answer.related} label={`Related passages for: ${answer.question}`} onSeek={onSeek} />
+                <Passages passages={answer.related} label={`Related passages for: ${answer.question}`} onSeek={onSeek} meansYes={meansYes} />
               </>
             )}
           </Stack>
-        ))}
+          );
+        })}
       </Stack>
     </Card>
   );
 }
 
-/** Transcript passages, each a link that plays the audio from its start. */
-function Passages({ passages, label, onSeek }: { passages: { text: string; start: number }[]; label: string; onSeek: (seconds: number) => void }) {
+interface MeansYes {
+  taught: (text: string) => boolean;
+  teach: (text: string) => void;
+  busy: boolean;
+}
+
+/** Transcript passages, each a link that plays the audio from its start; with `meansYes`, each can be taught as meaning yes. */
+function Passages({ passages, label, onSeek, meansYes }: { passages: { text: string; start: number }[]; label: string; onSeek: (seconds: number) => void; meansYes?: MeansYes | undefined }) {
   if (passages.length === 0) return null;
   return (
     <List size="xs" ml="xl" spacing={2} aria-label={label}>
@@ -80,6 +105,16 @@ function Passages({ passages, label, onSeek }: { passages: { text: string; start
           <Text span size="xs" c="dimmed">
             “{e.text}”
           </Text>
+          {meansYes &&
+            (meansYes.taught(e.text) ? (
+              <Text span size="xs" c="teal.8" ml={6} data-taught>
+                an example of yes
+              </Text>
+            ) : (
+              <Button variant="subtle" size="compact-xs" ml={4} disabled={meansYes.busy} onClick={() => meansYes.teach(e.text)} aria-label={`Means yes: ${e.text}`} title="Add this sentence to the question's examples, and analyse the call again">
+                Means yes
+              </Button>
+            ))}
         </List.Item>
       ))}
     </List>

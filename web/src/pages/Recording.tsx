@@ -128,6 +128,7 @@ export default function Recording() {
             analysisRuns={analysisRuns.data?.data ?? NONE}
             results={results.data?.data}
             act={run}
+            acting={act.isPending}
             onSeek={seek}
           />
         </Grid.Col>

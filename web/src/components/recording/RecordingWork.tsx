@@ -1,11 +1,15 @@
 // The work on a recording: new runs with a chosen scenario, the answers (each scenario's latest,
 // earlier ones folded), and the runs of both kinds with Cancel and Retry. The pickers are the
 // browser's own selects and only the open tab is rendered: the page renders less as it loads.
+// A writer teaches a scenario's yes/no question from a passage of its latest answer (the passage
+// becomes one of the question's examples) and the call is analysed again.
 import { Button, Group, NativeSelect, Stack, Tabs, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client.ts';
+import { keys } from '../../api/query-keys.ts';
 import { latestPerScenario } from '../../lib/latest-per-scenario.ts';
-import { AnalysisResultCard } from '../AnalysisResultCard.tsx';
+import { AnalysisResultCard, type Teaching } from '../AnalysisResultCard.tsx';
 import { RunList } from '../RunList.tsx';
 
 interface Props {
@@ -22,16 +26,44 @@ interface Props {
   results: Schemas['AnalysisResult'][] | undefined;
   /** Runs a request that changes the runs, then refreshes them. */
   act: (call: () => Promise<unknown>) => void;
+  /** A request made with `act` is under way. */
+  acting: boolean;
   onSeek: (seconds: number) => void;
 }
 
-export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, onSeek }: Props) {
+/** An example's most per question (the API's bound). */
+const MAX_EXAMPLES = 10;
+
+export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
+  const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
   const chosenAnalysis = analysisScenario ?? analysisScenarios[0]?.id ?? null;
   const path = { workspace_id: workspaceId };
   const tName = (run: { transcription_scenario_id?: string }) => transcriptionScenarios.find((s) => s.id === run.transcription_scenario_id)?.name ?? 'Transcription';
   const aName = (id: string) => analysisScenarios.find((s) => s.id === id)?.name ?? 'Analysis';
+  const teaching = (scenarioId: string): Teaching | undefined =>
+    !writer || !latestCompleted
+      ? undefined
+      : {
+          examplesOf: (questionId) => {
+            const question = analysisScenarios.find((s) => s.id === scenarioId)?.questions.find((q) => q.id === questionId);
+            if (!question || question.type !== 'boolean' || (question.phrases?.length ?? 0) > 0) return null;
+            const examples = question.examples ?? [];
+            return examples.length >= MAX_EXAMPLES ? null : examples;
+          },
+          teach: (questionId, sentence) =>
+            act(async () => {
+              const scenarioPath = { ...path, scenario_id: scenarioId };
+              // The scenario as it is now (another tab may have changed it), with one more example.
+              const current = await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath } }));
+              const questions = current.questions.map((q) => (q.id === questionId ? { ...q, examples: [...(q.examples ?? []), sentence] } : q));
+              await ok(api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath }, body: { questions } }));
+              await Promise.all([client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) }), client.invalidateQueries({ queryKey: keys.analysisScenario(workspaceId, scenarioId) })]);
+              await ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs', { params: { path: { ...path, recording_id: recordingId } }, body: { analysis_scenario_id: scenarioId } }));
+            }),
+          busy: acting,
+        };
 
   return (
     <Stack>
@@ -79,7 +111,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
             {results?.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
             {latestPerScenario(results ?? []).map(({ latest, earlier }) => (
               <Stack key={latest.analysis_run_id} gap={4}>
-                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} />
+                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} />
                 {earlier.length > 0 && (
                   <details data-earlier={latest.analysis_scenario_id}>
                     <summary style={{ cursor: 'pointer', fontSize: 'var(--mantine-font-size-sm)' }}>
