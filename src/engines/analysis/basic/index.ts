@@ -124,6 +124,7 @@ export function withExamples(own: AnswerBody<boolean>, examples: string[], answe
 /** The (example, sentence) pairs an analysis would compare: a pass that measures nothing and notes what it was asked. */
 function pairsToCompare(input: AnalysisInput, signal?: AbortSignal): [string, string][] {
   const pairs: [string, string][] = [];
+  if (!(Array.isArray(input?.questions) ? input.questions : []).some((question) => examplesOf(question).length > 0)) return pairs;
   analyzeBasic(input, signal, (example, sentence) => {
     pairs.push([example, sentence]);
     return undefined;
