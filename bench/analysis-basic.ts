@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { UNCERTAIN_BELOW } from '../src/core/analyses/analysis-result.ts';
 import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
 import type { AnalysisInput, TranscriptSegment } from '../src/engines/analysis/types.ts';
+import { writeAddresses } from '../src/features/transcription/addresses.ts';
 import { writeNumbers } from '../src/features/transcription/numbers.ts';
 import { usage } from './usage.ts';
 
@@ -70,6 +71,12 @@ const inDigits = (text: string): string =>
     .map((w) => w.punctuated_word)
     .filter(Boolean)
     .join(' ');
+/** The expected text with an address said aloud written as the engine writes it ("jordan at fernway dot com" → "jordan@fernway.com"). */
+const asAddress = (text: string): string =>
+  writeAddresses(text.toLowerCase().split(/\s+/).map((word) => ({ word, punctuated_word: word })))
+    .map((w) => w.punctuated_word)
+    .filter(Boolean)
+    .join(' ');
 
 const escape = (s: string): string => s.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&');
 /** `needle` in `text` as a whole number: "$11" is not in "$112", nor "40" in "$40.99". */
@@ -79,6 +86,8 @@ function textOk(answer: string, expected: string[]): boolean {
   const a = answer.toLowerCase();
   const squash = (s: string): string => s.toLowerCase().replace(/[\s$,]/g, '');
   if (expected.some((e) => a.includes(e.toLowerCase()) || squash(a).includes(squash(e)))) return true;
+  // Addresses said aloud are written as addresses, by the engine as by the formatter.
+  if (expected.map(asAddress).some((e) => /[@.]/.test(e) && a.includes(e))) return true;
   // The engine writes numbers as digits: the expected words so written, as whole numbers.
   return expected.map(inDigits).some((e) => /\d/.test(e) && (hasNumber(a, e) || hasNumber(a.replace(/\s/g, ''), e.replace(/\s/g, ''))));
 }
