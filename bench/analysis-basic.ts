@@ -48,7 +48,11 @@ const read = <T>(file: string): T => JSON.parse(readFileSync(new URL(file, impor
 const allCalls = FILES.flatMap((f) => read<Dataset>(f).calls.map((c) => ({ ...c, file: f.replace('./', '') })));
 /** Per data file, each boolean question's examples by `call/question`. */
 const EXAMPLES = read<{ examples: Record<string, Record<string, string[]>> }>('./analysis-examples.json').examples;
-const examplesOf = (call: Call, id: string): string[] => EXAMPLES[call.file]?.[`${call.id}/${id}`] ?? [];
+const examplesOf = (call: Call, id: string): string[] => {
+  const examples = EXAMPLES[call.file]?.[`${call.id}/${id}`];
+  if (examples === undefined) throw new Error(`analysis-examples.json has no examples for ${call.file} ${call.id}/${id}`);
+  return examples;
+};
 const calls = allCalls.filter((c) => onlySplit === undefined || splitOf(c) === onlySplit);
 if (calls.length === 0) {
   const known = [...new Set(allCalls.map(splitOf))].join(', ');
@@ -163,7 +167,7 @@ const nq = inputs.reduce((s, i) => s + i.questions.length, 0) / inputs.length;
 
 const pct = (ok: number, n: number): string => (n === 0 ? '-' : `${((100 * ok) / n).toFixed(1)}%`);
 const frac = (ok: number, n: number): string => `${ok}/${n} ${pct(ok, n)}`;
-const rows: string[][] = [['split', 'questions', 'calls', 'boolean', 'always true', 'always false', 'majority', 'not uncertain', 'text']];
+const rows: string[][] = [['split', 'examples', 'calls', 'boolean', 'always true', 'always false', 'majority', 'not uncertain', 'text']];
 const order = (s: string): number => (SPLIT_ORDER.includes(s) ? SPLIT_ORDER.indexOf(s) : SPLIT_ORDER.length);
 const splits = [...results[0][1].keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
 for (const split of splits) {

@@ -311,6 +311,10 @@ describe('basic engine: examples beside a boolean question', () => {
     assert.deepEqual(at(EXAMPLE_LIKENESS), { ...found, confidence: 0.55 });
     assert.deepEqual(at(EXAMPLE_SURE_LIKENESS), found);
     assert.deepEqual(at(undefined), { ...found, confidence: 0.55 }, 'not measured: the yes stands, uncertain');
+    // Of the sentences the yes rests on, only those alike enough are shown.
+    const two = { ...found, evidence: [found.evidence[0]!, { text: 'is there anything else', start: 12, end: 14 }] };
+    const shown = withExamples(own, ['the money is back on your card'], () => two, (_, sentence) => (sentence === 'is there anything else' ? 0.2 : 0.9));
+    assert.deepEqual(shown.evidence, found.evidence);
   });
 
   test('an example the call does not say changes nothing, and an example never answers no', async () => {

@@ -4,7 +4,9 @@
 // yes/no answer that is not a sure yes can be marked "Means yes": it becomes one of the question's
 // examples.
 import { Anchor, Badge, Button, Card, Group, List, Stack, Text } from '@mantine/core';
+import { useId } from 'react';
 import type { Schemas } from '../api/client.ts';
+import { asExample, sameSentence } from '../lib/examples.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { scopeLabel } from './QuestionEditor.tsx';
 import { formatDateTime } from '../lib/dates.ts';
@@ -18,9 +20,13 @@ export interface Teaching {
   busy: boolean;
 }
 
-/** A passage as an example: without the mark of a cut, within an example's length. */
-export const asExample = (passage: string) => passage.replace(/…$/, '').trim().slice(0, 300);
-const sameSentence = (a: string, b: string) => a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+/** "Means yes" for an answer's passages: on a yes/no answer that is not a sure yes, where the question takes examples. */
+function meansYesOf(answer: Schemas['AnalysisResult']['answers'][number], teaching: Teaching | undefined): MeansYes | undefined {
+  if (!teaching || answer.type !== 'boolean' || (answer.answer === true && !answer.uncertain)) return undefined;
+  const examples = teaching.examplesOf(answer.question_id);
+  if (examples === null) return undefined;
+  return { taught: (sentence) => examples.some((e) => sameSentence(e, sentence)), teach: (sentence) => teaching.teach(answer.question_id, sentence), busy: teaching.busy };
+}
 
 export function AnalysisResultCard({ result, scenarioName, onSeek, teaching }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void; teaching?: Teaching | undefined }) {
   return (
@@ -34,8 +40,7 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching }: {
         </Group>
         {result.summary && <Text size="sm">{result.summary}</Text>}
         {result.answers.map((answer) => {
-          const examples = teaching && answer.type === 'boolean' && (answer.answer !== true || answer.uncertain) ? teaching.examplesOf(answer.question_id) : null;
-          const meansYes = examples && teaching ? { taught: (text: string) => examples.some((e) => sameSentence(e, asExample(text))), teach: (text: string) => teaching.teach(answer.question_id, asExample(text)), busy: teaching.busy } : undefined;
+          const meansYes = meansYesOf(answer, teaching);
           return (
           <Stack key={answer.question_id} gap={4} data-question={answer.question_id}>
             <Group gap="xs" wrap="nowrap" align="flex-start">
@@ -87,36 +92,41 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching }: {
 }
 
 interface MeansYes {
-  taught: (text: string) => boolean;
-  teach: (text: string) => void;
+  taught: (sentence: string) => boolean;
+  teach: (sentence: string) => void;
   busy: boolean;
 }
 
-/** Transcript passages, each a link that plays the audio from its start; with `meansYes`, each can be taught as meaning yes. */
+/** Transcript passages, each a link that plays the audio from its start; with `meansYes`, each whole one can be taught as meaning yes. */
 function Passages({ passages, label, onSeek, meansYes }: { passages: { text: string; start: number }[]; label: string; onSeek: (seconds: number) => void; meansYes?: MeansYes | undefined }) {
+  const id = useId();
   if (passages.length === 0) return null;
   return (
     <List size="xs" ml="xl" spacing={2} aria-label={label}>
-      {passages.map((e, i) => (
-        <List.Item key={i}>
-          <Anchor component="button" type="button" size="xs" onClick={() => onSeek(e.start)} data-evidence={e.start}>
-            {formatTime(e.start)}
-          </Anchor>{' '}
-          <Text span size="xs" c="dimmed">
-            “{e.text}”
-          </Text>
-          {meansYes &&
-            (meansYes.taught(e.text) ? (
-              <Text span size="xs" c="teal.8" ml={6} data-taught>
-                an example of yes
-              </Text>
-            ) : (
-              <Button variant="subtle" size="compact-xs" ml={4} disabled={meansYes.busy} onClick={() => meansYes.teach(e.text)} aria-label={`Means yes: ${e.text}`} title="Add this sentence to the question's examples, and analyse the call again">
-                Means yes
-              </Button>
-            ))}
-        </List.Item>
-      ))}
+      {passages.map((e, i) => {
+        const example = meansYes ? asExample(e.text) : null;
+        return (
+          <List.Item key={i}>
+            <Anchor component="button" type="button" size="xs" onClick={() => onSeek(e.start)} data-evidence={e.start}>
+              {formatTime(e.start)}
+            </Anchor>{' '}
+            <Text span size="xs" c="dimmed" id={`${id}-${i}`}>
+              “{e.text}”
+            </Text>
+            {meansYes &&
+              example !== null &&
+              (meansYes.taught(example) ? (
+                <Text span size="xs" c="teal.8" ml={6} data-taught>
+                  an example of yes
+                </Text>
+              ) : (
+                <Button variant="subtle" size="xs" h={24} px={6} ml={4} disabled={meansYes.busy} onClick={() => meansYes.teach(example)} aria-describedby={`${id}-${i}`} title="Add this sentence to the question's examples, and analyse the call again">
+                  Means yes
+                </Button>
+              ))}
+          </List.Item>
+        );
+      })}
     </List>
   );
 }

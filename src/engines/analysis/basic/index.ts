@@ -6,6 +6,7 @@
 // question's `examples` are matched like its wording, and an example's yes stands only where the
 // sentence it was found in means much the same (the Universal Sentence Encoder's cosine): the
 // sentences to compare are gathered by a first pass, embedded, and read by a second.
+import { embedSentences } from '../../text/sentence-encoder.ts';
 import type { AnalysisAnswer, AnalysisEngine, AnalysisInput, AnalysisOutput } from '../types.ts';
 import { answerBoolean, OWN_WORDS_YES_CONFIDENCE } from './boolean-answer.ts';
 import type { AnswerBody } from './evidence.ts';
@@ -15,7 +16,6 @@ import { buildUnits, segmentsOf } from './sentences.ts';
 import { summarize } from './summary.ts';
 import { answerText } from './text-answer.ts';
 import { getWink } from './wink.ts';
-import { embedSentences } from '../../text/sentence-encoder.ts';
 
 export const BASIC_ENGINE_NAME = 'basic';
 export const BASIC_MODEL_NAME = 'wink-eng-lite-web-model';
@@ -111,21 +111,28 @@ export function withExamples(own: AnswerBody<boolean>, examples: string[], answe
   for (const example of examples) {
     const byExample = answer(example);
     if (byExample.answer !== true || byExample.evidence.length === 0) continue;
-    const alike = byExample.evidence.map((e) => likeness(example, e.text));
-    const measured = alike.filter((a): a is number => a !== undefined);
-    const closest = measured.length > 0 ? Math.max(...measured) : undefined;
-    if (closest !== undefined && closest < EXAMPLE_LIKENESS) continue;
-    const confidence = closest !== undefined && closest >= EXAMPLE_SURE_LIKENESS ? byExample.confidence : Math.min(byExample.confidence, OWN_WORDS_YES_CONFIDENCE);
-    if (best.answer !== true || best.evidence.length === 0 || confidence > best.confidence) best = { ...byExample, confidence };
+    const measured = byExample.evidence.map((e) => ({ e, alike: likeness(example, e.text) }));
+    // Where likeness was measured, only the sentences alike enough are shown for the yes.
+    const alike = measured.filter((m) => m.alike !== undefined && m.alike >= EXAMPLE_LIKENESS);
+    const unmeasured = measured.every((m) => m.alike === undefined);
+    if (!unmeasured && alike.length === 0) continue;
+    const closest = Math.max(...alike.map((m) => m.alike!));
+    const confidence = !unmeasured && closest >= EXAMPLE_SURE_LIKENESS ? byExample.confidence : Math.min(byExample.confidence, OWN_WORDS_YES_CONFIDENCE);
+    const evidence = unmeasured ? byExample.evidence : alike.map((m) => m.e);
+    if (best.answer !== true || best.evidence.length === 0 || confidence > best.confidence) best = { ...byExample, confidence, evidence };
   }
   return best === own ? own : { answer: best.answer, confidence: best.confidence, evidence: best.evidence };
 }
 
-/** The (example, sentence) pairs an analysis would compare: a pass that measures nothing and notes what it was asked. */
+/**
+ * The (example, sentence) pairs an analysis would compare: a pass over the boolean questions with
+ * examples alone (no summary, no other question) that measures nothing and notes what it was asked.
+ */
 function pairsToCompare(input: AnalysisInput, signal?: AbortSignal): [string, string][] {
   const pairs: [string, string][] = [];
-  if (!(Array.isArray(input?.questions) ? input.questions : []).some((question) => examplesOf(question).length > 0)) return pairs;
-  analyzeBasic(input, signal, (example, sentence) => {
+  const questions = (Array.isArray(input?.questions) ? input.questions : []).filter((question) => question?.type === 'boolean' && examplesOf(question).length > 0);
+  if (questions.length === 0) return pairs;
+  analyzeBasic({ ...input, questions, summary: false }, signal, (example, sentence) => {
     pairs.push([example, sentence]);
     return undefined;
   });
@@ -144,7 +151,10 @@ const cosine = (a: readonly number[], b: readonly number[]): number => {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 };
 
-/** The likeness of each pair, from one embedding of their texts; none where the encoder cannot be loaded. */
+/**
+ * The likeness of each pair, from one embedding of their texts; none where the encoder cannot be
+ * loaded (it is tried again by the next analysis with examples: the answers then stay uncertain).
+ */
 async function likenessOf(pairs: [string, string][]): Promise<Likeness> {
   if (pairs.length === 0) return () => undefined;
   const texts = [...new Set(pairs.flat())];
@@ -170,6 +180,8 @@ export function createBasicEngine(): AnalysisEngine {
     async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisOutput> {
       try {
         const likeness = await likenessOf(pairsToCompare(input, signal));
+        // Embedding takes a while: a run cancelled meanwhile stops here.
+        throwIfAborted(signal);
         return analyzeBasic(input, signal, likeness);
       } catch (err) {
         throw err instanceof Error ? err : new Error(String(err));

@@ -4,10 +4,12 @@
 // A writer teaches a scenario's yes/no question from a passage of its latest answer (the passage
 // becomes one of the question's examples) and the call is analysed again.
 import { Button, Group, NativeSelect, Stack, Tabs, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/query-keys.ts';
+import { examplesOf, withExample } from '../../lib/examples.ts';
 import { latestPerScenario } from '../../lib/latest-per-scenario.ts';
 import { AnalysisResultCard, type Teaching } from '../AnalysisResultCard.tsx';
 import { RunList } from '../RunList.tsx';
@@ -31,9 +33,6 @@ interface Props {
   onSeek: (seconds: number) => void;
 }
 
-/** An example's most per question (the API's bound). */
-const MAX_EXAMPLES = 10;
-
 export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
   const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
@@ -46,21 +45,23 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
     !writer || !latestCompleted
       ? undefined
       : {
-          examplesOf: (questionId) => {
-            const question = analysisScenarios.find((s) => s.id === scenarioId)?.questions.find((q) => q.id === questionId);
-            if (!question || question.type !== 'boolean' || (question.phrases?.length ?? 0) > 0) return null;
-            const examples = question.examples ?? [];
-            return examples.length >= MAX_EXAMPLES ? null : examples;
-          },
+          examplesOf: (questionId) => examplesOf(analysisScenarios.find((s) => s.id === scenarioId)?.questions.find((q) => q.id === questionId)),
           teach: (questionId, sentence) =>
             act(async () => {
               const scenarioPath = { ...path, scenario_id: scenarioId };
-              // The scenario as it is now (another tab may have changed it), with one more example.
+              // The scenario as it is now, not as this page last read it (the API keeps no versions:
+              // an editor left open elsewhere and saved later still writes its own questions).
               const current = await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath } }));
-              const questions = current.questions.map((q) => (q.id === questionId ? { ...q, examples: [...(q.examples ?? []), sentence] } : q));
-              await ok(api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath }, body: { questions } }));
+              const next = withExample(current.questions, questionId, sentence);
+              if ('refused' in next) {
+                notifications.show({ color: 'yellow', message: next.refused });
+                await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) });
+                return;
+              }
+              if ('questions' in next) await ok(api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath }, body: { questions: next.questions } }));
               await Promise.all([client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) }), client.invalidateQueries({ queryKey: keys.analysisScenario(workspaceId, scenarioId) })]);
               await ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs', { params: { path: { ...path, recording_id: recordingId } }, body: { analysis_scenario_id: scenarioId } }));
+              notifications.show({ color: 'green', message: `${'questions' in next ? 'Added to the question’s examples' : 'Already one of the question’s examples'}; analysing the call again.` });
             }),
           busy: acting,
         };
