@@ -463,6 +463,19 @@ describe('basic engine: days said as recognisers write them', () => {
     assert.equal(answer(out, 'tech').answer, 'tuesday the fourteenth');
     assert.equal(answer(out, 'end').answer, 'the thirtieth of this month');
   });
+  test('asked what something became, the answer is what the call last changed it to', async () => {
+    const moved = [
+      seg(0, 5, 'hi i have an appointment on monday and i need to reschedule'),
+      seg(5, 10, 'the only afternoon slot is the following tuesday at four fifteen'),
+      seg(10, 13, 'tuesday at four fifteen is fine'),
+      seg(13, 19, "okay i've moved you to tuesday at four fifteen and cancelled the monday appointment"),
+    ];
+    const out = await engine.analyze(input(moved, [txt('new', 'When is the new appointment?'), txt('old', 'When was the appointment booked for at first?')]));
+    assert.equal(answer(out, 'new').answer, 'tuesday at four fifteen');
+    assert.notEqual(answer(out, 'old').answer, 'tuesday at four fifteen', 'a question about what it was is not asked what it became');
+    const stay = [seg(0, 5, 'i see a room from friday the sixth checking out sunday the eighth'), seg(5, 8, "yes i'd like to check out monday instead"), seg(8, 12, "great you're now checking out monday the ninth")];
+    assert.equal(answer(await engine.analyze(input(stay, [txt('out', 'What is the new checkout day?')])), 'out').answer, 'monday the ninth');
+  });
   test('a unit word alone is no duration', async () => {
     const flights = [seg(0, 5, "i've flown with you guys for years can you do anything about the fee"), seg(5, 9, 'let me look at your booking')];
     const out = await engine.analyze(input(flights, [txt('date', 'What date is the customer flying?')]));

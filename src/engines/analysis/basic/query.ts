@@ -37,7 +37,7 @@ export const INTENT_TYPES: Record<Exclude<Intent, null | 'name'>, string[]> = {
   money: ['MONEY', 'CARDINAL'],
   count: ['CARDINAL', 'ID'],
   time: ['TIME', 'DATE'],
-  date: ['DATE', 'TIME', 'DURATION'],
+  date: ['DATE', 'TIME', 'DURATION', 'ORDINAL'],
   duration: ['DURATION', 'DATE', 'TIME'],
   id: ['ID', 'CARDINAL', 'EMAIL'],
   email: ['EMAIL'],
@@ -73,7 +73,12 @@ export interface Query {
   /** "what", "how long"...: the first wh-phrase. */
   wh: string | null;
   intent: Intent;
+  /** The question asks what something became ("what is the new date", "when is it now due"): the answer is what it was changed to. */
+  asksChange: boolean;
 }
+
+/** Words that ask for what a thing became rather than what it was. */
+const CHANGE_ASKED = new Set(['new', 'now', 'instead', 'changed', 'updated', 'rescheduled', 'moved']);
 
 function detectIntent(words: string[]): Intent {
   const text = ` ${words.join(' ')} `;
@@ -90,7 +95,7 @@ function detectIntent(words: string[]): Intent {
   if (has('number of')) return 'count';
   if (has('percent') || has('percentage')) return 'percent';
   if (has('duration')) return 'duration';
-  if (has('date') || has('birthday')) return 'date';
+  if (has('date') || has('birthday') || has('day')) return 'date';
   if (has('number') || has('digits') || has('code') || has('id') || has('pin') || has('reference')) return 'id';
   if (has('who') || has('name')) return 'name';
   return null;
@@ -141,5 +146,6 @@ export function buildQuery(w: Wink, question: string): Query {
   const totalWeight = (spoken.length > 0 ? spoken : terms).reduce((s, t) => s + t.weight, 0);
   const acceptTerms = terms.flatMap((t, ti) => (ACCEPT_WORDS.has(t.lemma) ? [ti] : []));
   const role = terms.some((t) => AGENT_ROLES.has(t.lemma)) ? 'agent' : terms.some((t) => CUSTOMER_ROLES.has(t.lemma)) ? 'customer' : null;
-  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent };
+  const asksChange = intent !== null && words.some((word) => CHANGE_ASKED.has(word));
+  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange };
 }

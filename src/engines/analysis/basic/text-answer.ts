@@ -52,6 +52,45 @@ function findEntity(u: Unit, types: string[], anchors: number[], intent: Intent)
   return null;
 }
 
+/** Verbs of a change ("moved you to tuesday", "extended it until monday"); lemmas. */
+const CHANGE_VERBS = new Set(['move', 'change', 'switch', 'rebook', 'reschedule', 'extend', 'push', 'bring', 'update', 'book', 'set']);
+/** Words between a change and what it became ("… to", "… until"). */
+const CHANGED_TO = new Set(['to', 'until', 'till', 'for']);
+
+/**
+ * An entity a unit says something was changed to: after a change verb and "to" / "until" ("i've
+ * moved you to tuesday at four fifteen"), after "now" ("you're now checking out monday"), or
+ * before "instead" ("monday instead").
+ */
+function changedTo(u: Unit, types: string[]): Entity | null {
+  const near = (from: number, to: number, test: (t: Unit['toks'][number]) => boolean) => u.toks.slice(Math.max(0, from), Math.max(0, to)).some(test);
+  for (const e of u.ents.filter((x) => types.includes(x.type))) {
+    const before = u.toks[e.from - 1];
+    const viaTo = before !== undefined && CHANGED_TO.has(before.normal) && near(e.from - 5, e.from - 1, (t) => CHANGE_VERBS.has(t.lemma));
+    const viaNow = near(e.from - 4, e.from, (t) => t.normal === 'now');
+    const instead = u.toks[e.to + 1]?.normal === 'instead' || u.toks[e.to]?.normal === 'instead';
+    if (viaTo || viaNow || instead) return e;
+  }
+  return null;
+}
+
+/**
+ * For a question about what something became: the last unit of the call that says what a thing
+ * was changed to, with the wanted kind of entity, and that entity.
+ */
+function changeAnswer(q: Query, units: Unit[], types: string[]): AnswerBody<string> | null {
+  for (let i = units.length - 1; i >= 0; i--) {
+    const u = units[i]!;
+    if (u.hasInq) continue;
+    const e = changedTo(u, types);
+    if (e === null) continue;
+    const text = renderEntity(u, e, q.intent);
+    if (text === null || text.trim() === '') continue;
+    return { answer: truncate(text.trim(), ANSWER_MAX_CHARS), confidence: 0.55, evidence: uniqueEvidence([u]) };
+  }
+  return null;
+}
+
 /** Units with a positive score, best first (earlier first on ties). */
 function rankCandidates(q: Query, units: Unit[], matches: Match[], types: string[]): Candidate[] {
   const scored = matches.map((m): Candidate => {
@@ -127,6 +166,10 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
     return noAnswer();
   }
 
+  if (types.length > 0 && q.asksChange) {
+    const changed = changeAnswer(q, units, types);
+    if (changed !== null) return changed;
+  }
   if (types.length > 0) {
     const found = entityAnswer(q, ranked, types);
     if (found !== null) return found;
