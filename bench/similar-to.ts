@@ -8,7 +8,8 @@
 // and a sentence holding at least half of the rule's words (stop words aside).
 // Run: npx tsx bench/similar-to.ts
 import fs from 'node:fs';
-import { cosineSimilarity, packVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
+import { packVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
+import { cosineSimilarity } from '../src/engines/text/sentence-encoder.ts';
 import { embedSentences } from '../src/engines/text/sentence-encoder.ts';
 import { SIMILAR_THRESHOLD } from '../src/features/categories/category-rule.ts';
 import { count, f1, type Counts } from './flite.ts';

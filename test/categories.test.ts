@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { meets } from '../src/features/categories/category-rule.ts';
-import { cosineSimilarity as cosine, packVectors, segmentVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
+import { packVectors, segmentVectors, unpackVectors } from '../src/core/transcripts/segment-vectors.ts';
+import { cosineSimilarity as cosine } from '../src/engines/text/sentence-encoder.ts';
 import { latestTranscript } from '../src/core/transcripts/transcript.ts';
 import type { Hark as HarkClient, Schemas } from '../clients/typescript/src/index.ts';
 import { transcriptionEnds } from './helpers/api.ts';

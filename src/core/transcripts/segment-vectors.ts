@@ -4,19 +4,6 @@
 // moves a cosine similarity by less than 0.01.
 import type { Db, Trx } from '../../platform/db/database.ts';
 
-/** How alike two vectors point: 1 the same way, 0 unrelated (0 for a zero vector). */
-export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    aa += a[i]! * a[i]!;
-    bb += b[i]! * b[i]!;
-  }
-  return aa && bb ? dot / Math.sqrt(aa * bb) : 0;
-}
-
 /** Each vector as its largest magnitude (float32) and its numbers over it, in signed bytes; base64. */
 export function packVectors(vectors: readonly (readonly number[])[]): string {
   const dims = vectors[0]?.length ?? 0;

@@ -41,3 +41,16 @@ export async function embedSentences(texts: string[]): Promise<number[][]> {
   }
   return out;
 }
+
+/** How alike two vectors point: 1 the same way, 0 unrelated (0 for a zero vector). */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    aa += a[i]! * a[i]!;
+    bb += b[i]! * b[i]!;
+  }
+  return aa && bb ? dot / Math.sqrt(aa * bb) : 0;
+}

@@ -8,7 +8,7 @@ import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/ty
 import type { TalkStats } from '../../core/transcripts/talk-stats.ts';
 import type { TranscriptSentiment } from '../../core/transcripts/sentiment.ts';
 import { answerByPhrases } from '../../core/transcripts/phrase-rules.ts';
-import { cosineSimilarity } from '../../core/transcripts/segment-vectors.ts';
+import { cosineSimilarity } from '../../engines/text/sentence-encoder.ts';
 
 const Speaker = Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A speaker label ("agent", "customer"); absent: anyone, or the whole call' }));
 const Comparison = Type.Union([Type.Literal('above'), Type.Literal('below')]);

@@ -6,7 +6,7 @@
 // question's `examples` are matched like its wording, and an example's yes stands only where the
 // sentence it was found in means much the same (the Universal Sentence Encoder's cosine): the
 // sentences to compare are gathered by a first pass, embedded, and read by a second.
-import { embedSentences } from '../../text/sentence-encoder.ts';
+import { cosineSimilarity, embedSentences } from '../../text/sentence-encoder.ts';
 import type { AnalysisAnswer, AnalysisEngine, AnalysisInput, AnalysisOutput } from '../types.ts';
 import { answerBoolean, OWN_WORDS_YES_CONFIDENCE } from './boolean-answer.ts';
 import type { AnswerBody } from './evidence.ts';
@@ -139,18 +139,6 @@ function pairsToCompare(input: AnalysisInput, signal?: AbortSignal): [string, st
   return pairs;
 }
 
-const cosine = (a: readonly number[], b: readonly number[]): number => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-};
-
 /**
  * The likeness of each pair, from one embedding of their texts; none where the encoder cannot be
  * loaded (it is tried again by the next analysis with examples: the answers then stay uncertain).
@@ -168,7 +156,7 @@ async function likenessOf(pairs: [string, string][]): Promise<Likeness> {
   return (example, sentence) => {
     const a = byText.get(example);
     const b = byText.get(sentence);
-    return a && b ? cosine(a, b) : undefined;
+    return a && b ? cosineSimilarity(a, b) : undefined;
   };
 }
 
