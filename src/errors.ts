@@ -26,6 +26,7 @@ export const errors = {
   import_not_failed: { status: 409, title: 'Only a failed import can be retried' },
   transcript_not_available: { status: 409, title: 'No completed transcript is available' },
   transcript_changed: { status: 409, title: 'The transcript has a newer version than the one corrected' },
+  scenario_changed: { status: 409, title: 'The scenario has a newer version than the one edited' },
   scenario_conflict: { status: 409, title: 'The scenario conflicts with another' },
   already_member: { status: 409, title: 'The account is already a member of this workspace' },
   last_owner: { status: 409, title: 'A workspace keeps at least one owner' },

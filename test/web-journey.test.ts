@@ -327,8 +327,23 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.match(sentence, /refund/);
     const firstRun = await latest.getAttribute('data-result');
     await check(page, 'recording-teach');
+    // Meanwhile the scenario is open in another tab, its name being changed.
+    const editor = await page.context().newPage();
+    await editor.goto(`${workspaceUrl}/scenarios`);
+    await editor.getByRole('table', { name: 'Analysis scenarios' }).getByRole('link', { name: 'Call review', exact: true }).first().click();
+    await editor.getByLabel('Name').fill('Call review (draft)');
     await teach.click();
     await page.getByText('Added to the question’s examples; analysing the call again.').waitFor();
+    // Saved later, the other tab's draft would drop the example: it is refused and the tab says so.
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await editor.getByText('Saved elsewhere meanwhile').waitFor();
+    assert.equal(await editor.getByLabel('Name').inputValue(), 'Call review (draft)', 'the draft is kept');
+    await check(editor, 'scenario-saved-elsewhere');
+    await editor.getByRole('button', { name: 'Load the saved version' }).click();
+    await editor.getByText(sentence, { exact: true }).waitFor();
+    assert.equal(await editor.getByLabel('Name').inputValue(), 'Call review');
+    assert.equal(await editor.getByText('Saved elsewhere meanwhile').count(), 0);
+    await editor.close();
     // A new run: its answer replaces the one shown, the earlier one folded away.
     await page.waitForFunction((run) => { const shown = document.querySelector('[data-result]'); return shown !== null && shown.getAttribute('data-result') !== run; }, firstRun, { timeout: 60_000 });
     const again = page.locator('[data-result]').first().locator('[data-question="q3"]');

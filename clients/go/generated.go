@@ -82,6 +82,7 @@ type TranscriptionScenario struct {
 	Auto      bool           `json:"auto"`
 	Retry     map[string]any `json:"retry"`
 	Selection map[string]any `json:"selection"`
+	Version   int64          `json:"version"`
 	CreatedAt string         `json:"created_at"`
 	UpdatedAt string         `json:"updated_at"`
 }
@@ -146,6 +147,7 @@ type AnalysisScenario struct {
 	Retry        map[string]any   `json:"retry"`
 	Selection    map[string]any   `json:"selection"`
 	Options      map[string]any   `json:"options"`
+	Version      int64            `json:"version"`
 	CreatedAt    string           `json:"created_at"`
 	UpdatedAt    string           `json:"updated_at"`
 }
@@ -294,6 +296,7 @@ type CreateAnalysisScenarioFromTemplateAnswer struct {
 	Retry                           map[string]any   `json:"retry"`
 	Selection                       map[string]any   `json:"selection"`
 	Options                         map[string]any   `json:"options"`
+	Version                         int64            `json:"version"`
 	CreatedAt                       string           `json:"created_at"`
 	UpdatedAt                       string           `json:"updated_at"`
 	LabelledTranscriptionScenarioID *string          `json:"labelled_transcription_scenario_id"`

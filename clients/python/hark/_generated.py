@@ -96,6 +96,7 @@ class _TranscriptionScenarioRequired(TypedDict):
     auto: bool
     retry: Dict[str, Any]
     selection: Dict[str, Any]
+    version: int
     created_at: str
     updated_at: str
 
@@ -175,6 +176,7 @@ class _AnalysisScenarioRequired(TypedDict):
     retry: Dict[str, Any]
     selection: Dict[str, Any]
     options: Dict[str, Any]
+    version: int
     created_at: str
     updated_at: str
 
@@ -357,6 +359,7 @@ class _CreateAnalysisScenarioFromTemplateAnswerRequired(TypedDict):
     retry: Dict[str, Any]
     selection: Dict[str, Any]
     options: Dict[str, Any]
+    version: int
     created_at: str
     updated_at: str
     labelled_transcription_scenario_id: Optional[str]

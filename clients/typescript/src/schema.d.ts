@@ -1483,7 +1483,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, client_closed_request, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
+        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, client_closed_request, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_changed, scenario_conflict, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
         Problem: {
             type: string;
             title: string;
@@ -1636,6 +1636,8 @@ export interface components {
                 /** @description Recording statuses an execution without recording_ids takes (default completed) */
                 statuses: string[];
             };
+            /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+            version: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1764,6 +1766,8 @@ export interface components {
             options: {
                 base_url?: string | null;
             };
+            /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+            version: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5434,6 +5438,8 @@ export interface operations {
                             /** @description Recording statuses an execution without recording_ids takes (default completed) */
                             statuses: string[];
                         };
+                        /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                        version: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -5590,6 +5596,8 @@ export interface operations {
                             /** @description Recording statuses an execution without recording_ids takes (default completed) */
                             statuses: string[];
                         };
+                        /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                        version: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -5811,6 +5819,8 @@ export interface operations {
                         /** @description Cut the call into chapters where its subject changes, from sentence embeddings (the Universal Sentence Encoder, on the host); calls under 30 s or 6 segments are one chapter (default true). false: the call is one chapter and the encoder is never loaded */
                         chapters?: boolean;
                     };
+                    /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                    version?: number;
                 };
             };
         };
@@ -5878,6 +5888,8 @@ export interface operations {
                             /** @description Recording statuses an execution without recording_ids takes (default completed) */
                             statuses: string[];
                         };
+                        /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                        version: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -5914,6 +5926,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource is not in a state that allows this */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7852,6 +7873,8 @@ export interface operations {
                         options: {
                             base_url?: string | null;
                         };
+                        /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                        version: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -7995,6 +8018,8 @@ export interface operations {
                         options: {
                             base_url?: string | null;
                         };
+                        /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                        version: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -8201,6 +8226,8 @@ export interface operations {
                     options?: {
                         base_url?: string | null;
                     };
+                    /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                    version?: number;
                 };
             };
         };
@@ -8255,6 +8282,8 @@ export interface operations {
                         options: {
                             base_url?: string | null;
                         };
+                        /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                        version: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -8291,6 +8320,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource is not in a state that allows this */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9020,6 +9058,8 @@ export interface operations {
                         options: {
                             base_url?: string | null;
                         };
+                        /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
+                        version: number;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */

@@ -13,3 +13,9 @@ export const SelectionSchema = Type.Object({
   statuses: Type.Array(Type.String(), { description: 'Recording statuses an execution without recording_ids takes (default completed)' }),
 });
 export type Selection = Static<typeof SelectionSchema>;
+
+/** A scenario's version: 1 when created, one more at every change. */
+export const ScenarioVersion = Type.Integer({
+  minimum: 1,
+  description: 'One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read.',
+});

@@ -3,7 +3,7 @@
 import { Type, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ExecutionBody, ExecutionCard, presentExecution, type ExecutionView } from '../executions/execution-card.ts';
-import { RetrySettings, SelectionSchema } from './scenario-card.ts';
+import { RetrySettings, ScenarioVersion, SelectionSchema } from './scenario-card.ts';
 import type { Context } from '../../context.ts';
 import type { Scope } from '../../scopes.ts';
 import { getExecution, listExecutions, type ExecutionKind } from '../executions/executions.ts';
@@ -19,10 +19,13 @@ export const scenarioFields = <E extends readonly string[]>(engineNames: E) => (
   selection: Type.Partial(SelectionSchema),
 });
 
-/** A create body needs the name and takes any other field; an update body takes any subset. */
+/**
+ * A create body needs the name and takes any other field; an update body takes any subset, and
+ * the version it was edited from.
+ */
 export const scenarioBodies = <F extends TProperties & { name: TString }>(fields: F) => ({
   create: Type.Composite([Type.Object({ name: fields.name }), Type.Partial(Type.Object(fields))], { additionalProperties: false }),
-  update: Type.Partial(Type.Object(fields), { additionalProperties: false }),
+  update: Type.Partial(Type.Object({ ...fields, version: ScenarioVersion }), { additionalProperties: false }),
 });
 
 export interface ScenarioService<Scenario, Create, Update> {
@@ -68,7 +71,7 @@ export const scenarioRoutes =
     app.post(base, { config: write, schema: { tags, summary: `Create a ${noun}`, params: WorkspaceParams, body: spec.createBody, response: withProblems({ 201: card }) } }, async (request, reply) =>
       reply.code(201).send(await service.create(ctx, request.params.workspace_id, request.body as C['static'])),
     );
-    app.patch(`${base}/:scenario_id`, { config: write, schema: { tags, summary: `Update a ${noun}`, params: ScenarioParams, body: spec.updateBody, response: withProblems({ 200: card }, 404) } }, async (request) =>
+    app.patch(`${base}/:scenario_id`, { config: write, schema: { tags, summary: `Update a ${noun}`, params: ScenarioParams, body: spec.updateBody, response: withProblems({ 200: card }, 404, 409) } }, async (request) =>
       service.update(ctx, request.params.workspace_id, request.params.scenario_id, request.body as U['static']),
     );
     app.delete(`${base}/:scenario_id`, { config: write, schema: { tags, summary: `Delete a ${noun} (its runs and results stay)`, params: ScenarioParams, response: withProblems({ 204: Type.Null() }, 404) } }, async (request, reply) => {

@@ -1,10 +1,10 @@
 // What both kinds of scenario share: reading, listing, creating and updating (with "at most one
 // automatic scenario per workspace"), deleting, and finding the automatic or first one. Each kind
 // gives its table, id kind, row mapping and columns.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 
 type Table = 'transcription_scenarios' | 'analysis_scenarios';
@@ -12,6 +12,7 @@ interface ScenarioColumns {
   id: string;
   workspace_id: string;
   auto: boolean;
+  version: number;
   created_at: Date;
   updated_at: Date;
   [column: string]: unknown;
@@ -39,21 +40,37 @@ export async function listScenarios<S>(db: Db, kind: ScenarioKind<S>, workspaceI
   return rows.map((row) => map(kind, row));
 }
 
+const nextVersion = sql<number>`version + 1`;
+
 async function clearOtherAuto(trx: Trx, table: Table, workspaceId: string, keep: string): Promise<void> {
-  await view(trx).updateTable(table).set({ auto: false, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('auto', '=', true).where('id', '!=', keep).execute();
+  await view(trx).updateTable(table).set({ auto: false, version: nextVersion, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('auto', '=', true).where('id', '!=', keep).execute();
 }
 
-/** Inserts (no id) or updates (an id) a scenario's columns; turning `auto` on turns it off on the others. */
-export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, workspaceId: string, columns: Record<string, unknown> & { auto: boolean }, id?: string): Promise<S> {
+/**
+ * Inserts (no id) or updates (an id) a scenario's columns; turning `auto` on turns it off on the
+ * others. An update with `edited` (the version the client read) is refused with 409
+ * scenario_changed, and changes nothing, once the scenario is at another version.
+ */
+export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, workspaceId: string, columns: Record<string, unknown> & { auto: boolean }, id?: string, edited?: number): Promise<S> {
   const row = await ctx.db.transaction().execute(async (trx) => {
     const target = id ?? newId(kind.idKind);
     if (columns.auto) await clearOtherAuto(trx, kind.table, workspaceId, target);
     const values = { ...columns, updated_at: new Date() };
-    if (id) return view(trx).updateTable(kind.table).set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-    return view(trx).insertInto(kind.table).values({ ...values, id: target, workspace_id: workspaceId } as never).returningAll().executeTakeFirstOrThrow();
+    if (!id) return view(trx).insertInto(kind.table).values({ ...values, id: target, workspace_id: workspaceId } as never).returningAll().executeTakeFirstOrThrow();
+    let update = view(trx).updateTable(kind.table).set({ ...values, version: nextVersion }).where('workspace_id', '=', workspaceId).where('id', '=', id);
+    if (edited !== undefined) update = update.where('version', '=', edited);
+    const updated = await update.returningAll().executeTakeFirst();
+    if (updated) return updated;
+    const now = await view(trx).selectFrom(kind.table).select('version').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    if (!now) throw notFound(`${kind.noun} ${id}`);
+    throw scenarioChanged(kind.noun, edited ?? now.version, now.version);
   });
   return map(kind, row);
 }
+
+/** The refusal of an edit made on a version the scenario has left. */
+export const scenarioChanged = (noun: string, edited: number, now: number): AppError =>
+  new AppError('scenario_changed', `this edit was made on version ${edited} of the ${noun}; it is at version ${now}: read it again and apply the change to that`);
 
 export async function deleteScenario<S>(ctx: Context, kind: ScenarioKind<S>, workspaceId: string, id: string): Promise<void> {
   await getScenario(ctx.db, kind, workspaceId, id);

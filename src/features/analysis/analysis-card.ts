@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { AnalysisRunsTable } from '../../platform/db/tables.ts';
 import { analysisEngineNames } from '../../engines/analysis/registry.ts';
 import { presentRunFields, runCardFields } from '../../core/runs/run-card.ts';
-import { RetrySettings, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
+import { RetrySettings, ScenarioVersion, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { QuestionSchema } from '../../core/analyses/questions.ts';
 
@@ -28,6 +28,7 @@ export const AnalysisScenarioCard = Type.Object(
     retry: RetrySettings,
     selection: SelectionSchema,
     options: AnalysisOptions,
+    version: ScenarioVersion,
     created_at: DateTime,
     updated_at: DateTime,
   },

@@ -12,7 +12,7 @@ import { analysisEngine, type AnalysisEngineName } from '../../engines/analysis/
 import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
-import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
+import { deleteScenario, getScenario, listScenarios, saveScenario, scenarioChanged, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { StoredQuestions, type Question } from '../../core/analyses/questions.ts';
 
 export type AnalysisOptions = Static<typeof OptionsSchema>;
@@ -29,6 +29,7 @@ export interface AnalysisScenario {
   retry: RetrySettings;
   selection: Selection;
   options: AnalysisOptions;
+  version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -61,6 +62,7 @@ export function toAnalysisScenario(row: Row): AnalysisScenario {
     retry: readStored(RetrySchema, row.retry, `analysis scenario ${row.id} retry`),
     selection: readStored(SelectionSchema, row.selection, `analysis scenario ${row.id} selection`),
     options: readStored(OptionsSchema, row.options, `analysis scenario ${row.id} options`),
+    version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -143,9 +145,12 @@ export const getAnalysisScenario = (db: Db | Trx, workspaceId: string, id: strin
 
 export const listAnalysisScenarios = (ctx: Context, workspaceId: string): Promise<AnalysisScenario[]> => listScenarios(ctx.db, analysisScenarios, workspaceId);
 
-export async function updateAnalysisScenario(ctx: Context, workspaceId: string, id: string, input: AnalysisScenarioInput): Promise<AnalysisScenario> {
+/** Applies a change; with `version` (the one the client read) only while the scenario is still at it. */
+export async function updateAnalysisScenario(ctx: Context, workspaceId: string, id: string, input: AnalysisScenarioInput & { version?: number | undefined }): Promise<AnalysisScenario> {
   const current = await getAnalysisScenario(ctx.db, workspaceId, id);
-  return saveScenario(ctx, analysisScenarios, workspaceId, columns(await resolve(ctx, input, current)), id);
+  const { version: edited, ...change } = input;
+  if (edited !== undefined && edited !== current.version) throw scenarioChanged(analysisScenarios.noun, edited, current.version);
+  return saveScenario(ctx, analysisScenarios, workspaceId, columns(await resolve(ctx, change, current)), id, edited);
 }
 
 export const deleteAnalysisScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, analysisScenarios, workspaceId, id);

@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { TranscriptionRunsTable } from '../../platform/db/tables.ts';
 import { transcriptionEngineNames } from '../../engines/transcription/registry.ts';
 import { presentRunFields, runCardFields } from '../../core/runs/run-card.ts';
-import { RetrySettings, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
+import { RetrySettings, ScenarioVersion, SelectionSchema } from '../../core/scenarios/scenario-card.ts';
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { SpotSchema, VocabularySchema, type Vocabulary } from './vocabulary.ts';
 
@@ -101,6 +101,7 @@ export const TranscriptionScenarioCard = Type.Object(
     auto: Type.Boolean({ description: 'Runs by itself after preparation; at most one per workspace' }),
     retry: RetrySettings,
     selection: SelectionSchema,
+    version: ScenarioVersion,
     created_at: DateTime,
     updated_at: DateTime,
   },

@@ -12,7 +12,7 @@ import { checkLanguage, transcriptionEngine, type TranscriptionEngineName } from
 import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
-import { deleteScenario, getScenario, listScenarios, saveScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
+import { deleteScenario, getScenario, listScenarios, saveScenario, scenarioChanged, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { checkSpotWords, checkVocabularyWords, vocabularyTerms } from './vocabulary.ts';
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
@@ -30,6 +30,7 @@ export interface TranscriptionScenario {
   auto: boolean;
   retry: RetrySettings;
   selection: Selection;
+  version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -56,6 +57,7 @@ export function toScenario(row: TranscriptionScenarioRow): TranscriptionScenario
     auto: row.auto,
     retry: readStored(RetrySchema, row.retry, `transcription scenario ${row.id} retry`),
     selection: readStored(SelectionSchema, row.selection, `transcription scenario ${row.id} selection`),
+    version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -112,9 +114,12 @@ export const getTranscriptionScenario = (db: Db | Trx, workspaceId: string, id: 
 
 export const listTranscriptionScenarios = (ctx: Context, workspaceId: string): Promise<TranscriptionScenario[]> => listScenarios(ctx.db, transcriptionScenarios, workspaceId);
 
-export async function updateTranscriptionScenario(ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput): Promise<TranscriptionScenario> {
+/** Applies a change; with `version` (the one the client read) only while the scenario is still at it. */
+export async function updateTranscriptionScenario(ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput & { version?: number | undefined }): Promise<TranscriptionScenario> {
   const current = await getTranscriptionScenario(ctx.db, workspaceId, id);
-  return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, input, current)), id);
+  const { version: edited, ...change } = input;
+  if (edited !== undefined && edited !== current.version) throw scenarioChanged(transcriptionScenarios.noun, edited, current.version);
+  return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, change, current)), id, edited);
 }
 
 export const deleteTranscriptionScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, transcriptionScenarios, workspaceId, id);

@@ -46,6 +46,7 @@ export interface TranscriptionScenariosTable {
   auto: boolean;
   retry: Json;
   selection: Json;
+  version: Generated<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -63,6 +64,7 @@ export interface AnalysisScenariosTable {
   retry: Json;
   selection: Json;
   options: Json;
+  version: Generated<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

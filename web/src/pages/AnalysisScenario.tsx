@@ -10,6 +10,7 @@ import { ProblemAlert } from '../components/Problem.tsx';
 import { QuestionEditor, type Question } from '../components/QuestionEditor.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
+import { ChangedElsewhere } from '../components/scenario/ChangedElsewhere.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
@@ -24,7 +25,7 @@ export default function AnalysisScenario() {
   const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
-  const { scenario, draft, set, save, remove } = useScenarioEditor({
+  const { scenario, draft, set, save, remove, stale, reload, overwrite } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.analysisScenario(workspace.id, scenarioId),
     listKey: keys.analysisScenarios(workspace.id),
@@ -32,7 +33,7 @@ export default function AnalysisScenario() {
       ok(
         api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', {
           params: { path },
-          body: { name: value.name, instructions: value.instructions, questions: value.questions, engine: value.engine, model: value.model, summary: value.summary, auto: value.auto },
+          body: { version: value.version, name: value.name, instructions: value.instructions, questions: value.questions, engine: value.engine, model: value.model, summary: value.summary, auto: value.auto },
         }),
       ),
     remove: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })),
@@ -86,11 +87,12 @@ export default function AnalysisScenario() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate(draft);
+          save.mutate();
         }}
       >
         <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
+            {stale && <ChangedElsewhere onReload={reload} onOverwrite={overwrite} saving={save.isPending} />}
             <ProblemAlert error={save.error ?? remove.error} title="Not saved" />
             <TextInput label="Name" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} />
             <Textarea label="Instructions" description="Context for the engine, e.g. what kind of calls these are" autosize minRows={2} value={draft.instructions} onChange={(e) => set({ instructions: e.currentTarget.value })} />

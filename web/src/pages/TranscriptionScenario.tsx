@@ -9,6 +9,7 @@ import { CallOptionsEditor } from '../components/CallOptionsEditor.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
+import { ChangedElsewhere } from '../components/scenario/ChangedElsewhere.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
@@ -22,7 +23,7 @@ export default function TranscriptionScenario() {
   const engines = useEngines(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
-  const { scenario, draft, set, save, remove } = useScenarioEditor({
+  const { scenario, draft, set, save, remove, stale, reload, overwrite } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.transcriptionScenario(workspace.id, scenarioId),
     listKey: keys.transcriptionScenarios(workspace.id),
@@ -30,7 +31,7 @@ export default function TranscriptionScenario() {
       ok(
         api.PATCH('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', {
           params: { path },
-          body: { name: value.name, engine: value.engine, model: value.model, language: value.language, options: {
+          body: { version: value.version, name: value.name, engine: value.engine, model: value.model, language: value.language, options: {
             word_timestamps: value.options.word_timestamps,
             summary: value.options.summary,
             format: value.options.format,
@@ -82,11 +83,12 @@ export default function TranscriptionScenario() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate(draft);
+          save.mutate();
         }}
       >
         <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
+            {stale && <ChangedElsewhere onReload={reload} onOverwrite={overwrite} saving={save.isPending} />}
             <ProblemAlert error={save.error ?? remove.error} title="Not saved" />
             <TextInput label="Name" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} />
             <Group grow align="start">

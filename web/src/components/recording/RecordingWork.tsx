@@ -49,8 +49,8 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
           teach: (questionId, sentence) =>
             act(async () => {
               const scenarioPath = { ...path, scenario_id: scenarioId };
-              // The scenario as it is now, not as this page last read it (the API keeps no versions:
-              // an editor left open elsewhere and saved later still writes its own questions).
+              // The scenario as it is now, not as this page last read it; saved as an edit of that
+              // version, so an editor left open elsewhere is told before it writes its own questions.
               const current = await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath } }));
               const next = withExample(current.questions, questionId, sentence);
               if ('refused' in next) {
@@ -58,7 +58,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
                 await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) });
                 return;
               }
-              if ('questions' in next) await ok(api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath }, body: { questions: next.questions } }));
+              if ('questions' in next) await ok(api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath }, body: { version: current.version, questions: next.questions } }));
               await Promise.all([client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) }), client.invalidateQueries({ queryKey: keys.analysisScenario(workspaceId, scenarioId) })]);
               await ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs', { params: { path: { ...path, recording_id: recordingId } }, body: { analysis_scenario_id: scenarioId } }));
               notifications.show({ color: 'green', message: `${'questions' in next ? 'Added to the question’s examples' : 'Already one of the question’s examples'}; analysing the call again.` });
