@@ -1,19 +1,20 @@
 // How far a sentence taught from one call carries to the others: the loop of "Means yes" on a
-// recording, measured. `teaching-calls.json` holds one support line's calls, all asked the same
-// yes/no questions, each yes labelled with the one turn that shows it (written by a helper in a
-// quality lead's role who never saw the engine; nothing was tuned on it). For every question, the
+// recording, measured. Each set holds one business's calls, all asked the same yes/no questions,
+// each yes labelled with the one turn that shows it, written by a helper in a quality lead's role
+// who never saw the engine: `teaching-calls-dev.json` (an energy supplier) to try changes on, and
+// `teaching-calls.json` (a home internet provider), held out, only measured. For every question, the
 // passage of one yes call (then two, then three, taking each yes call in turn as the first) is
 // made the question's example, as a person clicking "Means yes" on it would, and the basic engine
 // answers the question on every other call. Printed beside the engine without examples and the
 // constant answers on the same calls; "sure" counts the answers not marked uncertain.
-//   npx tsx bench/teaching.ts [--verbose]
+//   npx tsx bench/teaching.ts [--verbose] [--set dev|holdout]
 import { readFileSync } from 'node:fs';
 import { UNCERTAIN_BELOW } from '../src/core/analyses/analysis-result.ts';
 import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
 import type { AnalysisInput, TranscriptSegment } from '../src/engines/analysis/types.ts';
 import { usage } from './usage.ts';
 
-usage('Usage: npx tsx bench/teaching.ts [--verbose]\nHow far a question\'s example taught from one call carries to the others, on one support line\'s calls.');
+usage('Usage: npx tsx bench/teaching.ts [--verbose] [--set dev|holdout]\nHow far a question\'s example taught from one call carries to the others, on one support line\'s calls.');
 
 interface Answer {
   answer: boolean;
@@ -29,16 +30,24 @@ interface Data {
   calls: Call[];
 }
 
-const data = JSON.parse(readFileSync(new URL('./teaching-calls.json', import.meta.url), 'utf8')) as Data;
+const SETS = { dev: './teaching-calls-dev.json', holdout: './teaching-calls.json' } as const;
+const setArg = process.argv.indexOf('--set');
+const only = setArg >= 0 ? process.argv[setArg + 1] : undefined;
+if (only !== undefined && !(only in SETS)) throw new Error(`--set takes dev or holdout, not ${only}`);
 const verbose = process.argv.includes('--verbose');
 const engine = createBasicEngine();
+let data: Data = { questions: [], calls: [] };
 
-for (const call of data.calls) {
-  for (const q of data.questions) {
-    const a = call.answers[q.id];
-    if (!a) throw new Error(`${call.id} has no answer to ${q.id}`);
-    if (a.answer && !call.segments.some((s) => s.text === a.passage)) throw new Error(`${call.id}/${q.id}: the passage is not one of the call's turns`);
+function load(file: string): Data {
+  const read = JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as Data;
+  for (const call of read.calls) {
+    for (const q of read.questions) {
+      const a = call.answers[q.id];
+      if (!a) throw new Error(`${file}: ${call.id} has no answer to ${q.id}`);
+      if (a.answer && !call.segments.some((s) => s.text === a.passage)) throw new Error(`${file}: ${call.id}/${q.id}: the passage is not one of the call's turns`);
+    }
   }
+  return read;
 }
 
 /** The calls whose answer to `questionId` is yes, in the file's order. */
@@ -111,23 +120,27 @@ async function measure(k: number): Promise<Tally> {
 }
 
 const pct = (ok: number, n: number): string => (n === 0 ? '-' : `${((100 * ok) / n).toFixed(1)} %`);
-const rows: string[][] = [['examples', 'answers', 'right', 'always yes', 'always no', 'yes on a no call', 'no on a yes call', 'sure, right']];
-for (const k of [0, 1, 2, 3]) {
-  const t = await measure(k);
-  rows.push([
-    k === 0 ? 'none' : `${k} taught (each yes call in turn)`,
-    String(t.n),
-    pct(t.ok, t.n),
-    pct(t.truths, t.n),
-    pct(t.n - t.truths, t.n),
-    `${t.falseYes} of ${t.n - t.truths}`,
-    `${t.missed} of ${t.truths}`,
-    `${t.sureOk} of ${t.sure}`,
-  ]);
+for (const [name, file] of Object.entries(SETS)) {
+  if (only !== undefined && only !== name) continue;
+  data = load(file);
+  const rows: string[][] = [['examples', 'answers', 'right', 'always yes', 'always no', 'yes on a no call', 'no on a yes call', 'sure, right']];
+  for (const k of [0, 1, 2, 3]) {
+    const t = await measure(k);
+    rows.push([
+      k === 0 ? 'none' : `${k} taught (each yes call in turn)`,
+      String(t.n),
+      pct(t.ok, t.n),
+      pct(t.truths, t.n),
+      pct(t.n - t.truths, t.n),
+      `${t.falseYes} of ${t.n - t.truths}`,
+      `${t.missed} of ${t.truths}`,
+      `${t.sureOk} of ${t.sure}`,
+    ]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('   ');
+  console.log(`\n${name === 'dev' ? 'dev (to try changes on)' : 'held-out (only measured)'}: basic engine on ${data.calls.length} calls of one business, ${data.questions.length} yes/no questions; the calls taught from are left out of their question's count`);
+  console.log(line(rows[0]!));
+  console.log(widths.map((w) => '-'.repeat(w)).join('   '));
+  for (const r of rows.slice(1)) console.log(line(r));
 }
-const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-const line = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('   ');
-console.log(`basic engine on ${data.calls.length} calls of one support line, ${data.questions.length} yes/no questions; the calls taught from are left out of their question's count`);
-console.log(line(rows[0]!));
-console.log(widths.map((w) => '-'.repeat(w)).join('   '));
-for (const r of rows.slice(1)) console.log(line(r));

@@ -52,6 +52,14 @@ for (const backend of await backends()) {
       assert.equal((await client.getTranscriptionScenario({ path: { scenario_id: second.id } })).auto, true);
     });
 
+    test('scenarios taking auto at once: each is answered, and one is automatic at the end', async () => {
+      const made = await Promise.all(['A', 'B', 'C', 'D'].map((name) => client.createAnalysisScenario({ body: { name: `Race ${name}` } })));
+      const taken = await Promise.all(made.map((scenario) => client.updateAnalysisScenario({ path: { scenario_id: scenario.id }, body: { auto: true } })));
+      assert.equal(taken.length, 4);
+      const automatic = (await client.listAnalysisScenarios()).data.filter((scenario) => scenario.auto);
+      assert.equal(automatic.length, 1);
+    });
+
     test('a version that is not a positive integer is a 400; an unknown scenario is a 404 before any version check', async () => {
       const created = await client.createAnalysisScenario({ body: { name: 'Checks' } });
       await rejectsWith(client.updateAnalysisScenario({ path: { scenario_id: created.id }, body: { version: 0 } }), 400, 'validation_failed');

@@ -2,6 +2,7 @@
 // scenarios, automatic scenarios start runs. Each step runs inside the transaction of the change
 // that caused it, so the run exists exactly when the change does.
 import type { Context } from '../context.ts';
+import { AppError } from '../errors.ts';
 import type { Trx } from '../platform/db/database.ts';
 import { createAnalysisRun } from '../features/analysis/analysis-runs.ts';
 import { analysisScenarios } from '../features/analysis/analysis-scenarios.ts';
@@ -30,11 +31,21 @@ async function onTranscriptReady(ctx: Context, trx: Trx, run: ReadyTranscript): 
   if (scenario) await createAnalysisRun(ctx, trx, { workspaceId: run.workspace_id, transcript, scenario });
 }
 
+/**
+ * Names the speakers of the transcription scenario that has none, as an edit of the version read:
+ * a change saved meanwhile is read again (and, where it named speakers, kept).
+ */
 async function onSpeakersNamed(ctx: Context, workspaceId: string, labels: Record<string, string>): Promise<string | null> {
-  const transcription = await ctx.db.transaction().execute((trx) => pipelineScenario(trx, transcriptionScenarios, workspaceId, true));
-  if (!transcription || Object.keys(transcription.options.speaker_labels ?? {}).length > 0 || transcription.options.speaker_labels_field) return null;
-  await updateTranscriptionScenario(ctx, workspaceId, transcription.id, { options: { ...transcription.options, speaker_labels: labels } });
-  return transcription.id;
+  for (let attempt = 1; ; attempt++) {
+    const transcription = await ctx.db.transaction().execute((trx) => pipelineScenario(trx, transcriptionScenarios, workspaceId, true));
+    if (!transcription || Object.keys(transcription.options.speaker_labels ?? {}).length > 0 || transcription.options.speaker_labels_field) return null;
+    try {
+      await updateTranscriptionScenario(ctx, workspaceId, transcription.id, { version: transcription.version, options: { ...transcription.options, speaker_labels: labels } });
+      return transcription.id;
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'scenario_changed') || attempt === 3) throw error;
+    }
+  }
 }
 
 /** The pipeline every feature announces its moments to. */

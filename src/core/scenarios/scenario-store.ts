@@ -54,7 +54,11 @@ async function clearOtherAuto(trx: Trx, table: Table, workspaceId: string, keep:
 export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, workspaceId: string, columns: Record<string, unknown> & { auto: boolean }, id?: string, edited?: number): Promise<S> {
   const row = await ctx.db.transaction().execute(async (trx) => {
     const target = id ?? newId(kind.idKind);
-    if (columns.auto) await clearOtherAuto(trx, kind.table, workspaceId, target);
+    if (columns.auto) {
+      // One scenario taking `auto` at a time per workspace: a second waits, then turns this one's off.
+      await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+      await clearOtherAuto(trx, kind.table, workspaceId, target);
+    }
     const values = { ...columns, updated_at: new Date() };
     if (!id) return view(trx).insertInto(kind.table).values({ ...values, id: target, workspace_id: workspaceId } as never).returningAll().executeTakeFirstOrThrow();
     let update = view(trx).updateTable(kind.table).set({ ...values, version: nextVersion }).where('workspace_id', '=', workspaceId).where('id', '=', id);

@@ -143,7 +143,7 @@ export default function AnalysisScenario() {
             <Switch label="Write a summary of each call" checked={draft.summary} onChange={(e) => set({ summary: e.currentTarget.checked })} />
             <Switch label="Automatic: analyse every new transcript with this scenario" checked={draft.auto} onChange={(e) => set({ auto: e.currentTarget.checked })} />
             {writer && (
-              <Button type="submit" w="fit-content" loading={save.isPending}>
+              <Button type="submit" w="fit-content" loading={save.isPending} disabled={stale}>
                 Save
               </Button>
             )}

@@ -152,7 +152,7 @@ export default function TranscriptionScenario() {
             </Group>
             <Switch label="Automatic: transcribe every new recording with this scenario" checked={draft.auto} onChange={(e) => set({ auto: e.currentTarget.checked })} />
             {writer && (
-              <Button type="submit" w="fit-content" loading={save.isPending}>
+              <Button type="submit" w="fit-content" loading={save.isPending} disabled={stale}>
                 Save
               </Button>
             )}

@@ -13,6 +13,7 @@ import { examplesOf, withExample } from '../../lib/examples.ts';
 import { latestPerScenario } from '../../lib/latest-per-scenario.ts';
 import { AnalysisResultCard, type Teaching } from '../AnalysisResultCard.tsx';
 import { RunList } from '../RunList.tsx';
+import { changedElsewhere } from '../scenario/use-scenario-editor.ts';
 
 interface Props {
   workspaceId: string;
@@ -51,14 +52,23 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
               const scenarioPath = { ...path, scenario_id: scenarioId };
               // The scenario as it is now, not as this page last read it; saved as an edit of that
               // version, so an editor left open elsewhere is told before it writes its own questions.
-              const current = await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath } }));
-              const next = withExample(current.questions, questionId, sentence);
-              if ('refused' in next) {
-                notifications.show({ color: 'yellow', message: next.refused });
-                await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) });
-                return;
+              // Saved elsewhere between the read and the save, it is read again once.
+              let next: ReturnType<typeof withExample> | undefined;
+              for (let attempt = 1; next === undefined; attempt++) {
+                const current = await ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath } }));
+                const change = withExample(current.questions, questionId, sentence);
+                if ('refused' in change) {
+                  notifications.show({ color: 'yellow', message: change.refused });
+                  await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) });
+                  return;
+                }
+                try {
+                  if ('questions' in change) await ok(api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath }, body: { version: current.version, questions: change.questions } }));
+                  next = change;
+                } catch (error) {
+                  if (!changedElsewhere(error) || attempt === 2) throw error;
+                }
               }
-              if ('questions' in next) await ok(api.PATCH('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path: scenarioPath }, body: { version: current.version, questions: next.questions } }));
               await Promise.all([client.invalidateQueries({ queryKey: keys.analysisScenarios(workspaceId) }), client.invalidateQueries({ queryKey: keys.analysisScenario(workspaceId, scenarioId) })]);
               await ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-runs', { params: { path: { ...path, recording_id: recordingId } }, body: { analysis_scenario_id: scenarioId } }));
               notifications.show({ color: 'green', message: `${'questions' in next ? 'Added to the question’s examples' : 'Already one of the question’s examples'}; analysing the call again.` });

@@ -13,6 +13,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 
 interface Versioned {
+  id: string;
   version: number;
 }
 
@@ -42,7 +43,8 @@ export function useScenarioEditor<S extends Versioned, K extends readonly unknow
   const [edit, setEdit] = useState<Edit<S> | null>(null);
   useEffect(() => {
     const data = scenario.data;
-    if (data) setEdit((current) => (!current || current.draft === current.base ? { base: data, draft: data } : current));
+    // A draft with changes stays, unless it is another scenario's (the page was reused for another).
+    if (data) setEdit((current) => (!current || current.draft === current.base || current.base.id !== data.id ? { base: data, draft: data } : current));
   }, [scenario.data]);
   const save = useMutation({
     mutationFn: patch,
@@ -72,7 +74,9 @@ export function useScenarioEditor<S extends Versioned, K extends readonly unknow
     draft: edit?.draft ?? null,
     set,
     /** Saves the draft as an edit of the version it was started from. */
-    save: { mutate: () => edit && save.mutate(edit.draft), isPending: save.isPending, error: changedElsewhere(save.error) ? null : save.error },
+    // A refusal the page shows as `stale` is not shown again as an error; one it cannot (the
+    // scenario could not be read again) is.
+    save: { mutate: () => edit && save.mutate(edit.draft), isPending: save.isPending, error: changedElsewhere(save.error) && stale ? null : save.error },
     remove: removal,
     stale,
     /** Drops the draft's changes for the scenario as it is saved now. */
