@@ -15,6 +15,7 @@ import { handBackActive } from './core/runs/active-runs.ts';
 import { forgetCachedKeys, KEYS_CHANNEL } from './features/access/api-keys.ts';
 import { Queue } from './platform/queue/queue.ts';
 import { createLogger } from './logger.ts';
+import { onEncoderFailure } from './engines/text/sentence-encoder.ts';
 import { openBlobStore } from './platform/storage/open-blob-store.ts';
 import { automation } from './wiring/automation.ts';
 import { recoverStalePreparations } from './features/recordings/heartbeat.ts';
@@ -54,6 +55,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
   if (deadScratch > 0) log.warn({ folders: deadScratch }, 'removed the scratch files of processes of this host that stopped');
   const ctx = { config, database, db: database.db, queue, log, blobs, metrics: new Metrics(database.db, () => queue.depth()) } as Context;
   ctx.pipeline = automation(ctx);
+  onEncoderFailure((error) => log.warn({ err: error }, 'sentence encoder unavailable: chapters are left whole, similar_to categories wait, and yes answers from examples are uncertain until it loads'));
   const handlers = jobHandlers(ctx);
   await queue.start(handlers);
   if (options.workers) {

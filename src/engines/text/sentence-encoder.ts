@@ -5,6 +5,15 @@
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 
 let model: Promise<EmbeddingsModel> | null = null;
+/** After a failed load, the next attempt waits this long: until then texts are refused at once. */
+export const ENCODER_RETRY_MS = 60_000;
+let failure: { at: number; error: Error } | null = null;
+let failureListener: ((error: Error) => void) | null = null;
+
+/** Told of each failed load of the encoder (the process logs it); the answers that need it are then uncertain. */
+export function onEncoderFailure(listener: ((error: Error) => void) | null): void {
+  failureListener = listener;
+}
 
 /**
  * The encoder, imported when first needed. Its tfjs build (Emscripten) adds process handlers that
@@ -23,16 +32,35 @@ async function loadEncoder(): Promise<EmbeddingsModel> {
   }
 }
 
+let load: () => Promise<EmbeddingsModel> = loadEncoder;
+
+/** Tests only: loads the encoder some other way (one that fails), forgetting the loaded one. */
+export function replaceEncoderLoader(loader: () => Promise<EmbeddingsModel>): void {
+  load = loader;
+  model = null;
+  failure = null;
+}
+
 /** Texts embedded at once: bounds the tensors of a long call, and lets the event loop run between batches (a run's heartbeat). */
 const BATCH = 32;
 
 /** One vector per text, in order. */
 export async function embedSentences(texts: string[]): Promise<number[][]> {
   if (texts.length === 0) return [];
-  model ??= loadEncoder().catch((error: unknown) => {
-    model = null;
-    throw error;
-  });
+  if (!model && failure && Date.now() - failure.at < ENCODER_RETRY_MS) throw failure.error;
+  model ??= load().then(
+    (loaded) => {
+      failure = null;
+      return loaded;
+    },
+    (cause: unknown) => {
+      model = null;
+      const error = new Error(`the sentence encoder could not be loaded (tried again in ${ENCODER_RETRY_MS / 1000} s): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      failure = { at: Date.now(), error };
+      failureListener?.(error);
+      throw error;
+    },
+  );
   const encoder = await model;
   const out: number[][] = [];
   for (let i = 0; i < texts.length; i += BATCH) {
