@@ -247,6 +247,15 @@ for (const backend of await oneBackend()) {
         latest.sentiment.speakers.map((s) => [s.speaker, 1, s.mean]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       );
       assert.equal((await client.getAnalysisReport({ query: analysisQuery })).groups[0]?.sentiment, undefined, 'only when asked');
+      // The filters that read the recordings (sentiment, topic, category, status) narrow the report too.
+      const calls = async (filters: Record<string, unknown>) => (await client.getAnalysisReport({ query: { ...analysisQuery, ...filters } })).groups[0]?.calls ?? 0;
+      const customer = latest.sentiment.speakers.find((s) => s.speaker === 'customer')!.mean;
+      assert.equal(await calls({ sentiment_speaker: 'customer', sentiment_min: Math.max(-1, customer - 0.01) }), 1);
+      assert.equal(await calls({ sentiment_speaker: 'customer', sentiment_min: Math.min(1, customer + 0.01) }), 0);
+      assert.equal(await calls({ topic: latest.key_phrases[0]!.text }), 1);
+      assert.equal(await calls({ topic: 'zeppelin' }), 0);
+      assert.equal(await calls({ category: 'cat-00000000-0000-4000-8000-000000000000', status: 'completed' }), 0);
+      assert.equal(await calls({ status: 'completed', created_after: '2020-01-01T00:00:00Z' }), 1);
       const analysisCsv = await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${asked.id}&group_by=metadata.agent&metadata.agent=sam&sentiment=true`, key: account.key, headers: { accept: 'text/csv' } });
       assert.match(analysisCsv.body.split('\n')[0] ?? '', /^metadata\.agent,calls,refund\.true,refund\.false,refund\.rate,agent\.sentiment_avg,customer\.sentiment_avg$/);
       // The CSV answer is an HTTP shape (a media type, a body that is not JSON): asked for by hand.

@@ -66,6 +66,52 @@ for (const backend of await backends()) {
       assert.equal(list.json<{ data: unknown[] }>().data.length, 0, 'no recording was left behind');
     });
 
+    test('a lone surrogate or a number beyond a double is a 400 naming where; nothing is kept', async () => {
+      const key = account.key;
+      const json = { 'content-type': 'application/json' };
+      const upload = await hark.request({ method: 'POST', url: `${P}/recordings`, key, ...multipart({}, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+      const id = upload.json<{ id: string }>().id;
+      const infinite = '{"name":"x","rule":{"match":"any","conditions":[{"type":"talk","metric":"talk_ratio","op":"above","value":1e400}]}}';
+      const checks: [Awaited<ReturnType<typeof hark.request>>, RegExp, RegExp][] = [
+        [await hark.request({ method: 'POST', url: `${P}/categories`, key, headers: json, payload: infinite }), /finite/, /conditions\/0\/value/],
+        [await hark.request({ method: 'PATCH', url: `${P}/recordings/${id}`, key, headers: json, payload: '{"metadata":{"k":"\\ud800"}}' }), /surrogate/, /metadata\/k/],
+        [await hark.request({ method: 'PATCH', url: `${P}/recordings/${id}`, key, headers: json, payload: '{"metadata":{"\\udc00k":1}}' }), /surrogate/, /metadata/],
+        [await hark.request({ method: 'POST', url: `${P}/categories`, key, headers: json, payload: '{"name":"\\ud800x","rule":{"match":"any","conditions":[{"type":"phrase","phrases":["refund"]}]}}' }), /surrogate/, /name/],
+        [await hark.request({ method: 'PATCH', url: `${P}/recordings/${id}`, key, headers: json, payload: '{"metadata":{"x":1e400}}' }), /finite/, /metadata\/x/],
+      ];
+      for (const [response, message, where] of checks) {
+        const problem = assertProblem(response, 400, 'validation_failed');
+        assert.match(String(problem.detail), message, String(problem.detail));
+        assert.match(String(problem.detail), where, String(problem.detail));
+      }
+      const categories = await hark.request({ method: 'GET', url: `${P}/categories`, key });
+      assert.equal(categories.statusCode, 200);
+      assert.deepEqual(categories.json<{ data: unknown[] }>().data, [], 'no category was kept');
+      // A pair of surrogates is one character, and welcome.
+      const emoji = await hark.request({ method: 'PATCH', url: `${P}/recordings/${id}`, key, headers: json, payload: '{"metadata":{"mood":"\\ud83d\\ude00"}}' });
+      assert.equal(emoji.statusCode, 200);
+      assert.equal(emoji.json<{ metadata: { mood: string } }>().metadata.mood, '😀');
+    });
+
+    test('blank names and wordless phrases are refused alike everywhere; an empty update changes nothing', async () => {
+      const key = account.key;
+      for (const kind of ['transcription-scenarios', 'analysis-scenarios']) {
+        assertProblem(await hark.request({ method: 'POST', url: `${P}/${kind}`, key, payload: { name: '   ' } }), 400, 'validation_failed');
+        const made = (await hark.request({ method: 'POST', url: `${P}/${kind}`, key, payload: { name: ' Trimmed ' } })).json<{ id: string; name: string; version: number }>();
+        assert.equal(made.name, 'Trimmed');
+        assertProblem(await hark.request({ method: 'PATCH', url: `${P}/${kind}/${made.id}`, key, payload: { name: '  ' } }), 400, 'validation_failed');
+        assertProblem(await hark.request({ method: 'PATCH', url: `${P}/${kind}/${made.id}`, key, payload: { selection: { statuses: ['bogus'] } } }), 400, 'validation_failed');
+        for (const payload of [{}, { version: made.version }]) {
+          const same = await hark.request({ method: 'PATCH', url: `${P}/${kind}/${made.id}`, key, payload });
+          assert.equal(same.json<{ version: number }>().version, made.version, `${kind}: ${JSON.stringify(payload)} changes nothing`);
+        }
+      }
+      const wordless = (condition: object) => hark.request({ method: 'POST', url: `${P}/categories`, key, payload: { name: 'c', rule: { match: 'any', conditions: [condition] } } });
+      assertProblem(await wordless({ type: 'phrase', phrases: ['!!!'] }), 400, 'validation_failed');
+      assertProblem(await wordless({ type: 'phrase', phrases: ['refund'], speaker: '  ' }), 400, 'validation_failed');
+      assertProblem(await wordless({ type: 'similar_to', text: '?!' }), 400, 'validation_failed');
+    });
+
     test('framework errors are problem+json: long ids 404, bad percent-encoding 400, huge headers 431', async () => {
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/fl-${'x'.repeat(1200)}`, key: account.key }), 404, 'not_found');
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/%ff`, key: account.key }), 400, 'validation_failed');

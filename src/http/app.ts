@@ -131,7 +131,8 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     if (route.url.startsWith('/api/v1/docs')) route.config = { ...(route.config ?? {}), public: true };
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { docExpansion: 'list' } });
-  await app.register(fastifyMultipart, { limits: { files: 1, fields: 100, fieldSize: ctx.config.maxMetadataBytes + 1, parts: 102 } });
+  // Fields: room for a vocabulary of 200 terms (`vocabulary[]`) beside the other form fields.
+  await app.register(fastifyMultipart, { limits: { files: 1, fields: 250, fieldSize: ctx.config.maxMetadataBytes + 1, parts: 251 } });
 
   await app.register(fastifyCookie);
   registerAuth(app, ctx);

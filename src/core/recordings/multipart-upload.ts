@@ -5,7 +5,7 @@ import type { Context } from '../../context.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { isAcceptedContentType } from '../../platform/media/sniff.ts';
 import { receiveAudio, type ReceivedAudio } from './audio-intake.ts';
-import { assertNoNul } from '../../http/text-guard.ts';
+import { assertStorable } from '../../http/text-guard.ts';
 
 export interface ParsedUpload {
   audio: ReceivedAudio;
@@ -55,8 +55,8 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
         filename = part.filename;
         contentType = part.mimetype || null;
       } else {
-        assertNoNul(String(part.value), part.fieldname);
-        assertNoNul(part.fieldname, 'form');
+        assertStorable(String(part.value), part.fieldname);
+        assertStorable(part.fieldname, 'form');
         fields[part.fieldname] = String(part.value);
         entries.push([part.fieldname, String(part.value)]);
       }

@@ -6,13 +6,25 @@ import type { Config } from '../../config.ts';
 import { invalid } from '../../errors.ts';
 import { isPublicAddress } from '../../platform/net/address-policy.ts';
 import { checkMetadata } from '../metadata.ts';
+import { recordingStatuses } from '../../platform/db/tables.ts';
 
 import type { Selection } from './scenario-card.ts';
 
 export type { Selection };
 
 export function checkSelection(ctx: { config: { maxMetadataBytes: number } }, selection: Selection): Selection {
+  selection.statuses.forEach((status, i) => {
+    if (!(recordingStatuses as readonly string[]).includes(status)) throw invalid(`selection/statuses/${i}`, `must be one of ${recordingStatuses.join(', ')}`);
+  });
   return { metadata: checkMetadata(ctx, selection.metadata, 'selection/metadata').value, statuses: selection.statuses };
+}
+
+/** A scenario's name as given, trimmed (a blank one refused), or else the current or default name. */
+export function scenarioName(given: string | undefined, otherwise: string): string {
+  if (given === undefined) return otherwise;
+  const name = given.trim();
+  if (name === '') throw invalid('name', 'must not be blank');
+  return name;
 }
 
 /**

@@ -10,7 +10,7 @@ import { readStored } from '../../platform/db/stored-json.ts';
 import type { AnalysisScenariosTable } from '../../platform/db/tables.ts';
 import { analysisEngine, type AnalysisEngineName } from '../../engines/analysis/registry.ts';
 import { invalid } from '../../errors.ts';
-import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
+import { checkEngineAddress, checkSelection, scenarioName, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, scenarioChanged, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { StoredQuestions, type Question } from '../../core/analyses/questions.ts';
@@ -107,7 +107,7 @@ async function resolve(ctx: Context, input: AnalysisScenarioInput, current?: Ana
   const options = { ...current?.options, ...input.options };
   await checkEngineAddress(ctx.config, { name: engine, remote: described.remote }, options.base_url ?? undefined);
   return {
-    name: input.name ?? current?.name ?? 'Analysis',
+    name: scenarioName(input.name, current?.name ?? 'Analysis'),
     engine,
     model,
     instructions: input.instructions ?? current?.instructions ?? '',
@@ -150,6 +150,8 @@ export async function updateAnalysisScenario(ctx: Context, workspaceId: string, 
   const current = await getAnalysisScenario(ctx.db, workspaceId, id);
   const { version: edited, ...change } = input;
   if (edited !== undefined && edited !== current.version) throw scenarioChanged(analysisScenarios.noun, edited, current.version);
+  // Nothing to change: nothing is written and the version stays.
+  if (Object.values(change).every((value) => value === undefined)) return current;
   return saveScenario(ctx, analysisScenarios, workspaceId, columns(await resolve(ctx, change, current)), id, edited);
 }
 

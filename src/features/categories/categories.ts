@@ -45,9 +45,24 @@ export async function getCategory(ctx: Context, workspaceId: string, id: string)
   return toCategory(row);
 }
 
+/** What the schema cannot say of a rule: a phrase or a meant sentence has a word, a speaker is not blank. */
+function checkRule(rule: CategoryRule): CategoryRule {
+  const hasWord = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
+  rule.conditions.forEach((condition, c) => {
+    const at = `rule/conditions/${c}`;
+    if ('speaker' in condition && condition.speaker !== undefined && condition.speaker.trim() === '') throw invalid(`${at}/speaker`, 'must not be blank');
+    if (condition.type === 'phrase') condition.phrases.forEach((phrase, p) => {
+      if (!hasWord(phrase)) throw invalid(`${at}/phrases/${p}`, 'must contain a word');
+    });
+    if (condition.type === 'similar_to' && !hasWord(condition.text)) throw invalid(`${at}/text`, 'must contain a word');
+  });
+  return rule;
+}
+
 export async function createCategory(ctx: Context, workspaceId: string, input: { name: string; rule: CategoryRule }): Promise<Category> {
   const name = input.name.trim();
   if (!name) throw invalid('name', 'must not be blank');
+  checkRule(input.rule);
   const count = await ctx.db.selectFrom('categories').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
   if (Number(count.n) >= MAX_CATEGORIES) throw new AppError('validation_failed', `a workspace has at most ${MAX_CATEGORIES} categories`);
   const row = await ctx.db.insertInto('categories').values({ id: newId('category'), workspace_id: workspaceId, name, rule: JSON.stringify(input.rule) }).returningAll().executeTakeFirstOrThrow();
@@ -57,6 +72,7 @@ export async function createCategory(ctx: Context, workspaceId: string, input: {
 export async function updateCategory(ctx: Context, workspaceId: string, id: string, input: { name?: string | undefined; rule?: CategoryRule | undefined }): Promise<Category> {
   const current = await getCategory(ctx, workspaceId, id);
   if (input.name !== undefined && !input.name.trim()) throw invalid('name', 'must not be blank');
+  if (input.rule) checkRule(input.rule);
   const row = await ctx.db
     .updateTable('categories')
     .set({ name: input.name?.trim() ?? current.name, rule: JSON.stringify(input.rule ?? current.rule), updated_at: new Date() })

@@ -110,11 +110,12 @@ const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.strin
 export async function analysisReport(ctx: Context, workspaceId: string, scenarioId: string, groupBy: string[], filters: RecordingFilters, options: { sentiment?: boolean } = {}): Promise<AnalysisReport> {
   const scenario = await getScenario(ctx.db, scenarioQuestions, workspaceId, scenarioId);
   const keys = await keysFor(ctx, workspaceId, groupBy, 'facts');
-  // One pass over the narrow facts (migration 015), which carry the recording's creation time and
-  // metadata; only a status filter looks at the recordings themselves.
-  const { status, ...rest } = filters;
-  const conditions = [...recordingConditions(rest, 'rec')];
-  if (status) conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM recordings r WHERE r.id = rec.recording_id ${where(recordingConditions({ status, metadata: {} }, 'r'))})`);
+  // One pass over the narrow facts (migration 015), which carry the recording's times and
+  // metadata; the other filters (status, category, sentiment, topic) look at the recordings.
+  const { created_after, created_before, recorded_after, recorded_before, metadata, ...onRecordings } = filters;
+  const conditions = [...recordingConditions({ created_after, created_before, recorded_after, recorded_before, metadata }, 'rec')];
+  const byRecording = recordingConditions({ ...onRecordings, metadata: {} }, 'r');
+  if (byRecording.length > 0) conditions.push(sql<boolean>`EXISTS (SELECT 1 FROM recordings r WHERE r.id = rec.recording_id ${where(byRecording)})`);
   const questions = scenario.questions.filter((q) => q.type === 'boolean');
   const counts = questions.flatMap((q, i) => [
     // `booleans` holds only JSON booleans: comparing their text is a third cheaper than comparing jsonb.

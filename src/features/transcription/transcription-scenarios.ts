@@ -10,7 +10,7 @@ import { readStored } from '../../platform/db/stored-json.ts';
 import type { TranscriptionScenariosTable } from '../../platform/db/tables.ts';
 import { checkLanguage, transcriptionEngine, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
 import { invalid } from '../../errors.ts';
-import { checkEngineAddress, checkSelection, type Selection } from '../../core/scenarios/selection.ts';
+import { checkEngineAddress, checkSelection, scenarioName, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, scenarioChanged, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { checkSpotWords, checkVocabularyWords, vocabularyTerms } from './vocabulary.ts';
@@ -84,7 +84,7 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
   checkSpotWords(options.spot);
   await described.checkSpot(options.spot ?? []);
   return {
-    name: input.name ?? current?.name ?? `${engine} ${model}`,
+    name: scenarioName(input.name, current?.name ?? `${engine} ${model}`),
     engine,
     model,
     language,
@@ -119,6 +119,8 @@ export async function updateTranscriptionScenario(ctx: Context, workspaceId: str
   const current = await getTranscriptionScenario(ctx.db, workspaceId, id);
   const { version: edited, ...change } = input;
   if (edited !== undefined && edited !== current.version) throw scenarioChanged(transcriptionScenarios.noun, edited, current.version);
+  // Nothing to change: nothing is written and the version stays.
+  if (Object.values(change).every((value) => value === undefined)) return current;
   return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, change, current)), id, edited);
 }
 
