@@ -266,6 +266,7 @@ for (const backend of await oneBackend()) {
       assert.match(row ?? '', /^sam,1,/);
       // Over every call of the workspace (speakers named differently from call to call), each
       // group's shares of the talk add up to 1.
+      assert.deepEqual((await client.getTalkReport({ query: { 'metadata.agent': 'nobody' } })).groups, [], 'no transcript, no group (an average of nothing is not 0)');
       const all = await client.getTalkReport();
       for (const g of all.groups) assert.ok(Math.abs(g.speakers.reduce((sum, s) => sum + s.talk_share, 0) - 1) < 0.01, JSON.stringify(g));
     });

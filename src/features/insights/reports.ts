@@ -152,7 +152,8 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
     const id = keyString(keys, row);
     speakersOf.set(id, [...(speakersOf.get(id) ?? []), { speaker: row.speaker, transcripts: Number(row.n), mean: rounded(row.mean) }].sort((a, b) => a.speaker.localeCompare(b.speaker)));
   }
-  const groups = rows.map((row) => ({
+  // Without group_by the counts come back even over no result: no group then, as with group_by.
+  const groups = rows.filter((row) => Number(row.n) > 0).map((row) => ({
       key: keyOf(keys, row),
       results: Number(row.n),
       calls: Number(row.n),
@@ -213,6 +214,8 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
     GROUP BY ${sql.join([...keyRefs(keys), sql.ref('speaker')])}`.execute(ctx.db);
   const groups = new Map<string, TalkReport['groups'][number]>();
   for (const row of calls.rows) {
+    // Without group_by the count comes back even over no transcript: no group then, as with group_by (an average of nothing is no 0).
+    if (Number(row.n) === 0) continue;
     groups.set(keyString(keys, row), {
       key: keyOf(keys, row),
       transcripts: Number(row.n),
