@@ -72,6 +72,18 @@ for (const backend of await backends()) {
       assert.equal((await search({ q, speaker: 'channel_0' })).data.length, 2);
     });
 
+    test('a call transcribed again is found once, in its latest transcript', async () => {
+      const [first, second] = calls as [{ id: string; text: string }, { id: string; text: string }];
+      const word = words(first.text).find((w) => !words(second.text).includes(w))!;
+      const before = (await search({ q: word })).data;
+      const scenarioId = (await client.listTranscriptionScenarios()).data[0]!.id;
+      const again = await client.transcribe({ id: first.id }, { scenarioId });
+      const after = (await search({ q: word })).data;
+      assert.deepEqual(after.map((hit) => hit.recording_id), [first.id], 'one hit, not one per transcript');
+      assert.equal(after[0]!.transcript_id, again.id);
+      assert.notEqual(after[0]!.transcript_id, before[0]!.transcript_id);
+    });
+
     test('bad queries are 400; a key without transcripts:read is 403', async () => {
       await rejectsWith(search({}), 400, 'validation_failed');
       await rejectsWith(search({ q: '  ' }), 400, 'validation_failed');

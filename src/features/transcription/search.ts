@@ -1,6 +1,7 @@
 // Search across a workspace's transcripts: PostgreSQL full-text search (English stemming, words,
 // "exact phrases", or, -excluded, as websearch_to_tsquery reads them) over each transcript's text
-// stored with each transcript and indexed with GIN (migration 018), then the first segment of each matching transcript that
+// stored with each transcript and indexed with GIN (migration 018), over each recording's latest
+// transcript, then the first segment of each matching transcript that
 // matches by itself, with its times and the match marked in a snippet. Newest transcripts first.
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
@@ -48,7 +49,9 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
       LIMIT 1
     ) s
     WHERE t.workspace_id = ${workspaceId}
-      AND t.current
+      -- Each recording's latest transcript only (what the recording answers with): a call
+      -- transcribed again, or corrected, is not found by the words it no longer has.
+      AND t.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = t.recording_id ORDER BY lt.seq DESC LIMIT 1)
       AND t.search_vector @@ ${tsquery}
       ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
       ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}
