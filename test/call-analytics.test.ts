@@ -103,6 +103,23 @@ for (const backend of await oneBackend()) {
       assert.ok(/calling/.test(mixed.text) && /charged/.test(mixed.text));
     });
 
+    test('a mono call is not given the channels\' names: a question about one speaker reads everyone, uncertain', async () => {
+      const mono = (await client.upload(speech('Thank you for calling. I would like a refund for my order, please.'))).id;
+      await client.waitForRecording(mono);
+      const mixed = await transcribe(mono, await scenario({ speaker_labels: { 0: 'agent', 1: 'customer' } }));
+      assert.deepEqual([...new Set(mixed.segments.map((s) => s.speaker))], ['channel_0'], 'the customer\'s words are not the agent\'s');
+      const asked = await client.createAnalysisScenario({
+        body: { name: `mono ${Math.random()}`, summary: false, questions: [{ id: 'greeting', text: 'Did the agent thank the customer for calling?', type: 'boolean', speaker: 'agent', phrases: ['thank you for calling'] }, { id: 'anyone', text: 'Was a refund asked for?', type: 'boolean', phrases: ['refund'] }] },
+      });
+      const result = await analyse(client, mono, asked.id, 60_000, 'the mono analysis');
+      const [greeting, anyone] = [result.answers[0]!, result.answers[1]!];
+      assert.equal(greeting.answer, true, 'read from everyone\'s words');
+      assert.equal(greeting.speaker, undefined, 'the answer does not claim the agent said it');
+      assert.ok(greeting.confidence < 0.6, `uncertain: ${greeting.confidence}`);
+      assert.equal(anyone.answer, true);
+      assert.ok(anyone.confidence >= 0.6, 'a question about anyone keeps its confidence');
+    });
+
     test('phrase rules and questions targeted at a speaker and at the first seconds', async () => {
       await client.waitForRecording(callId);
       await transcribe(callId, callScenario);

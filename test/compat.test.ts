@@ -73,6 +73,11 @@ for (const backend of await oneBackend()) {
         client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'nonsense-engine/x' }),
         (error: unknown) => error instanceof OpenAI.BadRequestError && /unknown engine/.test(error.message),
       );
+      // A prompt longer than a scenario's is refused at once, naming it (it used to leave its run queued and the request waiting).
+      await assert.rejects(
+        client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1', prompt: 'x'.repeat(2001) }),
+        (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'prompt' && /2000/.test(error.message),
+      );
       const stranger = new OpenAI({ apiKey: 'hark_wrong', baseURL: `${base}/v1`, maxRetries: 0 });
       await assert.rejects(stranger.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1' }), (error: unknown) => error instanceof OpenAI.AuthenticationError);
     });

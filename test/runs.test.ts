@@ -102,6 +102,22 @@ for (const backend of await backends()) {
       await cancel(w, id);
     });
 
+    test('a run whose stored scenario cannot be read fails, instead of staying queued', async () => {
+      const w = await workspace();
+      const basic = await w.client.createAnalysisScenario({ body: { name: 'basic', questions: [{ id: 'q', text: 'Was a refund asked for?', type: 'boolean' }] } });
+      const { id } = await w.client.createAnalysisRun({ path: { recording_id: w.recordingId }, body: { analysis_scenario_id: basic.id } });
+      await eventually(async () => (await card(w, id)).status === 'completed', 30_000, 'the basic run');
+      // As a snapshot written by a bug would be: queued again with a scenario its schema refuses.
+      await hark.runtime.ctx.db.updateTable('analysis_runs').set({ status: 'queued', scenario: JSON.stringify({ name: 'broken' }) }).where('id', '=', id).execute();
+      await hark.runtime.ctx.queue.send('analyze', { runId: id });
+      const failed = await eventually(async () => {
+        const now = await card(w, id);
+        return now.status === 'failed' ? now : null;
+      }, 30_000, 'the run to fail');
+      assert.equal(failed.error_code, 'invalid_scenario');
+      assert.equal(failed.retryable, false);
+    });
+
     test('one workspace cannot hold every worker slot while another\'s run waits', async () => {
       // Two worker slots, both held by one workspace. Its third run is queued before the other
       // workspace's run; when a slot frees, first-in-first-out would give it to the third run.

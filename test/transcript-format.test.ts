@@ -53,3 +53,10 @@ test('exports of several speakers name each turn and cue', () => {
   const mono = segments.map((s) => ({ ...s, channel: 0, speaker: 'channel_0' }));
   assert.equal(toText(mono), 'hello this is sam\nhow can I help\nmy card was charged twice\n');
 });
+
+test('cue text stays one cue: line breaks folded, "-->" never read as timing, WebVTT markup escaped', () => {
+  const segments = [{ start: 0, end: 1, text: 'Race 2 <b>bold</b> & co\n\n2\n00:00:09,000 --> 00:00:10,000\nINJECTED' }];
+  assert.equal(toSrt(segments), '1\n00:00:00,000 --> 00:00:01,000\nRace 2 <b>bold</b> & co 2 00:00:09,000 -> 00:00:10,000 INJECTED\n');
+  assert.equal(toVtt(segments), 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nRace 2 &lt;b&gt;bold&lt;/b&gt; &amp; co 2 00:00:09,000 -&gt; 00:00:10,000 INJECTED\n');
+  assert.equal(toVtt(segments).split('-->').length, 2, 'one timing line');
+});

@@ -84,7 +84,13 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
     async handle({ runId }) {
       const run = await findRun(ctx.db, kind.table, runId);
       if (!run || run.status !== 'queued') return;
-      const snapshot = snapshotOf(kind, run);
+      let snapshot: ReturnType<typeof snapshotOf<AnyRunKind>>;
+      try {
+        snapshot = snapshotOf(kind, run);
+      } catch (error) {
+        // A scenario that cannot be read will not be readable on another attempt: the run fails, it is not left queued.
+        return fail(runId, new EngineError('invalid_scenario', `the run's scenario cannot be read: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500), false));
+      }
       const gate = await kind.gate(ctx, run, snapshot);
       if ('wait' in gate) return ctx.queue.send(kind.job, { runId }, { startAfterSeconds: gate.wait });
       if ('fail' in gate) return fail(runId, gate.fail);

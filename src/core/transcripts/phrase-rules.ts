@@ -21,6 +21,15 @@ export interface TranscriptParts {
   spotted?: readonly { phrase: string; start: number; end: number; speaker: string; confidence: number }[];
 }
 
+/**
+ * Whether the transcript tells its speakers apart: it has several channels, or its one channel
+ * was named (by the recording's metadata). A mono call's "channel_0" is everyone.
+ */
+export function speakersKnown(parts: Pick<TranscriptParts, 'segments'>): boolean {
+  const channels = new Set(parts.segments.map((segment) => segment.channel));
+  return channels.size > 1 || parts.segments.some((segment) => !/^channel_\d+$/.test(segment.speaker));
+}
+
 export interface Scope {
   speaker?: string | undefined;
   within_seconds?: number | undefined;

@@ -1,9 +1,11 @@
 // Questions that target a speaker, a time window or exact phrases. Each question sees only its
 // part of the transcript (one speaker's words, the first N seconds); phrase questions are answered
 // by the phrase rule without a model; the others go to the engine once per distinct part, the
-// scenario's summary with the whole transcript. Answers come back in the scenario's order.
+// scenario's summary with the whole transcript. Answers come back in the scenario's order. On a
+// call whose speakers cannot be told apart (one channel, unnamed), a question about one speaker
+// reads everyone's words, and its answer says so: no `speaker`, and uncertain.
 import type { AnalysisAnswer, AnalysisEngine, AnalysisOutput } from '../../engines/analysis/types.ts';
-import { answerByPhrases, scopedTranscript, type Scope, type TranscriptParts } from '../../core/transcripts/phrase-rules.ts';
+import { answerByPhrases, scopedTranscript, speakersKnown, type Scope, type TranscriptParts } from '../../core/transcripts/phrase-rules.ts';
 import { type Question } from '../../core/analyses/questions.ts';
 
 
@@ -23,10 +25,15 @@ export interface AnalysisRequest {
   signal: AbortSignal;
 }
 
+/** The confidence an answer about one speaker keeps when it had to read everyone's words. */
+export const SPEAKER_UNKNOWN_CONFIDENCE = 0.5;
+
 export async function analyzeTranscript(request: AnalysisRequest): Promise<AnalysisOutput> {
   const answers = new Map<string, AnalysisAnswer>();
   const groups = new Map<string, Question[]>();
-  for (const question of request.questions) {
+  const known = speakersKnown(request.parts);
+  const asked = request.questions.map((question): Question => (known || question.speaker === undefined ? question : { ...question, speaker: undefined }));
+  for (const question of asked) {
     if (hasPhrases(question)) answers.set(question.id, answerByPhrases(question, request.parts));
     else groups.set(scopeKey(question), [...(groups.get(scopeKey(question)) ?? []), question]);
   }
@@ -53,15 +60,16 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
       tokens_used: output.tokens_used + result.tokens_used,
     };
   }
-  return { ...output, answers: request.questions.flatMap((q) => withScope(q, answers.get(q.id))) };
+  return { ...output, answers: asked.flatMap((q, i) => withScope(q, answers.get(q.id), q.speaker !== request.questions[i]!.speaker)) };
 }
 
-/** An answer says which part of the call it read and how it was reached. */
-function withScope(question: Question, answer: AnalysisAnswer | undefined): AnalysisAnswer[] {
+/** An answer says which part of the call it read and how it was reached (and, where it read everyone's words instead of one speaker's, is uncertain). */
+function withScope(question: Question, answer: AnalysisAnswer | undefined, everyone: boolean): AnalysisAnswer[] {
   if (!answer) return [];
   return [
     {
       ...answer,
+      ...(everyone ? { confidence: Math.min(answer.confidence, SPEAKER_UNKNOWN_CONFIDENCE) } : {}),
       ...(question.speaker !== undefined ? { speaker: question.speaker } : {}),
       ...(question.within_seconds !== undefined ? { within_seconds: question.within_seconds } : {}),
       method: hasPhrases(question) ? 'phrases' : 'engine',

@@ -14,6 +14,7 @@ import { pipelineScenario } from '../../core/scenarios/scenario-store.ts';
 import { getTranscriptionScenario, transcriptionScenarios } from './transcription-scenarios.ts';
 import { waitForSettled } from '../../core/settled.ts';
 import { checkVocabularyWords, MAX_VOCABULARY, vocabularyTerms } from './vocabulary.ts';
+import { MAX_PROMPT_CHARS } from './transcription-card.ts';
 import { TRANSCRIPT_COLUMNS, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 export interface SyncRequest {
@@ -42,6 +43,7 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
     }
   }
   await transcriptionEngine(scenario.engine).checkModel(ctx.config, scenario.model);
+  if (request.prompt && request.prompt.length > MAX_PROMPT_CHARS) throw invalid('prompt', `is longer than ${MAX_PROMPT_CHARS} characters`);
   const language = request.language?.trim() || scenario.language;
   checkLanguage(scenario.engine, language);
   const vocabulary = [...(scenario.options.vocabulary ?? []), ...(request.vocabulary ?? []).filter((term) => !vocabularyTerms(scenario.options.vocabulary).some((known) => known.phrase === term))];

@@ -33,14 +33,22 @@ export function toText(segments: readonly ExportSegment[]): string {
   return lines.map((s) => line(s, withSpeaker)).filter((text) => text !== '' && !/^[^:]+: $/.test(text)).join('\n') + '\n';
 }
 
+/**
+ * A cue's text on one line, never read as a cue's timing ("-->" becomes "->"): a correction typed
+ * with line breaks or an arrow cannot end a cue early or start one of its own.
+ */
+const cueText = (text: string): string => text.replace(/\s+/g, ' ').replaceAll('-->', '->').trim();
+/** WebVTT cue text also escapes what would be read as markup (`<b>`) or an entity (`&amp;`). */
+const vttText = (text: string): string => cueText(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
 export function toSrt(segments: readonly ExportSegment[]): string {
   const withSpeaker = named(segments);
-  return segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${line(s, withSpeaker)}\n`).join('\n');
+  return segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${cueText(line(s, withSpeaker))}\n`).join('\n');
 }
 
 export function toVtt(segments: readonly ExportSegment[]): string {
   const withSpeaker = named(segments);
-  return `WEBVTT\n\n${segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${line(s, withSpeaker)}\n`).join('\n')}`;
+  return `WEBVTT\n\n${segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${vttText(line(s, withSpeaker))}\n`).join('\n')}`;
 }
 
 export function exportTranscript(format: Exclude<ExportFormat, 'json'>, segments: readonly ExportSegment[]): string {

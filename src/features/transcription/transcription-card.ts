@@ -9,6 +9,9 @@ import { RetrySettings, ScenarioVersion, SelectionSchema } from '../../core/scen
 import { StringEnum, DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { SpotSchema, VocabularySchema, type Vocabulary } from './vocabulary.ts';
 
+/** The longest prompt a scenario (or a synchronous request) gives an engine that takes one. */
+export const MAX_PROMPT_CHARS = 2000;
+
 type TranscriptionRun = Selectable<TranscriptionRunsTable>;
 
 export const channelModes = ['auto', 'separate', 'mix'] as const;
@@ -23,7 +26,7 @@ export const TranscriptionOptions = Type.Object({
     Type.Boolean({ description: 'Readable text from engines that write none (pocketsphinx): sentences from the pauses, question marks, capitals, and numbers, money, percentages, times, dates and digit strings as digits; each word gains punctuated_word (a number written over several words is carried by the first, the others write "") (default true)' }),
   ),
   base_url: Type.Optional(Nullable(Type.String({ description: 'openai engine: the server base URL (default HARK_OPENAI_BASE_URL)' }))),
-  prompt: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  prompt: Type.Optional(Nullable(Type.String({ maxLength: MAX_PROMPT_CHARS }))),
   channels: Type.Optional(
     Type.Union(channelModes.map((mode) => Type.Literal(mode)), {
       description: '"separate" transcribes each channel of the audio on its own (agent and customer on their own channels); "mix" transcribes the channels mixed to one; "auto" (the default) is "separate" for audio of 2 to 8 channels',

@@ -142,7 +142,9 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
       for (const [phase, seconds] of Object.entries(result.timings ?? {})) ctx.metrics.decodeSeconds.inc({ engine: engine.name, phase }, seconds);
     }
     if (recording.duration_seconds) ctx.metrics.realTimeFactor.observe({ engine: engine.name }, (performance.now() - decodeStarted) / 1000 / recording.duration_seconds);
-    const labels = speakerLabels(Math.max(1, channels), options.speaker_labels, options.speaker_labels_field, recording.metadata);
+    // The scenario names the channels of calls recorded on several; a mono (or mixed) call's one
+    // channel holds everyone, so it is named only by the recording's own metadata.
+    const labels = speakerLabels(Math.max(1, channels), channels >= 2 ? options.speaker_labels : {}, options.speaker_labels_field, recording.metadata);
     const merged = mergeChannels(results, labels);
     const spotted = options.spot.length > 0 ? results.flatMap((result, channel) => (result.spotted ?? []).map((found) => ({ ...found, channel, speaker: labels[channel] ?? `channel_${channel}` }))).sort((a, b) => a.start - b.start || a.channel - b.channel) : null;
     // Where each channel has sound, so that silence a recogniser folded into a word is not talk.
