@@ -118,6 +118,21 @@ describe('basic engine: output contract', () => {
     assert.equal(answer(out, 'greet').answer, true);
   });
 
+  test('what a call was about, asked in words the call does not use, is its first sentence beyond hello (uncertain)', async () => {
+    const call = [seg(0, 2, 'Hello.'), seg(2.5, 5, 'Good morning, this is Dana.'), seg(5.5, 9, 'My parcel never arrived and I was charged twice.')];
+    const out = await engine.analyze(input(call, [txt('about', 'What did the customer call about?'), txt('reason', 'What was the reason for the call?'), txt('number', 'What is the order number?')]));
+    for (const id of ['about', 'reason']) {
+      const a = answer(out, id);
+      assert.equal(a.answer, 'My parcel never arrived and I was charged twice.', id);
+      assert.ok(a.confidence < 0.6, `${id}: uncertain`);
+      assert.deepEqual(a.evidence.map((e) => e.start), [5.5]);
+    }
+    assert.equal(answer(out, 'number').answer, '', 'other questions are not answered with it');
+    // Found in the call's words, "calling" in a greeting is no reason either.
+    const greeted = await engine.analyze(input([seg(0, 3, 'Thank you for calling, this is Sam.'), seg(3.5, 6, 'Hi, my parcel never arrived.')], [txt('reason', 'What was the reason for the call?')]));
+    assert.equal(answer(greeted, 'reason').answer, 'Hi, my parcel never arrived.');
+  });
+
   test('aborted signal rejects', async () => {
     const ac = new AbortController();
     ac.abort();

@@ -221,6 +221,10 @@ for (const backend of await oneBackend()) {
       const labelled = await other.getTranscriptionScenario({ path: { scenario_id: defaultScenario.id } });
       assert.deepEqual(labelled.options.speaker_labels, { 0: 'agent', 1: 'customer' });
       await rejectsWith(other.createAnalysisScenarioFromTemplate({ body: { template: 'nope' } }), 400, 'validation_failed');
+      const twice = await other.createAnalysisScenarioFromTemplate({ body: { template: 'call_qa' } });
+      assert.equal(twice.name, 'Call QA 2', 'added twice, told apart by name');
+      assert.equal(twice.labelled_transcription_scenario_id, null, 'the speakers were named already');
+      await other.deleteAnalysisScenario({ path: { scenario_id: twice.id } });
 
       const { id } = await other.upload(call);
       await other.waitForRecording(id);

@@ -370,8 +370,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page } = owner;
     // Analyse the second recording too, through the API the page uses.
     await page.goto(`${workspaceUrl}/reports`);
-    await page.getByLabel('Analysis scenario', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Call review', exact: true }).click();
+    // Opened without a choice, Reports shows the scenario with the newest answers, not the first (never run).
+    const chosen = page.getByLabel('Analysis scenario', { exact: true }).first();
+    for (let i = 0; i < 50 && (await chosen.inputValue()) !== 'Call review'; i++) await page.waitForTimeout(200);
+    assert.equal(await chosen.inputValue(), 'Call review');
     await page.getByLabel('Group by metadata field', { exact: true }).first().click();
     await page.getByRole('option', { name: 'agent' }).click();
     await page.getByText('Week', { exact: true }).click();
@@ -444,6 +446,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Add Call QA' }).click();
     await page.waitForURL(/\/scenarios\/analysis\/sca-/);
     assert.equal(await page.getByLabel('Name').inputValue(), 'Call QA');
+    // The calls transcribed before keep channel_0 and channel_1: the page says so, and transcribes them again in one click.
+    await page.getByText('Earlier calls need transcribing again').waitFor();
+    await check(page, 'call-qa-speakers-named');
+    await page.getByRole('button', { name: 'Transcribe earlier calls again' }).click();
+    await page.getByText(/Transcribing \d+ calls again/).waitFor();
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
     await page.getByRole('button', { name: 'Transcribe' }).click();
@@ -457,6 +464,9 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-earlier]').getByText('1 earlier result of Call QA').waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('[data-result]:visible').count(), 1, 'one result shown per scenario');
+    // Transcribed again, the call's answers say they were read from the transcript before.
+    await page.getByRole('button', { name: 'Transcribe' }).click();
+    await page.locator('[data-result] [data-earlier-transcript]').first().waitFor({ timeout: 60_000 });
 
     // Answers across calls: the call's row, and filters on the answers.
     await page.goto(`${workspaceUrl}/scenarios`);

@@ -6,7 +6,7 @@
 // channel 0 the agent and channel 1 the customer (two-channel call recorders put them so).
 import type { Context } from '../../context.ts';
 import { invalid } from '../../errors.ts';
-import { createAnalysisScenario, type AnalysisScenario, type AnalysisScenarioInput } from './analysis-scenarios.ts';
+import { createAnalysisScenario, listAnalysisScenarios, type AnalysisScenario, type AnalysisScenarioInput } from './analysis-scenarios.ts';
 
 export interface AnalysisTemplate {
   id: string;
@@ -58,6 +58,10 @@ export const CALL_SPEAKER_LABELS = { '0': 'agent', '1': 'customer' };
 export async function createFromTemplate(ctx: Context, workspaceId: string, templateId: string, name?: string): Promise<{ scenario: AnalysisScenario; labelled: string | null }> {
   const template = analysisTemplates.find((t) => t.id === templateId);
   if (!template) throw invalid('template', `unknown template "${templateId}"; one of ${analysisTemplates.map((t) => t.id).join(', ')}`);
-  const scenario = await createAnalysisScenario(ctx, workspaceId, { ...template.scenario, name: name ?? template.scenario.name });
+  // Added twice, the template's scenarios are told apart by name ("Call QA 2"); a name given is kept as it is.
+  const taken = new Set((await listAnalysisScenarios(ctx, workspaceId)).map((s) => s.name));
+  let unique = template.scenario.name;
+  for (let n = 2; taken.has(unique); n++) unique = `${template.scenario.name} ${n}`;
+  const scenario = await createAnalysisScenario(ctx, workspaceId, { ...template.scenario, name: name ?? unique });
   return { scenario, labelled: await ctx.pipeline.speakersNamed(workspaceId, CALL_SPEAKER_LABELS) };
 }

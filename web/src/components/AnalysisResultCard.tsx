@@ -28,7 +28,7 @@ function meansYesOf(answer: Schemas['AnalysisResult']['answers'][number], teachi
   return { taught: (sentence) => examples.some((e) => sameSentence(e, sentence)), teach: (sentence) => teaching.teach(answer.question_id, sentence), busy: teaching.busy };
 }
 
-export function AnalysisResultCard({ result, scenarioName, onSeek, teaching }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void; teaching?: Teaching | undefined }) {
+export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, earlierTranscript = false }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void; teaching?: Teaching | undefined; earlierTranscript?: boolean }) {
   return (
     <Card withBorder radius="md" data-result={result.analysis_run_id}>
       <Stack gap="sm">
@@ -38,6 +38,14 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching }: {
             {result.engine === 'basic' ? 'basic engine (no language model)' : `${result.engine} · ${result.model}`} · {formatDateTime(result.created_at)}
           </Text>
         </Group>
+        {earlierTranscript && (
+          <Group gap="xs" wrap="nowrap" align="flex-start" data-earlier-transcript="true">
+            <Badge color="yellow" variant="light" style={{ flexShrink: 0 }}>
+              Earlier transcript
+            </Badge>
+            <Text size="sm">Answered on an earlier transcript of this call: its passages may differ from the transcript shown. Analyse again to answer this one.</Text>
+          </Group>
+        )}
         {result.summary && <Text size="sm">{result.summary}</Text>}
         {result.answers.map((answer) => {
           const meansYes = meansYesOf(answer, teaching);

@@ -76,7 +76,7 @@ export default function WorkspaceLayout() {
     );
   }
   if (session.isError) return <ProblemAlert error={session.error} />;
-  if (!session.data) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} replace />;
+  if (!session.data) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   const workspace = session.data.workspaces.find((w) => w.id === workspaceId);
   if (!workspace) return <Navigate to="/" replace />;
 

@@ -3,7 +3,7 @@
 // instructions, engine and model from what this server has, summary and automatic toggles.
 import { Anchor, Button, Group, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
 import { keys, queries, useEngines, useTranscriptionScenarios } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
@@ -11,6 +11,7 @@ import { QuestionEditor, type Question } from '../components/QuestionEditor.tsx'
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
 import { ChangedElsewhere } from '../components/scenario/ChangedElsewhere.tsx';
+import { SpeakersNamedNotice } from '../components/scenario/SpeakersNamedNotice.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
@@ -25,6 +26,8 @@ export default function AnalysisScenario() {
   const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
+  // Set by "Add Call QA" when it named the transcription scenario's speakers.
+  const speakersNamedIn = (useLocation().state as { speakersNamedIn?: string | null } | null)?.speakersNamedIn ?? null;
   const { scenario, draft, set, save, remove, stale, reload, overwrite } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.analysisScenario(workspace.id, scenarioId),
@@ -84,6 +87,7 @@ export default function AnalysisScenario() {
         )}
         </Group>
       </Group>
+      {speakersNamedIn && writer && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={speakersNamedIn} />}
       <form
         onSubmit={(e) => {
           e.preventDefault();

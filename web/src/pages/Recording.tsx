@@ -122,6 +122,7 @@ export default function Recording() {
             writer={writer}
             hasAudio={hasAudio}
             latestCompleted={latestCompleted}
+            transcriptId={transcript.data?.id ?? null}
             transcriptionScenarios={transcriptionScenarios.data?.data ?? NONE}
             analysisScenarios={analysisScenarios.data?.data ?? NONE}
             transcriptionRuns={transcriptionRuns.data?.data ?? NONE}

@@ -5,8 +5,8 @@ import { Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Titl
 import { BarChart, LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { download, workspacePath } from '../api/client.ts';
-import { queries, useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
+import { api, download, ok, workspacePath } from '../api/client.ts';
+import { keys, queries, useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { chartOf } from '../lib/report-chart.ts';
@@ -22,7 +22,16 @@ export default function Reports() {
   const [search, setSearch] = useSearchParams();
   const scenarios = useAnalysisScenarios(workspace.id);
   const fields = useMetadataFields(workspace.id);
-  const scenarioId = search.get('scenario') ?? scenarios.data?.data[0]?.id ?? null;
+  // Unless one is chosen, the scenario whose answers are newest (the first one where none has any):
+  // opening Reports shows answers, not an empty chart for a scenario never run.
+  const newest = useQuery({
+    queryKey: [...keys.reports(workspace.id), 'newest-result'] as const,
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-results', { params: { path: { workspace_id: workspace.id }, query: { limit: 1 } } })),
+    enabled: !search.get('scenario'),
+  });
+  const newestScenario = newest.data?.data[0]?.analysis_scenario_id;
+  const known = (id: string | undefined) => (id && scenarios.data?.data.some((s) => s.id === id) ? id : undefined);
+  const scenarioId = search.get('scenario') ?? (newest.isPending ? null : (known(newestScenario) ?? scenarios.data?.data[0]?.id ?? null));
   const field = search.get('field');
   const period = search.get('period');
   const questionId = search.get('question');

@@ -75,7 +75,12 @@ export interface Query {
   intent: Intent;
   /** The question asks what something became ("what is the new date", "when is it now due"): the answer is what it was changed to. */
   asksChange: boolean;
+  /** The question asks what the call (or a party) was about or why ("what did the customer call about", "the reason for calling"). */
+  asksTopic: boolean;
 }
+
+/** Words that ask what a call was about. */
+const TOPIC_ASKED = new Set(['reason', 'reasons', 'purpose', 'topic', 'subject']);
 
 /** Words that ask for what a thing became rather than what it was. */
 const CHANGE_ASKED = new Set(['new', 'now', 'instead', 'changed', 'updated', 'rescheduled', 'moved']);
@@ -147,5 +152,6 @@ export function buildQuery(w: Wink, question: string): Query {
   const acceptTerms = terms.flatMap((t, ti) => (ACCEPT_WORDS.has(t.lemma) ? [ti] : []));
   const role = terms.some((t) => AGENT_ROLES.has(t.lemma)) ? 'agent' : terms.some((t) => CUSTOMER_ROLES.has(t.lemma)) ? 'customer' : null;
   const asksChange = intent !== null && words.some((word) => CHANGE_ASKED.has(word));
-  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange };
+  const asksTopic = (wh === 'what' && words.includes('about')) || wh === 'why' || words.some((word) => TOPIC_ASKED.has(word));
+  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic };
 }

@@ -7,6 +7,8 @@ import { isInterrogativeMatch, type Match } from './matching.ts';
 import { nameAnswer } from './names.ts';
 import { type Intent, INTENT_TYPES, type Query } from './query.ts';
 import type { Entity, Unit } from './tokens.ts';
+import { POLITE } from './lexicon.ts';
+import { GREETING_GROUP } from './synonyms.ts';
 
 const ANSWER_MAX_CHARS = 300;
 
@@ -163,6 +165,9 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
     // Names are rarely asked with words that occur in the call ("what is the agent's
     // name?" vs "this is paula"): fall back to the first self-introduction.
     if (q.intent === 'name') return nameAnswer(q.role === 'customer' ? units.slice(1) : units, 0.3) ?? noAnswer();
+    // What a call was about is rarely asked in the call's words ("what did the customer call
+    // about?" vs "my parcel never arrived"): the first sentence that says more than hello.
+    if (q.asksTopic) return topicAnswer(units) ?? noAnswer();
     return noAnswer();
   }
 
@@ -176,6 +181,8 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
   }
 
   const answerUnit = best.inq && best.resp !== undefined && !best.resp.hasInq ? best.resp : best.m.unit;
+  // "What was the reason for the call?" finds "thank you for calling": hello is no reason.
+  if (q.asksTopic && types.length === 0 && !saysMoreThanHello(answerUnit)) return topicAnswer(units) ?? noAnswer();
   if (q.intent === 'name') {
     const name = nameOf(q, units, best, answerUnit);
     if (name !== null) return name;
@@ -185,4 +192,13 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
     confidence: round2(clamp(0.25 + 0.5 * best.m.coverage, 0.1, 0.8)),
     evidence: uniqueEvidence([answerUnit, best.m.unit, ranked[1]?.m.unit]),
   };
+}
+
+/** A unit that says more than hello: two words beyond greetings, courtesies and names. */
+const saysMoreThanHello = (u: Unit): boolean => u.toks.filter((t) => t.content && !POLITE.has(t.lemma) && !POLITE.has(t.normal) && !t.groups.includes(GREETING_GROUP) && t.ent !== 'PERSON').length >= 2;
+
+/** The first unit that says more than hello, as an uncertain answer to what the call was about. */
+function topicAnswer(units: Unit[]): AnswerBody<string> | null {
+  const unit = units.find(saysMoreThanHello);
+  return unit ? { answer: truncate(unit.text, ANSWER_MAX_CHARS), confidence: 0.3, evidence: uniqueEvidence([unit]) } : null;
 }

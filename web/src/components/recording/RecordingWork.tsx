@@ -22,6 +22,8 @@ interface Props {
   hasAudio: boolean;
   /** The transcription run whose transcript is shown (analysis needs one). */
   latestCompleted: string | null;
+  /** The transcript shown (the recording's latest), to tell answers read from an earlier one. */
+  transcriptId: string | null;
   transcriptionScenarios: Schemas['TranscriptionScenario'][];
   analysisScenarios: Schemas['AnalysisScenario'][];
   transcriptionRuns: Schemas['TranscriptionRun'][];
@@ -34,7 +36,7 @@ interface Props {
   onSeek: (seconds: number) => void;
 }
 
-export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
+export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
   const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
@@ -122,7 +124,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
             {results?.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
             {latestPerScenario(results ?? []).map(({ latest, earlier }) => (
               <Stack key={latest.analysis_run_id} gap={4}>
-                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} />
+                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId} />
                 {earlier.length > 0 && (
                   <details data-earlier={latest.analysis_scenario_id}>
                     <summary style={{ cursor: 'pointer', fontSize: 'var(--mantine-font-size-sm)' }}>

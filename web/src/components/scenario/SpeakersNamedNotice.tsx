@@ -1,0 +1,55 @@
+// Said on a Call QA scenario just added from its template, when the template named the speakers of
+// the transcription scenario (channel 0 "agent", channel 1 "customer"): calls transcribed before
+// keep channel_0 and channel_1, so questions about the agent or the customer find nobody in them
+// until they are transcribed again, which one click starts (one execution over them).
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { api, ok } from '../../api/client.ts';
+import { useTranscriptionScenarios } from '../../api/queries.ts';
+import { ProblemAlert } from '../Problem.tsx';
+
+/** The pipeline statuses of a call that has a transcript. */
+const TRANSCRIBED = 'transcribed,analysing,analysed';
+
+export function SpeakersNamedNotice({ workspaceId, transcriptionScenarioId }: { workspaceId: string; transcriptionScenarioId: string }) {
+  const scenarios = useTranscriptionScenarios(workspaceId);
+  const name = scenarios.data?.data.find((s) => s.id === transcriptionScenarioId)?.name ?? 'the transcription scenario';
+  // Only worth saying where some call was transcribed already.
+  const earlier = useQuery({
+    queryKey: ['transcribed-before', workspaceId, transcriptionScenarioId],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: { limit: 1, offset: 0, pipeline_status: TRANSCRIBED } } })),
+    staleTime: Infinity,
+  });
+  const key = useMemo(() => crypto.randomUUID(), []);
+  const again = useMutation({
+    mutationFn: () =>
+      ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path: { workspace_id: workspaceId, scenario_id: transcriptionScenarioId } }, body: { idempotency_key: key } })),
+  });
+  if (!earlier.data || earlier.data.data.length === 0) return null;
+  return (
+    <Alert color="blue" title="Earlier calls need transcribing again" role="status">
+      <Stack gap="xs">
+        <Text size="sm">
+          Call QA asks about the agent and the customer, so “{name}” now names channel 0 “agent” and channel 1 “customer”. Calls transcribed before keep “channel_0” and “channel_1”: until they are
+          transcribed again, Call QA cannot tell who said what in them.
+        </Text>
+        {again.data ? (
+          <Text size="sm">
+            Transcribing {again.data.recording_ids.length} calls again. When they are done, use Run on recordings… to answer Call QA on them (
+            <Anchor component={Link} to={`/w/${workspaceId}/executions`}>
+              Executions
+            </Anchor>
+            ).
+          </Text>
+        ) : (
+          <Button size="xs" w="fit-content" onClick={() => again.mutate()} loading={again.isPending}>
+            Transcribe earlier calls again
+          </Button>
+        )}
+        <ProblemAlert error={again.error} title="Not started" />
+      </Stack>
+    </Alert>
+  );
+}
