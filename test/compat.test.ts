@@ -53,6 +53,10 @@ for (const backend of await oneBackend()) {
 
     test('the openai client receives text, verbose_json with words, and srt', async () => {
       const client = new OpenAI({ apiKey: account.key, baseURL: `${base}/v1`, maxRetries: 0, timeout: 300_000 });
+      // As in a workspace that transcribes every upload by itself (the default outside tests).
+      const scenarios = `/api/v1/workspaces/${account.workspaceId}/transcription-scenarios`;
+      const automatic = (await hark.request({ method: 'GET', url: scenarios, key: account.key })).json<{ data: { id: string }[] }>().data[0]!.id;
+      await hark.request({ method: 'PATCH', url: `${scenarios}/${automatic}`, key: account.key, payload: { auto: true } });
       const text = await client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1', response_format: 'text' });
       assert.equal(typeof text, 'string');
       assert.match(String(text).toLowerCase(), /thank|calling|appointment|monday/);
@@ -68,6 +72,15 @@ for (const backend of await oneBackend()) {
 
       const runs = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/transcription-runs`, key: account.key })).json<{ data: unknown[] }>().data;
       assert.ok(runs.length >= 3, 'synchronous transcriptions are ordinary runs');
+      // One run each: the workspace's automatic scenario does not transcribe them a second time.
+      const P = `/api/v1/workspaces/${account.workspaceId}`;
+      const synchronous = (await hark.request({ method: 'GET', url: `${P}/recordings?metadata.source=openai-compatible`, key: account.key })).json<{ data: { id: string }[] }>().data;
+      assert.ok(synchronous.length >= 3);
+      for (const { id } of synchronous) {
+        const own = (await hark.request({ method: 'GET', url: `${P}/transcription-runs?recording_id=${id}`, key: account.key })).json<{ data: unknown[] }>().data;
+        assert.equal(own.length, 1, `one run for ${id}`);
+      }
+      await hark.request({ method: 'PATCH', url: `${scenarios}/${automatic}`, key: account.key, payload: { auto: false } });
 
       await assert.rejects(
         client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'nonsense-engine/x' }),
