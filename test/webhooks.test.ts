@@ -150,6 +150,13 @@ for (const backend of await backends()) {
         assert.equal(payload.data.webhook_id, hook.id);
         const log = (await client.listWebhookDeliveries({ path: { webhook_id: hook.id } })).data;
         assert.deepEqual(log.map((d) => [d.event_type, d.success]), [['webhook.test', true]]);
+        // A test answered 410 is logged, and does not disable the endpoint (only real deliveries do).
+        receiver.answers = [410];
+        await client.sendTestEvent({ path: { webhook_id: hook.id } });
+        await eventually(async () => (await client.listWebhookDeliveries({ path: { webhook_id: hook.id } })).data.some((d) => d.status_code === 410), 30_000, 'the second test');
+        const after = await client.getWebhook({ path: { webhook_id: hook.id } });
+        assert.equal(after.enabled, true);
+        assert.equal(after.failing_since, null);
         // Another workspace's key, in its own workspace, finds no such webhook.
         const other = hark.client((await registerAccount(hark)).key);
         await rejectsWith(other.sendTestEvent({ path: { webhook_id: hook.id } }), 404, 'not_found');

@@ -60,6 +60,8 @@ export function deliverWebhookJob(ctx: Context): JobHandler<'deliver-webhook'> {
             next_attempt_at: retry ? new Date(Date.now() + wait * 1000) : null,
           })
           .execute();
+        // A manual attempt (a test event, a redelivery) is logged and changes nothing of the endpoint's state: a test answered 410 does not disable it.
+        if (manual) return;
         const disable = gone ? 'the endpoint answered 410 Gone' : tooLong ? 'deliveries failed for more than a day' : null;
         await trx
           .updateTable('webhooks')
