@@ -165,15 +165,15 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
                 </Anchor>
                 {several && (
                   // The speaker at the start of each turn, in a column of its own.
-                  <Box w={104} style={{ flexShrink: 0 }}>
+                  <Box w={{ base: 88, sm: 104 }} style={{ flexShrink: 0 }}>
                     {segments[i - 1]?.segment.speaker !== segment.speaker && (
-                      <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={104} data-speaker={segment.speaker}>
+                      <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={{ base: 88, sm: 104 }} data-speaker={segment.speaker}>
                         {segment.speaker}
                       </Badge>
                     )}
                   </Box>
                 )}
-                <Text size="md" style={{ lineHeight: 1.7 }}>
+                <Text size="md" style={{ lineHeight: 1.7, minWidth: 0, overflowWrap: 'anywhere' }}>
                   {indexes.length > 0
                     ? // A number written over several words is carried by its first; the others write nothing.
                       indexes.filter((index) => words[index]!.punctuated_word !== '').map((index) => (

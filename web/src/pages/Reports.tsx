@@ -17,6 +17,19 @@ const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'c
 /** The field select's value for grouping by call category (no metadata field is named so). */
 const CATEGORY = '@category';
 
+/** A sentiment to one decimal with its sign, never "-0.0". */
+const signed = (value: number): string => {
+  const shown = value.toFixed(1);
+  return shown === '-0.0' || shown === '0.0' ? '0.0' : value > 0 ? `+${shown}` : shown;
+};
+
+/** Hours of audio as hours and minutes ("2 h 05 min"), or minutes and seconds under an hour ("0 min 17 s"). */
+const audioLength = (seconds: number): string => {
+  const total = Math.round(seconds);
+  if (total >= 3600) return `${Math.floor(total / 3600)} h ${String(Math.floor((total % 3600) / 60)).padStart(2, '0')} min`;
+  return `${Math.floor(total / 60)} min ${String(total % 60).padStart(2, '0')} s`;
+};
+
 export default function Reports() {
   const workspace = useWorkspace();
   const [search, setSearch] = useSearchParams();
@@ -174,7 +187,7 @@ export default function Reports() {
                   ))}
                   <Table.Th>Recordings</Table.Th>
                   <Table.Th>By status</Table.Th>
-                  <Table.Th>Hours of audio</Table.Th>
+                  <Table.Th>Audio</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -189,7 +202,7 @@ export default function Reports() {
                         .map(([s, n]) => `${s.replace(/_/g, ' ')}: ${n}`)
                         .join(', ')}
                     </Table.Td>
-                    <Table.Td>{(g.total_duration_seconds / 3600).toFixed(2)}</Table.Td>
+                    <Table.Td>{audioLength(g.total_duration_seconds)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -236,7 +249,7 @@ export default function Reports() {
                     <Table.Td>{g.transcripts}</Table.Td>
                     {talkSpeakers.map((name) => {
                       const s = g.speakers.find((x) => x.speaker === name);
-                      const mood = s && s.sentiment_avg !== null ? ` · sentiment ${s.sentiment_avg > 0 ? '+' : ''}${s.sentiment_avg.toFixed(1)}` : '';
+                      const mood = s && s.sentiment_avg !== null ? ` · sentiment ${signed(s.sentiment_avg)}` : '';
                       return <Table.Td key={name}>{s ? `${Math.round(s.talk_share * 100)} % · ${Math.round(s.words_per_minute_avg)} wpm${mood}` : '—'}</Table.Td>;
                     })}
                     <Table.Td>{g.silence_seconds_avg.toFixed(1)} s</Table.Td>
