@@ -68,6 +68,7 @@ for (const backend of await backends()) {
 
       // A correction made on version 1 now comes too late.
       await rejectsWith(correct(runId, { version: 1, words: [{ index: 0, word: 'Hi' }] }), 409, 'transcript_changed');
+      await rejectsWith(correct(runId, { version: 999, words: [{ index: 0, word: 'Hi' }] }), 400, 'validation_failed');
     });
 
     test('analysis reads the corrected transcript, and the automatic scenario runs on it', async () => {

@@ -7204,7 +7204,7 @@ export interface operations {
                         /** @description The segment's whole text as it should be; its words are timed again over the time they took */
                         text: string;
                     }[];
-                    /** @description The version corrected: refused with 409 transcript_changed when the transcript has moved on */
+                    /** @description The version corrected: refused with 409 transcript_changed when the transcript has moved on (a version it never had is a 400) */
                     version?: number;
                 };
             };

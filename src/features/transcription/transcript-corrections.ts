@@ -34,6 +34,7 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
     const run = (await trx.selectFrom('transcription_runs').selectAll().where('id', '=', found.id).forUpdate().executeTakeFirstOrThrow()) as TranscriptionRun;
     if (run.status !== 'completed' || !run.transcript_id) throw new AppError('run_not_completed', `the run is ${run.status}; its transcript can be corrected once it is completed`);
     const current = await trx.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
+    if (input.version !== undefined && input.version > current.version) throw invalid('version', `the transcript has no version ${input.version} yet (it is at version ${current.version})`);
     if (input.version !== undefined && input.version !== current.version) {
       throw new AppError('transcript_changed', `these corrections were made on version ${input.version}; the transcript is at version ${current.version}: read it again`);
     }

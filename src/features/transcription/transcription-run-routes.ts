@@ -32,7 +32,7 @@ const CorrectionBody = Type.Object(
         { maxItems: 2000 },
       ),
     ),
-    version: Type.Optional(Type.Integer({ minimum: 1, description: 'The version corrected: refused with 409 transcript_changed when the transcript has moved on' })),
+    version: Type.Optional(Type.Integer({ minimum: 1, description: 'The version corrected: refused with 409 transcript_changed when the transcript has moved on (a version it never had is a 400)' })),
   },
   { additionalProperties: false },
 );
