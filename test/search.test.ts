@@ -13,7 +13,7 @@ for (const backend of await backends()) {
   describe(`search on ${backend}`, () => {
     let hark: Hark;
     let client: HarkClient;
-    const calls: { id: string; text: string }[] = [];
+    const calls: { id: string; text: string; words: { word: string; start: number }[] }[] = [];
     const search = (query: Record<string, string | number>) => client.searchTranscripts({ query: query as { q: string } });
 
     before(async () => {
@@ -26,13 +26,13 @@ for (const backend of await backends()) {
       for (const script of scripts) {
         const { id } = await client.upload(speech(script.text), { metadata: { agent: script.agent }, recordedAt: script.agent === 'alice' ? '2026-10-01T09:00:00Z' : '2026-11-02T09:00:00Z' });
         const transcript = await client.transcribe({ id });
-        calls.push({ id, text: transcript.text });
+        calls.push({ id, text: transcript.text, words: transcript.words });
       }
     });
     after(() => hark.destroy());
 
     test('a word recognised in one call finds that call only, marked in the snippet with its times', async () => {
-      const [first, second] = calls as [{ id: string; text: string }, { id: string; text: string }];
+      const [first, second] = calls as [(typeof calls)[number], (typeof calls)[number]];
       const word = words(first.text).find((w) => !words(second.text).includes(w));
       assert.ok(word, `no word of five letters or more only in the first transcript: "${first.text}" / "${second.text}"`);
       const { data, next_cursor } = await search({ q: word });
@@ -41,6 +41,9 @@ for (const backend of await backends()) {
       const hit = data[0]!;
       assert.match(hit.snippet, new RegExp(`<mark>${word}</mark>`, 'i'));
       assert.ok(hit.end > hit.start && hit.start >= 0, JSON.stringify(hit));
+      // `at` is where the word itself is said, to play from there.
+      const said = first.words.find((w) => w.word.toLowerCase() === word)!;
+      assert.equal(hit.at, said.start, JSON.stringify({ hit, said }));
       assert.equal(hit.speaker, 'channel_0', 'a mono call has one speaker, named after its channel');
       // The hit says which call it is in: file, call date and metadata (the agent).
       assert.match(hit.recording.filename, /\.wav$/);
@@ -51,7 +54,7 @@ for (const backend of await backends()) {
     });
 
     test('an exact phrase, a metadata filter and paging', async () => {
-      const [first, second] = calls as [{ id: string; text: string }, { id: string; text: string }];
+      const [first, second] = calls as [(typeof calls)[number], (typeof calls)[number]];
       const pair = first.text.toLowerCase().split(/\s+/).filter(Boolean).slice(-3, -1).join(' ');
       const phrase = await search({ q: `"${pair}"` });
       assert.ok(phrase.data.some((hit) => hit.recording_id === first.id), `"${pair}" in "${first.text}"`);
@@ -73,7 +76,7 @@ for (const backend of await backends()) {
     });
 
     test('a call transcribed again is found once, in its latest transcript', async () => {
-      const [first, second] = calls as [{ id: string; text: string }, { id: string; text: string }];
+      const [first, second] = calls as [(typeof calls)[number], (typeof calls)[number]];
       const word = words(first.text).find((w) => !words(second.text).includes(w))!;
       const before = (await search({ q: word })).data;
       const scenarioId = (await client.listTranscriptionScenarios()).data[0]!.id;

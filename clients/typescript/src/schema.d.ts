@@ -11351,6 +11351,8 @@ export interface operations {
                             transcript_id: string;
                             /** @description Seconds: the start of the segment that matches */
                             start: number;
+                            /** @description Seconds: where the match is said, the start of the first word of the segment that matches a search word (a phrase: the segment's start) */
+                            at: number;
                             end: number;
                             speaker: string | null;
                             /** @description The segment around the match, each matching word between <mark> and </mark> */

@@ -25,6 +25,7 @@ const SearchHit = Type.Object({
   recording_id: Type.String(),
   transcript_id: Type.String(),
   start: Type.Number({ description: 'Seconds: the start of the segment that matches' }),
+  at: Type.Number({ description: 'Seconds: where the match is said, the start of the first word of the segment that matches a search word (a phrase: the segment\'s start)' }),
   end: Type.Number(),
   speaker: Nullable(Type.String()),
   snippet: Type.String({ description: 'The segment around the match, each matching word between <mark> and </mark>' }),

@@ -21,6 +21,8 @@ export interface SearchHit {
   transcript_id: string;
   start: number;
   end: number;
+  /** Where the match is said: its first word's start, else the segment's. */
+  at: number;
   speaker: string | null;
   snippet: string;
   /** The call the hit is in, to tell hits apart without opening them. */
@@ -35,8 +37,14 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
   if (!q) throw invalid('q', 'must contain a word to search for');
   const conditions = recordingConditions(query, 'rec');
   const tsquery = sql`websearch_to_tsquery('english', ${q})`;
-  const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; speaker: string | null; snippet: string; filename: string; recorded_at: Date; metadata_json: string }>`
+  const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; at: number | null; speaker: string | null; snippet: string; filename: string; recorded_at: Date; metadata_json: string }>`
     SELECT t.seq, t.id AS transcript_id, t.recording_id, (s.segment->>'start')::float8 AS start, (s.segment->>'end')::float8 AS "end",
+      -- The first word of the segment (its channel, its time span) that matches a search word.
+      (SELECT (w->>'start')::float8 FROM jsonb_array_elements(t.words) AS x(w)
+        WHERE coalesce((w->>'channel')::int, 0) = coalesce((s.segment->>'channel')::int, 0)
+          AND (w->>'start')::float8 >= (s.segment->>'start')::float8 - 0.01 AND (w->>'start')::float8 < (s.segment->>'end')::float8
+          AND to_tsvector('english', w->>'word') @@ ${tsquery}
+        ORDER BY (w->>'start')::float8 LIMIT 1) AS at,
       rec.filename, rec.recorded_at, rec.metadata_json,
       s.segment->>'speaker' AS speaker,
       ts_headline('english', s.segment->>'text', ${tsquery}, ${`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=20, MinWords=6, MaxFragments=1`}) AS snippet
@@ -61,6 +69,7 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
     ...hit,
     start: Number(hit.start),
     end: Number(hit.end),
+    at: hit.at === null ? Number(hit.start) : Number(hit.at),
     recording: { filename, recorded_at, metadata: JSON.parse(metadata_json) as Record<string, unknown> },
   }));
   const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;

@@ -75,7 +75,7 @@ export default function Search() {
             </Group>
             <Group justify="space-between" wrap="nowrap" align="flex-start">
               <Snippet text={hit.snippet} />
-              <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}?t=${hit.start}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+              <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}?t=${hit.at}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
                 Open at {clock(hit.start)}
               </Anchor>
             </Group>
