@@ -6,29 +6,16 @@
 // labelled yes turns they hold are counted: by shared words, by meaning (the sentence encoder),
 // both fused, and beside them the first part of the call (a plain cut) and segments spread evenly.
 //   npx tsx bench/excerpts.ts [--set dev|holdout]
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { excerptSegments, type RankOptions } from './excerpt-ranking.ts';
 import { formatSegment } from '../src/engines/analysis/prompt.ts';
 import type { TranscriptSegment } from '../src/engines/analysis/types.ts';
 import { embedSentences } from '../src/engines/text/sentence-encoder.ts';
 import { usage } from './usage.ts';
+import { teachingSets, type TeachingSet as Data } from './teaching-sets.ts';
 
 usage('Usage: npx tsx bench/excerpts.ts [--set dev|holdout]\nHow many of the turns that answer a question the excerpts of a long call hold, by ranking, beside a plain cut.');
 
-interface Call {
-  id: string;
-  segments: TranscriptSegment[];
-  answers: Record<string, { answer: boolean; passage?: string }>;
-}
-interface Data {
-  questions: { id: string; text: string }[];
-  calls: Call[];
-}
-
-const SETS = { dev: './teaching-calls-dev.json', holdout: './teaching-calls.json' } as const;
-const setArg = process.argv.indexOf('--set');
-const only = setArg >= 0 ? process.argv[setArg + 1] : undefined;
 const JOINED = 4;
 const BUDGETS = [0.15, 0.3];
 
@@ -89,12 +76,10 @@ const methods: [string, (segments: TranscriptSegment[], questions: Data['questio
   ]),
 ];
 
-for (const [name, file] of Object.entries(SETS)) {
-  if (only !== undefined && only !== name) continue;
-  const data = JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as Data;
+for (const data of teachingSets(process.argv)) {
   const calls = longCalls(data);
   const lengths = calls.map((c) => c.segments.length);
-  console.log(`\n${name === 'dev' ? 'dev (to try changes on)' : 'held-out (only measured)'}: ${calls.length} long calls of ${Math.min(...lengths)}-${Math.max(...lengths)} segments, ${data.questions.length} questions; yes turns held by the excerpts`);
+  console.log(`\n${data.name === 'dev' ? 'dev (to try changes on)' : 'held-out (only measured)'}: ${calls.length} long calls of ${Math.min(...lengths)}-${Math.max(...lengths)} segments, ${data.questions.length} questions; yes turns held by the excerpts`);
   const rows = [['excerpts', ...BUDGETS.map((b) => `${Math.round(b * 100)} % of the call`), 'ms per call']];
   for (const [label, choose] of methods) {
     const row = [label];

@@ -8,47 +8,17 @@
 // answers the question on every other call. Printed beside the engine without examples and the
 // constant answers on the same calls; "sure" counts the answers not marked uncertain.
 //   npx tsx bench/teaching.ts [--verbose] [--set dev|holdout]
-import { readFileSync } from 'node:fs';
 import { UNCERTAIN_BELOW } from '../src/core/analyses/analysis-result.ts';
 import { createBasicEngine } from '../src/engines/analysis/basic/index.ts';
-import type { AnalysisInput, TranscriptSegment } from '../src/engines/analysis/types.ts';
+import type { AnalysisInput } from '../src/engines/analysis/types.ts';
+import { teachingSets, type TeachingCall as Call, type TeachingSet } from './teaching-sets.ts';
 import { usage } from './usage.ts';
 
 usage('Usage: npx tsx bench/teaching.ts [--verbose] [--set dev|holdout]\nHow far a question\'s example taught from one call carries to the others, on one support line\'s calls.');
 
-interface Answer {
-  answer: boolean;
-  passage?: string;
-}
-interface Call {
-  id: string;
-  segments: TranscriptSegment[];
-  answers: Record<string, Answer>;
-}
-interface Data {
-  questions: { id: string; text: string }[];
-  calls: Call[];
-}
-
-const SETS = { dev: './teaching-calls-dev.json', holdout: './teaching-calls.json' } as const;
-const setArg = process.argv.indexOf('--set');
-const only = setArg >= 0 ? process.argv[setArg + 1] : undefined;
-if (only !== undefined && !(only in SETS)) throw new Error(`--set takes dev or holdout, not ${only}`);
 const verbose = process.argv.includes('--verbose');
 const engine = createBasicEngine();
-let data: Data = { questions: [], calls: [] };
-
-function load(file: string): Data {
-  const read = JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as Data;
-  for (const call of read.calls) {
-    for (const q of read.questions) {
-      const a = call.answers[q.id];
-      if (!a) throw new Error(`${file}: ${call.id} has no answer to ${q.id}`);
-      if (a.answer && !call.segments.some((s) => s.text === a.passage)) throw new Error(`${file}: ${call.id}/${q.id}: the passage is not one of the call's turns`);
-    }
-  }
-  return read;
-}
+let data: TeachingSet = { name: 'dev', questions: [], calls: [] };
 
 /** The calls whose answer to `questionId` is yes, in the file's order. */
 const yesCalls = (questionId: string): Call[] => data.calls.filter((c) => c.answers[questionId]!.answer);
@@ -120,9 +90,8 @@ async function measure(k: number): Promise<Tally> {
 }
 
 const pct = (ok: number, n: number): string => (n === 0 ? '-' : `${((100 * ok) / n).toFixed(1)} %`);
-for (const [name, file] of Object.entries(SETS)) {
-  if (only !== undefined && only !== name) continue;
-  data = load(file);
+for (const set of teachingSets(process.argv)) {
+  data = set;
   const rows: string[][] = [['examples', 'answers', 'right', 'always yes', 'always no', 'yes on a no call', 'no on a yes call', 'sure, right']];
   for (const k of [0, 1, 2, 3]) {
     const t = await measure(k);
@@ -139,7 +108,7 @@ for (const [name, file] of Object.entries(SETS)) {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('   ');
-  console.log(`\n${name === 'dev' ? 'dev (to try changes on)' : 'held-out (only measured)'}: basic engine on ${data.calls.length} calls of one business, ${data.questions.length} yes/no questions; the calls taught from are left out of their question's count`);
+  console.log(`\n${data.name === 'dev' ? 'dev (to try changes on)' : 'held-out (only measured)'}: basic engine on ${data.calls.length} calls of one business, ${data.questions.length} yes/no questions; the calls taught from are left out of their question's count`);
   console.log(line(rows[0]!));
   console.log(widths.map((w) => '-'.repeat(w)).join('   '));
   for (const r of rows.slice(1)) console.log(line(r));

@@ -275,6 +275,7 @@ for (const backend of await oneBackend()) {
       assert.equal(await calls({ sentiment_speaker: 'customer', sentiment_min: Math.min(1, customer + 0.01) }), 0);
       assert.equal(await calls({ topic: latest.key_phrases[0]!.text }), 1);
       assert.equal(await calls({ topic: 'zeppelin' }), 0);
+      assert.deepEqual((await client.getAnalysisReport({ query: { analysis_scenario_id: asked.id, topic: 'zeppelin' } })).groups, [], 'without group_by, a filter that finds nothing gives no group of 0 calls');
       assert.equal(await calls({ category: 'cat-00000000-0000-4000-8000-000000000000', status: 'completed' }), 0);
       assert.equal(await calls({ status: 'completed', created_after: '2020-01-01T00:00:00Z' }), 1);
       const analysisCsv = await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${asked.id}&group_by=metadata.agent&metadata.agent=sam&sentiment=true`, key: account.key, headers: { accept: 'text/csv' } });

@@ -9,7 +9,6 @@ import { analysisScenarios } from '../features/analysis/analysis-scenarios.ts';
 import { createTranscriptionRun } from '../features/transcription/transcription-runs.ts';
 import { transcriptionKind } from '../features/transcription/transcription-kind.ts';
 import { wakeQueuedRuns } from '../core/runs/runs.ts';
-import { queuedRunIds } from '../core/runs/run-store.ts';
 import { TRANSCRIPT_COLUMNS } from '../core/transcripts/transcript.ts';
 import type { Pipeline, PreparedRecording, ReadyTranscript } from '../core/pipeline.ts';
 import { defaultAnalysisScenario, defaultTranscriptionScenario } from './scenario-defaults.ts';
@@ -21,7 +20,7 @@ async function onRecordingPrepared(ctx: Context, trx: Trx, recording: PreparedRe
   // Runs started while the audio was being prepared start now rather than at their next check,
   // and one asked for already (a synchronous transcription, a client quicker than the audio) is
   // the call's transcription: no automatic run beside it.
-  if ((await queuedRunIds(trx, transcriptionKind.table, recording.id)).length > 0) return wakeQueuedRuns(ctx, trx, transcriptionKind, recording.id);
+  if ((await wakeQueuedRuns(ctx, trx, transcriptionKind, recording.id)) > 0) return;
   const scenario = await pipelineScenario(trx, transcriptionScenarios, recording.workspace_id, recording.pipeline);
   if (scenario) await createTranscriptionRun(ctx, trx, { workspaceId: recording.workspace_id, recordingId: recording.id, scenario });
 }

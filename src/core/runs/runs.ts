@@ -53,10 +53,11 @@ export async function createRuns(ctx: Context, trx: Trx, kind: AnyRunKind, input
   }
 }
 
-/** Queued runs of a recording that waited for its audio are claimed now, not at their next check. */
-export async function wakeQueuedRuns(ctx: Context, trx: Trx, kind: AnyRunKind, recordingId: string): Promise<void> {
+/** Queued runs of a recording that waited for its audio are claimed now, not at their next check; how many there were. */
+export async function wakeQueuedRuns(ctx: Context, trx: Trx, kind: AnyRunKind, recordingId: string): Promise<number> {
   const waiting = await queuedRunIds(trx, kind.table, recordingId);
   if (waiting.length > 0) await ctx.queue.sendMany(kind.job, waiting.map((runId) => ({ runId })), { trx });
+  return waiting.length;
 }
 
 export async function getRun(db: Db | Trx, kind: AnyRunKind, workspaceId: string, id: string): Promise<RunRow> {

@@ -72,8 +72,28 @@ export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, works
   return map(kind, row);
 }
 
+/**
+ * Applies a change to a scenario: with `version` (the one the client read) only while the scenario
+ * is still at it; a change of nothing writes nothing and keeps the version. `columnsFor` checks the
+ * change against the scenario as it is and gives the columns to write.
+ */
+export async function updateScenario<S extends { version: number }, I extends object>(
+  ctx: Context,
+  kind: ScenarioKind<S>,
+  workspaceId: string,
+  id: string,
+  input: I & { version?: number | undefined },
+  columnsFor: (change: I, current: S) => Promise<Record<string, unknown> & { auto: boolean }>,
+): Promise<S> {
+  const current = await getScenario(ctx.db, kind, workspaceId, id);
+  const { version: edited, ...change } = input;
+  if (edited !== undefined && edited !== current.version) throw scenarioChanged(kind.noun, edited, current.version);
+  if (Object.values(change).every((value) => value === undefined)) return current;
+  return saveScenario(ctx, kind, workspaceId, await columnsFor(change as I, current), id, edited);
+}
+
 /** The refusal of an edit made on a version the scenario has left. */
-export const scenarioChanged = (noun: string, edited: number, now: number): AppError =>
+const scenarioChanged = (noun: string, edited: number, now: number): AppError =>
   new AppError('scenario_changed', `this edit was made on version ${edited} of the ${noun}; it is at version ${now}: read it again and apply the change to that`);
 
 export async function deleteScenario<S>(ctx: Context, kind: ScenarioKind<S>, workspaceId: string, id: string): Promise<void> {

@@ -12,7 +12,7 @@ import { analysisEngine, type AnalysisEngineName } from '../../engines/analysis/
 import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, scenarioName, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
-import { deleteScenario, getScenario, listScenarios, saveScenario, scenarioChanged, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
+import { deleteScenario, getScenario, listScenarios, saveScenario, updateScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { StoredQuestions, type Question } from '../../core/analyses/questions.ts';
 
 export type AnalysisOptions = Static<typeof OptionsSchema>;
@@ -146,13 +146,7 @@ export const getAnalysisScenario = (db: Db | Trx, workspaceId: string, id: strin
 export const listAnalysisScenarios = (ctx: Context, workspaceId: string): Promise<AnalysisScenario[]> => listScenarios(ctx.db, analysisScenarios, workspaceId);
 
 /** Applies a change; with `version` (the one the client read) only while the scenario is still at it. */
-export async function updateAnalysisScenario(ctx: Context, workspaceId: string, id: string, input: AnalysisScenarioInput & { version?: number | undefined }): Promise<AnalysisScenario> {
-  const current = await getAnalysisScenario(ctx.db, workspaceId, id);
-  const { version: edited, ...change } = input;
-  if (edited !== undefined && edited !== current.version) throw scenarioChanged(analysisScenarios.noun, edited, current.version);
-  // Nothing to change: nothing is written and the version stays.
-  if (Object.values(change).every((value) => value === undefined)) return current;
-  return saveScenario(ctx, analysisScenarios, workspaceId, columns(await resolve(ctx, change, current)), id, edited);
-}
+export const updateAnalysisScenario = (ctx: Context, workspaceId: string, id: string, input: AnalysisScenarioInput & { version?: number | undefined }): Promise<AnalysisScenario> =>
+  updateScenario(ctx, analysisScenarios, workspaceId, id, input, async (change: AnalysisScenarioInput, current) => columns(await resolve(ctx, change, current)));
 
 export const deleteAnalysisScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, analysisScenarios, workspaceId, id);

@@ -12,7 +12,7 @@ import { checkLanguage, transcriptionEngine, type TranscriptionEngineName } from
 import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, scenarioName, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
-import { deleteScenario, getScenario, listScenarios, saveScenario, scenarioChanged, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
+import { deleteScenario, getScenario, listScenarios, saveScenario, updateScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { checkSpotWords, checkVocabularyWords, vocabularyTerms } from './vocabulary.ts';
 
 export type TranscriptionScenarioRow = Selectable<TranscriptionScenariosTable>;
@@ -115,13 +115,7 @@ export const getTranscriptionScenario = (db: Db | Trx, workspaceId: string, id: 
 export const listTranscriptionScenarios = (ctx: Context, workspaceId: string): Promise<TranscriptionScenario[]> => listScenarios(ctx.db, transcriptionScenarios, workspaceId);
 
 /** Applies a change; with `version` (the one the client read) only while the scenario is still at it. */
-export async function updateTranscriptionScenario(ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput & { version?: number | undefined }): Promise<TranscriptionScenario> {
-  const current = await getTranscriptionScenario(ctx.db, workspaceId, id);
-  const { version: edited, ...change } = input;
-  if (edited !== undefined && edited !== current.version) throw scenarioChanged(transcriptionScenarios.noun, edited, current.version);
-  // Nothing to change: nothing is written and the version stays.
-  if (Object.values(change).every((value) => value === undefined)) return current;
-  return saveScenario(ctx, transcriptionScenarios, workspaceId, columns(await resolve(ctx, change, current)), id, edited);
-}
+export const updateTranscriptionScenario = (ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput & { version?: number | undefined }): Promise<TranscriptionScenario> =>
+  updateScenario(ctx, transcriptionScenarios, workspaceId, id, input, async (change: TranscriptionScenarioInput, current) => columns(await resolve(ctx, change, current)));
 
 export const deleteTranscriptionScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, transcriptionScenarios, workspaceId, id);
