@@ -159,6 +159,14 @@ for (const backend of await backends()) {
       await rejectsWith(create({ name: 'x', rule: { match: 'all', conditions: [{ type: 'talk', metric: 'shouting', op: 'above', value: 1 }] } }), 400, 'validation_failed');
       await rejectsWith(create({ name: ' ', rule: { match: 'all', conditions: [{ type: 'phrase', phrases: ['x'] }] } }), 400, 'validation_failed');
       await rejectsWith(client.listRecordings({ query: { category: 'nope' } }), 400, 'validation_failed');
+      // A name is one category's, whatever its case: the list, the filter and the report's groups tell them apart by it.
+      const before = (await client.listCategories()).data.length;
+      await rejectsWith(create({ name: ' Angry ', rule: { match: 'all', conditions: [{ type: 'phrase', phrases: ['x'] }] } }), 409, 'category_name_taken');
+      assert.equal((await client.listCategories()).data.length, before, 'nothing created');
+      await rejectsWith(client.updateCategory({ path: { category_id: ids.refund! }, body: { name: 'ANGRY' } }), 409, 'category_name_taken');
+      assert.equal((await client.getCategory({ path: { category_id: ids.refund! } })).name, 'refund', 'nothing renamed');
+      assert.equal((await client.updateCategory({ path: { category_id: ids.refund! }, body: { name: 'Refund' } })).name, 'Refund', 'its own name, in another case');
+      await client.updateCategory({ path: { category_id: ids.refund! }, body: { name: 'refund' } });
       const other = hark.client((await registerAccount(hark)).key);
       await rejectsWith(other.getCategory({ path: { category_id: ids.angry! } }), 404, 'not_found');
       assert.deepEqual((await other.listCategories()).data, []);

@@ -65,7 +65,7 @@ export async function createCategory(ctx: Context, workspaceId: string, input: {
   checkRule(input.rule);
   const count = await ctx.db.selectFrom('categories').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
   if (Number(count.n) >= MAX_CATEGORIES) throw new AppError('validation_failed', `a workspace has at most ${MAX_CATEGORIES} categories`);
-  const row = await ctx.db.insertInto('categories').values({ id: newId('category'), workspace_id: workspaceId, name, rule: JSON.stringify(input.rule) }).returningAll().executeTakeFirstOrThrow();
+  const row = await ctx.db.insertInto('categories').values({ id: newId('category'), workspace_id: workspaceId, name, rule: JSON.stringify(input.rule) }).returningAll().executeTakeFirstOrThrow().catch(nameTaken(name));
   return toCategory(row);
 }
 
@@ -78,9 +78,16 @@ export async function updateCategory(ctx: Context, workspaceId: string, id: stri
     .set({ name: input.name?.trim() ?? current.name, rule: JSON.stringify(input.rule ?? current.rule), updated_at: new Date() })
     .where('id', '=', current.id)
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .catch(nameTaken(input.name?.trim() ?? current.name));
   return toCategory(row);
 }
+
+/** A name is one category's a workspace, whatever its case (a unique index: two requests at once cannot both take it). */
+const nameTaken = (name: string) => (error: unknown): never => {
+  if ((error as { code?: string }).code === '23505') throw new AppError('category_name_taken', `the workspace has a category named ${JSON.stringify(name)}`);
+  throw error;
+};
 
 export async function deleteCategory(ctx: Context, workspaceId: string, id: string): Promise<void> {
   const current = await getCategory(ctx, workspaceId, id);

@@ -35,11 +35,11 @@ export const categoryRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       config: write,
       schema: {
         tags,
-        summary: 'Create a call category: a rule evaluated on every new transcript (up to 100 a workspace)',
+        summary: 'Create a call category: a rule evaluated on every new transcript (up to 100 a workspace; one name each, whatever its case: 409 category_name_taken)',
         description: 'Conditions: `phrase` (any of `phrases` said, or with `said: false` none, optionally by a `speaker` within the first `within_seconds`), `talk` (a talk statistic above or below a value, of the call or a speaker), `sentiment` (a speaker\'s or the call\'s mean, or a third of the call, above or below a value). `match`: all or any.',
         params: WorkspaceParams,
         body: Type.Object({ name: Name, rule: CategoryRuleSchema }, { additionalProperties: false }),
-        response: withProblems({ 201: CategoryCard }),
+        response: withProblems({ 201: CategoryCard }, 409),
       },
     },
     async (request, reply) => reply.code(201).send(await createCategory(ctx, request.params.workspace_id, request.body)),
@@ -49,7 +49,7 @@ export const categoryRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
   );
   app.patch(
     `${base}/:category_id`,
-    { config: write, schema: { tags, summary: 'Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones)', params: CategoryParams, body: Type.Partial(Type.Object({ name: Name, rule: CategoryRuleSchema }), { additionalProperties: false }), response: withProblems({ 200: CategoryCard }, 404) } },
+    { config: write, schema: { tags, summary: 'Change a call category (new transcripts are evaluated with the new rule; evaluate to apply it to past ones)', params: CategoryParams, body: Type.Partial(Type.Object({ name: Name, rule: CategoryRuleSchema }), { additionalProperties: false }), response: withProblems({ 200: CategoryCard }, 404, 409) } },
     async (request) => updateCategory(ctx, request.params.workspace_id, request.params.category_id, request.body),
   );
   app.delete(`${base}/:category_id`, { config: write, schema: { tags, summary: 'Delete a call category (recordings lose it)', params: CategoryParams, response: withProblems({ 204: Type.Null() }, 404) } }, async (request, reply) => {
