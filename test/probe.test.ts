@@ -183,8 +183,8 @@ for (const backend of await backends()) {
       assert.ok(Math.max(0, ...sizes) < 5 * 1024 * 1024, `no large file is left: ${Math.max(...sizes)} bytes`);
     });
 
-    test('imports and webhooks to a literal private address are refused at once, in every IPv6 spelling', async () => {
-      for (const url of ['http://127.0.0.1/a.wav', 'http://[::1]/a.wav', 'http://[::7f00:1]/a.wav', 'http://[::ffff:0:7f00:1]/a.wav', 'http://[::ffff:127.0.0.1]/a.wav', 'http://[2002:a00:1::1]/a.wav', 'http://169.254.169.254/']) {
+    test('imports and webhooks to a literal private address or to localhost are refused at once, in every IPv6 spelling and with a root dot', async () => {
+      for (const url of ['http://localhost./a.wav', 'http://LOCALHOST/a.wav', 'http://calls.localhost/a.wav', 'http://127.0.0.1/a.wav', 'http://[::1]/a.wav', 'http://[::7f00:1]/a.wav', 'http://[::ffff:0:7f00:1]/a.wav', 'http://[::ffff:127.0.0.1]/a.wav', 'http://[2002:a00:1::1]/a.wav', 'http://169.254.169.254/']) {
         const imported = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: { url } });
         assertProblem(imported, 400, 'validation_failed');
         const hook = await hark.request({ method: 'POST', url: `${P}/webhooks`, key: account.key, payload: { url, events: ['*'] } });

@@ -195,7 +195,7 @@ for (const backend of await backends()) {
       const hark = await startHark({ backend, env: { HARK_IMPORT_ALLOW_PRIVATE: '0' } });
       try {
         const client = hark.client((await registerAccount(hark)).key);
-        for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'ftp://example.com/x']) {
+        for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://localhost./x', 'http://LocalHost../x', 'http://api.localhost/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'ftp://example.com/x']) {
           await rejectsWith(client.createWebhook({ body: { url } }), 400, 'validation_failed');
         }
         // An event the client's types refuse, sent as it would arrive from elsewhere.

@@ -38,10 +38,13 @@ export function allows(policy: AddressPolicy, address: string): boolean {
   return policy.allowPrivate || (policy.isAllowed ?? isPublicAddress)(address);
 }
 
-/** Refuses a host written as an IP literal at once, before any request is queued. */
+/** `localhost` and its subdomains, however written (`LocalHost.`): the machine itself (RFC 6761), whatever a resolver answers. */
+const isLocalName = (hostname: string): boolean => /(^|\.)localhost$/i.test(hostname.replace(/\.+$/, ''));
+
+/** Refuses a host written as an IP literal, or named `localhost` (unless `isAllowed` stands in for the public rule), at once, before any request is queued. */
 export function assertLiteralAllowed(hostname: string, policy: AddressPolicy): void {
   const bare = hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(bare) && !allows(policy, bare)) throw new AddressNotAllowedError(bare);
+  if (net.isIP(bare) ? !allows(policy, bare) : !policy.allowPrivate && !policy.isAllowed && isLocalName(bare)) throw new AddressNotAllowedError(bare);
 }
 
 /** A dns.lookup for sockets that refuses a name with any non-public answer before connecting. */
