@@ -102,7 +102,10 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.goto(`${workspaceUrl}/scenarios`);
     await page.getByRole('table', { name: 'Analysis scenarios' }).getByRole('link', { name: 'Call QA' }).click();
     await page.getByRole('button', { name: 'Run on recordings…' }).click();
-    await page.getByRole('dialog', { name: 'Run on recordings' }).getByRole('button', { name: 'Start' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run on recordings' });
+    // The dialog says how many calls its filters find before anything starts.
+    await dialog.getByText('10 recordings match.').waitFor();
+    await dialog.getByRole('button', { name: 'Start on 10' }).click();
     await page.waitForURL(/\/executions$/);
     const rows = page.getByRole('table', { name: 'Executions' }).locator('[data-execution]');
     await rows.nth(executions - 1).waitFor();

@@ -24,13 +24,13 @@ export interface Watched {
   problems: string[];
 }
 
-/** A new browser context whose page reports every console error and failed request. */
+/** A new browser context whose page reports every console error or warning and failed request. */
 export async function open(browser: Browser, baseURL: string, viewport = { width: 1440, height: 900 }): Promise<Watched> {
   const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {

@@ -41,6 +41,8 @@ const theme = createTheme({
     Combobox: { defaultProps: { keepMounted: false } },
     // A notification's close button is an icon: it needs a name.
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
+    // "Show password" is reached with Tab too (Mantine leaves it to the mouse), as every control is.
+    PasswordInput: { defaultProps: { visibilityToggleFocusable: true } },
   },
 });
 const contrast: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)' }, dark: {} });

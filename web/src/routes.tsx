@@ -6,13 +6,17 @@ import { onNewPage, prefetchRecording, prefetchRecordings } from './api/prefetch
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
 
+/** What a page shows while its code loads on the first visit: nothing (it takes a moment), said to the router so it does not warn. */
+const Loading = () => null;
+
 export const router = createBrowserRouter([
   { path: '/', element: <Home />, errorElement: <RouteError /> },
-  { path: '/sign-in', lazy: page(() => import('./pages/SignIn.tsx')), errorElement: <RouteError /> },
-  { path: '/sign-up', lazy: page(() => import('./pages/SignUp.tsx')), errorElement: <RouteError /> },
-  { path: '/invite/:token', lazy: page(() => import('./pages/Invite.tsx')), errorElement: <RouteError /> },
+  { path: '/sign-in', HydrateFallback: Loading, lazy: page(() => import('./pages/SignIn.tsx')), errorElement: <RouteError /> },
+  { path: '/sign-up', HydrateFallback: Loading, lazy: page(() => import('./pages/SignUp.tsx')), errorElement: <RouteError /> },
+  { path: '/invite/:token', HydrateFallback: Loading, lazy: page(() => import('./pages/Invite.tsx')), errorElement: <RouteError /> },
   {
     path: '/w/:workspaceId',
+    HydrateFallback: Loading,
     lazy: page(() => import('./components/WorkspaceLayout.tsx')),
     errorElement: <RouteError />,
     children: [
@@ -30,5 +34,5 @@ export const router = createBrowserRouter([
       { path: 'settings', lazy: page(() => import('./pages/Settings.tsx')) },
     ],
   },
-  { path: '*', lazy: page(() => import('./pages/NotFound.tsx')) },
+  { path: '*', HydrateFallback: Loading, lazy: page(() => import('./pages/NotFound.tsx')) },
 ]);

@@ -1657,6 +1657,8 @@ export interface components {
                 completed: number;
                 failed: number;
                 cancelled: number;
+                /** @description Recordings deleted since the execution began (their runs went with them) */
+                deleted: number;
             };
             idempotency_key: string;
             /** Format: date-time */
@@ -1858,6 +1860,8 @@ export interface components {
                 completed: number;
                 failed: number;
                 cancelled: number;
+                /** @description Recordings deleted since the execution began (their runs went with them) */
+                deleted: number;
             };
             idempotency_key: string;
             /** Format: date-time */
@@ -6122,6 +6126,8 @@ export interface operations {
                             completed: number;
                             failed: number;
                             cancelled: number;
+                            /** @description Recordings deleted since the execution began (their runs went with them) */
+                            deleted: number;
                         };
                         idempotency_key: string;
                         /** Format: date-time */
@@ -6149,6 +6155,8 @@ export interface operations {
                             completed: number;
                             failed: number;
                             cancelled: number;
+                            /** @description Recordings deleted since the execution began (their runs went with them) */
+                            deleted: number;
                         };
                         idempotency_key: string;
                         /** Format: date-time */
@@ -6299,6 +6307,8 @@ export interface operations {
                             completed: number;
                             failed: number;
                             cancelled: number;
+                            /** @description Recordings deleted since the execution began (their runs went with them) */
+                            deleted: number;
                         };
                         idempotency_key: string;
                         /** Format: date-time */
@@ -8516,6 +8526,8 @@ export interface operations {
                             completed: number;
                             failed: number;
                             cancelled: number;
+                            /** @description Recordings deleted since the execution began (their runs went with them) */
+                            deleted: number;
                         };
                         idempotency_key: string;
                         /** Format: date-time */
@@ -8543,6 +8555,8 @@ export interface operations {
                             completed: number;
                             failed: number;
                             cancelled: number;
+                            /** @description Recordings deleted since the execution began (their runs went with them) */
+                            deleted: number;
                         };
                         idempotency_key: string;
                         /** Format: date-time */
@@ -8693,6 +8707,8 @@ export interface operations {
                             completed: number;
                             failed: number;
                             cancelled: number;
+                            /** @description Recordings deleted since the execution began (their runs went with them) */
+                            deleted: number;
                         };
                         idempotency_key: string;
                         /** Format: date-time */

@@ -6,7 +6,7 @@ import { DateTime, StringEnum } from '../../http/schemas/schema-types.ts';
 import type { RunKindName } from '../runs/run-kind.ts';
 
 /** An execution row with the status and counts computed from its runs. */
-export type ExecutionView = Selectable<ExecutionsTable> & { status: 'queued' | 'running' | 'completed' | 'completed_with_errors'; counts: Record<'queued' | 'running' | 'completed' | 'failed' | 'cancelled', number> };
+export type ExecutionView = Selectable<ExecutionsTable> & { status: 'queued' | 'running' | 'completed' | 'completed_with_errors'; counts: Record<'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'deleted', number> };
 
 export const ExecutionCard = Type.Object(
   {
@@ -15,7 +15,7 @@ export const ExecutionCard = Type.Object(
     scenario_id: Type.String(),
     status: StringEnum(['queued', 'running', 'completed', 'completed_with_errors']),
     recording_ids: Type.Array(Type.String()),
-    counts: Type.Object({ queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), failed: Type.Integer(), cancelled: Type.Integer() }),
+    counts: Type.Object({ queued: Type.Integer(), running: Type.Integer(), completed: Type.Integer(), failed: Type.Integer(), cancelled: Type.Integer(), deleted: Type.Integer({ description: 'Recordings deleted since the execution began (their runs went with them)' }) }),
     idempotency_key: Type.String(),
     created_at: DateTime,
   },

@@ -22,6 +22,8 @@ export interface Counts {
   completed: number;
   failed: number;
   cancelled: number;
+  /** Recordings of the execution deleted since (their runs went with them): the counts add up to its recording_ids. */
+  deleted: number;
 }
 
 export interface Execution extends ExecutionRow {
@@ -128,7 +130,7 @@ async function selectRecordings(ctx: Context, request: ExecutionRequest): Promis
 
 /** The counts of a page of executions, by id: one statement per kind of run, not one per execution. */
 async function countsOf(db: Db | Trx, executions: readonly ExecutionRow[]): Promise<Map<string, Counts>> {
-  const out = new Map<string, Counts>(executions.map((e) => [e.id, { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 }]));
+  const out = new Map<string, Counts>(executions.map((e) => [e.id, { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0, deleted: 0 }]));
   for (const kind of Object.keys(runTables) as ExecutionKind[]) {
     const ids = executions.filter((e) => e.kind === kind).map((e) => e.id);
     if (ids.length === 0) continue;
@@ -142,6 +144,10 @@ async function countsOf(db: Db | Trx, executions: readonly ExecutionRow[]): Prom
       const counts = out.get(row.execution_id);
       if (counts && row.status in counts) counts[row.status as keyof Counts] = Number(row.n);
     }
+  }
+  for (const execution of executions) {
+    const counts = out.get(execution.id)!;
+    counts.deleted = Math.max(0, execution.recording_ids.length - (counts.queued + counts.running + counts.completed + counts.failed + counts.cancelled));
   }
   return out;
 }

@@ -16,6 +16,8 @@ import { recordingConditions, recordingStatuses, type RecordingFilters } from '.
 import { checkMetadata, parseMetadata, type Metadata } from '../metadata.ts';
 import { retryDownload, type Recording } from './recording-store.ts';
 import { downloadingStatuses } from '../../platform/db/tables.ts';
+import { executionProgress } from '../events.ts';
+import { runTables, type RunKindName } from '../runs/run-kind.ts';
 
 export { recordingStatuses, type RecordingFilters };
 
@@ -194,7 +196,14 @@ const REMOVE_AUDIO_DELAY_SECONDS = 60;
 export async function deleteRecording(ctx: Context, workspaceId: string, id: string): Promise<void> {
   const recording = await getRecording(ctx, workspaceId, id);
   await ctx.db.transaction().execute(async (trx) => {
+    // Its runs go with it; an execution whose last waiting run was one of them ends now (its event too).
+    const executions: { kind: RunKindName; id: string }[] = [];
+    for (const kind of Object.keys(runTables) as RunKindName[]) {
+      const rows = await trx.selectFrom(runTables[kind]).select('execution_id').distinct().where('recording_id', '=', recording.id).where('status', 'in', ['queued', 'running']).where('execution_id', 'is not', null).execute();
+      executions.push(...rows.map((row) => ({ kind, id: row.execution_id! })));
+    }
     await trx.deleteFrom('recordings').where('id', '=', recording.id).execute();
+    for (const execution of executions) await executionProgress(ctx, trx, execution.kind, workspaceId, execution.id);
     await ctx.queue.send('remove-audio', { workspaceId, recordingId: recording.id }, { trx, startAfterSeconds: REMOVE_AUDIO_DELAY_SECONDS });
   });
   await ctx.blobs.remove(recordingKeys(workspaceId, recording.id).folder).catch((error: unknown) => {

@@ -121,6 +121,16 @@ export const queries = {
       queryKey: [...keys.reports(ws), 'recordings', groupBy] as const,
       queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: path(ws), query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
     }),
+  /** How many recordings the list's filters find: the recordings report's one group over them (none when nothing matches). */
+  matchingRecordings: (ws: string, filters: Record<string, string>) =>
+    queryOptions({
+      queryKey: [...keys.reports(ws), 'matching', filters] as const,
+      queryFn: async () => {
+        const query = filters as QueryOf<'/api/v1/workspaces/{workspace_id}/reports/recordings'>;
+        const report = await okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: path(ws), query } }));
+        return report.groups[0]?.recordings ?? 0;
+      },
+    }),
   talkReport: (ws: string, groupBy: string[]) =>
     queryOptions({
       queryKey: [...keys.reports(ws), 'talk', groupBy] as const,

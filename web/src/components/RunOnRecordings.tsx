@@ -1,24 +1,27 @@
 // "Run on recordings…": picks the workspace's prepared recordings that match a filter and starts
 // one execution over them, with an idempotency key made once per dialog (a double click or a
 // retried request never starts the work twice).
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ok } from '../api/client.ts';
-import { useMetadataFields } from '../api/queries.ts';
+import { queries, useMetadataFields } from '../api/queries.ts';
 import { emptyFilters, filtersToQuery, type RecordingFilters } from '../lib/filters.ts';
 import { ProblemAlert } from './Problem.tsx';
 import { RecordingFiltersBar } from './RecordingFiltersBar.tsx';
 
 const MAX_RECORDINGS = 10_000;
 
+/** The list's query for these filters: prepared recordings unless a status is picked. */
+const matchQuery = (filters: RecordingFilters) => filtersToQuery({ ...filters, status: filters.status ?? 'completed' });
+
 async function matchingIds(workspaceId: string, filters: RecordingFilters): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const query: Record<string, string | number> = { limit: 200, offset: 0, ...filtersToQuery({ ...filters, status: filters.status ?? 'completed' }), ...(cursor ? { cursor } : {}) };
+    const query: Record<string, string | number> = { limit: 200, offset: 0, ...matchQuery(filters), ...(cursor ? { cursor } : {}) };
     const page: { data: { id: string }[]; next_cursor: string | null } = await ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: query as { limit: number; offset: number } } }));
     ids.push(...page.data.map((r) => r.id));
     cursor = page.next_cursor;
@@ -30,6 +33,8 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
   const [filters, setFilters] = useState<RecordingFilters>(emptyFilters);
   const fields = useMetadataFields(workspaceId);
   const navigate = useNavigate();
+  // How many the filters find, asked again as they change, so Start says what it will do.
+  const matching = useQuery({ ...queries.matchingRecordings(workspaceId, matchQuery(filters)), enabled: opened });
   // One key per opening of the dialog.
   const key = useMemo(() => (opened ? crypto.randomUUID() : ''), [opened]);
   const start = useMutation({
@@ -48,19 +53,29 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
       navigate(`/w/${workspaceId}/executions`);
     },
   });
-  const none = start.error instanceof Error && start.error.message === 'none';
+  const none = matching.data === 0 || (start.error instanceof Error && start.error.message === 'none');
+  const count = matching.data;
   return (
     <Modal opened={opened} onClose={onClose} title="Run on recordings" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
         <Text size="sm">Every recording that matches these filters (prepared ones, unless you pick a status) gets a run, up to 10,000 at a time.</Text>
         <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={setFilters} />
-        {none ? <Text c="red">No recording matches these filters.</Text> : <ProblemAlert error={start.error} />}
+        {none ? (
+          <Text c="red.9" role="status">
+            No recording matches these filters.
+          </Text>
+        ) : (
+          <Text size="sm" role="status" data-matching={count ?? ''}>
+            {count === undefined ? matching.isError ? null : <Loader size="xs" aria-label="Counting the recordings" /> : count > MAX_RECORDINGS ? `${count.toLocaleString()} recordings match; the first ${MAX_RECORDINGS.toLocaleString()} get a run.` : `${count.toLocaleString()} ${count === 1 ? 'recording matches' : 'recordings match'}.`}
+          </Text>
+        )}
+        {!none && <ProblemAlert error={start.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => start.mutate()} loading={start.isPending}>
-            Start
+          <Button onClick={() => start.mutate()} loading={start.isPending} disabled={none}>
+            {count ? `Start on ${Math.min(count, MAX_RECORDINGS).toLocaleString()}` : 'Start'}
           </Button>
         </Group>
       </Stack>

@@ -70,6 +70,7 @@ export default function Executions() {
                             {e.counts.failed} failed
                           </Text>
                         )}
+                        {e.counts.deleted > 0 && <Text size="xs">{e.counts.deleted} deleted</Text>}
                       </Group>
                     </Table.Td>
                     <Table.Td>

@@ -1,0 +1,47 @@
+// An execution whose recordings are deleted while their runs wait: the runs go with them, the
+// execution ends once none is left waiting (its execution.completed event is written), and its
+// counts still add up to the recordings it was asked for.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
+import { speech } from './helpers/audio.ts';
+import { backends, registerAccount, startHark, type Hark } from './helpers/harness.ts';
+
+for (const backend of await backends()) {
+  describe(`deleting an execution's recordings on ${backend}`, () => {
+    let hark: Hark;
+    let client: HarkClient;
+
+    // No workers: the runs stay queued, waiting for audio no one prepares.
+    before(async () => {
+      hark = await startHark({ backend, workers: false });
+      client = hark.client((await registerAccount(hark)).key);
+    });
+    after(() => hark.destroy());
+
+    test('the execution ends when its last waiting recording is deleted, and counts it as deleted', async () => {
+      await client.createWebhook({ body: { url: 'https://hooks.example.com/hark', events: ['execution.completed'] } });
+      const scenario = (await client.listTranscriptionScenarios()).data[0]!.id;
+      const first = (await client.upload(speech('Hello, I would like to cancel.'))).id;
+      const second = (await client.upload(speech('Thank you for calling.'))).id;
+      const execution = await client.createTranscriptionExecution({ path: { scenario_id: scenario }, body: { recording_ids: [first, second], idempotency_key: 'deleted-calls' } });
+      const read = () => client.getTranscriptionExecution({ path: { scenario_id: scenario, execution_id: execution.id } });
+      const events = async () => (await hark.runtime.ctx.db.selectFrom('webhook_events').select('type').where('type', '=', 'execution.completed').execute()).length;
+      assert.equal((await read()).counts.queued, 2);
+
+      await client.deleteRecording({ path: { recording_id: first } });
+      const half = await read();
+      assert.deepEqual([half.status, half.counts.queued, half.counts.deleted], ['queued', 1, 1]);
+      assert.equal(await events(), 0, 'one run still waits');
+
+      await client.deleteRecording({ path: { recording_id: second } });
+      const ended = await read();
+      assert.equal(ended.status, 'completed');
+      assert.deepEqual(ended.counts, { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0, deleted: 2 });
+      assert.deepEqual(ended.recording_ids, [first, second], 'the recordings it was asked for');
+      assert.equal(await events(), 1, 'execution.completed written once');
+      const finished = await hark.runtime.ctx.db.selectFrom('executions').select('finished_at').where('id', '=', execution.id).executeTakeFirstOrThrow();
+      assert.ok(finished.finished_at, 'marked finished');
+    });
+  });
+}
