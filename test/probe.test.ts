@@ -183,6 +183,44 @@ for (const backend of await backends()) {
       assert.ok(Math.max(0, ...sizes) < 5 * 1024 * 1024, `no large file is left: ${Math.max(...sizes)} bytes`);
     });
 
+    test('a cursor whose number no bigint holds is a 400 on every list, not a 500', async () => {
+      const cursor = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      for (const s of [1e300, 2 ** 63, 99999999999999999999]) {
+        for (const list of ['transcription-runs', 'analysis-runs', 'search?q=hello&']) {
+          const url = `${P}/${list}${list.includes('?') ? '' : '?'}cursor=${cursor({ s })}`;
+          assertProblem(await hark.request({ method: 'GET', url, key: account.key }), 400, 'validation_failed');
+        }
+        assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings?cursor=${cursor({ u: '1795778332792000', s })}`, key: account.key }), 400, 'validation_failed');
+      }
+    });
+
+    test('a __proto__ key is refused by name alike in a JSON body and in a form field, and nothing is kept', async () => {
+      const key = account.key;
+      const json = (payload: string) => hark.request({ method: 'POST', url: `${P}/recordings/import`, key, payload, headers: { 'content-type': 'application/json' } });
+      for (const body of ['{"url":"https://example.com/a.wav","metadata":{"__proto__":{"x":1}}}', '{"url":"https://example.com/a.wav","metadata":{"a":{"constructor":{"prototype":{"x":1}}}}}']) {
+        const problem = assertProblem(await json(body), 400, 'validation_failed');
+        assert.match(String(problem.detail), /__proto__/);
+      }
+      assertProblem(await json('{"url": '), 400, 'invalid_json');
+      const form = await hark.request({ method: 'POST', url: `${P}/recordings`, key, ...multipart({ metadata: '{"__proto__":{"admin":true}}' }, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+      assert.match(String(assertProblem(form, 400, 'validation_failed').detail), /metadata.*__proto__/);
+      const ok = await json('{"url":"https://example.com/a.wav","metadata":{"constructor":"kept","proto":1}}');
+      assert.equal(ok.statusCode, 202, 'a key called constructor holding no prototype is ordinary metadata');
+      assert.deepEqual(ok.json<{ metadata: unknown }>().metadata, { constructor: 'kept', proto: 1 });
+      await hark.request({ method: 'DELETE', url: `${P}/recordings/${ok.json<{ id: string }>().id}`, key });
+    });
+
+    test('a recording or an execution another workspace holds, or none does, is a 404 where it is named', async () => {
+      const key = account.key;
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/fl-00000000-0000-0000-0000-000000000000/categories`, key }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/garbage/categories`, key }), 404, 'not_found');
+      const scenario = (await hark.request({ method: 'GET', url: `${P}/analysis-scenarios`, key })).json<{ data: { id: string }[] }>().data[0]!.id;
+      for (const execution of ['not-a-uuid', '01a21cb6-9c41-7000-8000-000000000000']) {
+        assertProblem(await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenario}/answers?execution_id=${execution}`, key }), 404, 'not_found');
+      }
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/analysis-scenarios/${scenario}/answers`, key })).statusCode, 200);
+    });
+
     test('imports and webhooks to a literal private address or to localhost are refused at once, in every IPv6 spelling and with a root dot', async () => {
       for (const url of ['http://localhost./a.wav', 'http://LOCALHOST/a.wav', 'http://calls.localhost/a.wav', 'http://127.0.0.1/a.wav', 'http://[::1]/a.wav', 'http://[::7f00:1]/a.wav', 'http://[::ffff:0:7f00:1]/a.wav', 'http://[::ffff:127.0.0.1]/a.wav', 'http://[2002:a00:1::1]/a.wav', 'http://169.254.169.254/']) {
         const imported = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: { url } });

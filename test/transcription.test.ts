@@ -171,12 +171,20 @@ for (const backend of await backends({ s3: true })) {
       assert.equal(failed.attempts, 2, 'the scenario allows two attempts');
       assert.ok(failed.error_message);
 
-      const retry = await client.retryTranscriptionRun({ path: { run_id: failed.id } });
+      // A client repeating its retry (three at once) starts one run; the others are told which.
+      const asked = await Promise.allSettled([1, 2, 3].map(() => client.retryTranscriptionRun({ path: { run_id: failed.id } })));
+      const started = asked.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
+      assert.equal(started.length, 1, 'one retry');
+      const retry = started[0]!;
+      for (const answer of asked.filter((a) => a.status === 'rejected')) assert.match(String((answer as PromiseRejectedResult).reason), new RegExp(`run_not_retryable|${retry.id}`));
+      const again = await rejectsWith(client.retryTranscriptionRun({ path: { run_id: failed.id } }), 409, 'run_not_retryable');
+      assert.match(again.detail, new RegExp(retry.id), 'names the run that retries it');
       assert.equal(retry.retry_of, failed.id);
       assert.notEqual(retry.id, failed.id);
       assert.equal(retry.status, 'queued');
       assert.deepEqual(await client.getTranscriptionRun({ path: { run_id: failed.id } }), failed, 'the original run is unchanged');
-      await transcriptionEnds(client, retry.id);
+      assert.equal((await transcriptionEnds(client, retry.id)).status, 'failed', 'the engine is still unreachable');
+      assert.equal((await client.retryTranscriptionRun({ path: { run_id: retry.id } })).retry_of, retry.id, 'the retry, failed, is retried in its turn');
     });
 
     test('a retryable failure is retried inside the run and succeeds (503 then 200)', async () => {

@@ -9,7 +9,7 @@ export function encodeCursor(seq: number): string {
 export function decodeCursor(cursor: string): number {
   try {
     const value = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { s?: unknown }).s;
-    if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
   } catch {
     // falls through to the error below
   }
@@ -45,7 +45,7 @@ export function encodeTimeCursor(micros: number | string, seq: number, column?: 
 export function decodeTimeCursor(cursor: string, column?: string): { micros: string; seq: number } {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { u?: unknown; s?: unknown; c?: unknown };
-    if (typeof value.u === 'string' && /^-?\d{1,17}$/.test(value.u) && typeof value.s === 'number' && Number.isInteger(value.s) && value.s > 0 && value.c === column) {
+    if (typeof value.u === 'string' && /^-?\d{1,17}$/.test(value.u) && typeof value.s === 'number' && Number.isSafeInteger(value.s) && value.s > 0 && value.c === column) {
       return { micros: value.u, seq: value.s };
     }
   } catch {

@@ -2,7 +2,7 @@
 // size, depth and NUL characters (the database's JSON cannot hold them). Shared by uploads, edits
 // and the stored selections of scenarios.
 import type { Context } from '../context.ts';
-import { invalid } from '../errors.ts';
+import { invalid, PROTOTYPE_KEY_MESSAGE } from '../errors.ts';
 
 export interface Metadata {
   value: Record<string, unknown>;
@@ -33,9 +33,20 @@ function depthOf(value: unknown, limit: number): number {
   return deepest + 1;
 }
 
+/** A `__proto__` key, or `constructor` holding `prototype`, anywhere: what JSON bodies refuse (prototype poisoning), refused in form fields too. */
+function hasPrototypeKey(value: unknown, limit = MAX_METADATA_DEPTH + 1): boolean {
+  if (value === null || typeof value !== 'object' || limit <= 0) return false;
+  const own = value as Record<string, unknown>;
+  if (Object.hasOwn(own, '__proto__')) return true;
+  const ctor = Object.hasOwn(own, 'constructor') ? own.constructor : undefined;
+  if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return true;
+  return Object.values(own).some((child) => hasPrototypeKey(child, limit - 1));
+}
+
 export function checkMetadata(ctx: { config: { maxMetadataBytes: number } }, value: unknown, path = 'metadata'): Metadata {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(path, 'must be a JSON object');
   if (depthOf(value, MAX_METADATA_DEPTH + 1) > MAX_METADATA_DEPTH) throw invalid(path, `must not nest deeper than ${MAX_METADATA_DEPTH} levels`);
+  if (hasPrototypeKey(value)) throw invalid(path, PROTOTYPE_KEY_MESSAGE);
   const json = JSON.stringify(value);
   if (Buffer.byteLength(json) > ctx.config.maxMetadataBytes) {
     throw invalid(path, `must be at most ${ctx.config.maxMetadataBytes} bytes of JSON`);

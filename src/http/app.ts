@@ -11,6 +11,7 @@ import { AppError } from '../errors.ts';
 import { registerAuth } from '../features/access/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts';
 import { registerTextGuard } from './text-guard.ts';
+import { registerJsonBody } from './json-body.ts';
 import { validatorCompiler } from './validation.ts';
 import { registerMetrics } from './metrics-route.ts';
 import { OneLinePerRequest } from './request-log.ts';
@@ -57,6 +58,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   app.setValidatorCompiler(validatorCompiler);
   // JSON endpoints take JSON: other bodies are 415, not a confusing schema error.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -37,9 +37,21 @@ const runValues = (kind: AnyRunKind, input: NewRun) => ({
 });
 
 export async function createRun<K extends AnyRunKind>(ctx: Context, trx: Trx, kind: K, input: NewRun): Promise<RunRow> {
+  if (input.retryOf) await assertNotRetried(trx, kind, input.retryOf);
   const run = await insertRun(trx, kind.table, runValues(kind, input));
   await ctx.queue.send(kind.job, { runId: run.id }, { trx });
   return run;
+}
+
+/**
+ * A failed run is retried once: a retry asked for again (a client repeating its request) is
+ * refused, naming the run that retries it, instead of transcribing twice. The failed run's row is
+ * locked first, so of two retries at once the second sees the first.
+ */
+async function assertNotRetried(trx: Trx, kind: AnyRunKind, runId: string): Promise<void> {
+  await trx.selectFrom(kind.table).select('id').where('id', '=', runId).forUpdate().execute();
+  const retry = await trx.selectFrom(kind.table).select('id').where('retry_of', '=', runId).orderBy('seq').executeTakeFirst();
+  if (retry) throw new AppError('run_not_retryable', `the run was retried already by ${retry.id}; retry that run if it failed`);
 }
 
 /** Runs a statement inserts (and jobs a batch sends): bounds the arrays and the job batch in memory. */

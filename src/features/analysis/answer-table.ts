@@ -3,6 +3,7 @@
 // whether it is uncertain and when its first evidence was said. Filtered by the recording filters
 // and by answers (`answer.<question_id>=true|false|uncertain`), as JSON or CSV.
 import { sql } from 'kysely';
+import { getExecution } from '../../core/executions/executions.ts';
 import type { Context } from '../../context.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import { invalid } from '../../errors.ts';
@@ -59,6 +60,8 @@ export async function answerTable(
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
   const questions = scenario.questions.map((q) => ({ id: q.id, text: q.text, type: q.type }));
   for (const id of Object.keys(options.answers)) if (!questions.some((q) => q.id === id)) throw invalid(`answer.${id}`, `the scenario has no question "${id}"`);
+  // An execution named is one of this scenario's (else 404, as an unknown id in a path).
+  if (options.executionId !== undefined) await getExecution(ctx, workspaceId, 'analysis', scenario.id, options.executionId);
   const conditions = recordingConditions(options.filters, 'rec');
   // The results to show: an execution's runs, or each call's latest result for the scenario.
   const chosen = options.executionId

@@ -7,6 +7,7 @@
 import type { Selectable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { emitEvent } from '../../core/events.ts';
+import { getRecording } from '../../core/recordings/recordings.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
@@ -234,6 +235,7 @@ export async function evaluateCategory(ctx: Context, workspaceId: string, id: st
 
 /** The categories a recording's latest transcript meets. */
 export async function categoriesOf(ctx: Context, workspaceId: string, recordingId: string): Promise<{ id: string; name: string; transcript_id: string }[]> {
+  await getRecording(ctx, workspaceId, recordingId); // 404 for a recording this workspace lacks
   return ctx.db
     .selectFrom('recording_categories as rc')
     .innerJoin('categories as c', 'c.id', 'rc.category_id')
