@@ -94,6 +94,13 @@ for (const backend of await backends()) {
       const created = await client.createApiKey({ body: { name: 'no transcripts', scopes: ['recordings:read'] } });
       const workspace = await client.workspaceId();
       await rejectsWith(hark.client(created.key).searchTranscripts({ path: { workspace_id: workspace }, query: { q: 'refund' } }), 403, 'insufficient_scope');
+      // A hit carries its recording's filename and metadata: reading them needs recordings:read too.
+      const transcriptsOnly = await client.createApiKey({ body: { name: 'transcripts only', scopes: ['transcripts:read'] } });
+      const refused = await rejectsWith(hark.client(transcriptsOnly.key).searchTranscripts({ path: { workspace_id: workspace }, query: { q: 'refund' } }), 403, 'insufficient_scope');
+      assert.match(refused.detail, /recordings:read/);
+      const scenario = (await client.listAnalysisScenarios()).data[0]!.id;
+      const analysisOnly = await client.createApiKey({ body: { name: 'analysis only', scopes: ['analysis:read'] } });
+      await rejectsWith(hark.client(analysisOnly.key).getAnswerTable({ path: { workspace_id: workspace, scenario_id: scenario } }), 403, 'insufficient_scope');
     });
   });
 }

@@ -100,7 +100,7 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
     transform: ({ schema, url, route }) => {
       const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
       const scopeConfig = (route.config as { scope?: string | readonly string[] | null } | undefined)?.scope;
-      const scope = scopeConfig ? [scopeConfig].flat().map((s) => `\`${s}\``).join(', ') : null;
+      const scope = scopeConfig ? [scopeConfig].flat().map((s) => `\`${s}\``).join(' and ') : null;
       const transformed = { ...schema } as Record<string, unknown>;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!(schema as { hide?: boolean } | undefined)?.hide) transformed.operationId ??= operationIdOf(String(methods[0]), url);

@@ -808,7 +808,7 @@ export interface paths {
          * Answers across calls: one row per call, one cell per question
          * @description Each call's latest completed result for the scenario, or with `execution_id` the results of that execution's runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain` (several AND-ed). Newest call first (recorded_at). `Accept: text/csv` answers CSV.
          *
-         *     Scope: `analysis:read`
+         *     Scope: `analysis:read` and `recordings:read`
          */
         get: operations["getAnswerTable"];
         put?: never;
@@ -1227,7 +1227,7 @@ export interface paths {
         };
         /**
          * Search transcripts: the first matching segment of each matching transcript, newest first
-         * @description Scope: `transcripts:read`
+         * @description Scope: `transcripts:read` and `recordings:read`
          */
         get: operations["searchTranscripts"];
         put?: never;
@@ -1426,7 +1426,7 @@ export interface paths {
          * Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata
          * @description The workspace's automatic scenarios run (its first scenarios when none is automatic), so GET /v1/files/{id} ends with a transcript and an analysis.
          *
-         *     Scope: `recordings:write`, `transcripts:write`, `analysis:write`
+         *     Scope: `recordings:write` and `transcripts:write` and `analysis:write`
          */
         post: operations["createFile"];
         delete?: never;
@@ -1446,7 +1446,7 @@ export interface paths {
          * The file with its transcript and analysis (analysis null until a result exists)
          * @description `wait=N` (at most 60) holds the request until the pipeline ends or N seconds pass.
          *
-         *     Scope: `recordings:read`, `transcripts:read`, `analysis:read`
+         *     Scope: `recordings:read` and `transcripts:read` and `analysis:read`
          */
         get: operations["getFile"];
         put?: never;
@@ -1470,7 +1470,7 @@ export interface paths {
          * OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request)
          * @description `model` is a transcription scenario id, an engine/model pair (e.g. `pocketsphinx/en-us`), or any other name for the workspace's scenario. The recording and run stay visible in the API. Errors use OpenAI's shape.
          *
-         *     Scope: `recordings:write`, `transcripts:write`
+         *     Scope: `recordings:write` and `transcripts:write`
          */
         post: operations["createTranscription"];
         delete?: never;

@@ -83,7 +83,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
   app.get(
     `${P}/analysis-scenarios/:scenario_id/answers`,
     {
-      config: { scope: 'analysis:read' },
+      config: { scope: ['analysis:read', 'recordings:read'] },
       schema: {
         tags,
         summary: 'Answers across calls: one row per call, one cell per question',

@@ -39,7 +39,7 @@ export const searchRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
   app.get(
     '/api/v1/workspaces/:workspace_id/search',
     {
-      config: { scope: 'transcripts:read' },
+      config: { scope: ['transcripts:read', 'recordings:read'] },
       schema: {
         tags: ['transcription'],
         summary: 'Search transcripts: the first matching segment of each matching transcript, newest first',
