@@ -93,6 +93,11 @@ for (const backend of await backends()) {
         }, 10_000, 'three logged attempts');
         assert.deepEqual(deliveries.map((d) => [d.attempt, d.status_code, d.success]).reverse(), [[1, 500, false], [2, 503, false], [3, 200, true]]);
         assert.equal(deliveries[0]?.response_body, 'thanks');
+        // The log is read a page at a time, to its first attempt.
+        const first = await client.listWebhookDeliveries({ path: { webhook_id: hook.id }, query: { limit: 2 } });
+        const rest = await client.listWebhookDeliveries({ path: { webhook_id: hook.id }, query: { limit: 2, cursor: first.next_cursor! } });
+        assert.deepEqual([...first.data, ...rest.data].map((d) => d.attempt), [3, 2, 1]);
+        assert.equal(rest.next_cursor, null);
         // Each attempt's outcome is counted in the metrics (a scrape with the metrics token, not an API call: by hand).
         const scraped = (await hark.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-me' } })).body;
         for (const [outcome, count] of [['http_500', 1], ['http_503', 1], ['delivered', 1]] as const) {

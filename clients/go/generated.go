@@ -529,7 +529,8 @@ type ListTranscriptVersionsAnswer struct {
 
 // ListWebhookDeliveriesAnswer is the answer of ListWebhookDeliveries.
 type ListWebhookDeliveriesAnswer struct {
-	Data []map[string]any `json:"data"`
+	Data       []map[string]any `json:"data"`
+	NextCursor *string          `json:"next_cursor"`
 }
 
 // ListWebhooksAnswer is the answer of ListWebhooks.
@@ -1014,7 +1015,7 @@ func (c *Client) ListTranscriptVersions(ctx context.Context, p Params, out any) 
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions", p, out)
 }
 
-// ListWebhookDeliveries: Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries).
+// ListWebhookDeliveries: Delivery attempts, newest first, a page at a time (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries).
 // The answer is decoded into out: a *ListWebhookDeliveriesAnswer; nil discards it.
 func (c *Client) ListWebhookDeliveries(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries", p, out)

@@ -796,7 +796,7 @@ abstract class Operations
     }
 
     /**
-     * Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries)
+     * Delivery attempts, newest first, a page at a time (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

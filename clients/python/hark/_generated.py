@@ -696,6 +696,7 @@ class ListTranscriptVersionsAnswer(_ListTranscriptVersionsAnswerRequired, total=
 
 class _ListWebhookDeliveriesAnswerRequired(TypedDict):
     data: List[Dict[str, Any]]
+    next_cursor: Optional[str]
 
 
 class ListWebhookDeliveriesAnswer(_ListWebhookDeliveriesAnswerRequired, total=False):
@@ -1073,7 +1074,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
 
     def list_webhook_deliveries(self, *, workspace_id: Optional[str] = None, webhook_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListWebhookDeliveriesAnswer':
-        """Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries)"""
+        """Delivery attempts, newest first, a page at a time (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
     def list_webhooks(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListWebhooksAnswer':

@@ -364,7 +364,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/transcript/versions', 'get'>>;
   }
 
-  /** Delivery attempts, newest first (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries) */
+  /** Delivery attempts, newest first, a page at a time (GET /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries) */
   listWebhookDeliveries(args: Args<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', 'get'>>;
   }

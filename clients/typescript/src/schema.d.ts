@@ -1102,7 +1102,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Delivery attempts, newest first
+         * Delivery attempts, newest first, a page at a time
          * @description Scope: `webhooks:manage`
          */
         get: operations["listWebhookDeliveries"];
@@ -10679,6 +10679,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -10711,6 +10712,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                         }[];
+                        /** @description Opaque cursor of the next page; null on the last page */
+                        next_cursor: string | null;
                     };
                 };
             };

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { eventTypes } from '../../core/events.ts';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, sendTestEvent, updateWebhook, type Webhook } from './webhooks.ts';
-import { StringEnum, DateTime, Nullable, NullableDateTime, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { StringEnum, DateTime, Nullable, NullableDateTime, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
 const EventName = StringEnum(['*', ...eventTypes]);
 const WebhookCard = Type.Object(
@@ -99,8 +99,17 @@ export const webhookRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
   });
   app.get(
     `${base}/:webhook_id/deliveries`,
-    { config, schema: { tags, summary: 'Delivery attempts, newest first', params: HookParams, querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }), response: withProblems({ 200: Type.Object({ data: Type.Array(Delivery) }) }, 404) } },
-    async (request) => ({ data: await listDeliveries(ctx, request.params.workspace_id, request.params.webhook_id, request.query.limit) }),
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delivery attempts, newest first, a page at a time',
+        params: HookParams,
+        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }), cursor: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
+        response: withProblems({ 200: Page(Delivery) }, 404),
+      },
+    },
+    async (request) => listDeliveries(ctx, request.params.workspace_id, request.params.webhook_id, request.query),
   );
   app.post(
     `${base}/:webhook_id/test`,

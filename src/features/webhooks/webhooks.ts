@@ -9,6 +9,7 @@ import { AddressNotAllowedError, assertLiteralAllowed, isPublicAddress } from '.
 import dns from 'node:dns/promises';
 import { newWebhookSecret } from './signature.ts';
 import { eventTypes } from '../../core/events.ts';
+import { decodeCursor, page } from '../../core/cursor.ts';
 
 export type Webhook = Selectable<WebhooksTable>;
 
@@ -105,9 +106,12 @@ export async function rotateWebhookSecret(ctx: Context, workspaceId: string, id:
     .executeTakeFirstOrThrow();
 }
 
-export async function listDeliveries(ctx: Context, workspaceId: string, id: string, limit: number) {
+/** A webhook's delivery attempts, newest first, a page at a time (every attempt is kept, so the log can be read to its start). */
+export async function listDeliveries(ctx: Context, workspaceId: string, id: string, options: { limit: number; cursor?: string | undefined }) {
   const hook = await getWebhook(ctx, workspaceId, id);
-  return ctx.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.id).orderBy('seq', 'desc').limit(limit).execute();
+  let query = ctx.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.id);
+  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
+  return page(await query.orderBy('seq', 'desc').limit(options.limit + 1).execute(), options.limit);
 }
 
 export async function redeliver(ctx: Context, workspaceId: string, id: string, deliveryId: string): Promise<void> {
