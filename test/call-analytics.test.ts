@@ -115,9 +115,33 @@ for (const backend of await oneBackend()) {
       const [greeting, anyone] = [result.answers[0]!, result.answers[1]!];
       assert.equal(greeting.answer, true, 'read from everyone\'s words');
       assert.equal(greeting.speaker, undefined, 'the answer does not claim the agent said it');
+      assert.equal(greeting.speaker_not_found, 'agent', 'and says whom it could not find');
       assert.ok(greeting.confidence < 0.6, `uncertain: ${greeting.confidence}`);
       assert.equal(anyone.answer, true);
+      assert.equal(anyone.speaker_not_found, undefined);
       assert.ok(anyone.confidence >= 0.6, 'a question about anyone keeps its confidence');
+    });
+
+    test('a stereo call transcribed before its channels were named: a question about the agent reads everyone, uncertain, instead of a sure no', async () => {
+      const earlier = (await client.upload(call)).id;
+      await client.waitForRecording(earlier);
+      const unnamed = await transcribe(earlier, await scenario({}));
+      assert.deepEqual([...new Set(unnamed.segments.map((s) => s.speaker))].sort(), ['channel_0', 'channel_1']);
+      const asked = await client.createAnalysisScenario({
+        body: { name: `earlier ${Math.random()}`, summary: false, questions: [{ id: 'greeting', text: 'Did the agent thank the customer for calling?', type: 'boolean', speaker: 'agent', phrases: ['thank you for calling'] }] },
+      });
+      const greeting = (await analyse(client, earlier, asked.id, 60_000, 'the earlier call\'s analysis')).answers[0]!;
+      assert.equal(greeting.answer, true, 'the greeting was said, by whoever');
+      assert.equal(greeting.speaker_not_found, 'agent');
+      assert.ok(greeting.uncertain);
+      // Named channels where the agent said nothing: no, and sure of it.
+      const named = await client.createAnalysisScenario({
+        body: { name: `named ${Math.random()}`, summary: false, questions: [{ id: 'supervisor', text: 'Did the supervisor thank the customer for calling?', type: 'boolean', speaker: 'supervisor', phrases: ['thank you for calling'] }] },
+      });
+      await client.waitForRecording(callId);
+      await transcribe(callId, callScenario);
+      const supervisor = (await analyse(client, callId, named.id, 60_000, 'the named call\'s analysis')).answers[0]!;
+      assert.deepEqual([supervisor.answer, supervisor.speaker, supervisor.speaker_not_found], [false, 'supervisor', undefined]);
     });
 
     test('phrase rules and questions targeted at a speaker and at the first seconds', async () => {

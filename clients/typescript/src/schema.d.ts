@@ -1837,6 +1837,8 @@ export interface components {
                 speaker?: string;
                 /** @description The question's window: only the recording's first N seconds were read */
                 within_seconds?: number;
+                /** @description The question's speaker, whom this transcript does not name (one unnamed channel, or channels named otherwise: transcribe again with the scenario's speaker_labels): everyone's words were read, and the answer is uncertain */
+                speaker_not_found?: string;
                 /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
                 method?: "phrases" | "engine";
                 /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
@@ -9814,6 +9816,8 @@ export interface operations {
                             speaker?: string;
                             /** @description The question's window: only the recording's first N seconds were read */
                             within_seconds?: number;
+                            /** @description The question's speaker, whom this transcript does not name (one unnamed channel, or channels named otherwise: transcribe again with the scenario's speaker_labels): everyone's words were read, and the answer is uncertain */
+                            speaker_not_found?: string;
                             /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
                             method?: "phrases" | "engine";
                             /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */

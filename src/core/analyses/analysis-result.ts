@@ -25,6 +25,7 @@ const StoredAnswer = Type.Object({
   related: Type.Optional(Type.Array(Passage, { description: 'Passages that resemble the question but did not settle it: worth a listen, never evidence' })),
   speaker: Type.Optional(Type.String({ description: "The question's speaker: only what they said was read" })),
   within_seconds: Type.Optional(Type.Number({ description: "The question's window: only the recording's first N seconds were read" })),
+  speaker_not_found: Type.Optional(Type.String({ description: "The question's speaker, whom this transcript does not name (one unnamed channel, or channels named otherwise: transcribe again with the scenario's speaker_labels): everyone's words were read, and the answer is uncertain" })),
   method: Type.Optional(Type.Union([Type.Literal('phrases'), Type.Literal('engine')], { description: '"phrases": answered by the question\'s phrase rule, without a model; "engine": by the scenario\'s engine' })),
 });
 

@@ -36,6 +36,8 @@ export interface AnalysisAnswer {
   /** The question's scope, as the run read it (set by Hark, not by engines). */
   speaker?: string;
   within_seconds?: number;
+  /** The question's speaker, not named in the transcript: everyone's words were read instead. */
+  speaker_not_found?: string;
   method?: 'phrases' | 'engine';
 }
 

@@ -2,8 +2,9 @@
 // part of the transcript (one speaker's words, the first N seconds); phrase questions are answered
 // by the phrase rule without a model; the others go to the engine once per distinct part, the
 // scenario's summary with the whole transcript. Answers come back in the scenario's order. On a
-// call whose speakers cannot be told apart (one channel, unnamed), a question about one speaker
-// reads everyone's words, and its answer says so: no `speaker`, and uncertain.
+// call whose speakers cannot be told apart (one channel, unnamed), or that does not name the
+// question's speaker, a question about one speaker reads everyone's words, and its answer says so:
+// no `speaker`, `speaker_not_found`, and uncertain.
 import type { AnalysisAnswer, AnalysisEngine, AnalysisOutput } from '../../engines/analysis/types.ts';
 import { answerByPhrases, scopedTranscript, speakersKnown, type Scope, type TranscriptParts } from '../../core/transcripts/phrase-rules.ts';
 import { type Question } from '../../core/analyses/questions.ts';
@@ -31,8 +32,14 @@ export const SPEAKER_UNKNOWN_CONFIDENCE = 0.5;
 export async function analyzeTranscript(request: AnalysisRequest): Promise<AnalysisOutput> {
   const answers = new Map<string, AnalysisAnswer>();
   const groups = new Map<string, Question[]>();
+  // A speaker cannot be read alone on a call whose one channel is unnamed, nor on one whose
+  // channels are all unnamed (channel_0, channel_1: transcribed before the scenario named them).
+  // Where the channels have names, a speaker without a word said nothing.
   const known = speakersKnown(request.parts);
-  const asked = request.questions.map((question): Question => (known || question.speaker === undefined ? question : { ...question, speaker: undefined }));
+  const speakers = new Set(request.parts.segments.map((segment) => segment.speaker));
+  const unnamed = [...speakers].every((speaker) => /^channel_\d+$/.test(speaker));
+  const found = (speaker: string) => known && (speakers.has(speaker) || !unnamed);
+  const asked = request.questions.map((question): Question => (question.speaker === undefined || found(question.speaker) ? question : { ...question, speaker: undefined }));
   for (const question of asked) {
     if (hasPhrases(question)) answers.set(question.id, answerByPhrases(question, request.parts));
     else groups.set(scopeKey(question), [...(groups.get(scopeKey(question)) ?? []), question]);
@@ -60,16 +67,16 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
       tokens_used: output.tokens_used + result.tokens_used,
     };
   }
-  return { ...output, answers: asked.flatMap((q, i) => withScope(q, answers.get(q.id), q.speaker !== request.questions[i]!.speaker)) };
+  return { ...output, answers: asked.flatMap((q, i) => withScope(q, answers.get(q.id), q.speaker !== request.questions[i]!.speaker ? request.questions[i]!.speaker : undefined)) };
 }
 
 /** An answer says which part of the call it read and how it was reached (and, where it read everyone's words instead of one speaker's, is uncertain). */
-function withScope(question: Question, answer: AnalysisAnswer | undefined, everyone: boolean): AnalysisAnswer[] {
+function withScope(question: Question, answer: AnalysisAnswer | undefined, notFound: string | undefined): AnalysisAnswer[] {
   if (!answer) return [];
   return [
     {
       ...answer,
-      ...(everyone ? { confidence: Math.min(answer.confidence, SPEAKER_UNKNOWN_CONFIDENCE) } : {}),
+      ...(notFound !== undefined ? { confidence: Math.min(answer.confidence, SPEAKER_UNKNOWN_CONFIDENCE), speaker_not_found: notFound } : {}),
       ...(question.speaker !== undefined ? { speaker: question.speaker } : {}),
       ...(question.within_seconds !== undefined ? { within_seconds: question.within_seconds } : {}),
       method: hasPhrases(question) ? 'phrases' : 'engine',

@@ -75,6 +75,11 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, ear
                     {scopeLabel(answer)}
                   </Text>
                 )}
+                {answer.speaker_not_found !== undefined && (
+                  <Text size="xs" data-speaker-not-found={answer.speaker_not_found}>
+                    This transcript names no “{answer.speaker_not_found}”, so everyone’s words were read. Transcribe the call again with its scenario’s speaker names, then analyse again.
+                  </Text>
+                )}
                 {answer.type === 'text' && (
                   <Text size="sm" data-answer="text">
                     {String(answer.answer) || '—'}
