@@ -53,6 +53,20 @@ for (const backend of await backends()) {
       assert.deepEqual((await search({ q: word, recorded_after: '2026-10-15T00:00:00Z' })).data, []);
     });
 
+    test('a number shown in digits is found by its words as said', async () => {
+      const { id } = await client.upload(speech('Your refund comes to forty dollars, and it arrives on the twelfth.'));
+      const transcript = await client.transcribe({ id });
+      // A word formatting turned into digits ("forty" shown in "$40"): shown one way, said another.
+      const said = transcript.words.find((w) => /^[a-z]+$/.test(w.word) && /\d/.test(w.punctuated_word ?? ''));
+      assert.ok(said, `no number written in digits in "${transcript.text}"`);
+      assert.ok(!transcript.text.toLowerCase().includes(said.word), `"${said.word}" is not in the text as shown: "${transcript.text}"`);
+      const hits = (await search({ q: said.word })).data;
+      assert.deepEqual(hits.map((hit) => hit.recording_id), [id], `"${said.word}" finds the call`);
+      assert.ok(hits[0]!.start <= said.start && said.start < hits[0]!.end, 'the hit is the segment it is said in');
+      assert.deepEqual((await search({ q: said.punctuated_word!.replace(/[^\d]/g, '') })).data.map((hit) => hit.recording_id), [id], 'and by its digits');
+      await client.deleteRecording({ path: { recording_id: id } });
+    });
+
     test('an exact phrase, a metadata filter and paging', async () => {
       const [first, second] = calls as [(typeof calls)[number], (typeof calls)[number]];
       const pair = first.text.toLowerCase().split(/\s+/).filter(Boolean).slice(-3, -1).join(' ');

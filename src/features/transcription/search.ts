@@ -1,6 +1,6 @@
 // Search across a workspace's transcripts: PostgreSQL full-text search (English stemming, words,
 // "exact phrases", or, -excluded, as websearch_to_tsquery reads them) over each transcript's text
-// stored with each transcript and indexed with GIN (migration 018), over each recording's latest
+// and its words as recognised (a formatted "$40" is found by "forty dollars"), stored with each transcript and indexed with GIN (migration 018), over each recording's latest
 // transcript, then the first segment of each matching transcript that
 // matches by itself, with its times and the match marked in a snippet. Newest transcripts first.
 import { sql } from 'kysely';
@@ -52,7 +52,11 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
     JOIN recordings rec ON rec.id = t.recording_id
     CROSS JOIN LATERAL (
       SELECT segment FROM jsonb_array_elements(t.segments) AS e(segment)
-      WHERE to_tsvector('english', segment->>'text') @@ ${tsquery}
+      WHERE (to_tsvector('english', segment->>'text') @@ ${tsquery}
+        -- Else its words as recognised ("forty dollars", shown "$40"): read only where the text did not match.
+        OR to_tsvector('english', coalesce((SELECT string_agg(w->>'word', ' ' ORDER BY (w->>'start')::float8) FROM jsonb_array_elements(t.words) AS x(w)
+          WHERE coalesce((w->>'channel')::int, 0) = coalesce((segment->>'channel')::int, 0)
+            AND (w->>'start')::float8 >= (segment->>'start')::float8 - 0.01 AND (w->>'start')::float8 < (segment->>'end')::float8), '')) @@ ${tsquery})
         ${query.speaker === undefined ? sql`` : sql`AND segment->>'speaker' = ${query.speaker}`}
       LIMIT 1
     ) s
