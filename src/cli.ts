@@ -92,7 +92,8 @@ async function serve(config: Config, http: boolean, workers: boolean): Promise<v
 /** Runs `fn` on a migrated database without queue or workers. */
 async function withDatabase<T>(config: Config, fn: (ctx: Context) => Promise<T>): Promise<T> {
   const { startRuntime } = await import('./runtime.ts');
-  const runtime = await startRuntime({ ...config, logLevel: 'warn' }, { http: false, workers: false });
+  // Warnings only, on stderr: standard output is the command's result.
+  const runtime = await startRuntime({ ...config, logLevel: 'warn' }, { http: false, workers: false, log: createLogger('warn', 'stderr') });
   try {
     return await fn(runtime.ctx);
   } finally {
@@ -151,7 +152,8 @@ async function main(argv: string[]): Promise<void> {
   }
   readEnvFile();
   const config = loadConfig();
-  const log = createLogger(config.logLevel);
+  // A server's log is its output; a one-shot command's output is its result, and its log goes to stderr.
+  const log = createLogger(config.logLevel, command === 'serve' || command === 'worker' ? 'stdout' : 'stderr');
   // On stderr, so that output meant for a file (`hark openapi > openapi.json`) stays clean.
   for (const { name, nearest } of unknownSettings(process.env)) process.stderr.write(`warning: ${name} is not a Hark setting and does nothing: did you mean ${nearest}?\n`);
   // Every command but openapi keeps its data in the data folder: a file there is named in a sentence, not as a failed mkdir.

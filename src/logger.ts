@@ -70,7 +70,11 @@ export function flushLog(): Promise<void> {
   });
 }
 
-export function createLogger(level: string): Logger {
+/**
+ * `stderr`: for one-shot commands (`hark admin …`, `hark migrate`), whose standard output is their
+ * result: a log line there would end up in what a script reads (`$(hark admin create-key …)`).
+ */
+export function createLogger(level: string, to: 'stdout' | 'stderr' = 'stdout'): Logger {
   const options = {
     level,
     redact: {
@@ -78,5 +82,6 @@ export function createLogger(level: string): Logger {
       censor: '[redacted]',
     },
   };
-  return level === 'silent' ? pino(options) : pino(options, bufferedStdout());
+  if (level === 'silent') return pino(options);
+  return pino(options, to === 'stderr' ? pino.destination({ dest: 2, sync: true }) : bufferedStdout());
 }

@@ -117,6 +117,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           if (given > 0) log.warn({ runs: given }, 'grace over: giving running runs back to the queue');
         }),
       ]);
+      await blobs.close().catch((error: unknown) => log.warn({ err: error }, 'the scratch folder could not be removed: the next start on this host removes it'));
       await database.close();
     })());
   return { ctx, app, close };

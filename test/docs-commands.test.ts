@@ -101,6 +101,8 @@ test('every command in the README and docs/ runs as documented', (t) => {
           assert.match(result.stderr, new RegExp(`There is no file at ${args[3]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), where);
         } else {
           assert.equal(result.status, 0, `${where}: ${result.stderr}`);
+          // What a script reads is the result alone: no log line in it.
+          if (args[0] === 'admin') assert.doesNotMatch(result.stdout, /"level":|"msg":/, `${where}: stdout is the result`);
           if (args[0] === 'admin' && args[1] === 'create-workspace') workspace = (JSON.parse(result.stdout) as { workspace_id: string }).workspace_id;
           if (args[0] === 'admin' && args[1] === 'create-key') assert.match(result.stdout, /hark_/, `${where}: the key is printed`);
           if (args[0] === 'openapi') assert.equal((JSON.parse(result.stdout) as { openapi: string }).openapi, '3.1.0', where);
@@ -132,5 +134,8 @@ test('every command in the README and docs/ runs as documented', (t) => {
     ran.push(command);
   }
   assert.ok(ran.some((c) => c.includes('admin set-plan')) && workspace, 'the admin commands ran in their documented order');
+  // Each command, done, removed its scratch folder: none is left for the next to clear.
+  const scratchFolders = path.join(env.HARK_DATA_DIR, 'blobs', '.tmp');
+  assert.deepEqual(fs.existsSync(scratchFolders) ? fs.readdirSync(scratchFolders) : [], [], 'no scratch folder left behind');
   t.diagnostic(`${ran.length} commands run: ${ran.join(' · ')}`);
 });

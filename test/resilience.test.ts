@@ -51,17 +51,10 @@ for (const backend of await backends()) {
       try {
         const account = await registerAccount(hark);
         const base = `/api/v1/workspaces/${account.workspaceId}/recordings`;
-        // A literal private address is refused at once; a name is refused when it resolves to one.
-        for (const url of [origin.url('/a.wav'), 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.wav']) {
+        // A literal private address, or localhost, is refused at once (a name that resolves to one
+        // is refused when the download looks it up: test/outbound.test.ts).
+        for (const url of [origin.url('/a.wav'), origin.url('/a.wav').replace('127.0.0.1', 'localhost'), 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.wav']) {
           assertProblem(await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url } }), 400, 'validation_failed');
-        }
-        for (const url of [origin.url('/a.wav').replace('127.0.0.1', 'localhost')]) {
-          const id = (await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url } })).json<{ id: string }>().id;
-          const card = await eventually(async () => {
-            const c = (await hark.request({ method: 'GET', url: `${base}/${id}`, key: account.key })).json<{ status: string; error_code: string }>();
-            return c.status === 'download_failed' ? c : null;
-          }, 20_000, url);
-          assert.equal(card.error_code, 'address_not_allowed', url);
         }
         assert.equal(origin.hits('/a.wav'), 0);
       } finally {

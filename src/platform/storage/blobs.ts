@@ -14,6 +14,8 @@ export interface BlobStore {
   readonly kind: 'file' | 's3';
   /** Prepares the store and this process's scratch folder; returns how many dead processes' scratch folders of this host it removed. */
   init(): Promise<number>;
+  /** Removes this process's scratch folder, once its work has stopped (a clean exit leaves none behind). */
+  close(): Promise<void>;
   /** This process's own scratch folder (see scratch.ts). */
   readonly scratchFolder: string;
   /** Throws when the store cannot be written or reached. */

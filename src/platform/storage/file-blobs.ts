@@ -15,6 +15,7 @@ export class FileBlobStore implements BlobStore {
   }
 
   init = () => this.scratch.init();
+  close = () => this.scratch.close();
   get scratchFolder(): string {
     return this.scratch.folder;
   }

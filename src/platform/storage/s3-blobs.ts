@@ -49,6 +49,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   init = () => this.scratch.init();
+  close = () => this.scratch.close();
   get scratchFolder(): string {
     return this.scratch.folder;
   }

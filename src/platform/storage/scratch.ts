@@ -60,6 +60,11 @@ export class Scratch {
     return removed;
   }
 
+  /** Removes this process's folder and what is left in it (at a clean exit, its work done). */
+  async close(): Promise<void> {
+    await fs.rm(this.folder, { recursive: true, force: true });
+  }
+
   async ping(): Promise<void> {
     await fs.access(this.folder, fs.constants.W_OK);
   }
