@@ -296,6 +296,13 @@ describe('a new workspace transcribes every upload by default', () => {
       await eventually(async () => (await pipeline(id)).status === 'analysed', 120_000, 'analysed');
       assert.deepEqual(await listed('analysed,failed'), [id]);
       assert.deepEqual(await listed('transcribed'), []);
+      // Corrected, the call's answers are of a transcript it no longer has: transcribed, until analysed again.
+      const words = (await client.getRecordingTranscript({ path: { recording_id: id } })).words;
+      await client.correctTranscript({ path: { run_id: run.id }, body: { words: [{ index: 0, word: words[0]!.word === 'hello' ? 'hi' : 'hello' }] } });
+      assert.equal((await pipeline(id)).status, 'transcribed');
+      assert.deepEqual(await listed('analysed'), []);
+      await client.createAnalysisRun({ path: { recording_id: id }, body: { analysis_scenario_id: analysisScenario } });
+      await eventually(async () => (await pipeline(id)).status === 'analysed', 120_000, 'analysed again');
       const garbage = Buffer.concat([Buffer.from('RIFF\x24\x00\x10\x00WAVEfmt ', 'latin1'), Buffer.alloc(20_000, 0x5a)]);
       const broken = await client.upload(new Blob([garbage], { type: 'audio/wav' }), { filename: 'audio.wav' });
       assert.equal(broken.pipeline.status, 'preparing');

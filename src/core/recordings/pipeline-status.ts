@@ -11,7 +11,9 @@ export { pipelineStatuses, type Pipeline, type PipelineStatus } from './pipeline
 
 /**
  * The pipeline of the recording under `alias`, as a JSON object: its latest transcription run
- * counts (a cancelled one as none), and the latest analysis run once that transcription completed.
+ * counts (a cancelled one as none), and, once that transcription completed, the latest analysis
+ * run of the recording's latest transcript (a call transcribed again, or corrected, is
+ * "transcribed" until it is analysed again).
  */
 export function pipelineSql(alias: string): RawBuilder<Pipeline> {
   const rec = (column: string) => sql.ref(`${alias}.${column}`);
@@ -43,7 +45,10 @@ export function pipelineSql(alias: string): RawBuilder<Pipeline> {
         END AS error_message
       FROM (SELECT 1) AS one
       LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM transcription_runs WHERE recording_id = ${rec('id')} ORDER BY seq DESC LIMIT 1) AS t ON true
-      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM analysis_runs WHERE recording_id = ${rec('id')} ORDER BY seq DESC LIMIT 1) AS a ON true
+      -- An analysis of an earlier transcript (the call transcribed again, or corrected) is out of date: none counts but those of the latest.
+      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM analysis_runs WHERE recording_id = ${rec('id')}
+        AND (transcript_id IS NULL OR transcript_id = (SELECT id FROM transcripts WHERE recording_id = ${rec('id')} ORDER BY seq DESC LIMIT 1))
+        ORDER BY seq DESC LIMIT 1) AS a ON true
     ) AS p
   )`;
 }
