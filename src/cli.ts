@@ -49,7 +49,9 @@ function options<T extends Record<string, { type: 'string' | 'boolean' }>>(comma
   try {
     parsed = parseArgs({ args, allowPositionals: true, strict: true, options: spec });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${usages[command]}`);
+    // Node's own words for an unknown option go on about positionals; the option is what matters.
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message);
+    throw new UsageError(`${unknown ? `Unknown option '${unknown[1]}'.` : (error as Error).message}\n\n${usages[command]}`);
   }
   if (parsed.positionals.length > positionals) throw new UsageError(`Unexpected argument '${parsed.positionals[positionals]}'\n\n${usages[command]}`);
   return parsed;
@@ -123,7 +125,14 @@ async function admin(config: Config, args: string[]): Promise<void> {
     const workspace = await withDatabase(config, (ctx) => setPlan(ctx, first, second === 'none' ? null : second));
     console.log(JSON.stringify({ workspace_id: workspace.id, plan: workspace.plan }));
   } else {
-    throw new UsageError(usages.admin);
+    const actions = ['create-workspace', 'create-key', 'set-plan'];
+    const problem =
+      action === undefined
+        ? `Name an action: ${actions.join(', ')}.`
+        : !actions.includes(action)
+          ? `Unknown action '${action}': one of ${actions.join(', ')}.`
+          : `Wrong arguments for '${action}'.`;
+    throw new UsageError(`${problem}\n\n${usages.admin}`);
   }
 }
 

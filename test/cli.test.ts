@@ -66,6 +66,10 @@ describe('the command line', () => {
       [['openapi', 'extra'], /Unexpected argument 'extra'/, 'openapi'],
       [['migrate', 'now'], /Unexpected argument 'now'/, 'migrate'],
       [['admin', 'set-plan', 'ws-1', 'pro', 'now'], /Unexpected argument 'now'/, 'admin'],
+      [['admin'], /Name an action: create-workspace, create-key, set-plan/, 'admin'],
+      [['admin', 'frob'], /Unknown action 'frob'/, 'admin'],
+      [['admin', 'set-plan', 'ws-1'], /Wrong arguments for 'set-plan'/, 'admin'],
+      [['serve', '--bogus'], /^Unknown option '--bogus'\.\n/, 'serve'],
     ] as const) {
       const run = hark([...args], { HARK_DATA_DIR: dataDir });
       assert.equal(run.status, 2, args.join(' '));

@@ -75,7 +75,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page } = owner;
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     const files = [speech('Hello, thank you for calling. How can I help you today?'), speech('Good morning. I would like a refund for my order please.')];
-    await page.locator('input[type=file]').first().setInputFiles(files);
+    // A note chosen with them is left out, and the panel says so.
+    const note = { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('call notes') };
+    await page.locator('input[type=file]').first().setInputFiles([...files.map((file) => ({ name: path.basename(file), mimeType: 'audio/wav', buffer: fs.readFileSync(file) })), note]);
+    await page.locator('[data-skipped]').getByText('Left out, not audio: notes.txt.', { exact: false }).waitFor();
     await page.getByLabel('Metadata field 1', { exact: true }).fill('agent');
     await page.getByLabel('Metadata value 1', { exact: true }).fill('ana');
     // Each file's own values from a CSV, beside the batch's.

@@ -125,6 +125,12 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.goto(`${workspaceUrl}/scenarios`);
     await page.getByRole('button', { name: 'Add Call QA' }).click();
     await page.waitForURL(/\/scenarios\/analysis\/sca-/);
+    const added = page.url();
+    // Added, it is opened from the list, not added a second time.
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await page.getByRole('link', { name: 'Open Call QA' }).click();
+    await page.waitForURL(added);
+    assert.equal(await page.getByRole('button', { name: 'Add Call QA' }).count(), 0);
   });
 
   test('ten calls in one upload, each with its own agent and queue from a CSV, transcribed by themselves', async () => {
@@ -133,9 +139,11 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.locator('input[type=file]').first().setInputFiles(files);
     const csv = path.join(folder, 'calls.csv');
-    fs.writeFileSync(csv, `file,agent,queue\n${calls.map((c, i) => `${path.basename(files[i]!)},${c.agent},${c.queue}`).join('\n')}\n`);
+    // Each call's time too, Monday to Friday of one week: the reports group by when calls took place, not when they were uploaded.
+    const callTime = (i: number) => `2026-11-${16 + (i % 5)}T09:${10 + i}Z`;
+    fs.writeFileSync(csv, `file,agent,queue,recorded_at\n${calls.map((c, i) => `${path.basename(files[i]!)},${c.agent},${c.queue},${callTime(i)}`).join('\n')}\n`);
     await page.locator('input[type=file]').nth(1).setInputFiles(csv);
-    await page.locator(`[data-file-metadata="${path.basename(files[9]!)}"]`).getByText('agent: ben · queue: billing').waitFor();
+    await page.locator(`[data-file-metadata="${path.basename(files[9]!)}"]`).getByText(`agent: ben · queue: billing · recorded_at: ${callTime(9)}`).waitFor();
     await check(page, 'lead-upload');
     await page.getByRole('button', { name: 'Upload 10 files' }).click();
     await page.getByText('Uploaded').nth(9).waitFor({ timeout: 60_000 });
@@ -151,6 +159,12 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await check(page, 'lead-recordings');
     assert.equal(await table.getByRole('cell', { name: 'ben', exact: true }).count(), 5);
     assert.equal(await table.getByRole('cell', { name: 'support', exact: true }).count(), 4);
+    // Listed by when each call took place, from the CSV (not as metadata: no recorded_at column is offered).
+    const cards = await page.evaluate(async (url) => (await (await fetch(url)).json()) as { data: { filename: string; recorded_at: string; recorded_at_source: string; metadata: Record<string, unknown> }[] }, `/api/v1/workspaces/${workspaceUrl.split('/w/')[1]}/recordings?limit=20`);
+    for (const card of cards.data) {
+      const i = files.findIndex((f) => path.basename(f) === card.filename);
+      assert.deepEqual([card.recorded_at, card.recorded_at_source, 'recorded_at' in card.metadata], [new Date(callTime(i)).toISOString(), 'client', false], card.filename);
+    }
   });
 
   test('Call QA over every call as one execution; the calls whose agent did not greet, by the answer filter', async () => {

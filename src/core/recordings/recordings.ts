@@ -118,7 +118,7 @@ function checkImportUrl(ctx: Context, raw: string): string {
     assertLiteralAllowed(url.hostname, { allowPrivate: ctx.config.importAllowPrivate });
     return url.toString();
   } catch (error) {
-    if (error instanceof AddressNotAllowedError) throw invalid('url', `must reach a public address (${error.address} is not)`);
+    if (error instanceof AddressNotAllowedError) throw invalid('url', `must reach a public address (${error.address} is not; an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE=1)`);
     throw invalid('url', error instanceof OutboundError ? error.message : 'is not a valid URL');
   }
 }

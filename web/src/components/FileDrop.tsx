@@ -5,7 +5,7 @@ import { accepts } from '../lib/accepts.ts';
 import './FileDrop.css';
 
 /** Its accessible name is its visible text (the children). */
-export function FileDrop({ accept, onDrop, children }: { accept: string[]; onDrop: (files: File[]) => void; children: ReactNode }) {
+export function FileDrop({ accept, onDrop, onSkip, children }: { accept: string[]; onDrop: (files: File[]) => void; /** The files of a drop or a choice that are not audio (an empty list when all were). */ onSkip?: (files: File[]) => void; children: ReactNode }) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   // A file dropped beside the zone would open in the tab and lose the batch: the page takes no drop
@@ -20,7 +20,9 @@ export function FileDrop({ accept, onDrop, children }: { accept: string[]; onDro
     };
   }, []);
   const take = (files: FileList | null) => {
-    const chosen = [...(files ?? [])].filter((file) => accepts(file, accept));
+    const all = [...(files ?? [])];
+    const chosen = all.filter((file) => accepts(file, accept));
+    onSkip?.(all.filter((file) => !chosen.includes(file)));
     if (chosen.length > 0) onDrop(chosen);
   };
   return (

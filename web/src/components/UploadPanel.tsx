@@ -1,13 +1,14 @@
 // Upload many files at once by dragging them in (or choosing them), each with its own progress
 // bar; the batch's metadata and retention apply to every file, and each file can have its own
-// values from a CSV (`file,agent,queue,…`) or a file-name pattern (`{agent}_{date}_{queue}.wav`).
+// values from a CSV (`file,agent,queue,…`) or a file-name pattern (`{agent}_{recorded_at}_{queue}.wav`);
+// a recorded_at value is sent as when the call took place.
 // A new batch starts clean: the uploaded files and the metadata of the last one are cleared.
 import { Button, FileInput, Group, NumberInput, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { sendForm, workspacePath } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
-import { metadataForFile, metadataFromCsv } from '../lib/per-file-metadata.ts';
+import { metadataForFile, metadataFromCsv, splitCallTime } from '../lib/per-file-metadata.ts';
 import { FileDrop } from './FileDrop.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { problemMessage } from './Problem.tsx';
@@ -30,6 +31,8 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
   const [busy, setBusy] = useState(false);
   const [csv, setCsv] = useState<{ name: string; byFile: Map<string, Record<string, string>>; problem: string | null } | null>(null);
   const [pattern, setPattern] = useState('');
+  /** The names of the last drop's files that are not audio, left out of the batch. */
+  const [skipped, setSkipped] = useState<string[]>([]);
   /** Changed after a batch, so the metadata editor starts empty for the next one. */
   const [batch, setBatch] = useState(0);
   const client = useQueryClient();
@@ -47,8 +50,14 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
     setBusy(true);
     for (const item of items.filter((i) => i.state === 'waiting' || i.state === 'failed')) {
       const form = new FormData();
-      const own = ownMetadata(item.file);
+      // A recorded_at value (a CSV column, {recorded_at} in the pattern) is when the call took place, not metadata.
+      const { metadata: own, recordedAt, problem } = splitCallTime(ownMetadata(item.file));
+      if (problem) {
+        update(item.id, { state: 'failed', message: problem });
+        continue;
+      }
       if (Object.keys(own).length > 0) form.append('metadata', JSON.stringify(own));
+      if (recordedAt) form.append('recorded_at', recordedAt);
       if (retention !== '') form.append('retention_days', String(retention));
       form.append('file', item.file, item.file.name);
       update(item.id, { state: 'uploading', progress: 0, message: undefined });
@@ -81,7 +90,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
   return (
     <Paper withBorder p="md" radius="md">
       <Stack>
-        <FileDrop onDrop={add} accept={accept}>
+        <FileDrop onDrop={add} onSkip={(files) => setSkipped(files.map((file) => file.name))} accept={accept}>
           <Stack align="center" gap={4} py="lg" style={{ pointerEvents: 'none' }}>
             <Text fw={500}>Drop audio files here, or click to choose them</Text>
             <Text size="sm" c="dimmed">
@@ -89,6 +98,11 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
             </Text>
           </Stack>
         </FileDrop>
+        {skipped.length > 0 && (
+          <Text size="sm" c="red.9" role="status" data-skipped>
+            Left out, not audio: {skipped.join(', ')}. Hark takes WAV, MP3, M4A, OGG, Opus and FLAC.
+          </Text>
+        )}
         {items.length > 0 && (
           <Stack gap="xs" aria-label="Files to upload">
             {items.map((item) => (
@@ -120,7 +134,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
         <Group align="flex-start" grow>
           <FileInput
             label="Metadata per file (CSV)"
-            description="First column file, then a column per field: file,agent,queue"
+            description="First column file, then a column per field: file,agent,queue,recorded_at"
             placeholder="Choose a CSV"
             accept=".csv,text/csv"
             clearable
@@ -130,8 +144,8 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
           />
           <TextInput
             label="File-name pattern"
-            description="Fields from each file's name, e.g. {agent}_{date}_{queue}.wav"
-            placeholder="{agent}_{date}_{queue}.wav"
+            description="Fields from each file's name; {recorded_at} is when the call took place (2026-11-20, or 2026-11-20T0930)"
+            placeholder="{agent}_{recorded_at}_{queue}.wav"
             value={pattern}
             onChange={(event) => setPattern(event.currentTarget.value)}
           />

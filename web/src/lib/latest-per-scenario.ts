@@ -10,3 +10,17 @@ export function latestPerScenario<R extends { analysis_scenario_id: string }>(re
   }
   return [...groups.values()];
 }
+
+/**
+ * The scenario a recording's "Analyse with" starts on: the one its latest analysis ran with
+ * (still there), else the workspace's automatic one, else the newest (a team adds Call QA after
+ * the default). Null when there is none.
+ */
+export function defaultAnalysisScenario(scenarios: readonly { id: string; auto?: boolean; created_at: string }[], runs: readonly { analysis_scenario_id: string; created_at: string }[]): string | null {
+  const ids = new Set(scenarios.map((s) => s.id));
+  const lastRun = [...runs].sort((a, b) => b.created_at.localeCompare(a.created_at)).find((run) => ids.has(run.analysis_scenario_id));
+  if (lastRun) return lastRun.analysis_scenario_id;
+  const auto = scenarios.find((s) => s.auto);
+  if (auto) return auto.id;
+  return [...scenarios].sort((a, b) => b.created_at.localeCompare(a.created_at))[0]?.id ?? null;
+}

@@ -78,3 +78,43 @@ export function metadataForFile(filename: string, batch: Record<string, unknown>
   const own = csv?.get(filename) ?? (pattern.trim() ? metadataFromPattern(pattern, filename) : null) ?? {};
   return { ...batch, ...own };
 }
+
+/** The field of a CSV or a pattern that says when the call took place: sent as the upload's `recorded_at`, not as metadata. */
+export const CALL_TIME_FIELD = 'recorded_at';
+
+const CALL_TIME = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T _-]?(\d{2})[:.-]?(\d{2})(?:[:.-]?(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * When a call took place, from what a file name or a CSV cell says: `2026-11-20`, `2026-11-20T09:30`,
+ * `2026-11-20_0930`, `20261120`, with seconds or a zone (`Z`, `+01:00`) if given. Without a zone
+ * it is this browser's time; a date alone is noon, so the call stays on its day in any zone.
+ * An RFC 3339 instant, or null where the text is no date.
+ */
+export function callTimeFrom(text: string, zoneOffsetMinutes?: (date: Date) => number): string | null {
+  const match = CALL_TIME.exec(text.trim());
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s, zone] = match;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h ?? '12', mi ?? '00', s ?? '00'].map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (new Date(utc).getUTCDate() !== day) return null; // 2026-02-30
+  let offset: number;
+  if (zone === undefined) {
+    const local = new Date(year, month - 1, day, hour, minute, second);
+    offset = zoneOffsetMinutes ? zoneOffsetMinutes(local) : -local.getTimezoneOffset();
+  } else if (/^z$/i.test(zone)) offset = 0;
+  else {
+    const [, sign, zh, zm] = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)!;
+    offset = (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm));
+  }
+  return new Date(utc - offset * 60_000).toISOString();
+}
+
+/** A file's metadata with its call time taken out: what is sent as metadata, and as `recorded_at` (a problem where it is no date). */
+export function splitCallTime(own: Record<string, unknown>): { metadata: Record<string, unknown>; recordedAt: string | null; problem: string | null } {
+  if (!(CALL_TIME_FIELD in own)) return { metadata: own, recordedAt: null, problem: null };
+  const { [CALL_TIME_FIELD]: raw, ...metadata } = own;
+  const text = typeof raw === 'string' ? raw : String(raw);
+  const recordedAt = callTimeFrom(text);
+  return { metadata, recordedAt, problem: recordedAt === null ? `${CALL_TIME_FIELD} “${text}” is not a date (2026-11-20, or 2026-11-20T09:30)` : null };
+}

@@ -14,6 +14,7 @@ export default function Scenarios() {
   const path = { workspace_id: workspace.id };
   const transcription = useTranscriptionScenarios(workspace.id);
   const analysis = useAnalysisScenarios(workspace.id);
+  const callQa = analysis.data?.data.find((scenario) => scenario.name === 'Call QA');
   const navigate = useNavigate();
   const client = useQueryClient();
   const writer = can.write(workspace.role);
@@ -51,9 +52,16 @@ export default function Scenarios() {
           </Title>
           {writer && (
             <Group gap="xs">
-              <Button variant="light" onClick={() => addCallQa.mutate()} loading={addCallQa.isPending} title="Greeting in the first 15 seconds, recording notice, refund offered, call reason">
-                Add Call QA
-              </Button>
+              {callQa ? (
+                // Added already: open it (a second copy, "Call QA 2", is rarely what was meant).
+                <Button variant="light" component={Link} to={`/w/${workspace.id}/scenarios/analysis/${callQa.id}`}>
+                  Open Call QA
+                </Button>
+              ) : (
+                <Button variant="light" onClick={() => addCallQa.mutate()} loading={addCallQa.isPending} title="Greeting in the first 15 seconds, recording notice, refund offered, call reason">
+                  Add Call QA
+                </Button>
+              )}
               <Button onClick={() => createAnalysis.mutate()} loading={createAnalysis.isPending}>
                 New analysis scenario
               </Button>

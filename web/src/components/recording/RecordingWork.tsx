@@ -10,7 +10,7 @@ import { memo, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/query-keys.ts';
 import { examplesOf, withExample } from '../../lib/examples.ts';
-import { latestPerScenario } from '../../lib/latest-per-scenario.ts';
+import { defaultAnalysisScenario, latestPerScenario } from '../../lib/latest-per-scenario.ts';
 import { AnalysisResultCard, type Teaching } from '../AnalysisResultCard.tsx';
 import { RunList } from '../RunList.tsx';
 import { changedElsewhere } from '../scenario/use-scenario-editor.ts';
@@ -40,7 +40,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
   const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
-  const chosenAnalysis = analysisScenario ?? analysisScenarios[0]?.id ?? null;
+  const chosenAnalysis = analysisScenario ?? defaultAnalysisScenario(analysisScenarios, analysisRuns);
   const path = { workspace_id: workspaceId };
   const tName = (run: { transcription_scenario_id?: string }) => transcriptionScenarios.find((s) => s.id === run.transcription_scenario_id)?.name ?? 'Transcription';
   const aName = (id: string) => analysisScenarios.find((s) => s.id === id)?.name ?? 'Analysis';
