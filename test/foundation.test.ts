@@ -97,6 +97,13 @@ for (const backend of await backends()) {
       assert.match(escalation.detail, /recordings:write/);
       const problem = await rejectsWith(hark.client(readerKey).listApiKeys({ path: inAlice }), 403, 'insufficient_scope');
       assert.match(problem.detail, /keys:manage/);
+      // Nor can it revoke a key holding more than it does (the owner's), though it may revoke its peers and itself.
+      const ownerKey = (await asAlice.listApiKeys({ path: inAlice })).data.find((k) => k.scopes.includes('recordings:write'))!;
+      const revoke = await rejectsWith(hark.client(keysOnly).deleteApiKey({ path: { ...inAlice, key_id: ownerKey.id } }), 403, 'insufficient_scope');
+      assert.match(revoke.detail, /cannot revoke this key/);
+      assert.ok((await asAlice.listApiKeys({ path: inAlice })).data.some((k) => k.id === ownerKey.id), 'the owner\'s key stays');
+      const peer = await asAlice.createApiKey({ path: inAlice, body: { name: 'peer', scopes: ['keys:manage'] } });
+      assert.equal(await hark.client(keysOnly).deleteApiKey({ path: { ...inAlice, key_id: peer.id } }), null);
     });
 
     test('a deleted key stops working at once', async () => {

@@ -715,7 +715,7 @@ func (c *Client) DeleteAnalysisScenario(ctx context.Context, p Params, out any) 
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", p, out)
 }
 
-// DeleteApiKey: Delete (revoke) an API key at once (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}).
+// DeleteApiKey: Delete (revoke) an API key at once (a caller holding every scope the key holds) (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}).
 // The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) DeleteApiKey(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/api-keys/{key_id}", p, out)

@@ -246,7 +246,7 @@ abstract class Operations
     }
 
     /**
-     * Delete (revoke) an API key at once (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id})
+     * Delete (revoke) an API key at once (a caller holding every scope the key holds) (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id})
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

@@ -874,7 +874,7 @@ class Operations:
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}", {"workspace_id": workspace_id, "scenario_id": scenario_id}, query, body)
 
     def delete_api_key(self, *, workspace_id: Optional[str] = None, key_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
-        """Delete (revoke) an API key at once (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id})"""
+        """Delete (revoke) an API key at once (a caller holding every scope the key holds) (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/api-keys/{key_id}", {"workspace_id": workspace_id, "key_id": key_id}, query, body)
 
     def delete_category(self, *, workspace_id: Optional[str] = None, category_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:

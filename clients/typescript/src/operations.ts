@@ -114,7 +114,7 @@ export abstract class Operations {
     return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', 'delete'>>;
   }
 
-  /** Delete (revoke) an API key at once (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}) */
+  /** Delete (revoke) an API key at once (a caller holding every scope the key holds) (DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}) */
   deleteApiKey(args: Args<'/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', 'delete'> = {} as Args<'/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', 'delete'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', 'delete'>> {
     return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys/{key_id}', 'delete'>>;
   }

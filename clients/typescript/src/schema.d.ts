@@ -326,7 +326,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete (revoke) an API key at once
+         * Delete (revoke) an API key at once (a caller holding every scope the key holds)
          * @description Scope: `keys:manage`
          */
         delete: operations["deleteApiKey"];

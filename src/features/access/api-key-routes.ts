@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { scopes } from '../../scopes.ts';
 import { createApiKey, deleteApiKey, listApiKeys, type ApiKey } from './api-keys.ts';
-import { assertCanGrant } from './auth.ts';
+import { assertCanGrant, assertCanRevoke } from './auth.ts';
 import { StringEnum, DateTime, NullableDateTime, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
 const Scope = StringEnum(scopes);
@@ -72,13 +72,13 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       config,
       schema: {
         tags: ['api-keys'],
-        summary: 'Delete (revoke) an API key at once',
+        summary: 'Delete (revoke) an API key at once (a caller holding every scope the key holds)',
         params: Type.Object({ workspace_id: Type.String(), key_id: Type.String() }),
         response: withProblems({ 204: Type.Null() }, 404),
       },
     },
     async (request, reply) => {
-      await deleteApiKey(ctx, request.params.workspace_id, request.params.key_id);
+      await deleteApiKey(ctx, request.params.workspace_id, request.params.key_id, (scopes) => assertCanRevoke(request, scopes));
       return reply.code(204).send(null);
     },
   );

@@ -54,11 +54,13 @@ export function listApiKeys(ctx: Context, workspaceId: string): Promise<ApiKey[]
   return ctx.db.selectFrom('api_keys').select(columns).where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').execute();
 }
 
-export async function deleteApiKey(ctx: Context, workspaceId: string, id: string): Promise<void> {
-  const result = isId('apiKey', id)
-    ? await ctx.db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
-    : undefined;
-  if (!result || result.numDeletedRows === 0n) throw notFound(`API key ${id}`);
+/** Revokes a key at once; `mayRevoke` sees its scopes first (and throws to refuse). */
+export async function deleteApiKey(ctx: Context, workspaceId: string, id: string, mayRevoke: (scopes: readonly string[]) => void): Promise<void> {
+  const key = isId('apiKey', id) ? await ctx.db.selectFrom('api_keys').select(['id', 'scopes']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst() : undefined;
+  if (!key) throw notFound(`API key ${id}`);
+  mayRevoke(key.scopes);
+  const result = await ctx.db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('id', '=', key.id).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw notFound(`API key ${id}`);
   forgetCachedKeys(ctx);
   await sql`SELECT pg_notify(${KEYS_CHANNEL}, '')`.execute(ctx.db);
 }

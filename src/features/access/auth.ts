@@ -134,6 +134,13 @@ export function assertCanGrant(request: FastifyRequest, granted: readonly string
   if (beyond.length > 0) throw new AppError('insufficient_scope', `cannot grant ${what}: it includes scopes the caller does not hold (${beyond.join(', ')})`);
 }
 
+/** Revoking a key is for a caller holding every scope it holds: a key with only `keys:manage` cannot cut off the owner's. */
+export function assertCanRevoke(request: FastifyRequest, scopes: readonly string[]): void {
+  const held = request.principal?.scopes ?? [];
+  const beyond = [...new Set(scopes)].filter((scope) => !held.includes(scope));
+  if (beyond.length > 0) throw new AppError('insufficient_scope', `cannot revoke this key: it holds scopes the caller does not (${beyond.join(', ')})`);
+}
+
 /** Granting a role is granting its scopes. */
 export const assertCanGrantRole = (request: FastifyRequest, role: Role): void => assertCanGrant(request, roleScopes[role], `the role "${role}"`);
 
