@@ -253,10 +253,18 @@ for (const backend of await backends({ s3: true })) {
       assert.equal((await recordingReaches(client, html, ['download_failed', 'completed'])).error_code, 'unsupported_media_type');
 
       await rejectsWith(client.retryImport({ path: { recording_id: ok }, body: {} }), 409, 'import_not_failed');
+      assert.equal((await client.getRecording({ path: { recording_id: gone } })).filename, 'gone.wav');
       const retried = await client.retryImport({ path: { recording_id: gone }, body: { url: origin.url('/call.wav') } });
       assert.equal(retried.status, 'download_pending');
+      assert.deepEqual([retried.filename, retried.error_code], ['call.wav', null], 'the name the old URL gave follows the new one; the old error is gone');
       assert.equal((await recordingReaches(client, gone, ['completed', 'failed', 'download_failed'])).status, 'completed');
 
+      // A name the URL spells with a malformed escape, or a NUL, is kept as well as it can be, never a 500.
+      for (const [path, name] of [['/%E0%A4%A.wav', '%E0%A4%A.wav'], ['/a%00b.wav', 'ab.wav']] as const) {
+        const odd = await client.importRecording({ body: { url: `https://calls.example.com${path}` } });
+        assert.equal(odd.filename, name);
+        await client.deleteRecording({ path: { recording_id: odd.id } });
+      }
       await rejectsWith(client.importRecording({ body: { url: 'ftp://example.com/a.wav' } }), 400, 'validation_failed');
       await rejectsWith(client.importRecording({ body: { url: 'http://user:pw@example.com/a.wav' } }), 400, 'validation_failed');
       // A body without its url, which the client's types refuse.

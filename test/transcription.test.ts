@@ -246,6 +246,7 @@ for (const backend of await backends({ s3: true })) {
       assert.equal(replay.json<{ id: string }>().id, executionId);
       const execute = (recordingIds: string[], key: string) => client.createTranscriptionExecution({ path: { scenario_id: defaultScenario }, body: { recording_ids: recordingIds, idempotency_key: key } });
       await rejectsWith(execute([second], body.idempotency_key), 422, 'idempotency_key_reused');
+      await rejectsWith(execute([second], '   '), 400, 'validation_failed');
       const unknown = await rejectsWith(execute(['fl-00000000-0000-0000-0000-000000000000'], 'other'), 400, 'validation_failed');
       assert.match(unknown.detail, /fl-00000000/);
 

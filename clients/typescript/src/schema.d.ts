@@ -6103,6 +6103,7 @@ export interface operations {
                 "application/json": {
                     /** @description Omit to use the scenario's selection */
                     recording_ids?: string[];
+                    /** @description Any text with a character that is not white space: the same key and body answer the same execution */
                     idempotency_key: string;
                 };
             };
@@ -8503,6 +8504,7 @@ export interface operations {
                 "application/json": {
                     /** @description Omit to use the scenario's selection */
                     recording_ids?: string[];
+                    /** @description Any text with a character that is not white space: the same key and body answer the same execution */
                     idempotency_key: string;
                 };
             };

@@ -38,7 +38,7 @@ export function presentExecution(execution: ExecutionView) {
 export const ExecutionBody = Type.Object(
   {
     recording_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'Omit to use the scenario\'s selection' })),
-    idempotency_key: Type.String({ minLength: 1, maxLength: 255 }),
+    idempotency_key: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'Any text with a character that is not white space: the same key and body answer the same execution' }),
   },
   { additionalProperties: false },
 );

@@ -49,10 +49,10 @@ export function downloadFailed(trx: Trx, id: string, failure: { code: string; me
 }
 
 /** The client retries a failed import, from its address or a new one. */
-export function retryDownload(trx: Trx, id: string, sourceUrl: string | null): Promise<Recording | undefined> {
+export function retryDownload(trx: Trx, id: string, sourceUrl: string | null, filename: string): Promise<Recording | undefined> {
   return trx
     .updateTable('recordings')
-    .set({ status: 'download_pending', source_url: sourceUrl, download_attempts: 0, error_code: null, error_message: null, updated_at: new Date() })
+    .set({ status: 'download_pending', source_url: sourceUrl, filename, download_attempts: 0, error_code: null, error_message: null, updated_at: new Date() })
     .where('id', '=', id)
     .where('status', '=', 'download_failed')
     .returningAll()

@@ -62,8 +62,9 @@ async function retentionDays(ctx: Context, trx: Trx, workspaceId: string, asked:
 }
 
 export function sanitizeFilename(name: string | undefined, fallback: string): string {
-  const clean = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
-  return clean || fallback;
+  // The fallback too: a URL's decoded name may hold control characters (%00).
+  const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return clean(name ?? '') || clean(fallback) || 'recording';
 }
 
 export async function createFromUpload(
@@ -123,6 +124,16 @@ function checkImportUrl(ctx: Context, raw: string): string {
   }
 }
 
+/** The file name a URL's path ends with (decoded where it can be), else "import". */
+function urlFileName(url: string): string {
+  const last = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last) || 'import';
+  } catch {
+    return last || 'import'; // a malformed escape (%E0%A4%A) is kept as written
+  }
+}
+
 export async function createImport(
   ctx: Context,
   workspaceId: string,
@@ -132,7 +143,7 @@ export async function createImport(
   const metadata = input.metadata === undefined ? { value: {}, json: '{}' } : checkMetadata(ctx, input.metadata);
   const asked = checkRetention(ctx, input.retention_days);
   const recordedAt = checkRecordedAt(input.recorded_at);
-  const fallbackName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'import';
+  const fallbackName = urlFileName(url);
   const id = newId('recording');
   return ctx.db.transaction().execute(async (trx) => {
     const days = await retentionDays(ctx, trx, workspaceId, asked);
@@ -173,7 +184,9 @@ export async function retryImport(ctx: Context, workspaceId: string, id: string,
     if (current.status !== 'download_failed') {
       throw new AppError('import_not_failed', `the recording is ${current.status}; only a download_failed import can be retried`);
     }
-    const recording = await retryDownload(trx, current.id, url ?? current.source_url);
+    // A name taken from the old URL follows the new one; a name the client gave stays.
+    const named = url !== undefined && current.source_url !== null && current.filename === sanitizeFilename(undefined, urlFileName(current.source_url));
+    const recording = await retryDownload(trx, current.id, url ?? current.source_url, named ? sanitizeFilename(undefined, urlFileName(url)) : current.filename);
     if (!recording) throw new AppError('import_not_failed', 'the recording moved on meanwhile');
     await ctx.queue.send('download-audio', { recordingId: id }, { trx });
     return recording;
