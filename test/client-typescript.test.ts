@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { Hark as Client, ConnectionError, NotFoundError, PermissionDeniedError, RateLimitError, verifyWebhook, WebhookVerificationError } from '../clients/typescript/src/index.ts';
+import { Hark as Client, ConnectionError, HarkError, NotFoundError, PermissionDeniedError, RateLimitError, verifyWebhook, WebhookVerificationError } from '../clients/typescript/src/index.ts';
 import { speech } from './helpers/audio.ts';
 import { eventually, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 
@@ -86,6 +86,13 @@ describe('the TypeScript client against a live Hark', () => {
     await new Promise((resolve) => server.close(resolve));
     const offline = new Client({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'hark_x', maxRetries: 0 });
     await assert.rejects(offline.listRecordings({ path: { workspace_id: 'ws-x' } }), (error: Error) => error instanceof ConnectionError && error.message.includes(`no answer from 127.0.0.1:${port}`));
+  });
+
+  test('uploading a path that is not a readable file names the path and why, before any request', async () => {
+    const offline = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'hark_x', maxRetries: 0 });
+    const missing = path.join(os.tmpdir(), `no-such-call-${process.pid}.wav`);
+    await assert.rejects(offline.upload(missing, { workspaceId: 'ws-x' }), (error: Error) => error instanceof HarkError && error.message === `cannot upload ${missing}: there is no such file`);
+    await assert.rejects(offline.upload(os.tmpdir(), { workspaceId: 'ws-x' }), (error: Error) => error instanceof HarkError && /it is not a file/.test(error.message));
   });
 
   test('typed errors: 404 NotFoundError, 403 PermissionDeniedError with code, detail and request id', async () => {

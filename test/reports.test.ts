@@ -49,13 +49,18 @@ for (const backend of await backends()) {
       const greeting = red.questions.find((q) => q.question_id === 'greeting')!;
       assert.equal(greeting.true + greeting.false, 2);
       assert.equal(greeting.rate, greeting.true / 2);
+      // How many of the counted answers are uncertain: those the results mark so, for this group's calls.
+      const teamOf = new Map((await client.listRecordings({ query: { limit: 50 } })).data.map((r) => [r.id, (r.metadata as { team: string }).team]));
+      const redResults = (await client.listAnalysisResults({ query: { analysis_scenario_id: scenarioId } })).data.filter((r) => teamOf.get(r.recording_id) === 'red');
+      const marked = redResults.filter((r) => r.answers.some((a) => a.question_id === 'greeting' && a.uncertain)).length;
+      assert.equal(greeting.uncertain, marked);
       const filtered = await client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId, 'metadata.team': 'blue' } });
       assert.deepEqual(filtered.groups.map((g) => g.results), [1]);
 
       const csv = await csvOf(`${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team`);
       assert.match(String(csv.headers['content-type']), /text\/csv/);
       const [header, ...lines] = csv.body.trim().split('\n');
-      assert.equal(header, 'metadata.team,calls,greeting.true,greeting.false,greeting.rate');
+      assert.equal(header, 'metadata.team,calls,greeting.true,greeting.false,greeting.uncertain,greeting.rate');
       assert.equal(lines.length, 2);
       await rejectsWith(client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId, group_by: ['bogus'] } }), 400, 'validation_failed');
     });

@@ -69,6 +69,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByText('No recordings yet').waitFor();
     await page.getByText(/Trial: 7 days left/).waitFor();
     await check(page, 'recordings-empty');
+    // The keyboard's first stop skips the header and the sections to the page.
+    await page.goto(page.url());
+    await page.getByText('No recordings yet').waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'main-content');
   });
 
   test('upload two files by drop zone with metadata; both are prepared', async () => {

@@ -4,8 +4,9 @@
 // upload from a path, wait for work, and walk every page of a list.
 import { randomUUID } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { APIError, ConnectionError, errorFor, WaitError, type Problem } from './errors.ts';
+import { APIError, ConnectionError, errorFor, HarkError, WaitError, type Problem } from './errors.ts';
 import { Operations, type Transport } from './operations.ts';
 import type { RequestOptions, Schemas } from './types.ts';
 
@@ -45,6 +46,15 @@ export const backoff = (attempt: number, baseMs = 500, capMs = 8000) => Math.ran
 type Transcript = Schemas['Transcript'];
 type Recording = Schemas['Recording'];
 type AnalysisResult = Schemas['AnalysisResult'];
+
+/** The file at `path` as a Blob read when sent; a path that is not a readable file is named in the error. */
+async function openFile(path: string): Promise<Blob> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    throw new HarkError(`cannot upload ${path}: ${error.code === 'ENOENT' ? 'there is no such file' : error.code === 'EACCES' ? 'it cannot be read (permissions)' : error.message}`, { cause: error });
+  });
+  if (!info.isFile()) throw new HarkError(`cannot upload ${path}: it is not a file`);
+  return openAsBlob(path);
+}
 
 export class Hark extends Operations {
   readonly baseUrl: string;
@@ -140,7 +150,7 @@ export class Hark extends Operations {
 
   /** Uploads a file from a path (streamed from disk, never read whole) or a Blob. */
   async upload(file: string | Blob, options: { filename?: string; metadata?: Record<string, unknown>; retentionDays?: number; recordedAt?: string | Date; workspaceId?: string } = {}): Promise<Recording> {
-    const blob = typeof file === 'string' ? await openAsBlob(file) : file;
+    const blob = typeof file === 'string' ? await openFile(file) : file;
     const form = new FormData();
     if (options.metadata) form.append('metadata', JSON.stringify(options.metadata));
     if (options.retentionDays !== undefined) form.append('retention_days', String(options.retentionDays));

@@ -11023,6 +11023,8 @@ export interface operations {
                                 question: string;
                                 true: number;
                                 false: number;
+                                /** @description Of the true and false answers, how many are uncertain (confidence below 0.6): worth a listen before they are counted on */
+                                uncertain: number;
                                 rate: number | null;
                             }[];
                             /** @description With sentiment=true: per speaker, the sentiment of the transcripts the counted results analysed */

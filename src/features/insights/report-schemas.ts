@@ -12,7 +12,16 @@ export const AnalysisReportSchema = Type.Object({
       key: Key,
       results: Type.Integer({ description: 'Results counted: each recording\'s latest completed result for the scenario (a re-run or a retry replaces the earlier one)' }),
       calls: Type.Integer({ description: 'Calls (recordings) in the group: the same number as results' }),
-      questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String(), true: Type.Integer(), false: Type.Integer(), rate: Nullable(Type.Number()) })),
+      questions: Type.Array(
+        Type.Object({
+          question_id: Type.String(),
+          question: Type.String(),
+          true: Type.Integer(),
+          false: Type.Integer(),
+          uncertain: Type.Integer({ description: 'Of the true and false answers, how many are uncertain (confidence below 0.6): worth a listen before they are counted on' }),
+          rate: Nullable(Type.Number()),
+        }),
+      ),
       sentiment: Type.Optional(
         Type.Array(
           Type.Object({

@@ -323,6 +323,8 @@ export interface AnalysisFactsTable {
   recorded_month: ColumnType<number, never, never>;
   metadata: Json;
   booleans: Json;
+  /** {question_id: true} for each uncertain boolean answer (confidence below UNCERTAIN_BELOW). */
+  uncertain: Generated<Json>;
   /** The recording's latest result for the scenario (migration 023): what reports count. */
   latest: Generated<boolean>;
 }

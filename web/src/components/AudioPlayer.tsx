@@ -3,6 +3,7 @@
 // call's length). The parent seeks through `seekTo`.
 // A reviewer skips 5 s either way and plays at 0.5× to 3×, by buttons or by keys anywhere on the
 // page outside a text field (SHORTCUTS). Under the waveform, the parent may draw on its time axis.
+import './AudioPlayer.css';
 import { ActionIcon, Box, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type ReactNode } from 'react';
 import WaveSurfer from 'wavesurfer.js';
@@ -178,7 +179,7 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
             Ahead 5 s
           </Button>
           <NativeSelect size="xs" w={80} aria-label="Playback speed" value={String(speed)} onChange={(e) => changeSpeed(Number(e.currentTarget.value))} data={SPEEDS.map((s) => ({ value: String(s), label: `${s}×` }))} />
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" className="hark-keyboard-hint">
             {SHORTCUTS}
           </Text>
         </Group>

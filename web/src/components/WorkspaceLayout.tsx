@@ -1,5 +1,6 @@
 // The frame of every workspace page: header with the workspace switcher and the account menu,
 // navigation, the trial banner, and the page.
+import { MAIN_ID, SkipLink } from './SkipLink.tsx';
 import { Alert, AppShell, Burger, Center, Group, Loader, Menu, NavLink, Select, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
@@ -90,6 +91,7 @@ export default function WorkspaceLayout() {
 
   return (
     <WorkspaceContext.Provider value={workspace}>
+      <SkipLink />
       <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -128,7 +130,7 @@ export default function WorkspaceLayout() {
             <NavLink key={path} component={RouterLink} to={sectionLink(location.pathname, location.search, workspace.id, path)} label={label} active={section === path} onClick={close} />
           ))}
         </AppShell.Navbar>
-        <AppShell.Main>
+        <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
           <TrialBanner workspace={workspace} />
           <Outlet />
         </AppShell.Main>

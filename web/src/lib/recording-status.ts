@@ -16,3 +16,15 @@ export const preparingStatuses: ReadonlySet<RecordingStatus> = new Set(['queued'
 
 /** No audio to play: preparation or download failed for good. */
 export const failedStatuses: ReadonlySet<RecordingStatus> = new Set(['failed', 'download_failed']);
+
+/** Each status in a person's words (the reports' counts by status). */
+export const recordingStatusLabels: Record<RecordingStatus, string> = {
+  queued: 'waiting to be prepared',
+  processing: 'being prepared',
+  completed: 'audio ready',
+  failed: 'failed to prepare',
+  download_pending: 'waiting to download',
+  downloading: 'downloading',
+  download_retry_wait: 'download retrying',
+  download_failed: 'download failed',
+};

@@ -3,19 +3,19 @@ import { chartOf, type ReportGroup } from './report-chart.ts';
 
 const q = (id: string, rate: number | null) => ({ question_id: id, question: `Question ${id}?`, true: 0, false: 0, rate });
 const groups: ReportGroup[] = [
-  { key: { 'metadata.agent': 'ben', 'created_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 0.5), q('refund', null)] },
-  { key: { 'metadata.agent': 'ana', 'created_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 1), q('refund', 0)] },
-  { key: { 'metadata.agent': 'ana', 'created_at:week': '2026-11-16' }, results: 1, questions: [q('greeting', 0.25), q('refund', 1)] },
+  { key: { 'metadata.agent': 'ben', 'recorded_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 0.5), q('refund', null)] },
+  { key: { 'metadata.agent': 'ana', 'recorded_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 1), q('refund', 0)] },
+  { key: { 'metadata.agent': 'ana', 'recorded_at:week': '2026-11-16' }, results: 1, questions: [q('greeting', 0.25), q('refund', 1)] },
 ];
 
 describe('report charts', () => {
   test('by field and week: a line per agent for the chosen question, weeks in order', () => {
     const chart = chartOf(groups, 'agent', 'week', 'greeting');
-    expect(chart.x).toBe('created_at:week');
+    expect(chart.x).toBe('recorded_at:week');
     expect(chart.series.map((s) => s.name).sort()).toEqual(['ana', 'ben']);
     expect(chart.rows).toEqual([
-      { 'created_at:week': '2026-11-09', ben: 50, ana: 100 },
-      { 'created_at:week': '2026-11-16', ana: 25 },
+      { 'recorded_at:week': '2026-11-09', ben: 50, ana: 100 },
+      { 'recorded_at:week': '2026-11-16', ana: 25 },
     ]);
   });
 

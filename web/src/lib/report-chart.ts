@@ -15,7 +15,7 @@ export interface ChartData {
 const label = (value: string | null) => value ?? '(none)';
 
 export function chartOf(groups: ReportGroup[], field: string | null, period: string | null, questionId: string | null): ChartData {
-  const periodKey = period ? `created_at:${period}` : null;
+  const periodKey = period ? `recorded_at:${period}` : null;
   const fieldKey = field ? `metadata.${field}` : null;
   const x = periodKey ?? fieldKey ?? 'all';
   const questions = groups[0]?.questions ?? [];

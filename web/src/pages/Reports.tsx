@@ -4,12 +4,14 @@ import '@mantine/charts/styles.css';
 import { Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { BarChart, LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, download, ok, workspacePath } from '../api/client.ts';
 import { keys, queries, useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { chartOf } from '../lib/report-chart.ts';
+import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
 
 const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
@@ -33,6 +35,8 @@ const audioLength = (seconds: number): string => {
 export default function Reports() {
   const workspace = useWorkspace();
   const [search, setSearch] = useSearchParams();
+  /** The tab shown: the question to chart belongs to the Answers tab alone. */
+  const [tab, setTab] = useState<string | null>('analysis');
   const scenarios = useAnalysisScenarios(workspace.id);
   const fields = useMetadataFields(workspace.id);
   // Unless one is chosen, the scenario whose answers are newest (the first one where none has any):
@@ -55,7 +59,7 @@ export default function Reports() {
     setSearch(next, { replace: true });
   };
   // The field select also offers the call categories (a call in two counts in both groups).
-  const groupBy = [...(field ? [field === CATEGORY ? 'category' : `metadata.${field}`] : []), ...(period ? [`created_at:${period}`] : [])];
+  const groupBy = [...(field ? [field === CATEGORY ? 'category' : `metadata.${field}`] : []), ...(period ? [`recorded_at:${period}`] : [])];
   const query = new URLSearchParams(groupBy.map((g) => ['group_by', g]));
 
   const analysis = useQuery(queries.analysisReport(workspace.id, scenarioId, groupBy));
@@ -114,11 +118,11 @@ export default function Reports() {
             ]}
           />
         </Stack>
-        {field && period && questions.length > 0 && (
+        {tab === 'analysis' && field && period && questions.length > 0 && (
           <Select label="Question" data={questions.map((q) => ({ value: q.question_id, label: q.question }))} value={questionId ?? questions[0]?.question_id ?? null} onChange={(v) => set('question', v)} allowDeselect={false} w={280} />
         )}
       </Group>
-      <Tabs defaultValue="analysis">
+      <Tabs value={tab} onChange={setTab}>
         <Tabs.List>
           <Tabs.Tab value="analysis">Answers</Tabs.Tab>
           <Tabs.Tab value="recordings">Recordings</Tabs.Tab>
@@ -149,7 +153,7 @@ export default function Reports() {
                     <Table.Thead>
                       <Table.Tr>
                         {groupBy.map((g) => (
-                          <Table.Th key={g}>{g.replace('metadata.', '').replace('created_at:', '')}</Table.Th>
+                          <Table.Th key={g}>{g.replace('metadata.', '').replace('recorded_at:', '')}</Table.Th>
                         ))}
                         <Table.Th>Calls</Table.Th>
                         {questions.map((q) => (
@@ -165,7 +169,14 @@ export default function Reports() {
                           ))}
                           <Table.Td>{g.calls}</Table.Td>
                           {g.questions.map((q) => (
-                            <Table.Td key={q.question_id}>{q.rate === null ? '—' : `${Math.round(q.rate * 100)} % yes (${q.true}/${q.true + q.false})`}</Table.Td>
+                            <Table.Td key={q.question_id}>
+                              {q.rate === null ? '—' : `${Math.round(q.rate * 100)} % yes (${q.true}/${q.true + q.false})`}
+                              {q.uncertain > 0 && (
+                                <Text span size="xs" c="dimmed" display="block" data-uncertain-count={q.uncertain} title="Answers marked uncertain: listen before counting on them">
+                                  {q.uncertain} uncertain
+                                </Text>
+                              )}
+                            </Table.Td>
                           ))}
                         </Table.Tr>
                       ))}
@@ -183,7 +194,7 @@ export default function Reports() {
               <Table.Thead>
                 <Table.Tr>
                   {groupBy.map((g) => (
-                    <Table.Th key={g}>{g.replace('metadata.', '').replace('created_at:', '')}</Table.Th>
+                    <Table.Th key={g}>{g.replace('metadata.', '').replace('recorded_at:', '')}</Table.Th>
                   ))}
                   <Table.Th>Recordings</Table.Th>
                   <Table.Th>By status</Table.Th>
@@ -199,7 +210,7 @@ export default function Reports() {
                     <Table.Td>{g.recordings}</Table.Td>
                     <Table.Td>
                       {Object.entries(g.by_status)
-                        .map(([s, n]) => `${s.replace(/_/g, ' ')}: ${n}`)
+                        .map(([s, n]) => `${recordingStatusLabels[s as RecordingStatus] ?? s.replace(/_/g, ' ')}: ${n}`)
                         .join(', ')}
                     </Table.Td>
                     <Table.Td>{audioLength(g.total_duration_seconds)}</Table.Td>
@@ -229,11 +240,12 @@ export default function Reports() {
               <Table.Thead>
                 <Table.Tr>
                   {groupBy.map((g) => (
-                    <Table.Th key={g}>{g.replace('metadata.', '').replace('created_at:', '')}</Table.Th>
+                    <Table.Th key={g}>{g.replace('metadata.', '').replace('recorded_at:', '')}</Table.Th>
                   ))}
                   <Table.Th>Calls</Table.Th>
                   {talkSpeakers.map((s) => (
-                    <Table.Th key={s}>{s}</Table.Th>
+                    // Named as a speaker: a metadata field of the same name ("agent") may be a column too.
+                    <Table.Th key={s}>Speaker {s}</Table.Th>
                   ))}
                   <Table.Th>Silence</Table.Th>
                   <Table.Th>Overlap</Table.Th>

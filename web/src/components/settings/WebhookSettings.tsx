@@ -18,12 +18,13 @@ type EventName = (typeof events)[number] | '*';
 function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId: string }) {
   const path = { workspace_id: workspaceId, webhook_id: webhookId };
   const client = useQueryClient();
-  const deliveries = useQuery({ ...queries.deliveries(workspaceId, webhookId), refetchInterval: 5000 });
+  const deliveries = useQuery({ ...queries.deliveries(workspaceId, webhookId), refetchInterval: (query) => (query.state.data?.data.length === 0 ? 1000 : 5000) });
   const redeliver = useMutation({
     mutationFn: (id: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver', { params: { path: { ...path, delivery_id: id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: keys.deliveries(workspaceId, webhookId) }),
   });
-  if (deliveries.data?.data.length === 0) return <Text size="sm" c="dimmed">No deliveries yet.</Text>;
+  // A test event is delivered a moment after it is sent: the log looks again each second meanwhile.
+  if (deliveries.data?.data.length === 0) return <Text size="sm" c="dimmed">No deliveries yet (the log refreshes by itself).</Text>;
   return (
     <Table.ScrollContainer minWidth={520}>
       <Table aria-label="Deliveries">
@@ -113,12 +114,12 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
                   {hook.url}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {hook.events.join(', ')} {hook.enabled ? '' : `· disabled${hook.disabled_reason ? `: ${hook.disabled_reason}` : ''}`}
+                  {hook.events.includes('*') ? 'All events' : `Events: ${hook.events.join(', ')}`} {hook.enabled ? '' : `· disabled${hook.disabled_reason ? `: ${hook.disabled_reason}` : ''}`}
                 </Text>
               </Stack>
               <Group gap={4}>
-                <Button size="xs" variant="subtle" onClick={() => setOpen(open === hook.id ? null : hook.id)}>
-                  Deliveries
+                <Button size="xs" variant="subtle" onClick={() => setOpen(open === hook.id ? null : hook.id)} aria-expanded={open === hook.id}>
+                  {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
                 </Button>
                 <Button size="xs" variant="subtle" onClick={() => sendTest.mutate(hook.id)}>
                   Send test event
