@@ -250,6 +250,8 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link', { name: missed }).click();
     const transcript = page.getByLabel('Transcript', { exact: true });
     await transcript.locator('[data-speaker="agent"]').first().waitFor();
+    // The page says when the call took place (call-08's CSV row: 18 Nov, 09:17 UTC, the browser's zone here).
+    await page.getByText(/^call of 18 Nov 2026, 09:17 · added /).waitFor();
     await page.getByRole('button', { name: 'Correct', exact: true }).click();
     const editor = page.getByLabel('Correct the transcript');
     await editor.getByRole('textbox').first().fill(GREETING);

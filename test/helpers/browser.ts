@@ -26,7 +26,8 @@ export interface Watched {
 
 /** A new browser context whose page reports every console error or warning and failed request. */
 export async function open(browser: Browser, baseURL: string, viewport = { width: 1440, height: 900 }): Promise<Watched> {
-  const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+  // One time zone wherever the tests run: the pages show times in the browser's.
+  const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true, timezoneId: 'UTC' });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {

@@ -37,6 +37,7 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
   if (!q) throw invalid('q', 'must contain a word to search for');
   const conditions = recordingConditions(query, 'rec');
   const tsquery = sql`websearch_to_tsquery('english', ${q})`;
+  const speakerIs = query.speaker === undefined ? sql`` : sql`AND segment->>'speaker' = ${query.speaker}`;
   const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; at: number | null; speaker: string | null; snippet: string; filename: string; recorded_at: Date; metadata_json: string }>`
     SELECT t.seq, t.id AS transcript_id, t.recording_id, (s.segment->>'start')::float8 AS start, (s.segment->>'end')::float8 AS "end",
       -- The first word of the segment (its channel, its time span) that matches a search word.
@@ -51,16 +52,20 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
     FROM transcripts t
     JOIN recordings rec ON rec.id = t.recording_id
     CROSS JOIN LATERAL (
-      SELECT segment FROM jsonb_array_elements(t.segments) AS e(segment)
-      WHERE (to_tsvector('english', segment->>'text') @@ ${tsquery}
-        -- Else its words as recognised ("forty dollars", shown "$40"): read only where the text did not match.
-        OR to_tsvector('english', coalesce((SELECT string_agg(w->>'word', ' ' ORDER BY (w->>'start')::float8) FROM jsonb_array_elements(t.words) AS x(w)
-          WHERE coalesce((w->>'channel')::int, 0) = coalesce((segment->>'channel')::int, 0)
-            AND (w->>'start')::float8 >= (segment->>'start')::float8 - 0.01 AND (w->>'start')::float8 < (segment->>'end')::float8), '')) @@ ${tsquery})
-        ${query.speaker === undefined ? sql`` : sql`AND segment->>'speaker' = ${query.speaker}`}
-      LIMIT 1
+      -- The first segment whose text matches; only where none does (COALESCE reads its second
+      -- argument only then), the first whose words as recognised match ("forty dollars", shown "$40").
+      SELECT coalesce(
+        (SELECT segment FROM jsonb_array_elements(t.segments) AS e(segment)
+          WHERE to_tsvector('english', segment->>'text') @@ ${tsquery} ${speakerIs}
+          LIMIT 1),
+        (SELECT segment FROM jsonb_array_elements(t.segments) AS e(segment)
+          WHERE to_tsvector('english', coalesce((SELECT string_agg(w->>'word', ' ' ORDER BY (w->>'start')::float8) FROM jsonb_array_elements(t.words) AS x(w)
+            WHERE coalesce((w->>'channel')::int, 0) = coalesce((segment->>'channel')::int, 0)
+              AND (w->>'start')::float8 >= (segment->>'start')::float8 - 0.01 AND (w->>'start')::float8 < (segment->>'end')::float8), '')) @@ ${tsquery} ${speakerIs}
+          LIMIT 1)
+      ) AS segment
     ) s
-    WHERE t.workspace_id = ${workspaceId}
+    WHERE s.segment IS NOT NULL AND t.workspace_id = ${workspaceId}
       -- Each recording's latest transcript only (what the recording answers with): a call
       -- transcribed again, or corrected, is not found by the words it no longer has.
       AND t.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = t.recording_id ORDER BY lt.seq DESC LIMIT 1)

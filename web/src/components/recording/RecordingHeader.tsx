@@ -47,7 +47,7 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
             <PipelineBadge pipeline={r.pipeline} />
             {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
             <Text size="sm" c="dimmed">
-              added {formatDateTime(r.created_at)} · audio kept until {formatDate(r.expires_at)}
+              {r.recorded_at_source === 'upload' ? '' : `call of ${formatDateTime(r.recorded_at)} · `}added {formatDateTime(r.created_at)} · audio kept until {formatDate(r.expires_at)}
             </Text>
           </Group>
           {categories.length > 0 && (
