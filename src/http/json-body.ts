@@ -5,22 +5,34 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, invalid, PROTOTYPE_KEY_MESSAGE } from '../errors.ts';
 
+/** A `__proto__` key, or `constructor` holding `prototype`, anywhere in a parsed body (walked with a stack: bodies nest deep). */
+function hasPrototypeKey(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object') continue;
+    const own = value as Record<string, unknown>;
+    if (Object.hasOwn(own, '__proto__')) return true;
+    const ctor = Object.hasOwn(own, 'constructor') ? own.constructor : undefined;
+    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return true;
+    for (const child of Object.values(own)) if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return false;
+}
+
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(new AppError('invalid_json', 'the body is empty, but its content type is application/json'), undefined);
-    let prototypeKey = false;
     let value: unknown;
     try {
-      value = JSON.parse(text, (key, child: unknown) => {
-        if (key === '__proto__' || (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))) prototypeKey = true;
-        return child;
-      });
+      value = JSON.parse(text);
     } catch (error) {
       return done(new AppError('invalid_json', `the body is not valid JSON: ${(error as Error).message}`), undefined);
     }
-    if (prototypeKey) return done(invalid('body', PROTOTYPE_KEY_MESSAGE), undefined);
+    // Only a body that could name such a key is walked: one spelling it, or escaping any character.
+    if (/__proto__|"constructor"|\\u/.test(text) && hasPrototypeKey(value)) return done(invalid('body', PROTOTYPE_KEY_MESSAGE), undefined);
     done(null, value);
   });
 }
