@@ -18,6 +18,20 @@ function spoken(text: string, pausesBefore: Record<number, number> = {}, channel
   });
 }
 
+test('a word said where a long turn was cut in two (segments that touch) is written once, in the later segment', () => {
+  // "we enjoyed building | building a fire": the recogniser's cut falls at "building"'s start.
+  const words = spoken('as much as we enjoyed building a fire on view');
+  const cut = words[5]!.start;
+  const segments = [
+    { start: 0, end: cut, text: 'as much as we enjoyed', channel: 0, speaker: 'channel_0' },
+    { start: cut, end: words.at(-1)!.end, text: 'building a fire on view', channel: 0, speaker: 'channel_0' },
+  ];
+  const formatted = formatTranscript({ language: 'en', text: '', segments, words }, false);
+  const said = formatted.segments.map((segment) => segment.text.toLowerCase().replace(/[.,?]/g, '').split(' '));
+  assert.deepEqual(said, [['as', 'much', 'as', 'we', 'enjoyed'], ['building', 'a', 'fire', 'on', 'view']]);
+  assert.equal(formatted.text.toLowerCase().match(/building/g)?.length, 1, formatted.text);
+});
+
 test('sentences end at pauses: a full stop, or a question mark where the sentence opens as a question', () => {
   const words = punctuate(spoken('thank you for calling how can i help you today', { 4: 0.8 }));
   assert.equal(words.map((w) => w.punctuated_word).join(' '), 'Thank you for calling. How can I help you today?');

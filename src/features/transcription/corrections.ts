@@ -5,6 +5,7 @@
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { severalSpeakers, turnsText } from '../../core/transcripts/speakers.ts';
 import { round } from '../../core/transcripts/round.ts';
+import { wordsBySegment } from '../../core/transcripts/segment-words.ts';
 
 export interface WordCorrection {
   index: number;
@@ -42,17 +43,6 @@ export class CorrectionError extends Error {
 
 /** The word as search and phrase rules read it: the written word without surrounding punctuation. */
 export const bareWord = (written: string): string => written.replace(/^[^\p{L}\p{N}[]+|[^\p{L}\p{N}\]]+$/gu, '') || written;
-
-/** The indexes of each segment's words (its channel's words starting inside it), in order. */
-export function wordsBySegment(segments: readonly SpeakerSegment[], words: readonly SpeakerWord[]): number[][] {
-  return segments.map((segment) => {
-    const own: number[] = [];
-    words.forEach((w, i) => {
-      if (w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01) own.push(i);
-    });
-    return own;
-  });
-}
 
 /** The transcript's text from its segments, as the transcription wrote it (turns when several speak). */
 export function textOf(segments: readonly SpeakerSegment[]): string {

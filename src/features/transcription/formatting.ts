@@ -17,6 +17,7 @@ import { isNumberWord, writeNumbers } from './numbers.ts';
 import { writeAddresses } from './addresses.ts';
 import { writeNames } from './names.ts';
 import { turnsText } from '../../core/transcripts/speakers.ts';
+import { wordsBySegment } from '../../core/transcripts/segment-words.ts';
 import type { CasedTerm } from './vocabulary.ts';
 
 // The pauses, chosen on bench/formatting.ts's dev set (the held-out set is reported apart).
@@ -183,8 +184,9 @@ export function formatTranscript<T extends Transcript>(transcript: T, severalSpe
   const words = channels
     .flatMap((channel) => writeAddresses(writeNumbers(caseTerms(writeNames(punctuated(spoken(channel))), terms))))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
-  const segments = transcript.segments.map((segment) => {
-    const own = words.filter((w) => w.channel === segment.channel && w.start >= segment.start - 0.01 && w.start < segment.end + 0.01);
+  const owned = wordsBySegment(transcript.segments, words);
+  const segments = transcript.segments.map((segment, s) => {
+    const own = owned[s]!.map((i) => words[i]!);
     // A number written over several words is carried by the first; the others write nothing.
     return own.length > 0 ? { ...segment, text: own.map((w) => w.punctuated_word).filter(Boolean).join(' ') } : segment;
   });
