@@ -37,6 +37,19 @@ test('key phrases: rare words outrank common ones, noun phrases stay whole, verb
   assert.deepEqual(keyPhrases(timed(['okay yes thank you', 'you know what I mean'])), []);
 });
 
+test('a redaction marker is no topic, and a segment is listed once among a phrase\'s places', () => {
+  const phrases = keyPhrases([
+    { start: 0, end: 4, text: 'My phone number is [PHONE_NUMBER] and my card number is [CREDIT_CARD].' },
+    { start: 5, end: 9, text: 'The router keeps dropping, the router light is red.' },
+  ]);
+  const texts = phrases.map((p) => p.text.toLowerCase());
+  assert.ok(!texts.some((t) => /phone_number|credit_card|^phone$|^credit$/.test(t)), texts.join(' · '));
+  for (const phrase of phrases) {
+    const places = phrase.timestamps.map((t) => `${t.start}-${t.end}`);
+    assert.equal(new Set(places).size, places.length, `${phrase.text}: ${places.join(', ')}`);
+  }
+});
+
 test('chapters start at the deepest drop in similarity, never leaving a chapter too short; short calls are one chapter, never embedded', async () => {
   const near = (axis: number, wobble: number) => Array.from({ length: 8 }, (_, i) => (i === axis ? 1 : 0) + (i === 7 ? wobble : 0));
   const vectors = [...Array.from({ length: 7 }, (_, i) => near(0, (i % 3) * 0.2)), ...Array.from({ length: 6 }, (_, i) => near(1, (i % 2) * 0.2))];

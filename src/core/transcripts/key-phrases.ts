@@ -128,7 +128,8 @@ function weight(candidate: Candidate): number {
 export function keyPhrases(segments: readonly TimedText[]): KeyPhrase[] {
   const byText = new Map<string, Candidate>();
   for (const segment of segments) {
-    for (const found of candidatesOf(segment.text)) {
+    // A redaction's marker ([PHONE_NUMBER]) stands for what was taken out: it is no topic.
+    for (const found of candidatesOf(segment.text.replace(/\[[A-Z_]+\]/g, ' '))) {
       // A phrase of only common words says nothing about this call.
       if (found.words.every((word) => perMillion(word) > COMMON_PER_MILLION)) continue;
       const key = found.words.join(' ');
@@ -142,7 +143,9 @@ export function keyPhrases(segments: readonly TimedText[]): KeyPhrase[] {
   const candidates = [...byText.values()];
   for (const single of candidates.filter((c) => c.words.length === 1)) {
     const within = candidates.filter((c) => inside(c.words, single.words)).flatMap((c) => c.mentions);
-    single.mentions = [...single.mentions, ...within].sort((a, b) => a.start - b.start);
+    // Each segment once: a word said alone and inside a phrase in one segment is one mention.
+    const seen = new Set<string>();
+    single.mentions = [...single.mentions, ...within].sort((a, b) => a.start - b.start).filter((m) => !seen.has(`${m.start}:${m.end}`) && seen.add(`${m.start}:${m.end}`) !== undefined);
   }
   const ranked = candidates.map((candidate) => ({ candidate, weight: weight(candidate) })).sort((a, b) => b.weight - a.weight || a.candidate.text.localeCompare(b.candidate.text));
   // A phrase and the phrases inside it are one topic: the best of them stands for it, except that
