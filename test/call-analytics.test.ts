@@ -142,6 +142,12 @@ for (const backend of await oneBackend()) {
       await transcribe(callId, callScenario);
       const supervisor = (await analyse(client, callId, named.id, 60_000, 'the named call\'s analysis')).answers[0]!;
       assert.deepEqual([supervisor.answer, supervisor.speaker, supervisor.speaker_not_found], [false, 'supervisor', undefined]);
+      // A speaker written in another case is the transcript's.
+      const cased = await client.createAnalysisScenario({
+        body: { name: `cased ${Math.random()}`, summary: false, questions: [{ id: 'greeting', text: 'Did the agent thank the customer for calling?', type: 'boolean', speaker: 'Agent', phrases: ['thank you for calling'] }] },
+      });
+      const agent = (await analyse(client, callId, cased.id, 60_000, 'the cased analysis')).answers[0]!;
+      assert.deepEqual([agent.answer, agent.speaker, agent.speaker_not_found, agent.uncertain], [true, 'agent', undefined, false]);
     });
 
     test('phrase rules and questions targeted at a speaker and at the first seconds', async () => {

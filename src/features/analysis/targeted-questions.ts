@@ -39,7 +39,13 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
   const speakers = new Set(request.parts.segments.map((segment) => segment.speaker));
   const unnamed = [...speakers].every((speaker) => /^channel_\d+$/.test(speaker));
   const found = (speaker: string) => known && (speakers.has(speaker) || !unnamed);
-  const asked = request.questions.map((question): Question => (question.speaker === undefined || found(question.speaker) ? question : { ...question, speaker: undefined }));
+  // A speaker named in another case ("Agent") is the transcript's ("agent").
+  const asNamed = (speaker: string) => (speakers.has(speaker) ? speaker : ([...speakers].find((s) => s.toLowerCase() === speaker.toLowerCase()) ?? speaker));
+  const asked = request.questions.map((question): Question => {
+    if (question.speaker === undefined) return question;
+    const speaker = asNamed(question.speaker);
+    return found(speaker) ? { ...question, speaker } : { ...question, speaker: undefined };
+  });
   for (const question of asked) {
     if (hasPhrases(question)) answers.set(question.id, answerByPhrases(question, request.parts));
     else groups.set(scopeKey(question), [...(groups.get(scopeKey(question)) ?? []), question]);
@@ -67,7 +73,7 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
       tokens_used: output.tokens_used + result.tokens_used,
     };
   }
-  return { ...output, answers: asked.flatMap((q, i) => withScope(q, answers.get(q.id), q.speaker !== request.questions[i]!.speaker ? request.questions[i]!.speaker : undefined)) };
+  return { ...output, answers: asked.flatMap((q, i) => withScope(q, answers.get(q.id), q.speaker === undefined ? request.questions[i]!.speaker : undefined)) };
 }
 
 /** An answer says which part of the call it read and how it was reached (and, where it read everyone's words instead of one speaker's, is uncertain). */
