@@ -108,6 +108,8 @@ for (const backend of await backends()) {
       assert.equal(lines.length, 1);
       await rejectsWith(table({ 'answer.greeting': 'maybe' }), 400, 'validation_failed');
       await rejectsWith(table({ 'answer.nope': 'true' }), 400, 'validation_failed');
+      const textAsBoolean = await rejectsWith(table({ 'answer.request': 'true' }), 400, 'validation_failed');
+      assert.match(textAsBoolean.detail, /text question/);
     });
 
     test('a call date: recorded_at given, read from the file, or the upload time; editable with metadata, and reports follow', async () => {

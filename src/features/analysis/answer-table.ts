@@ -59,7 +59,12 @@ export async function answerTable(
 ): Promise<AnswerTable> {
   const scenario = await getAnalysisScenario(ctx.db, workspaceId, scenarioId);
   const questions = scenario.questions.map((q) => ({ id: q.id, text: q.text, type: q.type }));
-  for (const id of Object.keys(options.answers)) if (!questions.some((q) => q.id === id)) throw invalid(`answer.${id}`, `the scenario has no question "${id}"`);
+  for (const [id, wanted] of Object.entries(options.answers)) {
+    const question = questions.find((q) => q.id === id);
+    if (!question) throw invalid(`answer.${id}`, `the scenario has no question "${id}"`);
+    // A text answer is never true or false: only whether it is uncertain can filter it.
+    if (question.type === 'text' && wanted !== 'uncertain') throw invalid(`answer.${id}`, `"${id}" is a text question: filter it by uncertain, not ${String(wanted)}`);
+  }
   // An execution named is one of this scenario's (else 404, as an unknown id in a path).
   if (options.executionId !== undefined) await getExecution(ctx, workspaceId, 'analysis', scenario.id, options.executionId);
   const conditions = recordingConditions(options.filters, 'rec');
