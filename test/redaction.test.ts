@@ -58,6 +58,11 @@ const cases: [string, string, PiiKind[]?][] = [
   ['my pin is four three two one', 'my pin is [NUMBER_SEQUENCE]', all],
   ['my pin is four three two one', 'my pin is four three two one'],
   ['account 987654 closed', 'account [NUMBER_SEQUENCE] closed', all],
+  // Homophones in a row before a number are its digits ("four four seventy nine" heard so).
+  ['my order number is for for seventy nine', 'my order number is [NUMBER_SEQUENCE]', all],
+  // A number said in one breath goes whole: a phone number's ten digits in a run of eleven leave none in clear.
+  ['call five five five two four seven eight one three nine nine', 'call [PHONE_NUMBER]'],
+  ['call five five five two four seven eight one three nine nine', 'call [PHONE_NUMBER]', all],
 ];
 
 for (const [input, expected, kinds] of cases) {

@@ -8,6 +8,7 @@
 import type { AnalysisAnswer, AnalysisEngine, AnalysisOutput } from '../../engines/analysis/types.ts';
 import { answerByPhrases, scopedTranscript, speakersKnown, type Scope, type TranscriptParts } from '../../core/transcripts/phrase-rules.ts';
 import { type Question } from '../../core/analyses/questions.ts';
+import { timedByWords } from './evidence-times.ts';
 
 
 const scopeKey = (q: Scope) => `${q.speaker ?? ''}\u0000${q.within_seconds ?? ''}`;
@@ -65,7 +66,14 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
       },
       request.signal,
     );
-    for (const answer of result.answers) answers.set(answer.question_id, answer);
+    // The engine placed its passages by characters; the words say when they were said.
+    for (const answer of result.answers) {
+      answers.set(answer.question_id, {
+        ...answer,
+        evidence: timedByWords(answer.evidence, request.parts.words),
+        ...(answer.related ? { related: timedByWords(answer.related, request.parts.words) } : {}),
+      });
+    }
     output = {
       engine: result.engine,
       model: result.model,

@@ -52,6 +52,13 @@ function digitsOf(token: string): string | null {
   return tens === undefined ? null : `${tens}0`;
 }
 
+/** Whether a number is said from token `i` on: a digit word, or a homophone ("for") before one ("for for seventy nine"). */
+function startsNumber(tokens: readonly string[], i: number, depth = 0): boolean {
+  const token = tokens[i] ?? '';
+  if (digitsOf(token) !== null || REPEATS.has(token)) return true;
+  return depth < 3 && HOMOPHONES.has(token) && startsNumber(tokens, i + 1, depth + 1);
+}
+
 interface Run {
   /** Token index of each digit of `digits`. */
   owners: number[];
@@ -85,7 +92,7 @@ function readRuns(tokens: readonly string[]): Run[] {
     } else {
       digits = digitsOf(token);
       const homophone = HOMOPHONES.get(token);
-      if (digits === null && homophone !== undefined && (current !== null || digitsOf(tokens[i + 1] ?? '') !== null)) digits = String(homophone);
+      if (digits === null && homophone !== undefined && (current !== null || startsNumber(tokens, i + 1))) digits = String(homophone);
     }
     if (digits === null) {
       if (current && JOINERS.has(token)) continue;
@@ -173,6 +180,18 @@ export function detectPii(tokens: readonly string[], raw: readonly string[], kin
       return false;
     });
     tryKind('number_sequence', (d) => d.length >= 4);
+    // The rest of a number said in one breath goes with the part found in it: a phone number's
+    // ten digits read in a run of eleven leave no digit in clear.
+    for (const range of ranges.filter((r) => r.from >= run.first && r.to <= run.last)) {
+      let from = range.from;
+      let to = range.to;
+      while (from - 1 >= run.first && free(from - 1, from - 1)) from--;
+      while (to + 1 <= run.last && free(to + 1, to + 1)) to++;
+      if (from === range.from && to === range.to) continue;
+      for (let i = from; i <= to; i++) taken.add(i);
+      range.from = from;
+      range.to = to;
+    }
   }
   return ranges.sort((a, b) => a.from - b.from);
 }
