@@ -61,3 +61,18 @@ test('without words, a window keeps the share of a segment said by then; a speak
   assert.equal(rule({}).answer, true);
   assert.deepEqual([rule({ speaker: 'customer' }).answer, rule({ speaker: 'customer' }).confidence], [false, 0]);
 });
+
+test('a phrase written as the transcript shows it ("$25.50", "555-247-8139") is found in its shown words, said or shown', () => {
+  const w = (word: string, start: number, shown: string) => ({ word, start, end: start + 0.4, confidence: 0.9, channel: 0, speaker: 'agent', punctuated_word: shown });
+  const words = [
+    w('that', 0, 'That'), w('is', 0.5, 'is'), w('twenty', 1, '$25.50'), w('five', 1.5, ''), w('dollars', 2, ''), w('and', 2.5, ''), w('fifty', 3, ''), w('cents', 3.5, 'cents.'),
+    w('call', 5, 'Call'), w('five', 5.5, '555-247-8139.'), ...'five five two four seven eight one three nine'.split(' ').map((digit, k) => w(digit, 6 + k * 0.4, '')),
+  ];
+  const parts = { text: '', segments: [{ start: 0, end: 10, text: 'That is $25.50 cents. Call 555-247-8139.', channel: 0, speaker: 'agent' }], words };
+  const ask = (phrases: string[]) => answerByPhrases({ id: 'q', text: 'rule', phrases }, parts);
+  const price = ask(['$25.50']);
+  assert.deepEqual([price.answer, price.evidence[0]?.start, price.evidence[0]?.end], [true, 1, 3.4], 'the words "twenty five dollars and fifty" say it');
+  assert.equal(ask(['555-247-8139']).answer, true);
+  assert.equal(ask(['twenty five dollars']).answer, true, 'as said, still');
+  assert.equal(ask(['$99']).answer, false);
+});

@@ -94,3 +94,23 @@ export function matchPhrases(phrases: readonly string[], tokens: readonly TimedT
 export function timedTokens(words: readonly TimedToken[]): TimedToken[] {
   return words.flatMap((w) => normalWords(w.word).map((word) => ({ word, start: w.start, end: w.end })));
 }
+
+/**
+ * The words as the transcript shows them (formatting's `punctuated_word`: "$25.50", "555-247-8139"),
+ * each token timed by its word; a word that shows nothing (inside a number) lengthens the one
+ * before it. Null where the words carry no shown form (not formatted).
+ */
+export function shownTokens(words: readonly (TimedToken & { punctuated_word?: string })[]): TimedToken[] | null {
+  if (!words.some((w) => w.punctuated_word !== undefined)) return null;
+  const tokens: TimedToken[] = [];
+  let last: TimedToken[] = [];
+  for (const w of words) {
+    if (w.punctuated_word === '') {
+      for (const token of last) token.end = Math.max(token.end, w.end);
+      continue;
+    }
+    last = normalWords(w.punctuated_word ?? w.word).map((word) => ({ word, start: w.start, end: w.end }));
+    tokens.push(...last);
+  }
+  return tokens;
+}

@@ -4,7 +4,7 @@
 import type { AnalysisAnswer } from '../../engines/analysis/types.ts';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { severalSpeakers, turnsText } from './speakers.ts';
-import { matchPhrases, normalWords, timedTokens, type TimedToken } from './phrase-match.ts';
+import { matchPhrases, normalWords, shownTokens, timedTokens, type TimedToken } from './phrase-match.ts';
 
 /** What a phrase rule names: the question (or condition) it answers, its phrases and its scope. */
 export interface PhraseRule extends Scope {
@@ -64,8 +64,12 @@ function tokensOf(parts: TranscriptParts): TimedToken[] {
 
 /** A phrase rule: true when any phrase is said in the question's part of the transcript (words, else the audio's spotted phrases). */
 export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): AnalysisAnswer {
-  const tokens = tokensOf(scopedTranscript(parts, question));
-  const matches = matchPhrases(question.phrases, tokens);
+  const scoped = scopedTranscript(parts, question);
+  const tokens = tokensOf(scoped);
+  let matches = matchPhrases(question.phrases, tokens);
+  // A phrase written as the transcript shows it ("$25", "555-247-8139") is found in its shown words.
+  const shown = matches.length === 0 ? shownTokens(scoped.words) : null;
+  if (shown) matches = matchPhrases(question.phrases, shown);
   const best = matches[0];
   if (!best) {
     // Not in the words: a phrase of the question that spotting heard in the audio answers it.
