@@ -4,6 +4,10 @@
 // window; search by speaker; a spoken card number and phone number redacted in the transcript and
 // silenced in the audio. Exports, audio bytes and CSV (media types, raw bodies) are asked for by hand.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hark as HarkClient, Schemas } from '../clients/typescript/src/index.ts';
 import { transcriptionEnds } from './helpers/api.ts';
@@ -101,6 +105,19 @@ for (const backend of await oneBackend()) {
       assert.deepEqual([...new Set(mixed.segments.map((s) => `${s.channel}/${s.speaker}`))], ['0/channel_0']);
       assert.doesNotMatch(mixed.text, /channel_0:/);
       assert.ok(/calling/.test(mixed.text) && /charged/.test(mixed.text));
+    });
+
+    test('a stereo file whose two channels carry one signal (dual mono) is one channel: every word once', async () => {
+      const mono = speech('Thank you for calling, my parcel never arrived.');
+      const dual = path.join(os.tmpdir(), `dual-mono-${process.pid}.mp3`);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', mono, '-ac', '2', dual]);
+      const { id } = await client.upload(dual);
+      const card = await client.waitForRecording(id);
+      assert.equal(card.channels, 1, 'the channels are alike');
+      const transcript = await transcribe(id, callScenario);
+      assert.deepEqual([...new Set(transcript.segments.map((s) => s.channel))], [0]);
+      assert.equal(transcript.stats.overlap_seconds, 0, 'no one talks over themselves');
+      fs.rmSync(dual, { force: true });
     });
 
     test('a mono call is not given the channels\' names: a question about one speaker reads everyone, uncertain', async () => {

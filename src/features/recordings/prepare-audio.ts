@@ -1,5 +1,6 @@
 // prepare-audio: probe the original, decode it to a 16 kHz mono WAV beside it (and one per channel
 // when it has several), fill the duration and the channel count.
+import { channelsAlike } from '../../platform/media/alike-channels.ts';
 import type { Context } from '../../context.ts';
 import fs from 'node:fs/promises';
 import { checkPreparedLength, MAX_SEPARATE_CHANNELS, MediaError, prepare, probe, tooLong, wavShortfall } from '../../platform/media/ffmpeg.ts';
@@ -46,6 +47,13 @@ export function prepareAudioJob(ctx: Context): JobHandler<'prepare-audio'> {
           channelTemps = Array.from({ length: separate }, () => ctx.blobs.tempPath());
           const decoded = await prepare(original, temp, info.durationSeconds, ctx.config.maxAudioSeconds, info.channels, channelTemps);
           lap('convert');
+          // Channels that carry one signal (dual mono) are one channel: transcribed apart, every word would be said twice.
+          if (channelTemps.length > 1 && channelsAlike(channelTemps)) {
+            for (const file of channelTemps) await ctx.blobs.removeTemp(file);
+            channelTemps = [];
+            lap('channels');
+            return { seconds: decoded, channels: 1, createdAt: info.createdAt };
+          }
           return { seconds: decoded, channels: info.channels, createdAt: info.createdAt };
         });
         for (const [channel, file] of channelTemps.entries()) await ctx.blobs.commit(file, keys.channel(channel));
