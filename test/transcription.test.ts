@@ -82,6 +82,11 @@ for (const backend of await backends({ s3: true })) {
       // The exports are HTTP shapes (a media type, a body that is not JSON): asked for by hand.
       const srt = await hark.request({ method: 'GET', url: `${P}/transcription-runs/${run.id}/transcript?format=srt`, key: account.key });
       assert.match(srt.body, /^1\n00:00:\d\d,\d{3} --> /);
+      // Cues a reader can follow: none longer than 7 s, the long segments cut into several.
+      const seconds = (clock: string) => clock.split(/[:,]/).map(Number).reduce((sum, part, i) => sum + part * [3600, 60, 1, 0.001][i]!, 0);
+      const cues = [...srt.body.matchAll(/(\d\d:\d\d:\d\d,\d{3}) --> (\d\d:\d\d:\d\d,\d{3})/g)].map((m) => seconds(m[2]!) - seconds(m[1]!));
+      assert.ok(cues.every((length) => length <= 7.001), `cue lengths ${cues.map((c) => c.toFixed(1)).join(' ')}`);
+      assert.ok(cues.length > transcript.segments.length, `${cues.length} cues for ${transcript.segments.length} segments`);
       const vtt = await hark.request({ method: 'GET', url: `${P}/recordings/${recordingId}/transcript?format=vtt`, key: account.key });
       assert.match(vtt.body, /^WEBVTT\n/);
       assert.match(String(vtt.headers['content-type']), /text\/vtt/);

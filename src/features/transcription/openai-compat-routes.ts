@@ -89,7 +89,7 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
         );
         const { segments, words } = transcriptParts(transcript);
         if (format === 'text') return reply.type('text/plain; charset=utf-8').send(`${transcript.text}\n`);
-        if (format === 'srt' || format === 'vtt') return reply.type(format === 'srt' ? 'application/x-subrip' : 'text/vtt').send(exportTranscript(format, segments));
+        if (format === 'srt' || format === 'vtt') return reply.type(format === 'srt' ? 'application/x-subrip' : 'text/vtt').send(exportTranscript(format, segments, words));
         if (format === 'json') return { text: transcript.text };
         return {
           task: 'transcribe',

@@ -1,6 +1,7 @@
 // Transcript exports: plain text, SubRip (srt) and WebVTT. A transcript of several speakers names
 // them: each line of text is a turn ("agent: …"), each cue starts with its speaker.
-import type { Segment } from '../../engines/transcription/types.ts';
+import type { Segment, SpeakerWord } from '../../engines/transcription/types.ts';
+import { subtitleCues } from './subtitle-cues.ts';
 import { severalSpeakers, turns } from '../../core/transcripts/speakers.ts';
 
 type ExportSegment = Segment & { speaker?: string; channel?: number };
@@ -51,6 +52,7 @@ export function toVtt(segments: readonly ExportSegment[]): string {
   return `WEBVTT\n\n${segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${vttText(line(s, withSpeaker))}\n`).join('\n')}`;
 }
 
-export function exportTranscript(format: Exclude<ExportFormat, 'json'>, segments: readonly ExportSegment[]): string {
-  return format === 'txt' ? toText(segments) : format === 'srt' ? toSrt(segments) : toVtt(segments);
+/** The export of a transcript; subtitles (SRT, VTT) are cut into cues a reader can follow (subtitle-cues.ts). */
+export function exportTranscript(format: Exclude<ExportFormat, 'json'>, segments: readonly ExportSegment[], words: readonly SpeakerWord[] = []): string {
+  return format === 'txt' ? toText(segments) : format === 'srt' ? toSrt(subtitleCues(segments, words)) : toVtt(subtitleCues(segments, words));
 }

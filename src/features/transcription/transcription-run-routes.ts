@@ -51,7 +51,8 @@ const TranscriptResponse = {
 
 function sendTranscript(reply: FastifyReply, transcript: TranscriptRow, format: ExportFormat | undefined) {
   if (!format || format === 'json') return reply.send(presentTranscript(transcript));
-  return reply.type(exportContentTypes[format]).serializer((body: unknown) => String(body)).send(exportTranscript(format, transcriptParts(transcript).segments));
+  const parts = transcriptParts(transcript);
+  return reply.type(exportContentTypes[format]).serializer((body: unknown) => String(body)).send(exportTranscript(format, parts.segments, parts.words));
 }
 
 export const transcriptionRunRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
