@@ -13,6 +13,11 @@ import { multipart, speech } from './helpers/audio.ts';
 import { assertProblem, backends, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
 import { startOrigin, type Origin } from './helpers/origin.ts';
 
+/** An OpenAI-shaped error whose message names what was wrong. */
+function assertProblemLike(body: unknown, message: RegExp): void {
+  assert.match((body as { error: { message: string } }).error.message, message);
+}
+
 /** Sends raw bytes and returns the raw answer (for what app.inject cannot send). */
 function rawRequest(base: string, text: string): Promise<string> {
   const { hostname, port } = new URL(base);
@@ -157,6 +162,17 @@ for (const backend of await backends()) {
         assert.equal(response.statusCode, 400, `${JSON.stringify(fields)}: ${response.body}`);
         assert.equal(response.json<{ error: { type: string } }>().error.type, 'invalid_request_error');
       }
+    });
+
+    test('/v1/audio/transcriptions takes a language as clients write it, and refuses an engine it cannot reach before any work', async () => {
+      const send = (fields: Record<string, string>) => hark.request({ method: 'POST', url: '/v1/audio/transcriptions', key: account.key, ...multipart({ response_format: 'json', ...fields }, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+      for (const language of ['EN', 'en-US', 'en_GB']) assert.equal((await send({ model: 'whisper-1', language })).statusCode, 200, language);
+      assertProblemLike((await send({ model: 'whisper-1', language: 'xx' })).json(), /language/);
+      const before = (await hark.request({ method: 'GET', url: `${P}/recordings`, key: account.key })).json<{ data: unknown[] }>().data.length;
+      const unreachable = await send({ model: 'openai/whisper-1' });
+      assert.equal(unreachable.statusCode, 400, unreachable.body);
+      assert.match(unreachable.json<{ error: { message: string; param: string } }>().error.message, /base_url/);
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/recordings`, key: account.key })).json<{ data: unknown[] }>().data.length, before, 'no recording was made');
     });
 
     test('an engine that answers non-JSON is a 502 engine failure, not a 500', async () => {

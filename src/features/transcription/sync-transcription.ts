@@ -16,6 +16,8 @@ import { waitForSettled } from '../../core/settled.ts';
 import { checkVocabularyWords, MAX_VOCABULARY, vocabularyTerms } from './vocabulary.ts';
 import { MAX_PROMPT_CHARS } from './transcription-card.ts';
 import { TRANSCRIPT_COLUMNS, type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { baseUrlOf } from '../../engines/openai-endpoint.ts';
+import { EngineError } from '../../platform/engine-error.ts';
 
 export interface SyncRequest {
   audio: ReceivedAudio;
@@ -27,6 +29,21 @@ export interface SyncRequest {
   prompt?: string | undefined;
   /** Terms added to the scenario's vocabulary for this request. */
   vocabulary?: string[];
+}
+
+/**
+ * A language as clients write it, in the form the engine lists: "EN", "en-US" and "en_GB" are "en"
+ * where the engine takes "en" and not the tag itself. Undefined where none was given.
+ */
+function languageFor(engine: string, asked: string | undefined): string | undefined {
+  const written = asked?.trim();
+  if (!written) return undefined;
+  const { languages } = transcriptionEngine(engine);
+  const tag = written.toLowerCase().replace('_', '-');
+  if (!languages || languages.includes(written)) return written;
+  if (languages.includes(tag)) return tag;
+  const base = tag.split('-')[0]!;
+  return languages.includes(base) ? base : written;
 }
 
 async function snapshotFor(ctx: Context, workspaceId: string, request: SyncRequest): Promise<ScenarioSnapshot> {
@@ -44,8 +61,17 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
   }
   await transcriptionEngine(scenario.engine).checkModel(ctx.config, scenario.model);
   if (request.prompt && request.prompt.length > MAX_PROMPT_CHARS) throw invalid('prompt', `is longer than ${MAX_PROMPT_CHARS} characters`);
-  const language = request.language?.trim() || scenario.language;
+  const language = languageFor(scenario.engine, request.language) ?? scenario.language;
   checkLanguage(scenario.engine, language);
+  // An engine that cannot be reached from here is refused before anything is stored or queued.
+  if (scenario.engine === 'openai') {
+    try {
+      baseUrlOf(ctx.config, (scenario.options as { base_url?: string | null }).base_url ?? null);
+    } catch (error) {
+      if (error instanceof EngineError) throw invalid('model', `${error.message}: name a scenario (sct-…) whose options give a base_url`);
+      throw error;
+    }
+  }
   const vocabulary = [...(scenario.options.vocabulary ?? []), ...(request.vocabulary ?? []).filter((term) => !vocabularyTerms(scenario.options.vocabulary).some((known) => known.phrase === term))];
   if (vocabulary.length > MAX_VOCABULARY) throw invalid('vocabulary[]', `at most ${MAX_VOCABULARY} terms with the scenario's own`);
   const long = (request.vocabulary ?? []).findIndex((term) => term.length > 60);
