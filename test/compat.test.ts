@@ -65,6 +65,9 @@ for (const backend of await oneBackend()) {
       assert.equal(verbose.language, 'english');
       assert.ok(verbose.words && verbose.words.length > 3);
       assert.ok(verbose.words.every((w) => w.end >= w.start && w.start >= 0));
+      // As OpenAI gives them: the text's own words, so they spell it ("2:30" where the text has it, not "two thirty").
+      const spelled = verbose.words.map((w) => w.word).join(' ');
+      assert.equal(spelled.replace(/[^\p{L}\p{N}:$%. -]/gu, ''), verbose.text.replace(/[.,?!;]+(\s|$)/g, '$1').replace(/[^\p{L}\p{N}:$%. -]/gu, '').trim(), `${spelled} / ${verbose.text}`);
       assert.ok(verbose.segments && verbose.segments.length >= 1);
 
       const srt = await client.audio.transcriptions.create({ file: fs.createReadStream(wav), model: 'whisper-1', response_format: 'srt' });

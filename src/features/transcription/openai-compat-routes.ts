@@ -1,5 +1,6 @@
 // POST /v1/audio/transcriptions, compatible with OpenAI's API (and its client libraries): answered
 // when the transcript is ready, with errors in OpenAI's error shape.
+import type { SpeakerWord } from '../../engines/transcription/types.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
@@ -26,6 +27,25 @@ const VerboseJson = Type.Object({
 
 const formats = ['json', 'text', 'srt', 'vtt', 'verbose_json'] as const;
 type Format = (typeof formats)[number];
+
+/**
+ * Words as OpenAI gives them: the text's own words without the marks around them, so they spell
+ * the text ("2:30", "PM", not "two", "thirty", "pm"); the words a formatted number's first word
+ * writes for are part of it, and lengthen it.
+ */
+function openAiWords(words: readonly (SpeakerWord & { punctuated_word?: string })[]): { word: string; start: number; end: number }[] {
+  const out: { word: string; start: number; end: number }[] = [];
+  for (const w of words) {
+    const previous = out.at(-1);
+    if (w.punctuated_word === '' && previous) {
+      previous.end = Math.max(previous.end, w.end);
+      continue;
+    }
+    const shown = (w.punctuated_word ?? w.word).replace(/[.,?!;:]+$/, '');
+    out.push({ word: shown || w.word, start: w.start, end: w.end });
+  }
+  return out;
+}
 
 const languageNames: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', nl: 'dutch', pt: 'portuguese', ru: 'russian', ja: 'japanese', zh: 'chinese' };
 
@@ -97,7 +117,7 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
           duration: transcript.duration_seconds ?? 0,
           text: transcript.text,
           segments: segments.map((s, id) => ({ id, seek: 0, start: s.start, end: s.end, text: s.text, tokens: [], temperature: 0, avg_logprob: 0, compression_ratio: 0, no_speech_prob: 0 })),
-          ...(granularities.includes('word') ? { words: words.map((w) => ({ word: w.word, start: w.start, end: w.end })) } : {}),
+          ...(granularities.includes('word') ? { words: openAiWords(words) } : {}),
         };
       } catch (error) {
         await ctx.blobs.removeTemp(upload.audio.tempPath);
