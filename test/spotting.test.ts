@@ -21,6 +21,9 @@ test('a phrase rule takes a spotted phrase when the words lack it, in the questi
   assert.equal(answerByPhrases(question, parts).answer, false, 'nothing spotted');
   const inWords = answerByPhrases({ ...question, phrases: ['thank you for calling'] }, { ...parts, spotted: [spot] });
   assert.equal(inWords.evidence[0]?.source, 'transcript');
+  // One word alone is spotted inside others ("refund" in "recorded for"): its yes is uncertain.
+  const word = answerByPhrases({ ...question, phrases: ['refund'] }, { ...parts, spotted: [{ ...spot, phrase: 'refund', confidence: 0.83 }] });
+  assert.deepEqual([word.answer, word.confidence], [true, 0.55]);
 });
 
 // The store plays no part in what this suite proves (audio, engines, HTTP shapes): one backend.

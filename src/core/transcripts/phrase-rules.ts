@@ -62,6 +62,9 @@ function tokensOf(parts: TranscriptParts): TimedToken[] {
   return parts.segments.flatMap((s) => normalWords(s.text).map((word) => ({ word, start: s.start, end: s.end })));
 }
 
+/** The most a yes heard by spotting one word alone is trusted: uncertain (keyword spotting finds a short word inside longer ones). */
+export const SINGLE_WORD_SPOT_CONFIDENCE = 0.55;
+
 /** A phrase rule: true when any phrase is said in the question's part of the transcript (words, else the audio's spotted phrases). */
 export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): AnalysisAnswer {
   const scoped = scopedTranscript(parts, question);
@@ -82,7 +85,8 @@ export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): A
         question: question.text,
         type: 'boolean',
         answer: true,
-        confidence: Math.max(...heard.map((spot) => spot.confidence)),
+        // A single word is spotted inside others ("refund" in "recorded for"): measured phrases were several words.
+        confidence: Math.min(Math.max(...heard.map((spot) => spot.confidence)), heard.some((spot) => normalWords(spot.phrase).length > 1) ? 1 : SINGLE_WORD_SPOT_CONFIDENCE),
         evidence: heard.slice(0, 5).map((spot) => ({ text: spot.phrase, start: spot.start, end: spot.end, source: 'audio' as const })),
       };
     }
