@@ -25,9 +25,9 @@ const signed = (value: number): string => {
   return shown === '-0.0' || shown === '0.0' ? '0.0' : value > 0 ? `+${shown}` : shown;
 };
 
-/** Hours of audio as hours and minutes ("2 h 05 min"), or minutes and seconds under an hour ("0 min 17 s"). */
+/** Hours of audio as hours and minutes ("2 h 05 min"), or minutes and seconds under an hour ("0 min 17 s"); whole seconds counted as the list and the player count them (down). */
 const audioLength = (seconds: number): string => {
-  const total = Math.round(seconds);
+  const total = Math.floor(seconds);
   if (total >= 3600) return `${Math.floor(total / 3600)} h ${String(Math.floor((total % 3600) / 60)).padStart(2, '0')} min`;
   return `${Math.floor(total / 60)} min ${String(total % 60).padStart(2, '0')} s`;
 };
