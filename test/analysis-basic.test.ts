@@ -402,6 +402,11 @@ describe('basic engine: text questions', () => {
     const both = await engine.analyze(input(cab, [txt('a', "What is the agent's name?"), txt('c', "What is the caller's name?")]));
     assert.equal(answer(both, 'a').answer, 'Marcus');
     assert.equal(answer(both, 'c').answer, 'Helen Brooks');
+
+    // The caller greets the agent by name and never gives their own: the agent's name is no answer for the customer's.
+    const greeted = [seg(0, 3, 'thank you for calling this is sarah'), seg(3, 6, 'hi sarah it is about my order'), seg(6, 9, 'it is sarah speaking how can i help')];
+    const named = await engine.analyze(input(greeted, [txt('c', "What is the customer's name?")]));
+    assert.notEqual(String(answer(named, 'c').answer).toLowerCase(), 'sarah', JSON.stringify(answer(named, 'c')));
   });
 
   test('open question answers with the best sentence (bounded)', async () => {

@@ -151,9 +151,16 @@ function nameOf(q: Query, units: Unit[], best: Candidate, answerUnit: Unit): Ans
     if (intro !== null) return intro;
   }
   const near = [answerUnit, best.m.unit].filter((u) => q.role !== 'customer' || u.idx > 0);
-  const name = nameAnswer(near, confidence);
+  const name = notTheAgents(q, units, nameAnswer(near, confidence));
   if (name !== null || best.resp === undefined || best.resp.hasInq) return name;
-  return nameAnswer([best.resp], confidence - 0.1, true);
+  return notTheAgents(q, units, nameAnswer([best.resp], confidence - 0.1, true));
+}
+
+/** The name the call opens with is the agent's: never the answer to the customer's name. */
+function notTheAgents(q: Query, units: Unit[], found: AnswerBody<string> | null): AnswerBody<string> | null {
+  if (found === null || q.role !== 'customer') return found;
+  const agents = nameAnswer(units.slice(0, 2), 0)?.answer;
+  return agents !== undefined && found.answer.toLowerCase() === agents.toLowerCase() ? null : found;
 }
 
 export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBody<string> {
@@ -164,7 +171,7 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
   if (best === undefined) {
     // Names are rarely asked with words that occur in the call ("what is the agent's
     // name?" vs "this is paula"): fall back to the first self-introduction.
-    if (q.intent === 'name') return nameAnswer(q.role === 'customer' ? units.slice(1) : units, 0.3) ?? noAnswer();
+    if (q.intent === 'name') return notTheAgents(q, units, nameAnswer(q.role === 'customer' ? units.slice(1) : units, 0.3)) ?? noAnswer();
     // What a call was about is rarely asked in the call's words ("what did the customer call
     // about?" vs "my parcel never arrived"): the first sentence that says more than hello.
     if (q.asksTopic) return topicAnswer(units) ?? noAnswer();
