@@ -135,6 +135,7 @@ for (const backend of await oneBackend()) {
       const refused = await send({ 'vocabulary[]': '1234' });
       assert.equal(refused.statusCode, 400, refused.body);
       assert.match(refused.body, /no letters/);
+      assert.equal(refused.json<{ error: { param: string } }>().error.param, 'vocabulary[0]', 'named as the form field it came in');
     });
 
     test('a term without letters, or too long, is a 400 naming it', async () => {

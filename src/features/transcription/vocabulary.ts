@@ -53,10 +53,11 @@ export function vocabularyTerms(vocabulary: Vocabulary | undefined): VocabularyT
 }
 
 /** A 400 naming the first term (or sounds_like) without a letter, with digits or too many words. */
-export function checkVocabularyWords(vocabulary: Vocabulary | undefined): void {
+/** `pathOf`: where term `i` was given, to name it in the error (a scenario's options by default). */
+export function checkVocabularyWords(vocabulary: Vocabulary | undefined, pathOf: (i: number) => string = (i) => `options.vocabulary[${i}]`): void {
   vocabularyTerms(vocabulary).forEach((term, i) => {
-    checkSaid(term.phrase, `options.vocabulary[${i}]`);
-    (term.sounds_like ?? []).forEach((said, j) => checkSaid(said, `options.vocabulary[${i}].sounds_like[${j}]`));
+    checkSaid(term.phrase, pathOf(i));
+    (term.sounds_like ?? []).forEach((said, j) => checkSaid(said, `${pathOf(i)}.sounds_like[${j}]`));
   });
 }
 
