@@ -55,10 +55,10 @@ export async function seed(db: pg.Client, template: Template, total: number): Pr
     'recordings',
     total,
     `INSERT INTO recordings (id, workspace_id, status, filename, content_type, size_bytes, duration_seconds, metadata, metadata_json,
-       retention_days, expires_at, source, created_at, updated_at)
+       retention_days, expires_at, source, created_at, updated_at, recorded_at)
      SELECT m.recording_id, t.workspace_id, CASE WHEN m.g % 50 = 0 THEN 'failed' ELSE 'completed' END, 'call-' || m.g || '.wav', t.content_type,
        t.size_bytes, 60 + (m.g::bigint * 7919 % 600), md.metadata, md.metadata::text, 30, now() + interval '30 days', 'upload',
-       now() - ($3::int - m.g) * interval '31 seconds', now() - ($3::int - m.g) * interval '31 seconds'
+       now() - ($3::int - m.g) * interval '31 seconds', now() - ($3::int - m.g) * interval '31 seconds', now() - ($3::int - m.g) * interval '31 seconds'
      FROM seed_map m
      CROSS JOIN (SELECT * FROM recordings WHERE id = $4) t
      CROSS JOIN LATERAL (SELECT jsonb_build_object('agent', 'agent-' || (m.g * 31 % 200), 'team', 'team-' || (m.g * 17 % 12),
@@ -123,10 +123,14 @@ export async function seed(db: pg.Client, template: Template, total: number): Pr
     db,
     'analysis facts',
     total,
-    `INSERT INTO analysis_facts (analysis_run_id, workspace_id, analysis_scenario_id, recording_id, created_at, metadata, booleans)
-     SELECT res.analysis_run_id, res.workspace_id, res.analysis_scenario_id, res.recording_id, r.created_at, r.metadata,
+    // As the service writes them: each recording's one result is its latest (migrations 023, 024, 037).
+    `INSERT INTO analysis_facts (analysis_run_id, workspace_id, analysis_scenario_id, recording_id, created_at, recorded_at, metadata, booleans, uncertain, latest)
+     SELECT res.analysis_run_id, res.workspace_id, res.analysis_scenario_id, res.recording_id, r.created_at, r.recorded_at, r.metadata,
        coalesce((SELECT jsonb_object_agg(a->>'question_id', a->'answer') FROM jsonb_array_elements(res.answers) a
-                 WHERE a->>'type' = 'boolean' AND jsonb_typeof(a->'answer') = 'boolean'), '{}'::jsonb)
+                 WHERE a->>'type' = 'boolean' AND jsonb_typeof(a->'answer') = 'boolean'), '{}'::jsonb),
+       coalesce((SELECT jsonb_object_agg(a->>'question_id', true) FROM jsonb_array_elements(res.answers) a
+                 WHERE a->>'type' = 'boolean' AND jsonb_typeof(a->'answer') = 'boolean' AND (a->>'confidence')::float8 < 0.6), '{}'::jsonb),
+       true
      FROM seed_map m JOIN analysis_results res ON res.analysis_run_id = m.analysis_run_id JOIN recordings r ON r.id = m.recording_id
      WHERE m.g >= $1 AND m.g < $2`,
     [],

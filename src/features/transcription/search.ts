@@ -67,8 +67,10 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
     ) s
     WHERE s.segment IS NOT NULL AND t.workspace_id = ${workspaceId}
       -- Each recording's latest transcript only (what the recording answers with): a call
-      -- transcribed again, or corrected, is not found by the words it no longer has.
-      AND t.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = t.recording_id ORDER BY lt.seq DESC LIMIT 1)
+      -- transcribed again, or corrected, is not found by the words it no longer has. Written as
+      -- "no newer one" (an anti-join), the plan walks the transcripts newest first and stops at
+      -- the page's end; as "= the latest one's id" it sorted every match (0.4 s over 100,000).
+      AND NOT EXISTS (SELECT 1 FROM transcripts newer WHERE newer.recording_id = t.recording_id AND newer.seq > t.seq)
       AND t.search_vector @@ ${tsquery}
       ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
       ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}
