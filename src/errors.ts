@@ -76,9 +76,6 @@ export function isDiskFull(error: unknown, depth = 0): boolean {
 export const diskFull = (): AppError => new AppError('insufficient_storage', 'the server\'s storage is full: nothing was kept; try again later or ask the operator to free space');
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} was not found`);
-/** What a JSON body or a metadata field holding a `__proto__` key (or `constructor.prototype`) is told. */
-export const PROTOTYPE_KEY_MESSAGE = 'must not have a key named __proto__, nor constructor.prototype';
-
 export const invalid = (path: string, message: string): AppError =>
   new AppError('validation_failed', `${path}: ${message}`, [{ path: String(path), message }]);
 

@@ -2,7 +2,8 @@
 // size, depth and NUL characters (the database's JSON cannot hold them). Shared by uploads, edits
 // and the stored selections of scenarios.
 import type { Context } from '../context.ts';
-import { invalid, PROTOTYPE_KEY_MESSAGE } from '../errors.ts';
+import { invalid } from '../errors.ts';
+import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../prototype-keys.ts';
 
 export interface Metadata {
   value: Record<string, unknown>;
@@ -31,16 +32,6 @@ function depthOf(value: unknown, limit: number): number {
   let deepest = 0;
   for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child, limit - 1));
   return deepest + 1;
-}
-
-/** A `__proto__` key, or `constructor` holding `prototype`, anywhere: what JSON bodies refuse (prototype poisoning), refused in form fields too. */
-function hasPrototypeKey(value: unknown, limit = MAX_METADATA_DEPTH + 1): boolean {
-  if (value === null || typeof value !== 'object' || limit <= 0) return false;
-  const own = value as Record<string, unknown>;
-  if (Object.hasOwn(own, '__proto__')) return true;
-  const ctor = Object.hasOwn(own, 'constructor') ? own.constructor : undefined;
-  if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return true;
-  return Object.values(own).some((child) => hasPrototypeKey(child, limit - 1));
 }
 
 export function checkMetadata(ctx: { config: { maxMetadataBytes: number } }, value: unknown, path = 'metadata'): Metadata {

@@ -3,22 +3,8 @@
 // JSON refused by name (400 validation_failed), as metadata in a form field is: no code that
 // copies a body can be led into changing a prototype. Malformed or empty JSON is 400 invalid_json.
 import type { FastifyInstance } from 'fastify';
-import { AppError, invalid, PROTOTYPE_KEY_MESSAGE } from '../errors.ts';
-
-/** A `__proto__` key, or `constructor` holding `prototype`, anywhere in a parsed body (walked with a stack: bodies nest deep). */
-function hasPrototypeKey(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (value === null || typeof value !== 'object') continue;
-    const own = value as Record<string, unknown>;
-    if (Object.hasOwn(own, '__proto__')) return true;
-    const ctor = Object.hasOwn(own, 'constructor') ? own.constructor : undefined;
-    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return true;
-    for (const child of Object.values(own)) if (child !== null && typeof child === 'object') stack.push(child);
-  }
-  return false;
-}
+import { AppError, invalid } from '../errors.ts';
+import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../prototype-keys.ts';
 
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
