@@ -441,7 +441,10 @@ for (const entry of topOfProfile(profileDir)) console.log(`    ${entry}`);
          FROM made WHERE EXISTS (SELECT 1 FROM runs)`,
       [search.workspaceId],
     );
-    await db.query('ANALYZE transcripts');
+    // VACUUM too: it moves the rows just written from the search index's pending list into the
+    // index proper, as autovacuum does a while after a bulk insert (until then every search reads
+    // the whole list: a rare word's index scan took 21 ms before, 0.4 ms after).
+    await db.query('VACUUM ANALYZE transcripts');
     await db.query(`CREATE TABLE IF NOT EXISTS bench_search (info jsonb NOT NULL)`);
     await db.query(`INSERT INTO bench_search VALUES ($1)`, [JSON.stringify(search)]);
   }

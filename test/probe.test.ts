@@ -210,6 +210,22 @@ for (const backend of await backends()) {
       }
     });
 
+    test('a date-time before year 1 or after year 9999 in UTC, or a day the month lacks, is a 400 naming the field, not a 500', async () => {
+      const key = account.key;
+      const out = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00%2B01:00', '9999-12-31T23:59:59-14:00', '2026-02-30T00:00:00Z'];
+      for (const value of out) {
+        for (const url of [`${P}/recordings?created_after=${value}`, `${P}/recordings?recorded_before=${value}`, `${P}/reports/recordings?created_before=${value}`, `${P}/reports/talk?recorded_after=${value}`, `${P}/search?q=hello&created_after=${value}`]) {
+          const problem = assertProblem(await hark.request({ method: 'GET', url, key }), 400, 'validation_failed');
+          assert.match(String(problem.detail), /created_after|created_before|recorded_after|recorded_before/, url);
+        }
+      }
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/recordings?created_after=0001-01-01T00:00:00Z&created_before=9999-12-31T23:59:59Z`, key })).statusCode, 200, 'the first and last moments are fine');
+      const expiry = await hark.request({ method: 'POST', url: `${P}/api-keys`, key, payload: { name: 'far', scopes: ['recordings:read'], expires_at: '9999-12-31T23:59:59-14:00' } });
+      assertProblem(expiry, 400, 'validation_failed');
+      const form = await hark.request({ method: 'POST', url: `${P}/recordings`, key, ...multipart({ recorded_at: '2026-02-30T09:00:00Z' }, { content: fs.readFileSync(wav), filename: 'a.wav', contentType: 'audio/wav' }) });
+      assert.match(String(assertProblem(form, 400, 'validation_failed').detail), /recorded_at/);
+    });
+
     test('a __proto__ key is refused by name alike in a JSON body and in a form field, and nothing is kept', async () => {
       const key = account.key;
       const json = (payload: string) => hark.request({ method: 'POST', url: `${P}/recordings/import`, key, payload, headers: { 'content-type': 'application/json' } });

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { sql, type RawBuilder } from 'kysely';
 import { DateTime } from '../../http/schemas/schema-types.ts';
 import { invalid } from '../../errors.ts';
+import { storable } from '../../instant.ts';
 import { parseStatuses } from '../cursor.ts';
 import { metadataFilters } from '../../http/query.ts';
 
@@ -66,7 +67,7 @@ export function containment(path: string, value: unknown): string {
 
 function parseDate(name: string, raw: string): Date {
   const date = new Date(raw);
-  if (Number.isNaN(date.getTime())) throw invalid(name, 'must be an ISO 8601 date-time');
+  if (!storable(date)) throw invalid(name, 'must be an ISO 8601 date-time in years 1 to 9999');
   return date;
 }
 

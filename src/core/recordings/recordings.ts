@@ -6,6 +6,7 @@ import type { Trx } from '../../platform/db/database.ts';
 import { rowById } from '../../platform/db/rows-by-id.ts';
 import { AppError, diskFull, invalid, isDiskFull, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
+import { parseInstant } from '../../instant.ts';
 import { AddressNotAllowedError, assertLiteralAllowed } from '../../platform/net/address-policy.ts';
 import { checkOutboundUrl, OutboundError } from '../../platform/net/outbound.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
@@ -33,9 +34,8 @@ const RECORDED_AT_SLACK_MS = 86_400_000;
 /** `recorded_at` as given (RFC 3339 with a time zone), checked; null when none was given. */
 export function checkRecordedAt(raw: unknown): Date | null {
   if (raw === undefined || raw === null || raw === '') return null;
-  const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
-  const date = typeof raw === 'string' && rfc3339.test(raw) ? new Date(raw) : null;
-  if (!date || Number.isNaN(date.getTime())) throw invalid('recorded_at', 'must be a date-time with a time zone, such as 2026-11-02T09:30:00Z');
+  const date = typeof raw === 'string' ? parseInstant(raw) : null;
+  if (!date) throw invalid('recorded_at', 'must be a date-time with a time zone, such as 2026-11-02T09:30:00Z');
   if (date.getTime() > Date.now() + RECORDED_AT_SLACK_MS) throw invalid('recorded_at', 'must not be in the future');
   if (date.getUTCFullYear() < 1900) throw invalid('recorded_at', 'must be after 1900');
   return date;
