@@ -1,6 +1,6 @@
 // An execution whose recordings are deleted while their runs wait: the runs go with them, the
 // execution ends once none is left waiting (its execution.completed event is written), and its
-// counts still add up to the recordings it was asked for.
+// counts still add up to the recordings it was asked for; an execution with nothing to run is complete, and says so, as it is made.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
@@ -42,6 +42,24 @@ for (const backend of await backends()) {
       assert.equal(await events(), 1, 'execution.completed written once');
       const finished = await hark.runtime.ctx.db.selectFrom('executions').select('finished_at').where('id', '=', execution.id).executeTakeFirstOrThrow();
       assert.ok(finished.finished_at, 'marked finished');
+    });
+
+    test('an execution with nothing to run is complete as it is made, and says so once', async () => {
+      const before = (await hark.runtime.ctx.db.selectFrom('webhook_events').select('id').where('type', '=', 'execution.completed').execute()).length;
+      const transcription = (await client.listTranscriptionScenarios()).data[0]!.id;
+      const empty = await client.createTranscriptionExecution({ path: { scenario_id: transcription }, body: { recording_ids: [], idempotency_key: 'nothing' } });
+      assert.equal(empty.status, 'completed');
+      const row = await hark.runtime.ctx.db.selectFrom('executions').select('finished_at').where('id', '=', empty.id).executeTakeFirstOrThrow();
+      assert.ok(row.finished_at, 'finished as it is made');
+      // An analysis scenario's selection with no transcripts to analyse (nothing was transcribed here).
+      const analysis = (await client.listAnalysisScenarios()).data[0]!.id;
+      const none = await client.createAnalysisExecution({ path: { scenario_id: analysis }, body: { idempotency_key: 'no-transcripts' } });
+      assert.equal(none.status, 'completed');
+      const again = await client.createAnalysisExecution({ path: { scenario_id: analysis }, body: { idempotency_key: 'no-transcripts' } });
+      assert.equal(again.id, none.id, 'a replay');
+      const events = await hark.runtime.ctx.db.selectFrom('webhook_events').select('payload').where('type', '=', 'execution.completed').execute();
+      const ids = events.slice(before).map((e) => (JSON.parse(e.payload) as { data: { id: string } }).data.id);
+      assert.deepEqual(ids.sort(), [empty.id, none.id].sort(), 'one execution.completed each, the replay none');
     });
   });
 }

@@ -88,8 +88,10 @@ async function createExecution(ctx: Context, request: ExecutionRequest): Promise
       .onConflict((oc) => oc.columns(['workspace_id', 'kind', 'scenario_id', 'idempotency_key']).doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (row) await request.startRuns(trx, row.id, recordingIds);
-    return row;
+    if (!row) return row;
+    await request.startRuns(trx, row.id, recordingIds);
+    // As the runs left it: an execution with none is finished already.
+    return trx.selectFrom('executions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   });
   if (inserted) return { execution: await withCounts(ctx, inserted), created: true };
   // A concurrent duplicate won the race: answer as a replay.

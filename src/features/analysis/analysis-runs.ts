@@ -9,6 +9,7 @@ import { isUuid } from '../../ids.ts';
 import { createRun, createRuns, getRun, retryRun, type NewRun } from '../../core/runs/runs.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { decodeCursor, page } from '../../core/cursor.ts';
+import { executionProgress } from '../../core/events.ts';
 import { startExecution, type ExecutionBody } from '../../core/executions/executions.ts';
 import { getRecording } from '../../core/recordings/recordings.ts';
 import { latestTranscript, latestTranscripts, TRANSCRIPT_COLUMNS, type TranscriptRow } from '../../core/transcripts/transcript.ts';
@@ -110,5 +111,7 @@ export async function startAnalysisExecution(ctx: Context, workspaceId: string, 
       else if (body.recording_ids) throw new AppError('transcript_not_available', `recording ${recordingId} has no completed transcript`);
     }
     await createRuns(ctx, trx, analysisKind, transcripts.map((transcript) => newAnalysisRun({ workspaceId, transcript, scenario, executionId })));
+    // Nothing to run: the execution is complete as it is made, and says so (execution.completed).
+    if (transcripts.length === 0) await executionProgress(ctx, trx, 'analysis', workspaceId, executionId);
   });
 }

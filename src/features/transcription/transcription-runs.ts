@@ -6,6 +6,7 @@ import type { Db, Trx } from '../../platform/db/database.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { createRun, createRuns, getRun, retryRun, type NewRun } from '../../core/runs/runs.ts';
 import { transcriptionKind, type TranscriptionRun, type TranscriptionSnapshot } from './transcription-kind.ts';
+import { executionProgress } from '../../core/events.ts';
 import { startExecution, type ExecutionBody } from '../../core/executions/executions.ts';
 import { assertTranscribable, getRecording } from '../../core/recordings/recordings.ts';
 import { getTranscriptionScenario } from './transcription-scenarios.ts';
@@ -95,5 +96,7 @@ export async function startTranscriptionExecution(ctx: Context, workspaceId: str
       }
     }
     await createRuns(ctx, trx, transcriptionKind, recordings.map((recording) => newTranscriptionRun({ workspaceId, recordingId: recording.id, scenario, executionId })));
+    // Nothing to run: the execution is complete as it is made, and says so (execution.completed).
+    if (recordings.length === 0) await executionProgress(ctx, trx, 'transcription', workspaceId, executionId);
   });
 }
