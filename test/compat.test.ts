@@ -24,12 +24,13 @@ for (const backend of await oneBackend()) {
     after(() => hark.destroy());
 
     test('/v1/files round trip with metadata, transcript and analysis (long poll)', async () => {
-      const body = multipart({ agent: 'sam', queue: 'billing', priority: '2' }, { content: fs.readFileSync(wav), filename: 'call.wav', contentType: 'audio/wav' });
+      // Every field is metadata, unchanged: names the recordings API reads (retention_days, recorded_at) too.
+      const body = multipart({ agent: 'sam', queue: 'billing', priority: '2', retention_days: 'gold', recorded_at: 'yesterday' }, { content: fs.readFileSync(wav), filename: 'call.wav', contentType: 'audio/wav' });
       const created = await hark.request({ method: 'POST', url: '/v1/files', key: account.key, ...body });
       assert.equal(created.statusCode, 202, created.body);
       const file = created.json<{ file_id: string; status: string; metadata: Record<string, string> }>();
       assert.match(file.file_id, /^fl-/);
-      assert.deepEqual(file.metadata, { agent: 'sam', queue: 'billing', priority: '2' });
+      assert.deepEqual(file.metadata, { agent: 'sam', queue: 'billing', priority: '2', retention_days: 'gold', recorded_at: 'yesterday' });
       const early = (await hark.request({ method: 'GET', url: `/v1/files/${file.file_id}`, key: account.key })).json<{ analysis: unknown }>();
       assert.equal(early.analysis, null);
 

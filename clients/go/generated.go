@@ -661,7 +661,7 @@ func (c *Client) CreateCategory(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/categories", p, out)
 }
 
-// CreateFile: Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files).
+// CreateFile: Upload a file into the key's workspace; every form field beside `file` is kept as string metadata, unchanged (POST /v1/files).
 // The answer is decoded into out: a *CreateFileAnswer; nil discards it.
 func (c *Client) CreateFile(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/v1/files", p, out)

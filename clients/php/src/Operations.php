@@ -147,7 +147,7 @@ abstract class Operations
     }
 
     /**
-     * Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files)
+     * Upload a file into the key's workspace; every form field beside `file` is kept as string metadata, unchanged (POST /v1/files)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

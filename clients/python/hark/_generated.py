@@ -838,7 +838,7 @@ class Operations:
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories", {"workspace_id": workspace_id}, query, body)
 
     def create_file(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateFileAnswer':
-        """Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files)"""
+        """Upload a file into the key's workspace; every form field beside `file` is kept as string metadata, unchanged (POST /v1/files)"""
         return self._call("POST", "/v1/files", {}, query, body)
 
     def create_invitation(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateInvitationAnswer':

@@ -69,7 +69,7 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/categories', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories', 'post'>>;
   }
 
-  /** Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata (POST /v1/files) */
+  /** Upload a file into the key's workspace; every form field beside `file` is kept as string metadata, unchanged (POST /v1/files) */
   createFile(args: Args<'/v1/files', 'post'> = {} as Args<'/v1/files', 'post'>, options?: RequestOptions): Promise<Answer<'/v1/files', 'post'>> {
     return this.transport().call('POST', '/v1/files', args as object, options) as Promise<Answer<'/v1/files', 'post'>>;
   }

@@ -1423,7 +1423,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a file into the key's workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata
+         * Upload a file into the key's workspace; every form field beside `file` is kept as string metadata, unchanged
          * @description The workspace's automatic scenarios run (its first scenarios when none is automatic), so GET /v1/files/{id} ends with a transcript and an analysis.
          *
          *     Scope: `recordings:write` and `transcripts:write` and `analysis:write`

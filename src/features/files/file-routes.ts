@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { fileView, waitForFile } from './file-view.ts';
-import { checkMetadata, checkRecordedAt, checkRetention, createFromUpload, sanitizeFilename } from '../../core/recordings/recordings.ts';
+import { checkMetadata, createFromUpload, sanitizeFilename } from '../../core/recordings/recordings.ts';
 import { workspaceOf } from '../../http/request-context.ts';
 import { readUpload } from '../../core/recordings/multipart-upload.ts';
 import { JsonObject, Nullable, withProblems } from '../../http/schemas/common.ts';
@@ -39,7 +39,7 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
       config: { scope: ['recordings:write', 'transcripts:write', 'analysis:write'], createsWork: true, docBody: Type.Object({ file: Type.String({ format: 'binary' }) }, { additionalProperties: Type.String() }) },
       schema: {
         tags,
-        summary: 'Upload a file into the key\'s workspace; `retention_days` and `recorded_at` are read, every other form field becomes string metadata',
+        summary: 'Upload a file into the key\'s workspace; every form field beside `file` is kept as string metadata, unchanged',
         description: 'The workspace\'s automatic scenarios run (its first scenarios when none is automatic), so GET /v1/files/{id} ends with a transcript and an analysis.',
         response: withProblems({ 202: FileCard }, 402, 413, 415, 507),
       },
@@ -47,14 +47,15 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
     async (request, reply) => {
       const upload = await readUpload(ctx, request);
       try {
-        const { retention_days: retention, recorded_at: recordedAt, ...fields } = upload.fields;
+        // Every field is metadata, as CONTRACT.md has it ("retention_days" too: the workspace's default retention applies).
+        const fields = upload.fields;
         const recording = await createFromUpload(ctx, workspaceOf(request), {
-          recordedAt: checkRecordedAt(recordedAt),
+          recordedAt: null,
           audio: upload.audio,
           filename: sanitizeFilename(upload.filename, 'upload'),
           contentType: upload.contentType,
           metadata: checkMetadata(ctx, fields),
-          retentionDays: checkRetention(ctx, retention),
+          retentionDays: null,
           pipeline: true,
         });
         return reply.code(202).send({ file_id: recording.id, status: 'queued', metadata: fields });
