@@ -138,6 +138,25 @@ for (const backend of await oneBackend()) {
       assert.equal(refused.json<{ error: { param: string } }>().error.param, 'vocabulary[0]', 'named as the form field it came in');
     });
 
+    test('the OpenAI-compatible route takes format (a form field or a query parameter) for one request', async () => {
+      const send = (fields: Record<string, string>, query = '') => {
+        const body = multipart({ model: 'pocketsphinx/en-us', response_format: 'json', ...fields }, { content: fs.readFileSync(speech('It costs twenty five dollars.')), filename: 'call.wav', contentType: 'audio/wav' });
+        return hark.request({ method: 'POST', url: `/v1/audio/transcriptions${query}`, key: account.key, ...body });
+      };
+      const formatted = await send({});
+      assert.match(formatted.json<{ text: string }>().text, /\$25\./, formatted.body);
+      for (const [fields, query] of [[{ format: 'false' }, ''], [{}, '?format=false']] as const) {
+        const plain = await send(fields, query);
+        assert.equal(plain.statusCode, 200, plain.body);
+        assert.match(plain.json<{ text: string }>().text, /^[a-z ]+$/, `the recogniser's own words: ${plain.body}`);
+      }
+      for (const [fields, query] of [[{ format: 'bogus' }, ''], [{}, '?format=bogus']] as const) {
+        const refused = await send(fields, query);
+        assert.equal(refused.statusCode, 400, refused.body);
+        assert.match(refused.body, /format/);
+      }
+    });
+
     test('a term without letters, or too long, is a 400 naming it', async () => {
       const refused = (vocabulary: string[]) => rejectsWith(client.createTranscriptionScenario({ body: { name: 'Bad', options: { vocabulary } } }), 400, 'validation_failed');
       assert.match((await refused(['Zendesk', '1234'])).detail, /options\.vocabulary\[1\]/);

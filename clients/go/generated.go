@@ -673,7 +673,7 @@ func (c *Client) CreateInvitation(ctx context.Context, p Params, out any) error 
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/invitations", p, out)
 }
 
-// CreateTranscription: OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request) (POST /v1/audio/transcriptions).
+// CreateTranscription: OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request, and format: true or false, smart formatting for this request, also a query parameter) (POST /v1/audio/transcriptions).
 // The answer is decoded into out: a *[]byte for its bytes; nil discards it.
 func (c *Client) CreateTranscription(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/v1/audio/transcriptions", p, out)

@@ -169,7 +169,7 @@ abstract class Operations
     }
 
     /**
-     * OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request) (POST /v1/audio/transcriptions)
+     * OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request, and format: true or false, smart formatting for this request, also a query parameter) (POST /v1/audio/transcriptions)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

@@ -846,7 +846,7 @@ class Operations:
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/invitations", {"workspace_id": workspace_id}, query, body)
 
     def create_transcription(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
-        """OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request) (POST /v1/audio/transcriptions)"""
+        """OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request, and format: true or false, smart formatting for this request, also a query parameter) (POST /v1/audio/transcriptions)"""
         return self._call("POST", "/v1/audio/transcriptions", {}, query, body)
 
     def create_transcription_execution(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Execution':

@@ -79,7 +79,7 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/invitations', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/invitations', 'post'>>;
   }
 
-  /** OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request) (POST /v1/audio/transcriptions) */
+  /** OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request, and format: true or false, smart formatting for this request, also a query parameter) (POST /v1/audio/transcriptions) */
   createTranscription(args: Args<'/v1/audio/transcriptions', 'post'> = {} as Args<'/v1/audio/transcriptions', 'post'>, options?: RequestOptions): Promise<Answer<'/v1/audio/transcriptions', 'post'>> {
     return this.transport().call('POST', '/v1/audio/transcriptions', args as object, options) as Promise<Answer<'/v1/audio/transcriptions', 'post'>>;
   }

@@ -1467,7 +1467,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request)
+         * OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark's vocabulary[]: terms added to the scenario's vocabulary for this request, and format: true or false, smart formatting for this request, also a query parameter)
          * @description `model` is a transcription scenario id, an engine/model pair (e.g. `pocketsphinx/en-us`), or any other name for the workspace's scenario. The recording and run stay visible in the API. Errors use OpenAI's shape.
          *
          *     Scope: `recordings:write` and `transcripts:write`
@@ -12753,7 +12753,10 @@ export interface operations {
     };
     createTranscription: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Smart formatting for this request (punctuation, casing, numbers as digits); the scenario's `format` where not given */
+                format?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -49,6 +49,15 @@ function openAiWords(words: readonly (SpeakerWord & { punctuated_word?: string }
 
 const languageNames: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', nl: 'dutch', pt: 'portuguese', ru: 'russian', ja: 'japanese', zh: 'chinese' };
 
+/** A true/false flag as a form field or query parameter ("true", "false", "1", "0"); undefined where not given. */
+function flag(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const written = value.trim().toLowerCase();
+  if (written === 'true' || written === '1') return true;
+  if (written === 'false' || written === '0') return false;
+  throw invalid(name, 'must be true or false');
+}
+
 const openAiType = (status: number) => (status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error');
 
 export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
@@ -68,7 +77,8 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
       config: { scope: ['recordings:write', 'transcripts:write'], createsWork: true },
       schema: {
         tags: ['openai-compatible'],
-        summary: 'OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark\'s vocabulary[]: terms added to the scenario\'s vocabulary for this request)',
+        querystring: Type.Object({ format: Type.Optional(Type.Boolean({ description: 'Smart formatting for this request (punctuation, casing, numbers as digits); the scenario\'s `format` where not given' })) }, { additionalProperties: true }),
+        summary: 'OpenAI-compatible synchronous transcription (multipart: file, model, language, prompt, response_format, timestamp_granularities[], and Hark\'s vocabulary[]: terms added to the scenario\'s vocabulary for this request, and format: true or false, smart formatting for this request, also a query parameter)',
         description: '`model` is a transcription scenario id, an engine/model pair (e.g. `pocketsphinx/en-us`), or any other name for the workspace\'s scenario. The recording and run stay visible in the API. Errors use OpenAI\'s shape.',
         response: {
           200: mediaResponse('The transcript in the response_format asked for: json ({text}), verbose_json, text, srt or vtt', {
@@ -98,13 +108,15 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
           const temperature = Number(fields.temperature);
           if (fields.temperature.trim() === '' || !Number.isFinite(temperature) || temperature < 0 || temperature > 1) throw invalid('temperature', 'must be a number from 0 to 1');
         }
+        // Smart formatting, as a form field or a query parameter (the form's wins).
+        const smartFormat = flag('format', fields.format) ?? (request.query as { format?: boolean }).format;
         const vocabulary = upload.entries.filter(([name]) => name === 'vocabulary[]' || name === 'vocabulary').map(([, value]) => value);
         const closed = new AbortController();
         reply.raw.once('close', () => closed.abort());
         const { transcript } = await transcribeNow(
           ctx,
           workspaceOf(request),
-          { audio: upload.audio, filename: upload.filename, contentType: upload.contentType, model: fields.model, language: fields.language, prompt: fields.prompt, vocabulary },
+          { audio: upload.audio, filename: upload.filename, contentType: upload.contentType, model: fields.model, language: fields.language, prompt: fields.prompt, vocabulary, format: smartFormat },
           closed.signal,
         );
         const { segments, words } = transcriptParts(transcript);

@@ -29,6 +29,8 @@ export interface SyncRequest {
   prompt?: string | undefined;
   /** Terms added to the scenario's vocabulary for this request. */
   vocabulary?: string[];
+  /** Smart formatting for this request, where the scenario's `format` is not to be followed. */
+  format?: boolean | undefined;
 }
 
 /**
@@ -80,7 +82,7 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
   const own = (scenario.options.vocabulary ?? []).length;
   checkVocabularyWords(vocabulary, (i) => (i < own ? `the scenario's options.vocabulary[${i}]` : `vocabulary[${i - own}]`));
   await transcriptionEngine(scenario.engine).checkVocabulary(vocabularyTerms(vocabulary));
-  return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}), ...(vocabulary.length > 0 ? { vocabulary } : {}) } };
+  return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}), ...(request.format !== undefined ? { format: request.format } : {}), ...(vocabulary.length > 0 ? { vocabulary } : {}) } };
 }
 
 /** A waiter looks again after this long even without a notice (one lost with a connection). */
