@@ -320,6 +320,8 @@ for (const backend of await oneBackend()) {
       const customer = latest.sentiment.speakers.find((s) => s.speaker === 'customer')!.mean;
       assert.equal(await calls({ sentiment_speaker: 'customer', sentiment_min: Math.max(-1, customer - 0.01) }), 1);
       assert.equal(await calls({ sentiment_speaker: 'customer', sentiment_min: Math.min(1, customer + 0.01) }), 0);
+      assert.equal(await calls({ sentiment_speaker: 'Customer', sentiment_min: Math.max(-1, customer - 0.01) }), 1, 'a speaker in any case');
+      await rejectsWith(client.getAnalysisReport({ query: { ...analysisQuery, sentiment_min: 0.5, sentiment_max: -0.5 } }), 400, 'validation_failed');
       assert.equal(await calls({ topic: latest.key_phrases[0]!.text }), 1);
       assert.equal(await calls({ topic: 'zeppelin' }), 0);
       assert.deepEqual((await client.getAnalysisReport({ query: { analysis_scenario_id: asked.id, topic: 'zeppelin' } })).groups, [], 'without group_by, a filter that finds nothing gives no group of 0 calls');

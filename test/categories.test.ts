@@ -55,6 +55,43 @@ test('similar_to: a segment in scope as close as the threshold asks to the text 
   assert.equal(meets({ match: 'all', conditions: [{ type: 'similar_to', text: 'money back', speaker: 'customer', within_seconds: 31 }] }, transcript), true);
 });
 
+test('a speaker is read as questions read one: in any case; on a call that cannot tell speakers apart, phrases are looked for in everyone\'s words and a speaker\'s talk or sentiment does not hold', () => {
+  const named = {
+    segments: [
+      { start: 0, end: 2, text: 'this call may be recorded', speaker: 'agent', channel: 0 },
+      { start: 3, end: 5, text: 'this is awful', speaker: 'customer', channel: 1 },
+    ],
+    words: [],
+    stats: { speakers: [{ speaker: 'customer', channel: 1, talk_seconds: 2, talk_ratio: 0.5, words: 3, words_per_minute: 90, turns: 1, longest_turn_seconds: 2, interruptions: 2 }], silence_seconds: 1, overlap_seconds: 0, interruptions: 2 },
+    sentiment: { segments: [0, -0.8], speakers: [{ speaker: 'customer', mean: -0.8, first_third: -0.8, last_third: -0.8, segments: 1 }] },
+  };
+  const rule = (condition: Parameters<typeof meets>[0]['conditions'][number]) => ({ match: 'all' as const, conditions: [condition] });
+  assert.equal(meets(rule({ type: 'phrase', phrases: ['may be recorded'], speaker: 'Agent' }), named), true, '"Agent" is the transcript\'s "agent"');
+  assert.equal(meets(rule({ type: 'sentiment', speaker: 'CUSTOMER', op: 'below', value: 0 }), named), true);
+  assert.equal(meets(rule({ type: 'talk', metric: 'interruptions', speaker: 'Customer', op: 'above', value: 1 }), named), true);
+  // Transcribed before the scenario named the channels: channel_0 and channel_1.
+  const unnamed = { ...named, segments: named.segments.map((s) => ({ ...s, speaker: `channel_${s.channel}` })), stats: { ...named.stats, speakers: named.stats.speakers.map((s) => ({ ...s, speaker: 'channel_1' })) }, sentiment: { ...named.sentiment, speakers: [{ ...named.sentiment.speakers[0]!, speaker: 'channel_1' }] } };
+  assert.equal(meets(rule({ type: 'phrase', phrases: ['may be recorded'], said: false, speaker: 'agent' }), unnamed), false, 'said by someone: not "the agent did not say it"');
+  assert.equal(meets(rule({ type: 'phrase', phrases: ['may be recorded'], speaker: 'agent' }), unnamed), true);
+  assert.equal(meets(rule({ type: 'sentiment', speaker: 'customer', op: 'below', value: 0 }), unnamed), false, 'no customer to score');
+  assert.equal(meets(rule({ type: 'talk', metric: 'interruptions', speaker: 'customer', op: 'above', value: 1 }), unnamed), false);
+  // Where channels are named, a speaker the call lacks said nothing.
+  assert.equal(meets(rule({ type: 'phrase', phrases: ['may be recorded'], said: false, speaker: 'supervisor' }), named), true);
+});
+
+test('a phrase condition is met by a phrase spotted in the audio where the words garble it', () => {
+  const transcript = {
+    segments: [{ start: 0, end: 3, text: 'thank you for calling a nice apart', speaker: 'agent', channel: 0 }],
+    words: [],
+    spotted: [{ phrase: 'acme support', start: 1.2, end: 2.3, channel: 0, speaker: 'agent', confidence: 0.86 }],
+    stats: { speakers: [], silence_seconds: 0, overlap_seconds: 0, interruptions: 0 },
+    sentiment: { segments: [0], speakers: [] },
+  };
+  assert.equal(meets({ match: 'all', conditions: [{ type: 'phrase', phrases: ['Acme support'], speaker: 'agent' }] }, transcript), true);
+  assert.equal(meets({ match: 'all', conditions: [{ type: 'phrase', phrases: ['acme support'], said: false }] }, transcript), false);
+  assert.equal(meets({ match: 'all', conditions: [{ type: 'phrase', phrases: ['acme support'], within_seconds: 1 }] }, transcript), false, 'spotted after the first second');
+});
+
 test('segment vectors are kept in a byte each, moving a similarity by less than 0.01', () => {
   const vectors = Array.from({ length: 5 }, (_, v) => Array.from({ length: 512 }, (_, i) => Math.sin(i * (v + 1) * 0.37) / 22));
   const unpacked = unpackVectors(packVectors(vectors));
@@ -110,8 +147,16 @@ for (const backend of await backends()) {
     test('a category added later is evaluated over past recordings on demand', async () => {
       const created = await client.createCategory({ body: { name: 'money back', rule: { match: 'any', conditions: [{ type: 'phrase', phrases: ['refund'] }] } } });
       assert.deepEqual(await withCategory(created.id), []);
+      const events = async () => (await hark.runtime.ctx.db.selectFrom('webhook_events').select('payload').where('type', '=', 'recording.categorized').execute()).map((e) => (JSON.parse(e.payload) as { data: { recording_id: string; categories: string[] } }).data);
+      await client.createWebhook({ body: { url: 'https://hooks.example.com/hark', events: ['recording.categorized'] } });
       assert.deepEqual(await client.evaluateCategory({ path: { category_id: created.id } }), { recordings: 1, matched: 1 });
       assert.deepEqual(await withCategory(created.id), [recordingId]);
+      const said = (await events()).at(-1);
+      assert.equal(said?.recording_id, recordingId, 'the recording that gained the category says so');
+      assert.deepEqual(said?.categories.sort(), [ids.angry, ids.refund, created.id].sort(), 'with every category it now has');
+      const count = (await events()).length;
+      await client.evaluateCategory({ path: { category_id: created.id } });
+      assert.equal((await events()).length, count, 'nothing changed, nothing said');
       const renamed = await client.updateCategory({ path: { category_id: created.id }, body: { name: 'mentions money back' } });
       assert.equal(renamed.name, 'mentions money back');
       assert.equal(await client.deleteCategory({ path: { category_id: created.id } }), null, '204, no body');

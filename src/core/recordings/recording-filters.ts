@@ -94,11 +94,13 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
     };
     const min = bound('sentiment_min', filters.sentiment_min, -1);
     const max = bound('sentiment_max', filters.sentiment_max, 1);
-    const speaker = filters.sentiment_speaker ?? null;
+    if (min > max) throw invalid('sentiment_min', 'must not be above sentiment_max');
+    // A speaker in any case ("Customer" is the transcript's "customer"), as questions and categories read one.
+    const speaker = filters.sentiment_speaker?.toLowerCase() ?? null;
     conditions.push(sql<boolean>`EXISTS (
       SELECT 1 FROM transcripts st, jsonb_array_elements(st.sentiment->'speakers') ss
       WHERE st.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
-        AND (${speaker}::text IS NULL OR ss->>'speaker' = ${speaker}::text)
+        AND (${speaker}::text IS NULL OR lower(ss->>'speaker') = ${speaker}::text)
         AND (ss->>'mean')::float8 BETWEEN ${min}::float8 AND ${max}::float8)`);
   }
   if (filters.topic !== undefined) {

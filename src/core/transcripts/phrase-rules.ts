@@ -30,6 +30,19 @@ export function speakersKnown(parts: Pick<TranscriptParts, 'segments'>): boolean
   return channels.size > 1 || parts.segments.some((segment) => !/^channel_\d+$/.test(segment.speaker));
 }
 
+/**
+ * The speaker a rule names, as the transcript names it ("Agent" is its "agent"), or undefined
+ * where the transcript cannot tell that speaker apart: its one channel is unnamed, or its channels
+ * are all unnamed (channel_0, channel_1: transcribed before the scenario named them). Where the
+ * channels have names, a speaker the transcript lacks is kept: that speaker said nothing.
+ */
+export function speakerIn(parts: Pick<TranscriptParts, 'segments'>, speaker: string): string | undefined {
+  const speakers = new Set(parts.segments.map((segment) => segment.speaker));
+  const named = speakers.has(speaker) ? speaker : ([...speakers].find((s) => s.toLowerCase() === speaker.toLowerCase()) ?? speaker);
+  const unnamed = [...speakers].every((s) => /^channel_\d+$/.test(s));
+  return speakersKnown(parts) && (speakers.has(named) || !unnamed) ? named : undefined;
+}
+
 export interface Scope {
   speaker?: string | undefined;
   within_seconds?: number | undefined;

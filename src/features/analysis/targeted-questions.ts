@@ -6,7 +6,7 @@
 // question's speaker, a question about one speaker reads everyone's words, and its answer says so:
 // no `speaker`, `speaker_not_found`, and uncertain.
 import type { AnalysisAnswer, AnalysisEngine, AnalysisOutput } from '../../engines/analysis/types.ts';
-import { answerByPhrases, scopedTranscript, speakersKnown, type Scope, type TranscriptParts } from '../../core/transcripts/phrase-rules.ts';
+import { answerByPhrases, scopedTranscript, speakerIn, type Scope, type TranscriptParts } from '../../core/transcripts/phrase-rules.ts';
 import { type Question } from '../../core/analyses/questions.ts';
 import { timedByWords } from './evidence-times.ts';
 
@@ -34,19 +34,8 @@ export async function analyzeTranscript(request: AnalysisRequest): Promise<Analy
   const answers = new Map<string, AnalysisAnswer>();
   const groups = new Map<string, Question[]>();
   // A speaker cannot be read alone on a call whose one channel is unnamed, nor on one whose
-  // channels are all unnamed (channel_0, channel_1: transcribed before the scenario named them).
-  // Where the channels have names, a speaker without a word said nothing.
-  const known = speakersKnown(request.parts);
-  const speakers = new Set(request.parts.segments.map((segment) => segment.speaker));
-  const unnamed = [...speakers].every((speaker) => /^channel_\d+$/.test(speaker));
-  const found = (speaker: string) => known && (speakers.has(speaker) || !unnamed);
-  // A speaker named in another case ("Agent") is the transcript's ("agent").
-  const asNamed = (speaker: string) => (speakers.has(speaker) ? speaker : ([...speakers].find((s) => s.toLowerCase() === speaker.toLowerCase()) ?? speaker));
-  const asked = request.questions.map((question): Question => {
-    if (question.speaker === undefined) return question;
-    const speaker = asNamed(question.speaker);
-    return found(speaker) ? { ...question, speaker } : { ...question, speaker: undefined };
-  });
+  // channels are all unnamed; a speaker named in another case ("Agent") is the transcript's ("agent").
+  const asked = request.questions.map((question): Question => (question.speaker === undefined ? question : { ...question, speaker: speakerIn(request.parts, question.speaker) }));
   for (const question of asked) {
     if (hasPhrases(question)) answers.set(question.id, answerByPhrases(question, request.parts));
     else groups.set(scopeKey(question), [...(groups.get(scopeKey(question)) ?? []), question]);

@@ -18,7 +18,7 @@ import { transcriptSentiment, TranscriptSentimentSchema } from '../../core/trans
 import { CategoryRuleSchema, meets, similarTexts, type CategoryRule } from './category-rule.ts';
 import { segmentVectors } from '../../core/transcripts/segment-vectors.ts';
 import { embedSentences } from '../../engines/text/sentence-encoder.ts';
-import { latestTranscripts, TRANSCRIPT_COLUMNS, transcriptParts, transcriptStats, type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { latestTranscripts, TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, transcriptStats, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 type CategoryRow = Selectable<CategoriesTable>;
 
@@ -119,7 +119,9 @@ async function categoriesMet(db: Db | Trx, categories: readonly Category[], tran
   const sentiment = transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`);
   const texts = similarTexts(categories.map((category) => category.rule));
   const meaning = texts.length > 0 ? { segments: await segmentVectors(db, transcript, parts.segments, embedSentences), texts: await vectorsOf(texts) } : undefined;
-  const input = { ...parts, stats: transcriptStats(transcript, parts), sentiment, ...(meaning ? { meaning } : {}) };
+  // Spotted phrases are of the audio as first transcribed: a corrected version's words are the team's.
+  const spotted = transcript.version === 1 ? transcriptSpotted(transcript) : [];
+  const input = { ...parts, spotted, stats: transcriptStats(transcript, parts), sentiment, ...(meaning ? { meaning } : {}) };
   return categories.filter((category) => meets(category.rule, input)).map((category) => category.id);
 }
 
@@ -187,7 +189,8 @@ const PAGE = 250;
 /**
  * One category over the latest transcript of each recording (the newest 10,000): the recordings
  * read lose or gain it; others keep what they had. Each page is evaluated outside any transaction
- * (sentences may be embedded), then written in a short one for the transcripts still current.
+ * (sentences may be embedded), then written in a short one for the transcripts still current;
+ * each recording that gains or loses the category gets a `recording.categorized` event.
  */
 export async function evaluateCategory(ctx: Context, workspaceId: string, id: string): Promise<{ recordings: number; matched: number }> {
   const category = await getCategory(ctx, workspaceId, id);
@@ -217,6 +220,7 @@ export async function evaluateCategory(ctx: Context, workspaceId: string, id: st
       const current = await currentTranscripts(trx).select(['t.id', 't.recording_id']).where('t.id', 'in', rows.map((r) => r.id)).execute();
       if (current.length === 0) return 0;
       const metNow = current.filter((t) => met.has(t.id));
+      const had = new Set((await trx.selectFrom('recording_categories').select('recording_id').where('category_id', '=', category.id).where('recording_id', 'in', current.map((t) => t.recording_id)).execute()).map((r) => r.recording_id));
       await trx.deleteFrom('recording_categories').where('category_id', '=', category.id).where('recording_id', 'in', current.map((t) => t.recording_id)).execute();
       if (metNow.length > 0) {
         await trx
@@ -224,6 +228,11 @@ export async function evaluateCategory(ctx: Context, workspaceId: string, id: st
           .values(metNow.map((t) => ({ recording_id: t.recording_id, category_id: category.id, workspace_id: workspaceId, transcript_id: t.id })))
           .onConflict((oc) => oc.columns(['recording_id', 'category_id']).doUpdateSet((eb) => ({ transcript_id: eb.ref('excluded.transcript_id') })))
           .execute();
+      }
+      // A recording that gained or lost the category says so, with all it now has, as a new transcript's does.
+      for (const t of current.filter((t) => had.has(t.recording_id) !== met.has(t.id))) {
+        const categories = await trx.selectFrom('recording_categories as rc').innerJoin('categories as c', 'c.id', 'rc.category_id').select('c.id').where('rc.recording_id', '=', t.recording_id).orderBy('c.created_at').orderBy('c.id').execute();
+        await emitEvent(ctx, trx, workspaceId, 'recording.categorized', { recording_id: t.recording_id, transcript_id: t.id, categories: categories.map((c) => c.id) });
       }
       return metNow.length;
     });

@@ -7,7 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import type { TalkStats } from '../../core/transcripts/talk-stats.ts';
 import type { TranscriptSentiment } from '../../core/transcripts/sentiment.ts';
-import { answerByPhrases } from '../../core/transcripts/phrase-rules.ts';
+import { answerByPhrases, speakerIn, type TranscriptParts } from '../../core/transcripts/phrase-rules.ts';
 import { cosineSimilarity } from '../../engines/text/sentence-encoder.ts';
 
 const Speaker = Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A speaker label ("agent", "customer"); absent: anyone, or the whole call' }));
@@ -75,6 +75,8 @@ type Condition = CategoryRule['conditions'][number];
 export interface CategorizedTranscript {
   segments: SpeakerSegment[];
   words: SpeakerWord[];
+  /** Phrases keyword spotting heard in the audio: a phrase condition is met by them too, as a question's phrase rule is. */
+  spotted?: TranscriptParts['spotted'];
   stats: TalkStats;
   sentiment: TranscriptSentiment;
   /** One vector per segment, when a rule has a `similar_to` condition, with each such condition's text's vector. */
@@ -101,23 +103,32 @@ export function bestSimilarity(transcript: CategorizedTranscript, text: string, 
 
 const compare = (value: number | null | undefined, op: 'above' | 'below', limit: number) => value !== null && value !== undefined && (op === 'above' ? value > limit : value < limit);
 
+/**
+ * Whether a condition holds. Its speaker is read as questions read one (speakerIn): in any case,
+ * and where the transcript cannot tell speakers apart, a phrase or a meaning is looked for in
+ * everyone's words (as a question's is), while a speaker's talk or sentiment cannot be known and
+ * the condition does not hold.
+ */
 function holds(condition: Condition, transcript: CategorizedTranscript): boolean {
+  const speaker = condition.speaker === undefined ? undefined : speakerIn(transcript, condition.speaker);
+  const unknownSpeaker = condition.speaker !== undefined && speaker === undefined;
   switch (condition.type) {
     case 'phrase': {
       const text = transcript.segments.map((s) => s.text).join(' ');
       const answer = answerByPhrases(
-        { id: 'category', text: 'category', phrases: condition.phrases, ...(condition.speaker ? { speaker: condition.speaker } : {}), ...(condition.within_seconds ? { within_seconds: condition.within_seconds } : {}) },
-        { text, segments: transcript.segments, words: transcript.words },
+        { id: 'category', text: 'category', phrases: condition.phrases, ...(speaker ? { speaker } : {}), ...(condition.within_seconds ? { within_seconds: condition.within_seconds } : {}) },
+        { text, segments: transcript.segments, words: transcript.words, ...(transcript.spotted ? { spotted: transcript.spotted } : {}) },
       );
       return answer.answer === (condition.said ?? true);
     }
     case 'similar_to':
-      return bestSimilarity(transcript, condition.text, condition) >= (condition.threshold ?? SIMILAR_THRESHOLD);
+      return bestSimilarity(transcript, condition.text, { speaker, within_seconds: condition.within_seconds }) >= (condition.threshold ?? SIMILAR_THRESHOLD);
     case 'talk': {
       const { stats } = transcript;
       if (condition.metric === 'silence_seconds' || condition.metric === 'overlap_seconds') return compare(stats[condition.metric], condition.op, condition.value);
       if (condition.metric === 'interruptions' && !condition.speaker) return compare(stats.interruptions, condition.op, condition.value);
-      const speakers = condition.speaker ? stats.speakers.filter((s) => s.speaker === condition.speaker) : stats.speakers;
+      if (unknownSpeaker) return false;
+      const speakers = speaker ? stats.speakers.filter((s) => s.speaker === speaker) : stats.speakers;
       return speakers.some((s) => compare(s[condition.metric as Exclude<(typeof talkMetrics)[number], 'silence_seconds' | 'overlap_seconds'>], condition.op, condition.value));
     }
     case 'sentiment': {
@@ -129,8 +140,8 @@ function holds(condition: Condition, transcript: CategorizedTranscript): boolean
         const scores = transcript.segments.flatMap((s, i) => (inPart(s) ? [transcript.sentiment.segments[i] ?? 0] : []));
         return scores.length > 0 && compare(scores.reduce((sum, v) => sum + v, 0) / scores.length, condition.op, condition.value);
       }
-      const speaker = transcript.sentiment.speakers.find((s) => s.speaker === condition.speaker);
-      return compare(speaker?.[part], condition.op, condition.value);
+      if (unknownSpeaker) return false;
+      return compare(transcript.sentiment.speakers.find((s) => s.speaker === speaker)?.[part], condition.op, condition.value);
     }
   }
 }
