@@ -127,6 +127,10 @@ for (const backend of await oneBackend()) {
       assert.deepEqual(await listed('billing address'), [id]);
       assert.deepEqual(await listed('intern'), [], 'whole words only');
       await rejectsWith(listed('internet.*'), 400, 'validation_failed');
+      // A topic or a sentiment tells what calls say: a key that may list recordings but not read transcripts may not ask.
+      const lister = hark.client((await client.createApiKey({ body: { name: 'lists only', scopes: ['recordings:read'] } })).key);
+      assert.equal((await lister.listRecordings({ query: {} })).data.length, 2);
+      for (const query of [{ topic: 'internet' }, { sentiment_max: 0 }, { sentiment_min: 0.5, sentiment_speaker: 'customer' }]) await rejectsWith(lister.listRecordings({ query }), 403, 'insufficient_scope');
     });
 
     test('a scenario without chapters keeps the call whole', async () => {

@@ -41,3 +41,15 @@ export function workspaceOf(request: FastifyRequest): string {
   if (!workspaceId) throw new AppError('unauthorized');
   return workspaceId;
 }
+
+/**
+ * Refuses a request whose caller lacks `scope` for a part of it (a filter that reads what calls
+ * say), as the auth hook refuses a route's own scopes: 403 `insufficient_scope` for a key,
+ * `insufficient_role` for a member.
+ */
+export function assertScope(request: FastifyRequest, scope: Scope, forWhat: string): void {
+  const principal = request.principal;
+  if (!principal || principal.scopes.includes(scope)) return;
+  if (principal.key) throw new AppError('insufficient_scope', `the API key needs the "${scope}" scope ${forWhat}`);
+  throw new AppError('insufficient_role', `the role "${principal.role}" does not include "${scope}", needed ${forWhat}`);
+}

@@ -344,7 +344,9 @@ export interface paths {
         };
         /**
          * List recordings, newest first (by upload or by call time), with cursor paging and filters
-         * @description Scope: `recordings:read`
+         * @description Filtering by `topic` or by sentiment (`sentiment_min`, `sentiment_max`) reads what the calls say: it needs `transcripts:read` beside `recordings:read`.
+         *
+         *     Scope: `recordings:read`
          */
         get: operations["listRecordings"];
         put?: never;

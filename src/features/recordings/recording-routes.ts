@@ -1,4 +1,5 @@
 // P/recordings: upload, import, import retry, card, list, delete.
+import { assertScope } from '../../http/request-context.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
@@ -155,6 +156,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       schema: {
         tags: ['recordings'],
         summary: 'List recordings, newest first (by upload or by call time), with cursor paging and filters',
+        description: 'Filtering by `topic` or by sentiment (`sentiment_min`, `sentiment_max`) reads what the calls say: it needs `transcripts:read` beside `recordings:read`.',
         params: WorkspaceParams,
         querystring: ListQuery,
         response: withProblems({ 200: Page(RecordingCard) }),
@@ -162,6 +164,8 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
     },
     async (request) => {
       const query = request.query;
+      // What the calls say (their topics, their speakers' sentiment) is the transcripts' to tell.
+      if (query.topic !== undefined || query.sentiment_min !== undefined || query.sentiment_max !== undefined) assertScope(request, 'transcripts:read', 'to filter by topic or sentiment');
       const page = await listRecordings(ctx, request.params.workspace_id, {
         limit: query.limit,
         offset: query.offset,
