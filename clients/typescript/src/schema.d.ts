@@ -11349,7 +11349,7 @@ export interface operations {
                 q: string;
                 /** @description Only segments of this speaker */
                 speaker?: string;
-                /** @description Comma-separated recording statuses */
+                /** @description Comma-separated statuses */
                 status?: string;
                 created_after?: string;
                 created_before?: string;
@@ -11357,6 +11357,16 @@ export interface operations {
                 recorded_after?: string;
                 /** @description Calls that took place before this time (recorded_at) */
                 recorded_before?: string;
+                /** @description Comma-separated category ids (cat-…): recordings whose latest transcript meets any of them */
+                category?: string;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at least this, -1 to 1 */
+                sentiment_min?: number;
+                /** @description Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment at most this, -1 to 1 */
+                sentiment_max?: number;
+                /** @description The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent */
+                sentiment_speaker?: string;
+                /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
+                topic?: string;
                 limit?: number;
                 cursor?: string;
             };

@@ -4,17 +4,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { searchTranscripts } from './search.ts';
 import { DateTime, JsonObject, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 
 const SearchQuery = Type.Object(
   {
     q: Type.String({ minLength: 1, maxLength: 500, description: 'Words (stemmed: "refunds" finds "refund"), "exact phrases" in double quotes, `or`, and -excluded words' }),
     speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only segments of this speaker' })),
-    status: Type.Optional(Type.String({ description: 'Comma-separated recording statuses' })),
-    created_after: Type.Optional(DateTime),
-    created_before: Type.Optional(DateTime),
-    recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
-    recorded_before: Type.Optional({ ...DateTime, description: 'Calls that took place before this time (recorded_at)' }),
+    // The recordings' filters, as the list takes them (status, times, category, sentiment, topic).
+    ...recordingFilterFields,
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
   },
