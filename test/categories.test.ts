@@ -203,6 +203,8 @@ for (const backend of await backends()) {
       await rejectsWith(create({ name: 'x', rule: { match: 'all', conditions: [] } }), 400, 'validation_failed');
       await rejectsWith(create({ name: 'x', rule: { match: 'all', conditions: [{ type: 'talk', metric: 'shouting', op: 'above', value: 1 }] } }), 400, 'validation_failed');
       await rejectsWith(create({ name: ' ', rule: { match: 'all', conditions: [{ type: 'phrase', phrases: ['x'] }] } }), 400, 'validation_failed');
+      const callWide = await rejectsWith(create({ name: 'quiet agent', rule: { match: 'all', conditions: [{ type: 'talk', metric: 'silence_seconds', speaker: 'agent', op: 'above', value: 30 }] } }), 400, 'validation_failed');
+      assert.match(callWide.detail, /conditions\/0\/speaker.*the call's/, 'a call-wide statistic takes no speaker');
       await rejectsWith(client.listRecordings({ query: { category: 'nope' } }), 400, 'validation_failed');
       // A name is one category's, whatever its case: the list, the filter and the report's groups tell them apart by it.
       const before = (await client.listCategories()).data.length;

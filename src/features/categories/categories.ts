@@ -56,6 +56,9 @@ function checkRule(rule: CategoryRule): CategoryRule {
       if (!hasWord(phrase)) throw invalid(`${at}/phrases/${p}`, 'must contain a word');
     });
     if (condition.type === 'similar_to' && !hasWord(condition.text)) throw invalid(`${at}/text`, 'must contain a word');
+    if (condition.type === 'talk' && condition.speaker !== undefined && (condition.metric === 'silence_seconds' || condition.metric === 'overlap_seconds')) {
+      throw invalid(`${at}/speaker`, `${condition.metric} is the call's, not a speaker's: leave speaker out`);
+    }
   });
   return rule;
 }

@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { blankCondition, describeRule } from './categories.ts';
+import { blankCondition, callWide, describeRule, withMetric } from './categories.ts';
+
+describe('talk statistics', () => {
+  test('silence and overlap are the call\'s: choosing one drops the speaker, another keeps it', () => {
+    expect(callWide('silence_seconds')).toBe(true);
+    expect(callWide('talk_ratio')).toBe(false);
+    const agent = { type: 'talk' as const, metric: 'talk_ratio' as const, speaker: 'agent', op: 'above' as const, value: 0.6 };
+    expect(withMetric(agent, 'overlap_seconds')).toEqual({ type: 'talk', metric: 'overlap_seconds', op: 'above', value: 0.6 });
+    expect(withMetric(agent, 'words_per_minute')).toEqual({ ...agent, metric: 'words_per_minute' });
+  });
+});
 
 describe('categories in words', () => {
   test('each kind of condition reads as a sentence, joined by the rule\'s match', () => {

@@ -15,6 +15,17 @@ export const talkMetricNames: Record<Extract<Condition, { type: 'talk' }>['metri
   longest_turn_seconds: 'longest turn (s)',
 };
 
+type TalkCondition = Extract<Condition, { type: 'talk' }>;
+
+/** Silence and overlap are the call's statistics, not a speaker's: they take no speaker. */
+export const callWide = (metric: string): boolean => metric === 'silence_seconds' || metric === 'overlap_seconds';
+
+/** A talk condition with another statistic; a call-wide one drops the speaker. */
+export function withMetric(condition: TalkCondition, metric: TalkCondition['metric']): TalkCondition {
+  const { speaker, ...rest } = condition;
+  return callWide(metric) || speaker === undefined ? { ...rest, metric } : { ...rest, speaker, metric };
+}
+
 const partNames = { mean: 'over the call', first_third: 'in the first third', last_third: 'in the last third' } as const;
 
 /** The similarity a `similar_to` condition asks for when it names none (the server's default). */

@@ -12,7 +12,7 @@ import { keys, useCategories } from '../api/queries.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
-import { blankCondition, describeRule, SIMILAR_THRESHOLD, talkMetricNames, type CategoryRule, type Condition, type ConditionType } from '../lib/categories.ts';
+import { blankCondition, callWide, describeRule, withMetric, SIMILAR_THRESHOLD, talkMetricNames, type CategoryRule, type Condition, type ConditionType } from '../lib/categories.ts';
 import { can } from '../session.tsx';
 
 type Category = Schemas['Category'];
@@ -229,8 +229,15 @@ function ConditionEditor({ index, condition, onChange, onRemove }: { index: numb
         )}
         {condition.type === 'talk' && (
           <>
-            <Select label="Statistic" data={Object.entries(talkMetricNames).map(([value, label]) => ({ value, label }))} value={condition.metric} allowDeselect={false} onChange={(metric) => metric && onChange({ ...condition, metric: metric as typeof condition.metric })} w={200} />
-            {speaker}
+            <Select
+              label="Statistic"
+              data={Object.entries(talkMetricNames).map(([value, label]) => ({ value, label }))}
+              value={condition.metric}
+              allowDeselect={false}
+              onChange={(metric) => metric && onChange(withMetric(condition, metric as typeof condition.metric))}
+              w={200}
+            />
+            {!callWide(condition.metric) && speaker}
             <Select label="Is" data={ops} value={condition.op} allowDeselect={false} onChange={(op) => op && onChange({ ...condition, op: op as 'above' | 'below' })} w={100} />
             {number('Value', condition.value, (value) => onChange({ ...condition, value }), { min: 0 })}
           </>
