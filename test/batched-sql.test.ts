@@ -7,6 +7,7 @@ import { sql, type KyselyPlugin } from 'kysely';
 import { openDatabase, type Database, type Db, type Trx } from '../src/platform/db/database.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { rowById } from '../src/platform/db/rows-by-id.ts';
+import { pipelineOf } from '../src/core/recordings/pipeline-status.ts';
 import { insertRuns } from '../src/core/runs/run-store.ts';
 import { backends, dropStore, testConfig } from './helpers/harness.ts';
 
@@ -20,7 +21,7 @@ function counting(db: Db): Counted {
   let selects = 0;
   const plugin: KyselyPlugin = {
     transformQuery: (args) => {
-      if (args.node.kind === 'SelectQueryNode') selects += 1;
+      if (args.node.kind === 'SelectQueryNode' || (args.node.kind === 'RawNode' && /^\s*select/i.test(args.node.sqlFragments[0] ?? ''))) selects += 1;
       return args.node;
     },
     transformResult: async (args) => args.result,
@@ -51,6 +52,14 @@ for (const backend of await backends()) {
     after(async () => {
       await database.close();
       await dropStore(config);
+    });
+
+    test('the pipelines of twenty cards read together are one query, each in its own workspace', async () => {
+      const { db, selects } = counting(database.db);
+      const pipelines = await Promise.all(ids.map((id, i) => pipelineOf(db, i < 10 ? 'ws_a' : 'ws_b', id)));
+      assert.equal(selects(), 1);
+      assert.deepEqual(pipelines.map((p) => p?.status), ids.map(() => 'audio_ready'), 'prepared audio, no run yet');
+      assert.equal(await pipelineOf(db, 'ws_b', ids[0]!), undefined, 'another workspace\'s recording has none');
     });
 
     test('twenty reads made together are one query, each answered with its own row', async () => {

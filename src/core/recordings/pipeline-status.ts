@@ -5,6 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Pipeline } from './pipeline-card.ts';
 import type { Db } from '../../platform/db/database.ts';
+import { batchedById } from '../../platform/db/rows-by-id.ts';
 import { failedRecordingStatuses } from '../../platform/db/tables.ts';
 
 export { pipelineStatuses, type Pipeline, type PipelineStatus } from './pipeline-card.ts';
@@ -61,4 +62,19 @@ export async function pipelinesOf(db: Db, ids: readonly string[]): Promise<Map<s
   if (ids.length === 0) return new Map();
   const { rows } = await sql<{ id: string; pipeline: Pipeline }>`SELECT rec.id, ${pipelineSql('rec')} AS pipeline FROM recordings rec WHERE rec.id = ANY(${[...ids]}::text[])`.execute(db);
   return new Map(rows.map((row) => [row.id, row.pipeline]));
+}
+
+/**
+ * The pipeline of one recording of the workspace (undefined for one it lacks). Reads that arrive
+ * in the same turn go as one query, as the card's own row does (rows-by-id.ts): under load a
+ * second query per card read, unbatched, cut card reads to a fifth (bench/scale.ts).
+ */
+export async function pipelineOf(db: Db, workspaceId: string, id: string): Promise<Pipeline | undefined> {
+  const row = await batchedById(db, 'recording-pipeline', workspaceId, id, async (ids, workspaceIds) => {
+    const { rows } = await sql<{ id: string; workspace_id: string; pipeline: Pipeline }>`
+      SELECT rec.id, rec.workspace_id, ${pipelineSql('rec')} AS pipeline FROM recordings rec
+      WHERE rec.id = ANY(${ids}::text[]) AND rec.workspace_id = ANY(${workspaceIds}::text[])`.execute(db);
+    return rows;
+  });
+  return row?.pipeline;
 }

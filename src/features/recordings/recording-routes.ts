@@ -19,7 +19,7 @@ import {
 import { readUpload } from '../../core/recordings/multipart-upload.ts';
 import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { presentRecording, RecordingCard } from './recording-card.ts';
-import { pipelinesOf, pipelineStatuses } from '../../core/recordings/pipeline-status.ts';
+import { pipelineOf, pipelineStatuses } from '../../core/recordings/pipeline-status.ts';
 import { updateRecording } from './recording-edits.ts';
 import { JsonObject, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
@@ -65,7 +65,7 @@ const ListQuery = Type.Object(
 
 /** The card with its pipeline read from its runs. */
 async function withPipeline(ctx: Context, recording: Recording) {
-  return presentRecording(recording, (await pipelinesOf(ctx.db, [recording.id])).get(recording.id));
+  return presentRecording(recording, await pipelineOf(ctx.db, recording.workspace_id, recording.id));
 }
 
 export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {

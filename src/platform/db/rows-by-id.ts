@@ -68,19 +68,24 @@ class Batch {
 type AnyDb = Kysely<Record<string, Row>>;
 const batches = new WeakMap<object, Map<string, Batch>>();
 
+/**
+ * A row read by id through a batch of its own `kind` (reads of that kind in the same turn go as
+ * one query): `fetch` answers the rows of several ids (each with its id and workspace_id) in one
+ * query; a row is given only to a read of its own workspace. Not for reads inside a transaction.
+ */
+export async function batchedById<R extends Row>(db: Db, kind: string, workspaceId: string, id: string, fetch: (ids: string[], workspaceIds: string[]) => Promise<R[]>): Promise<R | undefined> {
+  let kinds = batches.get(db);
+  if (!kinds) batches.set(db, (kinds = new Map()));
+  let batch = kinds.get(kind);
+  if (!batch) kinds.set(kind, (batch = new Batch(fetch)));
+  return (await batch.read(id, workspaceId)) as R | undefined;
+}
+
 /** The row of `table` with this id in this workspace, if any. */
 export async function rowById<R extends Row>(db: Db | Trx, table: string, workspaceId: string, id: string): Promise<R | undefined> {
   const any = db as unknown as AnyDb;
   if (db.isTransaction) {
     return (await any.selectFrom(table).selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst()) as R | undefined;
   }
-  let tables = batches.get(db);
-  if (!tables) batches.set(db, (tables = new Map()));
-  let batch = tables.get(table);
-  if (!batch) {
-    const fetch: Fetch = async (ids, workspaceIds) =>
-      (await any.selectFrom(table).selectAll().where('id', 'in', ids).where('workspace_id', 'in', workspaceIds).execute()) as Row[];
-    tables.set(table, (batch = new Batch(fetch)));
-  }
-  return (await batch.read(id, workspaceId)) as R | undefined;
+  return batchedById<R>(db as Db, `table:${table}`, workspaceId, id, async (ids, workspaceIds) => (await any.selectFrom(table).selectAll().where('id', 'in', ids).where('workspace_id', 'in', workspaceIds).execute()) as R[]);
 }
