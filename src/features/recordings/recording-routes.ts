@@ -3,13 +3,14 @@ import { assertScope } from '../../http/request-context.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { isId } from '../../ids.ts';
 import {
   checkRetention,
   checkRecordedAt,
   createFromUpload,
   createImport,
   deleteRecording,
-  getRecording,
   listRecordings,
   parseMetadata,
   retryImport,
@@ -19,7 +20,7 @@ import {
 import { readUpload } from '../../core/recordings/multipart-upload.ts';
 import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { presentRecording, RecordingCard } from './recording-card.ts';
-import { pipelineOf, pipelineStatuses } from '../../core/recordings/pipeline-status.ts';
+import { pipelineOf, pipelineStatuses, recordingWithPipeline } from '../../core/recordings/pipeline-status.ts';
 import { updateRecording } from './recording-edits.ts';
 import { JsonObject, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
@@ -146,7 +147,13 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       config: { scope: 'recordings:read' },
       schema: { tags: ['recordings'], summary: 'The recording card', params: RecordingParams, response: withProblems({ 200: RecordingCard }, 404) },
     },
-    async (request) => withPipeline(ctx, await getRecording(ctx, request.params.workspace_id, request.params.recording_id)),
+    async (request) => {
+      const { workspace_id: workspaceId, recording_id: id } = request.params;
+      const found = isId('recording', id) ? await recordingWithPipeline(ctx.db, workspaceId, id) : undefined;
+      if (!found) throw notFound(`recording ${id}`);
+      const { pipeline_now: pipeline, ...recording } = found;
+      return presentRecording(recording, pipeline);
+    },
   );
 
   app.get(

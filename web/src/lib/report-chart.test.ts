@@ -10,7 +10,7 @@ const groups: ReportGroup[] = [
 
 describe('report charts', () => {
   test('by field and week: a line per agent for the chosen question, weeks in order', () => {
-    const chart = chartOf(groups, 'agent', 'week', 'greeting');
+    const chart = chartOf(groups, 'metadata.agent', 'week', 'greeting');
     expect(chart.x).toBe('recorded_at:week');
     expect(chart.series.map((s) => s.name).sort()).toEqual(['ana', 'ben']);
     expect(chart.rows).toEqual([
@@ -20,7 +20,7 @@ describe('report charts', () => {
   });
 
   test('by field only: a bar per question for each value, rates in percent, no rate stays empty', () => {
-    const chart = chartOf(groups.slice(0, 2).map((g) => ({ ...g, key: { 'metadata.agent': g.key['metadata.agent'] ?? null } })), 'agent', null, null);
+    const chart = chartOf(groups.slice(0, 2).map((g) => ({ ...g, key: { 'metadata.agent': g.key['metadata.agent'] ?? null } })), 'metadata.agent', null, null);
     expect(chart.series).toEqual([
       { name: 'greeting', label: 'Question greeting?' },
       { name: 'refund', label: 'Question refund?' },
@@ -28,6 +28,19 @@ describe('report charts', () => {
     expect(chart.rows).toEqual([
       { 'metadata.agent': 'ana', greeting: 100, refund: 0 },
       { 'metadata.agent': 'ben', greeting: 50, refund: null },
+    ]);
+  });
+
+  test('by call category: a bar group per category, a call in none under (none)', () => {
+    const byCategory = [
+      { key: { category: 'Refund offered' }, results: 2, questions: [q('greeting', 1)] },
+      { key: { category: 'Unhappy customer' }, results: 1, questions: [q('greeting', 0)] },
+      { key: { category: null }, results: 4, questions: [q('greeting', 0.5)] },
+    ];
+    expect(chartOf(byCategory, 'category', null, null).rows).toEqual([
+      { category: '(none)', greeting: 50 },
+      { category: 'Refund offered', greeting: 100 },
+      { category: 'Unhappy customer', greeting: 0 },
     ]);
   });
 

@@ -14,9 +14,12 @@ export interface ChartData {
 
 const label = (value: string | null) => value ?? '(none)';
 
-export function chartOf(groups: ReportGroup[], field: string | null, period: string | null, questionId: string | null): ChartData {
+/**
+ * `fieldKey` is the report's key of the field grouped by (`metadata.agent`, `category`), null for
+ * none; `period` the period of `recorded_at` grouped by.
+ */
+export function chartOf(groups: ReportGroup[], fieldKey: string | null, period: string | null, questionId: string | null): ChartData {
   const periodKey = period ? `recorded_at:${period}` : null;
-  const fieldKey = field ? `metadata.${field}` : null;
   const x = periodKey ?? fieldKey ?? 'all';
   const questions = groups[0]?.questions ?? [];
   const byX = new Map<string, Record<string, string | number | null>>();

@@ -69,7 +69,7 @@ export default function Categories() {
         {writer && !draft && <Button onClick={() => setDraft({ id: null, name: '', rule: { match: 'all', conditions: [blankCondition('phrase')] } })}>New category</Button>}
       </Group>
       <Text size="sm" c="dimmed">
-        A category sorts calls by a rule. Every new transcript is checked against each category; a call meets it when all (or any) of its conditions hold. Filter the recordings, answers and reports by a category.
+        A category sorts calls by a rule. Every new transcript is checked against each category; a call meets it when all (or any) of its conditions hold. Filter the recordings by a category (the API filters answers and reports too), and group reports by it.
       </Text>
       <ProblemAlert error={categories.error ?? apply.error ?? remove.error} />
       {draft && <CategoryEditor draft={draft} onChange={setDraft} onCancel={() => setDraft(null)} onSave={() => save.mutate(draft)} saving={save.isPending} error={save.error} />}

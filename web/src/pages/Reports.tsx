@@ -59,7 +59,8 @@ export default function Reports() {
     setSearch(next, { replace: true });
   };
   // The field select also offers the call categories (a call in two counts in both groups).
-  const groupBy = [...(field ? [field === CATEGORY ? 'category' : `metadata.${field}`] : []), ...(period ? [`recorded_at:${period}`] : [])];
+  const fieldKey = field ? (field === CATEGORY ? 'category' : `metadata.${field}`) : null;
+  const groupBy = [...(fieldKey ? [fieldKey] : []), ...(period ? [`recorded_at:${period}`] : [])];
   const query = new URLSearchParams(groupBy.map((g) => ['group_by', g]));
 
   const analysis = useQuery(queries.analysisReport(workspace.id, scenarioId, groupBy));
@@ -73,6 +74,13 @@ export default function Reports() {
     group: groupBy.map((k) => g.key[k] ?? '(none)').join(' · ') || 'All calls',
     ...Object.fromEntries(talkSpeakers.map((name) => [name, Math.round((g.speakers.find((x) => x.speaker === name)?.talk_share ?? 0) * 100)])),
   }));
+  const recordingsCsv = async () => {
+    try {
+      await download(workspacePath(workspace.id, `/reports/recordings?${new URLSearchParams(groupBy.map((g) => ['group_by', g])).toString()}`), 'recordings-report.csv', 'text/csv');
+    } catch (error) {
+      notifications.show({ color: 'red', message: problemMessage(error) });
+    }
+  };
   const talkCsv = async () => {
     try {
       await download(workspacePath(workspace.id, `/reports/talk?${new URLSearchParams(groupBy.map((g) => ['group_by', g])).toString()}`), 'talk-report.csv', 'text/csv');
@@ -83,7 +91,7 @@ export default function Reports() {
 
   const groups = analysis.data?.groups ?? [];
   const questions = groups[0]?.questions ?? [];
-  const chart = chartOf(groups, field, period, questionId);
+  const chart = chartOf(groups, fieldKey, period, questionId);
   const csv = async () => {
     try {
       await download(workspacePath(workspace.id, `/reports/analysis?analysis_scenario_id=${encodeURIComponent(scenarioId ?? '')}&${query.toString()}`), 'analysis-report.csv', 'text/csv');
@@ -189,6 +197,14 @@ export default function Reports() {
         </Tabs.Panel>
         <Tabs.Panel value="recordings" pt="md">
           <ProblemAlert error={recordings.error} />
+          <Text size="sm" c="dimmed" mb="xs">
+            Calls per group by where their audio stands (uploaded, ready, failed), and their length. Where each call stands in transcription and analysis is on the Recordings list.
+          </Text>
+          <Group justify="flex-end" mb="xs">
+            <Button variant="default" onClick={() => void recordingsCsv()}>
+              Download recordings CSV
+            </Button>
+          </Group>
           <Table.ScrollContainer minWidth={500}>
             <Table aria-label="Recordings per group" striped>
               <Table.Thead>
@@ -197,7 +213,7 @@ export default function Reports() {
                     <Table.Th key={g}>{g.replace('metadata.', '').replace('recorded_at:', '')}</Table.Th>
                   ))}
                   <Table.Th>Recordings</Table.Th>
-                  <Table.Th>By status</Table.Th>
+                  <Table.Th>Audio status</Table.Th>
                   <Table.Th>Audio</Table.Th>
                 </Table.Tr>
               </Table.Thead>
