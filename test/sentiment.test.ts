@@ -15,6 +15,15 @@ test('a lexicon score: negative, positive, neutral, and a negation turns it', ()
   assert.ok(scoreText('i am not happy with this') < 0);
 });
 
+test('a polite "no thanks" is no complaint, and an opening "okay" no praise', () => {
+  assert.ok(scoreText('No thanks, bye.') >= 0, 'was -0.4');
+  assert.ok(scoreText('no that is fine thank you') > 0.2, 'was -0.4');
+  assert.ok(scoreText('No thank you, that is great.') > 0.2, 'was 0.1');
+  assert.equal(scoreText('Okay, my account number is on the letter.'), 0, 'was 0.81');
+  assert.ok(scoreText('No, this is not acceptable.') < 0, 'a "no" that refuses stays');
+  assert.ok(scoreText('Well, this is terrible.') < -0.3);
+});
+
 test('per speaker: the mean, and the first and last thirds of the call', () => {
   const segment = (speaker: string, start: number, text: string) => ({ start, end: start + 2, text, speaker, channel: speaker === 'agent' ? 0 : 1 });
   const sentiment = transcriptSentiment(

@@ -34,9 +34,18 @@ const wink = () => (nlp ??= winkNLP(model, ['sbd', 'negation', 'sentiment']));
 
 const mean = (values: readonly number[]) => (values.length === 0 ? null : round(values.reduce((sum, v) => sum + v, 0) / values.length));
 
+/**
+ * Words the lexicon reads as judging where a call uses them only to open a reply: "no" before a
+ * polite phrase ("No thanks, bye", "No, that is fine": the lexicon scored them -0.4), and "okay",
+ * "well", "so"… opening a sentence ("Okay, my account number is…" scored +0.81, as praise).
+ */
+const POLITE_NO = /\bno,?\s+(?=(?:thanks|thank you|problem|worries|that'?s (?:fine|all|great|okay)|that is (?:fine|all|great|okay))\b)/gi;
+const OPENING_FILLER = /(^|[.?!]\s+)(?:okay|ok|alright|all right|right|well|so),?\s+(?=\w)/gi;
+
 export function scoreText(text: string): number {
   const instance = wink();
-  return round(instance.readDoc(text).out(instance.its.sentiment) as number);
+  const judged = text.replace(POLITE_NO, '').replace(OPENING_FILLER, '$1');
+  return round(instance.readDoc(judged).out(instance.its.sentiment) as number);
 }
 
 export function transcriptSentiment(segments: readonly SpeakerSegment[], durationSeconds: number | null): TranscriptSentiment {
