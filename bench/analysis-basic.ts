@@ -107,6 +107,9 @@ interface SplitStats {
   /** Boolean answers not marked uncertain, and how many of those are right. */
   sureN: number;
   sureOk: number;
+  /** Text answers not marked uncertain, and how many of those are right. */
+  textSureN: number;
+  textSureOk: number;
 }
 
 const t0 = performance.now();
@@ -118,7 +121,7 @@ async function evaluate(withExamples: boolean): Promise<Map<string, SplitStats>>
   const bySplit = new Map<string, SplitStats>();
   for (const call of calls) {
     const split = splitOf(call);
-    const st = bySplit.get(split) ?? { calls: 0, boolOk: 0, boolN: 0, boolTrue: 0, textOk: 0, textN: 0, sureN: 0, sureOk: 0 };
+    const st = bySplit.get(split) ?? { calls: 0, boolOk: 0, boolN: 0, boolTrue: 0, textOk: 0, textN: 0, sureN: 0, sureOk: 0, textSureN: 0, textSureOk: 0 };
     bySplit.set(split, st);
     st.calls++;
     const out = await engine.analyze(toInput(call, withExamples));
@@ -140,6 +143,10 @@ async function evaluate(withExamples: boolean): Promise<Map<string, SplitStats>>
         ok = typeof a.answer === 'string' && textOk(a.answer, q.expected);
         st.textN++;
         if (ok) st.textOk++;
+        if (a.confidence >= UNCERTAIN_BELOW) {
+          st.textSureN++;
+          if (ok) st.textSureOk++;
+        }
       }
       if (show) {
         console.log(`${ok ? 'ok  ' : 'FAIL'} [${q.type}] ${call.id}/${q.id}: ${q.text} -> ${JSON.stringify(a.answer)} (conf ${a.confidence}) expected ${JSON.stringify(q.expected)}`);
@@ -167,7 +174,7 @@ const nq = inputs.reduce((s, i) => s + i.questions.length, 0) / inputs.length;
 
 const pct = (ok: number, n: number): string => (n === 0 ? '-' : `${((100 * ok) / n).toFixed(1)}%`);
 const frac = (ok: number, n: number): string => `${ok}/${n} ${pct(ok, n)}`;
-const rows: string[][] = [['split', 'examples', 'calls', 'boolean', 'always true', 'always false', 'majority', 'not uncertain', 'text']];
+const rows: string[][] = [['split', 'examples', 'calls', 'boolean', 'always true', 'always false', 'majority', 'not uncertain', 'text', 'text not uncertain']];
 const order = (s: string): number => (SPLIT_ORDER.includes(s) ? SPLIT_ORDER.indexOf(s) : SPLIT_ORDER.length);
 const splits = [...results[0][1].keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
 for (const split of splits) {
@@ -185,12 +192,13 @@ for (const split of splits) {
       `${major} ${pct(Math.max(st.boolTrue, falses), st.boolN)}`,
       frac(st.sureOk, st.sureN),
       frac(st.textOk, st.textN),
+      frac(st.textSureOk, st.textSureN),
     ]);
   }
 }
 const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
 const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('   ');
-console.log(`\nbasic engine, accuracy per split (held-out splits were not tuned on; baselines are on the same boolean questions;\n"not uncertain": the boolean answers with a confidence of ${UNCERTAIN_BELOW} or more, and how many of them are right)`);
+console.log(`\nbasic engine, accuracy per split (held-out splits were not tuned on; baselines are on the same boolean questions;\n"not uncertain": the boolean (and text) answers with a confidence of ${UNCERTAIN_BELOW} or more, and how many of them are right)`);
 console.log(fmt(rows[0] ?? []));
 console.log(widths.map((w) => '-'.repeat(w)).join('   '));
 for (const r of rows.slice(1)) console.log(fmt(r));
