@@ -38,18 +38,18 @@ export function RecordingFiltersBar({ filters, fields, onChange }: { filters: Re
           w={170}
         />
         <DatePickerInput
-          label="Created from"
+          label="Call date from"
           placeholder="Any day"
-          value={toDate(filters.createdAfter)}
-          onChange={(date) => onChange({ ...filters, createdAfter: date ? dayjs(date).startOf('day').toISOString() : null })}
+          value={toDate(filters.recordedAfter)}
+          onChange={(date) => onChange({ ...filters, recordedAfter: date ? dayjs(date).startOf('day').toISOString() : null })}
           clearable
           w={160}
         />
         <DatePickerInput
-          label="Created until"
+          label="Call date until"
           placeholder="Any day"
-          value={toDate(filters.createdBefore)}
-          onChange={(date) => onChange({ ...filters, createdBefore: date ? dayjs(date).endOf('day').toISOString() : null })}
+          value={toDate(filters.recordedBefore)}
+          onChange={(date) => onChange({ ...filters, recordedBefore: date ? dayjs(date).endOf('day').toISOString() : null })}
           clearable
           w={160}
         />

@@ -3,10 +3,10 @@ import { emptyFilters, filtersFromSearch, filtersToQuery, filtersToSearch } from
 
 describe('filters and the URL', () => {
   test('a URL gives its filters and the filters give the URL back', () => {
-    const search = new URLSearchParams('status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north&tab=x');
+    const search = new URLSearchParams('status=completed&recorded_after=2026-11-01&metadata.agent=ana&metadata.team=north&tab=x');
     const filters = filtersFromSearch(search);
-    expect(filters).toEqual({ status: 'completed', createdAfter: '2026-11-01', createdBefore: null, category: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
-    expect(filtersToSearch(filters, search).toString()).toBe('tab=x&status=completed&created_after=2026-11-01&metadata.agent=ana&metadata.team=north');
+    expect(filters).toEqual({ status: 'completed', recordedAfter: '2026-11-01', recordedBefore: null, category: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
+    expect(filtersToSearch(filters, search).toString()).toBe('tab=x&status=completed&recorded_after=2026-11-01&metadata.agent=ana&metadata.team=north');
   });
 
   test('empty values and a bare "metadata." are no filters; changing filters drops the cursor', () => {

@@ -2,8 +2,9 @@
 // the back button restores it) and turned into the API's query.
 export interface RecordingFilters {
   status: string | null;
-  createdAfter: string | null;
-  createdBefore: string | null;
+  /** When the call took place (recorded_at), from and until: the list's "Call date", the reports' periods. */
+  recordedAfter: string | null;
+  recordedBefore: string | null;
   /** A call category's id (cat-…): the calls that meet it. */
   category: string | null;
   /** Words of one of the call's key phrases. */
@@ -21,9 +22,9 @@ export const sentimentBounds: Record<Sentiment, { sentiment_min?: string; sentim
   positive: { sentiment_min: '0.2' },
 };
 
-export const emptyFilters: RecordingFilters = { status: null, createdAfter: null, createdBefore: null, category: null, topic: null, sentiment: null, metadata: {} };
+export const emptyFilters: RecordingFilters = { status: null, recordedAfter: null, recordedBefore: null, category: null, topic: null, sentiment: null, metadata: {} };
 
-const own = new Set(['status', 'created_after', 'created_before', 'category', 'topic', 'sentiment', 'cursor']);
+const own = new Set(['status', 'recorded_after', 'recorded_before', 'category', 'topic', 'sentiment', 'cursor']);
 
 export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
   const metadata: Record<string, string> = {};
@@ -32,8 +33,8 @@ export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
   }
   return {
     status: search.get('status') || null,
-    createdAfter: search.get('created_after') || null,
-    createdBefore: search.get('created_before') || null,
+    recordedAfter: search.get('recorded_after') || null,
+    recordedBefore: search.get('recorded_before') || null,
     category: search.get('category') || null,
     topic: search.get('topic') || null,
     sentiment: ((s) => (s === 'negative' || s === 'positive' ? s : null))(search.get('sentiment')),
@@ -48,8 +49,8 @@ export function filtersToSearch(filters: RecordingFilters, base = new URLSearchP
     if (!own.has(name) && !name.startsWith('metadata.')) next.append(name, value);
   }
   if (filters.status) next.set('status', filters.status);
-  if (filters.createdAfter) next.set('created_after', filters.createdAfter);
-  if (filters.createdBefore) next.set('created_before', filters.createdBefore);
+  if (filters.recordedAfter) next.set('recorded_after', filters.recordedAfter);
+  if (filters.recordedBefore) next.set('recorded_before', filters.recordedBefore);
   if (filters.category) next.set('category', filters.category);
   if (filters.topic) next.set('topic', filters.topic);
   if (filters.sentiment) next.set('sentiment', filters.sentiment);
@@ -68,7 +69,7 @@ export function filtersToQuery(filters: RecordingFilters): Record<string, string
 }
 
 export const activeFilterCount = (filters: RecordingFilters): number =>
-  (filters.status ? 1 : 0) + (filters.createdAfter ? 1 : 0) + (filters.createdBefore ? 1 : 0) + (filters.category ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;
+  (filters.status ? 1 : 0) + (filters.recordedAfter ? 1 : 0) + (filters.recordedBefore ? 1 : 0) + (filters.category ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;
 
 /** The recordings list's query for a page URL: its filters, cursor and order (the page and the route's prefetch ask the same). */
 export function recordingListQuery(search: URLSearchParams): Record<string, string> & { sort: 'created_at' | 'recorded_at' } {
