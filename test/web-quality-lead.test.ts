@@ -167,6 +167,24 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     }
   });
 
+  test('the channels named anew by hand: the page says the calls transcribed before keep their old names', async () => {
+    const { page } = lead;
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await page.getByRole('table', { name: 'Transcription scenarios' }).getByRole('link').first().click();
+    const channel = page.getByLabel('Channel 2 speaker');
+    const was = await channel.inputValue();
+    await channel.fill('caller');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Earlier calls need transcribing again').waitFor();
+    await page.getByText(/names its channels anew/).waitFor();
+    await page.getByRole('button', { name: 'Transcribe earlier calls again' }).waitFor();
+    await check(page, 'lead-channels-renamed');
+    // Back as it was (the calls below are about the customer), without transcribing anything again.
+    await channel.fill(was);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').last().waitFor();
+  });
+
   test('Call QA over every call as one execution; the calls whose agent did not greet, by the answer filter', async () => {
     const { page } = lead;
     await runCallQa(page, 1);

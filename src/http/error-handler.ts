@@ -21,11 +21,37 @@ const byStatus: Record<number, ErrorCode> = {
 /** How long a client is asked to wait while the database is away (pg's connect timeout is 10 s). */
 const DATABASE_RETRY_SECONDS = 10;
 
+type ValidationError = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * The errors worth reading where a value matches none of several shapes (a schema's anyOf): those
+ * of the shape it was meant to have, not every shape's. A shape whose type or `type` constant the
+ * value has is the one meant (a too-long term is a string, not a `{phrase}` object; a condition
+ * whose type is "sentiment" is the sentiment one); among several, the one with fewest errors.
+ * Where no shape fits that way, the anyOf's own message stays.
+ */
+export function meantErrors(errors: readonly ValidationError[]): ValidationError[] {
+  let kept = [...errors];
+  for (const anyOf of errors.filter((e) => e.keyword === 'anyOf')) {
+    const branchOf = (e: ValidationError) => (e.schemaPath.startsWith(`${anyOf.schemaPath}/`) ? e.schemaPath.slice(anyOf.schemaPath.length + 1).split('/')[0] : undefined);
+    const branches = new Map<string, ValidationError[]>();
+    for (const e of kept) {
+      const branch = branchOf(e);
+      if (branch !== undefined) branches.set(branch, [...(branches.get(branch) ?? []), e]);
+    }
+    const wrongShape = (e: ValidationError) => (e.keyword === 'type' && e.instancePath === anyOf.instancePath) || (e.keyword === 'const' && e.instancePath === `${anyOf.instancePath}/type`);
+    const meant = [...branches.values()].filter((list) => !list.some(wrongShape)).sort((a, b) => a.length - b.length)[0];
+    if (!meant) continue;
+    kept = kept.filter((e) => e === anyOf ? false : branchOf(e) === undefined || meant.includes(e));
+  }
+  return kept;
+}
+
 function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
     const where = error.validationContext ?? 'body';
-    const fieldErrors: FieldError[] = error.validation.map((v) => {
+    const fieldErrors: FieldError[] = meantErrors(error.validation).map((v) => {
       const params = v.params as { missingProperty?: string; allowedValues?: unknown[] };
       const path = `${where}${v.instancePath}${params.missingProperty ? `/${params.missingProperty}` : ''}`;
       const message = params.allowedValues ? `must be one of: ${params.allowedValues.join(', ')}` : (v.message ?? 'is invalid');

@@ -13,6 +13,8 @@ import { ChangedElsewhere } from '../components/scenario/ChangedElsewhere.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { SpeakersNamedNotice } from '../components/scenario/SpeakersNamedNotice.tsx';
+import { useState } from 'react';
 
 type Scenario = Schemas['TranscriptionScenario'];
 
@@ -23,6 +25,8 @@ export default function TranscriptionScenario() {
   const engines = useEngines(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
+  // Saved with other channel names: calls transcribed before keep the old ones (a notice offers to transcribe them again).
+  const [renamed, setRenamed] = useState(false);
   const { scenario, draft, set, save, remove, stale, reload, overwrite } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.transcriptionScenario(workspace.id, scenarioId),
@@ -83,11 +87,14 @@ export default function TranscriptionScenario() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          const names = (options?: Scenario['options']) => JSON.stringify([options?.speaker_labels ?? {}, options?.speaker_labels_field ?? null]);
+          const changed = names(scenario.data?.options) !== names(draft.options);
+          save.mutate({ onSuccess: () => changed && setRenamed(true) });
         }}
       >
         <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
+            {renamed && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={scenarioId} byHand />}
             {stale && <ChangedElsewhere onReload={reload} onOverwrite={overwrite} saving={save.isPending} />}
             <ProblemAlert error={save.error ?? remove.error} title="Not saved" />
             <TextInput label="Name" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} />

@@ -1,7 +1,8 @@
-// Said on a Call QA scenario just added from its template, when the template named the speakers of
-// the transcription scenario (channel 0 "agent", channel 1 "customer"): calls transcribed before
-// keep channel_0 and channel_1, so questions about the agent or the customer find nobody in them
-// until they are transcribed again, which one click starts (one execution over them).
+// Said where the speakers of a transcription scenario were just named anew: on a Call QA scenario
+// added from its template (channel 0 "agent", channel 1 "customer"), or on the transcription
+// scenario saved with other channel names. Calls transcribed before keep the names they had
+// (channel_0 and channel_1), so questions and categories about the agent or the customer find
+// nobody in them until they are transcribed again, which one click starts (one execution).
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -13,7 +14,7 @@ import { ProblemAlert } from '../Problem.tsx';
 /** The pipeline statuses of a call that has a transcript. */
 const TRANSCRIBED = 'transcribed,analysing,analysed';
 
-export function SpeakersNamedNotice({ workspaceId, transcriptionScenarioId }: { workspaceId: string; transcriptionScenarioId: string }) {
+export function SpeakersNamedNotice({ workspaceId, transcriptionScenarioId, byHand = false }: { workspaceId: string; transcriptionScenarioId: string; byHand?: boolean }) {
   const scenarios = useTranscriptionScenarios(workspaceId);
   const name = scenarios.data?.data.find((s) => s.id === transcriptionScenarioId)?.name ?? 'the transcription scenario';
   // Only worth saying where some call was transcribed already.
@@ -32,12 +33,13 @@ export function SpeakersNamedNotice({ workspaceId, transcriptionScenarioId }: { 
     <Alert color="blue" title="Earlier calls need transcribing again" role="status">
       <Stack gap="xs">
         <Text size="sm">
-          Call QA asks about the agent and the customer, so “{name}” now names channel 0 “agent” and channel 1 “customer”. Calls transcribed before keep “channel_0” and “channel_1”: until they are
-          transcribed again, Call QA cannot tell who said what in them.
+          {byHand
+            ? `“${name}” names its channels anew. Calls transcribed before keep the names they had: until they are transcribed again, questions and categories about a speaker cannot tell who said what in them.`
+            : `Call QA asks about the agent and the customer, so “${name}” now names channel 0 “agent” and channel 1 “customer”. Calls transcribed before keep “channel_0” and “channel_1”: until they are transcribed again, Call QA cannot tell who said what in them.`}
         </Text>
         {again.data ? (
           <Text size="sm">
-            Transcribing {again.data.recording_ids.length} calls again. When they are done, use Run on recordings… to answer Call QA on them (
+            Transcribing {again.data.recording_ids.length} calls again. When they are done, use Run on recordings… to answer {byHand ? 'your questions' : 'Call QA'} on them (
             <Anchor component={Link} to={`/w/${workspaceId}/executions`}>
               Executions
             </Anchor>
