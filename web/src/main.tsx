@@ -39,6 +39,9 @@ const theme = createTheme({
     // a list kept mounted (Mantine's default) is positioned at mount, each forcing a layout.
     // (A plain entry, so the entry chunk does not import the combobox.)
     Combobox: { defaultProps: { keepMounted: false } },
+    // A table wider than the screen shows its scrollbar whenever it overflows (Mantine's default shows
+    // it on hover, which a phone never does: a clipped table looked complete).
+    TableScrollContainer: { defaultProps: { scrollAreaProps: { type: 'auto' } } },
     // A notification's close button is an icon: it needs a name.
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
     // "Show password" is reached with Tab too (Mantine leaves it to the mouse), as every control is.
