@@ -30,6 +30,13 @@ test('the best of several phrases first; none said is no match', () => {
   assert.deepEqual(matchPhrases(['goodbye'], tokens), []);
 });
 
+test('evidence: one place per stretch of talk (the best phrase found there), in the order said', () => {
+  const words = [...said('this call may be recorded for quality', 0), ...said('you said this call may be recorded', 20)];
+  const text = words.map((w) => w.word).join(' ');
+  const answer = answerByPhrases({ id: 'notice', text: 'Recording notice?', phrases: ['recorded for quality', 'this call may be recorded', 'call may be recorded', 'you said'] }, { text, segments: [{ start: 0, end: 30, text, speaker: 'agent', channel: 0 }], words });
+  assert.deepEqual(answer.evidence.map((e) => [e.text, e.start]), [['this call may be recorded', 0], ['you said', 20]], 'the phrases found inside the first place are not shown again');
+});
+
 test('a question sees only its speaker and its window', () => {
   const words = [...said('hello thank you for calling', 0), ...said('I was charged twice', 3, 'customer', 1), ...said('I can refund that', 12)];
   const segments = [

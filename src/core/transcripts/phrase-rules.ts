@@ -75,6 +75,17 @@ function tokensOf(parts: TranscriptParts): TimedToken[] {
   return parts.segments.flatMap((s) => normalWords(s.text).map((word) => ({ word, start: s.start, end: s.end })));
 }
 
+/**
+ * Places worth showing as evidence: of matches that overlap in time (several phrases of a rule
+ * found in one stretch of talk: "this call may be recorded", "call may be recorded"), the best
+ * one; up to five, in the order they were said.
+ */
+function distinctPlaces<M extends { start: number; end: number }>(bestFirst: readonly M[]): M[] {
+  const kept: M[] = [];
+  for (const m of bestFirst) if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
+  return kept.slice(0, 5).sort((a, b) => a.start - b.start);
+}
+
 /** The most a yes heard by spotting one word alone is trusted: uncertain (keyword spotting finds a short word inside longer ones). */
 export const SINGLE_WORD_SPOT_CONFIDENCE = 0.55;
 
@@ -100,7 +111,7 @@ export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): A
         answer: true,
         // A single word is spotted inside others ("refund" in "recorded for"): measured phrases were several words.
         confidence: Math.min(Math.max(...heard.map((spot) => spot.confidence)), heard.some((spot) => normalWords(spot.phrase).length > 1) ? 1 : SINGLE_WORD_SPOT_CONFIDENCE),
-        evidence: heard.slice(0, 5).map((spot) => ({ text: spot.phrase, start: spot.start, end: spot.end, source: 'audio' as const })),
+        evidence: distinctPlaces([...heard].sort((a, b) => b.confidence - a.confidence)).map((spot) => ({ text: spot.phrase, start: spot.start, end: spot.end, source: 'audio' as const })),
       };
     }
   }
@@ -111,6 +122,6 @@ export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): A
     answer: best !== undefined,
     // Nothing said in the question's part (a speaker the call does not have): false, but unsure.
     confidence: best ? Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000 : tokens.length > 0 ? 1 : 0,
-    evidence: matches.slice(0, 5).map((m) => ({ text: m.text, start: m.start, end: m.end, source: 'transcript' as const })),
+    evidence: distinctPlaces(matches).map((m) => ({ text: m.text, start: m.start, end: m.end, source: 'transcript' as const })),
   };
 }

@@ -111,7 +111,7 @@ interface MeansYes {
 }
 
 /** Transcript passages, each a link that plays the audio from its start; with `meansYes`, each whole one can be taught as meaning yes. */
-function Passages({ passages, label, onSeek, meansYes }: { passages: { text: string; start: number }[]; label: string; onSeek: (seconds: number) => void; meansYes?: MeansYes | undefined }) {
+function Passages({ passages, label, onSeek, meansYes }: { passages: { text: string; start: number; source?: string | undefined }[]; label: string; onSeek: (seconds: number) => void; meansYes?: MeansYes | undefined }) {
   const id = useId();
   if (passages.length === 0) return null;
   return (
@@ -126,6 +126,12 @@ function Passages({ passages, label, onSeek, meansYes }: { passages: { text: str
             <Text span size="xs" c="dimmed" id={`${id}-${i}`}>
               “{e.text}”
             </Text>
+            {/* A phrase spotting heard in the audio, where the transcript's words garble it. */}
+            {e.source === 'audio' && (
+              <Text span size="xs" c="dimmed" ml={6} data-source="audio">
+                (heard in the audio)
+              </Text>
+            )}
             {meansYes &&
               example !== null &&
               (meansYes.taught(example) ? (
