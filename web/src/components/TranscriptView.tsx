@@ -8,19 +8,23 @@ import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mant
 import { Fragment, memo, useMemo, useState, type KeyboardEvent } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { formatTime, wordAt } from '../lib/transcript-sync.ts';
+import { spottedWords } from '../lib/spotted-words.ts';
 
 type Transcript = Schemas['Transcript'];
 
-const Word = memo(function Word({ text, index, active, focusable, onSeek, start }: { text: string; index: number; active: boolean; focusable: boolean; onSeek: (t: number) => void; start: number }) {
+/** A word: lit while heard; underlined where spotting heard a phrase over it (its name in the title). */
+const Word = memo(function Word({ text, index, active, focusable, onSeek, start, spotted }: { text: string; index: number; active: boolean; focusable: boolean; onSeek: (t: number) => void; start: number; spotted: string | undefined }) {
   return (
     <span
       data-word={index}
       data-active={active || undefined}
+      data-spotted-word={spotted}
       aria-current={active ? 'true' : undefined}
+      title={spotted ? `Heard in the audio: “${spotted}”` : undefined}
       role="button"
       tabIndex={focusable ? 0 : -1}
       onClick={() => onSeek(start)}
-      style={{ cursor: 'pointer', borderRadius: 3, padding: '0 1px', background: active ? '#ffe066' : undefined }}
+      style={{ cursor: 'pointer', borderRadius: 3, padding: '0 1px', background: active ? '#ffe066' : undefined, ...(spotted ? { textDecoration: 'underline dotted var(--mantine-color-teal-8) 2px', textUnderlineOffset: 3 } : {}) }}
     >
       {text}
     </span>
@@ -48,6 +52,8 @@ function ChapterHeading({ chapter, number, onSeek }: { chapter: Transcript['chap
 export function TranscriptView({ transcript, time, onSeek }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void }) {
   const words = transcript.words;
   const current = wordAt(words, time);
+  // The words under a phrase spotting heard in the audio (what the words may garble).
+  const spotted = useMemo(() => spottedWords(words, transcript.spotted ?? []), [words, transcript.spotted]);
   // Each segment's words (its channel's, inside its times), found once.
   const segments = useMemo(() => {
     const byChannel = new Map<number, number[]>();
@@ -178,7 +184,7 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
                     ? // A number written over several words is carried by its first; the others write nothing.
                       indexes.filter((index) => words[index]!.punctuated_word !== '').map((index) => (
                         <span key={index}>
-                          <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} />{' '}
+                          <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} spotted={spotted.get(index)} />{' '}
                         </span>
                       ))
                     : segment.text}
