@@ -10,6 +10,7 @@ import { api, download, ok, workspacePath } from '../api/client.ts';
 import { keys, queries, useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
+import { wholePercents } from '../lib/percent.ts';
 import { chartOf } from '../lib/report-chart.ts';
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
@@ -269,7 +270,10 @@ export default function Reports() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {talk.data?.groups.map((g, i) => (
+                {talk.data?.groups.map((g, i) => {
+                  // Each speaker's share as whole percents that add up to 100 across the group's speakers.
+                  const percents = wholePercents(g.speakers.map((s) => s.talk_share));
+                  return (
                   <Table.Tr key={i}>
                     {groupBy.map((k) => (
                       <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
@@ -278,13 +282,14 @@ export default function Reports() {
                     {talkSpeakers.map((name) => {
                       const s = g.speakers.find((x) => x.speaker === name);
                       const mood = s && s.sentiment_avg !== null ? ` · sentiment ${signed(s.sentiment_avg)}` : '';
-                      return <Table.Td key={name}>{s ? `${Math.round(s.talk_share * 100)} % · ${Math.round(s.words_per_minute_avg)} wpm${mood}` : '—'}</Table.Td>;
+                      return <Table.Td key={name}>{s ? `${percents[g.speakers.indexOf(s)]} % · ${Math.round(s.words_per_minute_avg)} wpm${mood}` : '—'}</Table.Td>;
                     })}
                     <Table.Td>{g.silence_seconds_avg.toFixed(1)} s</Table.Td>
                     <Table.Td>{g.overlap_seconds_avg.toFixed(1)} s</Table.Td>
                     <Table.Td>{g.interruptions_avg.toFixed(1)}</Table.Td>
                   </Table.Tr>
-                ))}
+                  );
+                })}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
