@@ -42,5 +42,7 @@ export function chartOf(groups: ReportGroup[], fieldKey: string | null, period: 
     byX.set(xValue, row);
   }
   const rows = [...byX.values()].sort((a, b) => String(a[x]).localeCompare(String(b[x])));
-  return { rows, x, series: [...series].map(([name, text]) => ({ name, label: text })) };
+  // Lines per field value are listed in the order the table lists the groups (by value); bars per question in the questions' order.
+  const named = [...series].map(([name, text]) => ({ name, label: text }));
+  return { rows, x, series: periodKey && fieldKey ? named.sort((a, b) => a.name.localeCompare(b.name)) : named };
 }
