@@ -1,6 +1,7 @@
 // A phrase spotted in the audio, as a person sees it in Chromium: the scenario editor takes the
 // phrase, a call that says it (in words the recogniser may garble) is transcribed on upload, and
-// the transcript underlines the words heard as the phrase, naming it.
+// the transcript underlines the words heard as the phrase, naming it. Then Call QA, just added,
+// offers to answer every new call by itself.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,6 +73,26 @@ describe('spotted phrases in the transcript, in Chromium', { skip: ready ? false
     assert.equal(await marked.first().getAttribute('title'), `Heard in the audio: “${PHRASE}”`);
     assert.equal(await page.getByLabel('Transcript', { exact: true }).locator('[data-spotted-word]').count(), await marked.count(), 'nothing else is marked');
     await check(page, 'spotted-in-transcript');
+  });
+
+  test('Call QA, just added, offers to answer every new call by itself', async () => {
+    const { page } = user;
+    const workspaceUrl = page.url().replace(/\/recordings\/.*$/, '');
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await page.getByRole('button', { name: 'Add Call QA' }).click();
+    await page.waitForURL(/\/scenarios\/analysis\/sca-/);
+    await page.getByText('Answer every new call?').waitFor();
+    await check(page, 'call-qa-added-offer');
+    await page.getByRole('button', { name: 'Answer new calls automatically' }).click();
+    await page.getByText('New calls are answered by themselves').waitFor();
+    assert.equal(await page.getByLabel('Automatic: analyse every new transcript with this scenario').isChecked(), true);
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const saved = await page.evaluate(async (url) => (await fetch(url)).json(), `/api/v1/workspaces/${workspaceUrl.split('/w/')[1]}/analysis-scenarios/${id}`);
+    assert.equal(saved.auto, true);
+    // Opened again later, the page offers nothing.
+    await page.goto(page.url());
+    await page.getByLabel('Name').waitFor();
+    assert.equal(await page.getByText('Answer every new call?').count(), 0);
   });
 
   test('no console errors and no failed requests on the way', () => {

@@ -1,7 +1,7 @@
 // An analysis scenario: its questions (add, remove, reorder; key, text, type boolean or text,
 // speaker, time window and phrases),
 // instructions, engine and model from what this server has, summary and automatic toggles.
-import { Anchor, Button, Group, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useLocation, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api/client.ts';
@@ -26,8 +26,9 @@ export default function AnalysisScenario() {
   const transcriptionScenarios = useTranscriptionScenarios(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
-  // Set by "Add Call QA" when it named the transcription scenario's speakers.
-  const speakersNamedIn = (useLocation().state as { speakersNamedIn?: string | null } | null)?.speakersNamedIn ?? null;
+  // Set by "Add Call QA": whether it was just added, and where it named the transcription scenario's speakers.
+  const state = useLocation().state as { speakersNamedIn?: string | null; added?: boolean } | null;
+  const speakersNamedIn = state?.speakersNamedIn ?? null;
   const { scenario, draft, set, save, remove, stale, reload, overwrite } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.analysisScenario(workspace.id, scenarioId),
@@ -88,6 +89,21 @@ export default function AnalysisScenario() {
         </Group>
       </Group>
       {speakersNamedIn && writer && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={speakersNamedIn} />}
+      {/* Just added, it answers a call only when run on it: offered to answer every new call by itself. */}
+      {state?.added && writer && scenario.data && (
+        <Alert color="blue" title={scenario.data.auto ? 'New calls are answered by themselves' : 'Answer every new call?'} role="status">
+          {scenario.data.auto ? (
+            <Text size="sm">Each call is answered with “{scenario.data.name}” once it is transcribed. Calls from before: Run on recordings….</Text>
+          ) : (
+            <Stack gap="xs">
+              <Text size="sm">“{scenario.data.name}” answers a call when it is run on it. Turned on, it answers each new call once it is transcribed (the Automatic switch below).</Text>
+              <Button size="xs" w="fit-content" onClick={() => save.mutate(undefined, { auto: true })} loading={save.isPending}>
+                Answer new calls automatically
+              </Button>
+            </Stack>
+          )}
+        </Alert>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -30,7 +30,7 @@ export default function Scenarios() {
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios/from-template', { params: { path }, body: { template: 'call_qa' } })),
     onSuccess: async (scenario) => {
       await Promise.all([client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) }), client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) })]);
-      navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`, { state: { speakersNamedIn: scenario.labelled_transcription_scenario_id } });
+      navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`, { state: { speakersNamedIn: scenario.labelled_transcription_scenario_id, added: true } });
     },
   });
   const createTranscription = useMutation({

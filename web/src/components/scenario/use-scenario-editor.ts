@@ -76,7 +76,7 @@ export function useScenarioEditor<S extends Versioned, K extends readonly unknow
     /** Saves the draft as an edit of the version it was started from. */
     // A refusal the page shows as `stale` is not shown again as an error; one it cannot (the
     // scenario could not be read again) is.
-    save: { mutate: (after?: { onSuccess?: () => void }) => edit && save.mutate(edit.draft, after), isPending: save.isPending, error: changedElsewhere(save.error) && stale ? null : save.error },
+    save: { mutate: (after?: { onSuccess?: () => void }, change?: Partial<S>) => edit && save.mutate({ ...edit.draft, ...change }, after), isPending: save.isPending, error: changedElsewhere(save.error) && stale ? null : save.error },
     remove: removal,
     stale,
     /** Drops the draft's changes for the scenario as it is saved now. */
