@@ -13,11 +13,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { stereoCall } from './helpers/audio.ts';
-import { accessibilityProblems, hasChromium, launch, open, screenshots, type Watched } from './helpers/browser.ts';
+import { accessibilityProblems, launch, open, screenshots, signUp, WEB_DIR, webReady, type Watched } from './helpers/browser.ts';
 import { startHark, type Hark } from './helpers/harness.ts';
 
-const webDir = path.join(import.meta.dirname, '..', 'web', 'dist');
-const ready = hasChromium() && fs.existsSync(path.join(webDir, 'index.html'));
+const ready = webReady();
 
 const GREETING = 'Thank you for calling, this is the help desk.';
 const RUDE = 'Yes. What is it?';
@@ -44,7 +43,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
   const files: string[] = [];
 
   before(async () => {
-    hark = await startHark({ backend: 'pglite', config: { webDir, autoTranscribe: true } });
+    hark = await startHark({ backend: 'pglite', config: { webDir: WEB_DIR, autoTranscribe: true } });
     await hark.app.listen({ host: '127.0.0.1', port: 0 });
     const address = hark.app.server.address();
     browser = await launch();
@@ -114,14 +113,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
 
   test('Call QA in one click, before the calls come in', async () => {
     const { page } = lead;
-    await page.goto('/sign-up');
-    await page.getByLabel('Workspace name').fill('Contact centre');
-    await page.getByLabel('E-mail').fill(`lead-${Date.now()}@example.com`);
-    await page.locator('input[type=password]').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('button', { name: 'Continue to my recordings' }).click();
-    await page.waitForURL('**/recordings');
-    workspaceUrl = page.url().replace(/\/recordings$/, '');
+    workspaceUrl = await signUp(page, 'Contact centre', 'lead');
     await page.goto(`${workspaceUrl}/scenarios`);
     await page.getByRole('button', { name: 'Add Call QA' }).click();
     await page.waitForURL(/\/scenarios\/analysis\/sca-/);

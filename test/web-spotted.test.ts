@@ -3,16 +3,13 @@
 // the transcript underlines the words heard as the phrase, naming it. Then Call QA, just added,
 // offers to answer every new call by itself.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { stereoCall } from './helpers/audio.ts';
-import { accessibilityProblems, hasChromium, launch, open, screenshots, type Watched } from './helpers/browser.ts';
+import { accessibilityProblems, launch, open, screenshots, signUp, WEB_DIR, webReady, type Watched } from './helpers/browser.ts';
 import { startHark, type Hark } from './helpers/harness.ts';
 
-const webDir = path.join(import.meta.dirname, '..', 'web', 'dist');
-const ready = hasChromium() && fs.existsSync(path.join(webDir, 'index.html'));
+const ready = webReady();
 const PHRASE = 'this call may be recorded';
 
 describe('spotted phrases in the transcript, in Chromium', { skip: ready ? false : 'needs Chromium and the built web interface (scripts/test.sh installs and builds them)' }, () => {
@@ -21,7 +18,7 @@ describe('spotted phrases in the transcript, in Chromium', { skip: ready ? false
   let user: Watched;
 
   before(async () => {
-    hark = await startHark({ backend: 'pglite', config: { webDir, autoTranscribe: true } });
+    hark = await startHark({ backend: 'pglite', config: { webDir: WEB_DIR, autoTranscribe: true } });
     await hark.app.listen({ host: '127.0.0.1', port: 0 });
     const address = hark.app.server.address();
     browser = await launch();
@@ -40,14 +37,7 @@ describe('spotted phrases in the transcript, in Chromium', { skip: ready ? false
 
   test('the words heard as a spotted phrase are underlined in the transcript, with the phrase named', async () => {
     const { page } = user;
-    await page.goto('/sign-up');
-    await page.getByLabel('Workspace name').fill('Spotting');
-    await page.getByLabel('E-mail').fill(`spot-${Date.now()}@example.com`);
-    await page.locator('input[type=password]').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('button', { name: 'Continue to my recordings' }).click();
-    await page.waitForURL('**/recordings');
-    const workspaceUrl = page.url().replace(/\/recordings$/, '');
+    const workspaceUrl = await signUp(page, 'Spotting', 'spot');
 
     await page.goto(`${workspaceUrl}/scenarios`);
     await page.getByRole('table', { name: 'Transcription scenarios' }).getByRole('link').first().click();

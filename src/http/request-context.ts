@@ -43,13 +43,13 @@ export function workspaceOf(request: FastifyRequest): string {
 }
 
 /**
- * Refuses a request whose caller lacks `scope` for a part of it (a filter that reads what calls
- * say), as the auth hook refuses a route's own scopes: 403 `insufficient_scope` for a key,
- * `insufficient_role` for a member.
+ * Refuses a request whose caller lacks `scope` (for the route, or for a part of it such as a filter
+ * that reads what calls say): 403 `insufficient_scope` for a key, `insufficient_role` for a member.
  */
-export function assertScope(request: FastifyRequest, scope: Scope, forWhat: string): void {
+export function assertScope(request: FastifyRequest, scope: string, forWhat = ''): void {
   const principal = request.principal;
   if (!principal || principal.scopes.includes(scope)) return;
-  if (principal.key) throw new AppError('insufficient_scope', `the API key needs the "${scope}" scope ${forWhat}`);
-  throw new AppError('insufficient_role', `the role "${principal.role}" does not include "${scope}", needed ${forWhat}`);
+  const why = forWhat ? ` ${forWhat}` : '';
+  if (principal.key) throw new AppError('insufficient_scope', `the API key needs the "${scope}" scope${why}`);
+  throw new AppError('insufficient_role', `the role "${principal.role}" does not include "${scope}"${why}`);
 }

@@ -12,6 +12,22 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-co
 
 export const hasChromium = () => fs.existsSync(CHROMIUM);
 
+/** The built web interface the journeys serve, and whether they can run (Chromium and the build there). */
+export const WEB_DIR = path.join(import.meta.dirname, '..', '..', 'web', 'dist');
+export const webReady = () => hasChromium() && fs.existsSync(path.join(WEB_DIR, 'index.html'));
+
+/** Signs up through the page (a new account and workspace) and answers the workspace's URL. */
+export async function signUp(page: Page, workspaceName: string, emailName: string): Promise<string> {
+  await page.goto('/sign-up');
+  await page.getByLabel('Workspace name').fill(workspaceName);
+  await page.getByLabel('E-mail').fill(`${emailName}-${Date.now()}@example.com`);
+  await page.locator('input[type=password]').fill('a long enough password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: 'Continue to my recordings' }).click();
+  await page.waitForURL('**/recordings');
+  return page.url().replace(/\/recordings$/, '');
+}
+
 export function launch(): Promise<Browser> {
   // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });

@@ -66,23 +66,9 @@ export async function pipelinesOf(db: Db, ids: readonly string[]): Promise<Map<s
 }
 
 /**
- * The pipeline of one recording of the workspace (undefined for one it lacks). Reads that arrive
- * in the same turn go as one query, as the card's own row does (rows-by-id.ts): under load a
- * second query per card read, unbatched, cut card reads to a fifth (bench/scale.ts).
- */
-export async function pipelineOf(db: Db, workspaceId: string, id: string): Promise<Pipeline | undefined> {
-  const row = await batchedById(db, 'recording-pipeline', workspaceId, id, async (ids, workspaceIds) => {
-    const { rows } = await sql<{ id: string; workspace_id: string; pipeline: Pipeline }>`
-      SELECT rec.id, rec.workspace_id, ${pipelineSql('rec')} AS pipeline FROM recordings rec
-      WHERE rec.id = ANY(${ids}::text[]) AND rec.workspace_id = ANY(${workspaceIds}::text[])`.execute(db);
-    return rows;
-  });
-  return row?.pipeline;
-}
-
-/**
  * A recording of the workspace with its pipeline, for its card: one batched query for the reads
- * that arrive together (the row and its pipeline in one, where two queries a card halved the rate).
+ * that arrive together, as rows by id are (rows-by-id.ts). The pipeline read by a second,
+ * unbatched query per card had cut card reads to a fifth under load (bench/scale.ts).
  */
 export async function recordingWithPipeline(db: Db, workspaceId: string, id: string): Promise<(Recording & { pipeline_now: Pipeline }) | undefined> {
   return batchedById(db, 'recording-card', workspaceId, id, async (ids, workspaceIds) => {

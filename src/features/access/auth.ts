@@ -12,7 +12,7 @@ import { roleIn } from './memberships.ts';
 import { csrfTokenFor, findSession } from './sessions.ts';
 import { assertCanCreateWork, getWorkspace } from './workspaces.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
-import type { Principal } from '../../http/request-context.ts';
+import { assertScope, type Principal } from '../../http/request-context.ts';
 
 export const SESSION_COOKIE = 'hark_session';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -117,9 +117,7 @@ export function registerAuth(app: FastifyInstance, ctx: Context): void {
     }
 
     const needed: readonly string[] = config.scope ? [config.scope].flat() : [];
-    const missing = needed.find((scope) => !principal.scopes.includes(scope));
-    if (missing && principal.key) throw new AppError('insufficient_scope', `the API key needs the "${missing}" scope`);
-    if (missing) throw new AppError('insufficient_role', `the role "${principal.role}" does not include "${missing}"`);
+    for (const scope of needed) assertScope(request, scope);
     if (config.createsWork && principal.workspaceId) assertCanCreateWork(await getWorkspace(ctx, principal.workspaceId));
   });
 }

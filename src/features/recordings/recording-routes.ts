@@ -20,7 +20,7 @@ import {
 import { readUpload } from '../../core/recordings/multipart-upload.ts';
 import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { presentRecording, RecordingCard } from './recording-card.ts';
-import { pipelineOf, pipelineStatuses, recordingWithPipeline } from '../../core/recordings/pipeline-status.ts';
+import { pipelinesOf, pipelineStatuses, recordingWithPipeline } from '../../core/recordings/pipeline-status.ts';
 import { updateRecording } from './recording-edits.ts';
 import { JsonObject, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
@@ -66,7 +66,7 @@ const ListQuery = Type.Object(
 
 /** The card with its pipeline read from its runs. */
 async function withPipeline(ctx: Context, recording: Recording) {
-  return presentRecording(recording, await pipelineOf(ctx.db, recording.workspace_id, recording.id));
+  return presentRecording(recording, (await pipelinesOf(ctx.db, [recording.id])).get(recording.id));
 }
 
 export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {

@@ -75,31 +75,21 @@ export default function Reports() {
     group: groupBy.map((k) => g.key[k] ?? '(none)').join(' · ') || 'All calls',
     ...Object.fromEntries(talkSpeakers.map((name) => [name, Math.round((g.speakers.find((x) => x.speaker === name)?.talk_share ?? 0) * 100)])),
   }));
-  const recordingsCsv = async () => {
+  /** Downloads a report as CSV (the grouping as the page has it); a refusal is shown, not thrown. */
+  const csvOf = (report: string, params: string, filename: string) => async () => {
     try {
-      await download(workspacePath(workspace.id, `/reports/recordings?${new URLSearchParams(groupBy.map((g) => ['group_by', g])).toString()}`), 'recordings-report.csv', 'text/csv');
+      await download(workspacePath(workspace.id, `/reports/${report}?${params}`), filename, 'text/csv');
     } catch (error) {
       notifications.show({ color: 'red', message: problemMessage(error) });
     }
   };
-  const talkCsv = async () => {
-    try {
-      await download(workspacePath(workspace.id, `/reports/talk?${new URLSearchParams(groupBy.map((g) => ['group_by', g])).toString()}`), 'talk-report.csv', 'text/csv');
-    } catch (error) {
-      notifications.show({ color: 'red', message: problemMessage(error) });
-    }
-  };
+  const recordingsCsv = csvOf('recordings', query.toString(), 'recordings-report.csv');
+  const talkCsv = csvOf('talk', query.toString(), 'talk-report.csv');
 
   const groups = analysis.data?.groups ?? [];
   const questions = groups[0]?.questions ?? [];
   const chart = chartOf(groups, fieldKey, period, questionId);
-  const csv = async () => {
-    try {
-      await download(workspacePath(workspace.id, `/reports/analysis?analysis_scenario_id=${encodeURIComponent(scenarioId ?? '')}&${query.toString()}`), 'analysis-report.csv', 'text/csv');
-    } catch (error) {
-      notifications.show({ color: 'red', message: problemMessage(error) });
-    }
-  };
+  const csv = csvOf('analysis', `analysis_scenario_id=${encodeURIComponent(scenarioId ?? '')}&${query.toString()}`, 'analysis-report.csv');
 
   return (
     <Stack>
