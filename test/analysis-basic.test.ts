@@ -283,6 +283,15 @@ const booleanCases: [string[], string, boolean][] = [
   [['i have removed the late fee for you', 'sorry i made a mistake i cannot remove the late fee after all'], 'Did the agent remove the late fee?', false],
   // Derived words match ("inspector" / "inspect").
   [['we will send an inspector to the property next week'], 'Will someone inspect the property?', true],
+  // Offering is met by the speaker committing to the thing ("we will", "i can", "let me"), in other words too.
+  [['my parcel arrived broken', 'i am sorry about that we will refund the full amount'], 'Did the agent offer money back?', true],
+  [['my parcel arrived broken', 'i am sorry about that we will send a replacement tomorrow'], 'Did the agent offer money back?', false],
+  [['my parcel arrived broken', "i'm going to send you a replacement today"], 'Did the agent offer a replacement?', true],
+  [['my parcel arrived broken', 'let me arrange a callback from my supervisor'], 'Did the agent promise a callback?', true],
+  [['my parcel arrived broken', 'we cannot refund opened items'], 'Did the agent offer money back?', false],
+  [['my parcel arrived broken', 'a refund was mentioned on the website'], 'Did the agent offer money back?', false],
+  // "the offer" names a thing: a commitment in the call does not make it accepted.
+  [['what i can do is take half of that off', 'can you not take off the whole thing'], 'Did the customer accept the offer?', false],
 ];
 
 describe('basic engine: examples beside a boolean question', () => {

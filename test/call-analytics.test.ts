@@ -342,19 +342,27 @@ for (const backend of await oneBackend()) {
       for (const g of all.groups) assert.ok(Math.abs(g.speakers.reduce((sum, s) => sum + s.talk_share, 0) - 1) < 0.01, JSON.stringify(g));
     });
 
-    test("a question's examples: sentences that mean yes, read beside its wording by the basic engine", async () => {
+    test("a question answered from its meaning, not its words, and a question's examples read beside its wording", async () => {
       await client.waitForRecording(callId);
       await transcribe(callId, callScenario);
-      const text = 'Did the agent offer to give the money back?';
+      // The call never says "money back" nor "offer": "I can refund that" means both.
+      const meaning = 'Did the agent offer money back?';
+      const unworded = 'Did the agent put it right?';
       const questions: Schemas['AnalysisScenario']['questions'] = [
-        { id: 'plain', text, type: 'boolean' },
-        { id: 'with_examples', text, type: 'boolean', examples: ['We can refund that for you.', 'I will send you a new one.'] },
+        { id: 'meaning', text: meaning, type: 'boolean', speaker: 'agent' },
+        { id: 'customer', text: 'Did the customer offer money back?', type: 'boolean', speaker: 'customer' },
+        { id: 'plain', text: unworded, type: 'boolean' },
+        { id: 'with_examples', text: unworded, type: 'boolean', examples: ['We can refund that for you.', 'I will send you a new one.'] },
       ];
       const created = await client.createAnalysisScenario({ body: { name: 'examples', questions } });
       assert.deepEqual(created.questions, questions);
       const { answers } = await analyse(client, callId, created.id, 60_000, 'the analysis run');
       const answer = (id: string) => answers.find((a) => a.question_id === id)!;
-      // The call never says "money back": the wording alone finds nothing; the example finds the offer.
+      assert.equal(answer('meaning').answer, true, JSON.stringify(answer('meaning')));
+      assert.match(answer('meaning').evidence[0]?.text ?? '', /refund/);
+      assert.ok((answer('meaning').evidence[0]?.start ?? 0) > 9, JSON.stringify(answer('meaning').evidence));
+      assert.equal(answer('customer').answer, false, 'the customer offered nothing');
+      // Wording the call does not carry finds nothing; the example finds the offer.
       assert.equal(answer('plain').answer, false);
       assert.deepEqual(answer('plain').evidence, []);
       assert.equal(answer('with_examples').answer, true);

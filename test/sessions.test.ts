@@ -238,6 +238,10 @@ for (const backend of await backends()) {
       assertProblem(await hark.request({ method: 'POST', url: `${P}/api-keys`, headers: narrow, payload: { name: 'wider', scopes: ['keys:manage', 'recordings:read'] } }), 403, 'insufficient_scope');
       assert.equal((await hark.request({ method: 'GET', url: `${P}/members`, headers: bearer(owner.key) })).json<{ data: unknown[] }>().data.length, 1, 'nobody was added');
       assert.equal((await hark.request({ method: 'GET', url: `${P}/invitations`, headers: bearer(owner.key) })).json<{ data: unknown[] }>().data.length, 0, 'nobody was invited');
+      // The people's addresses are the managers': a key without keys:manage cannot list them.
+      const reader = await hark.request({ method: 'POST', url: `${P}/api-keys`, headers: bearer(owner.key), payload: { name: 'reader', scopes: ['recordings:read', 'reports:read'] } });
+      assertProblem(await hark.request({ method: 'GET', url: `${P}/members`, headers: bearer(reader.json<{ key: string }>().key) }), 403, 'insufficient_scope');
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/members`, headers: narrow })).statusCode, 200);
 
       // Nor can it demote or remove an owner it could not have made.
       assert.equal((await hark.request({ method: 'POST', url: `${P}/members`, headers: bearer(owner.key), payload: { email: colleague.email, role: 'owner' } })).statusCode, 201);

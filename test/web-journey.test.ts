@@ -589,6 +589,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('cell', { name: viewerEmail, exact: true }).waitFor();
     await check(page, 'settings-people');
+    assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 1, 'the only owner cannot be removed: only the viewer has a Remove button');
+    await page.getByText('owner (the only one)').waitFor();
 
     const viewer = await open(browser, base);
     await viewer.page.goto('/sign-in');

@@ -961,7 +961,7 @@ func (c *Client) ListInvitations(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/invitations", p, out)
 }
 
-// ListMembers: Members of a workspace (GET /api/v1/workspaces/{workspace_id}/members).
+// ListMembers: Members of a workspace (any signed-in member; an API key needs keys:manage) (GET /api/v1/workspaces/{workspace_id}/members).
 // The answer is decoded into out: a *ListMembersAnswer; nil discards it.
 func (c *Client) ListMembers(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/members", p, out)

@@ -697,7 +697,7 @@ abstract class Operations
     }
 
     /**
-     * Members of a workspace (GET /api/v1/workspaces/{workspace_id}/members)
+     * Members of a workspace (any signed-in member; an API key needs keys:manage) (GET /api/v1/workspaces/{workspace_id}/members)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

@@ -1038,7 +1038,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/invitations", {"workspace_id": workspace_id}, query, body)
 
     def list_members(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListMembersAnswer':
-        """Members of a workspace (GET /api/v1/workspaces/{workspace_id}/members)"""
+        """Members of a workspace (any signed-in member; an API key needs keys:manage) (GET /api/v1/workspaces/{workspace_id}/members)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/members", {"workspace_id": workspace_id}, query, body)
 
     def list_metadata_fields(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListMetadataFieldsAnswer':

@@ -319,7 +319,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/invitations', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/invitations', 'get'>>;
   }
 
-  /** Members of a workspace (GET /api/v1/workspaces/{workspace_id}/members) */
+  /** Members of a workspace (any signed-in member; an API key needs keys:manage) (GET /api/v1/workspaces/{workspace_id}/members) */
   listMembers(args: Args<'/api/v1/workspaces/{workspace_id}/members', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/members', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/members', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/members', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/members', 'get'>>;
   }

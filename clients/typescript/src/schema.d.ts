@@ -153,7 +153,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members of a workspace */
+        /** Members of a workspace (any signed-in member; an API key needs keys:manage) */
         get: operations["listMembers"];
         put?: never;
         /**

@@ -10,6 +10,7 @@ import { roles } from '../../scopes.ts';
 import { addMember, changeMember, createOwnedWorkspace, listMembers, recentSignInFailures, workspacesOf } from './memberships.ts';
 import { getWorkspace, updateWorkspace } from './workspaces.ts';
 import { assertCanGrantRole } from './auth.ts';
+import { assertScope } from '../../http/request-context.ts';
 import { DateTime, Nullable, StringEnum, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
 const tags = ['workspaces'];
@@ -63,9 +64,24 @@ export const workspaceRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
     async (request) => presentWorkspace(await updateWorkspace(ctx, request.params.workspace_id, request.body), request.principal?.role ?? null),
   );
 
-  app.get(`${P}/members`, { config: { scope: null }, schema: { tags, summary: 'Members of a workspace', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(MemberCard) }) }) } }, async (request) => ({
-    data: await listMembers(ctx, request.params.workspace_id),
-  }));
+  // Every signed-in member sees who else is in the workspace; an API key lists the people (their
+  // e-mail addresses) only with the scope that manages them.
+  app.get(
+    `${P}/members`,
+    {
+      config: { scope: null },
+      schema: {
+        tags,
+        summary: 'Members of a workspace (any signed-in member; an API key needs keys:manage)',
+        params: WorkspaceParams,
+        response: withProblems({ 200: Type.Object({ data: Type.Array(MemberCard) }) }),
+      },
+    },
+    async (request) => {
+      if (request.principal?.key) assertScope(request, 'keys:manage', 'to list the members');
+      return { data: await listMembers(ctx, request.params.workspace_id) };
+    },
+  );
 
   app.get(
     `${P}/sign-in-failures`,

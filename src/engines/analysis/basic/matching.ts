@@ -45,6 +45,27 @@ export interface Match {
   rarity: number;
 }
 
+const FIRST_PERSON = new Set(['i', 'we']);
+const COMMITTING = new Set(['will', 'shall', 'can', 'could']);
+
+/**
+ * Where the unit commits its speaker to doing something ("we will…", "i can…", "i'm going to…",
+ * "let me…", "i'd be happy to…"), the index of the word that commits; -1 when it does not.
+ */
+export function commitmentAt(u: Unit): number {
+  const words = u.toks.map((t) => t.normal);
+  for (let k = 0; k < words.length; k++) {
+    const [w0, w1, w2, w3] = [words[k], words[k + 1], words[k + 2], words[k + 3]];
+    if (w0 === 'let' && (w1 === 'me' || w1 === 'us')) return k;
+    if (w0 === undefined || !(FIRST_PERSON.has(w0) || w0 === "i'm" || w0 === "we're")) continue;
+    if (w1 !== undefined && FIRST_PERSON.has(w0) && COMMITTING.has(w1)) return k + 1;
+    const going = w0 === "i'm" || w0 === "we're" ? [w1, w2] : [w2, w3];
+    if ((w0 === "i'm" || w0 === "we're" || w1 === 'am' || w1 === 'are') && going[0] === 'going' && going[1] === 'to') return k + 1;
+    if (w1 === 'would' && w2 === 'be' && (w3 === 'happy' || w3 === 'glad')) return k + 1;
+  }
+  return -1;
+}
+
 export function matchUnit(q: Query, u: Unit): Match {
   const hits = new Map<number, number[]>();
   const strength = new Map<number, number>();
@@ -63,6 +84,16 @@ export function matchUnit(q: Query, u: Unit): Match {
       strength.set(ti, best);
     }
   });
+  // "did the agent offer a refund?" is met by "we will refund the full amount": an unmatched
+  // offering verb is met, as a synonym is, by the speaker committing to something in the unit.
+  const offering = q.terms.findIndex((term, ti) => term.offering && !hits.has(ti));
+  if (offering >= 0) {
+    const at = commitmentAt(u);
+    if (at >= 0) {
+      hits.set(offering, [at]);
+      strength.set(offering, SYNONYM_HIT);
+    }
+  }
   let w = 0;
   for (const [ti, s] of strength) w += (q.terms[ti]?.weight ?? 0) * s;
   return { unit: u, hits, strength, coverage: q.totalWeight > 0 ? Math.min(1, w / q.totalWeight) : 0, rarity: 0 };

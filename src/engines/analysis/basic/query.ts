@@ -53,7 +53,14 @@ export interface Term {
   weight: number;
   /** An entity type that satisfies the term ("price" is matched by any MONEY). */
   concept: string | null;
+  /** A verb of offering ("did the agent offer…", "was a refund offered"), met by a speaker's commitment. */
+  offering: boolean;
 }
+
+/** Question verbs that a speaker's own commitment satisfies: "we will refund it" offers a refund. */
+const OFFER_VERBS = new Set(['offer', 'propose', 'promise']);
+/** Words before a noun: "accept the offer" names a thing, "did the agent offer" (tagged a noun too) an act. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'your', 'my', 'his', 'her', 'their', 'our', 'its', 'any', 'no', 'special', 'best', 'first', 'new']);
 
 export interface Query {
   terms: Term[];
@@ -143,7 +150,7 @@ export function buildQuery(w: Wink, question: string): Query {
     else if (META_WORDS.has(t.lemma)) weight = 0.35;
     else if (t.pos === 'VERB') weight = 1.5;
     else if (t.pos === 'ADV') weight = 0.6;
-    terms.push({ lemma: t.lemma, normal: t.normal, stem: t.stem, groups: t.groups, weight, concept: CONCEPT_ENTITY.get(t.lemma) ?? null });
+    terms.push({ lemma: t.lemma, normal: t.normal, stem: t.stem, groups: t.groups, weight, concept: CONCEPT_ENTITY.get(t.lemma) ?? null, offering: OFFER_VERBS.has(t.lemma) && !DETERMINERS.has(prev?.normal ?? '') });
   }
   // Role words are rarely spoken ("the agent", "the customer"), so a unit is not marked down for
   // lacking them; they still count when they do occur.

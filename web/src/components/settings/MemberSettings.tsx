@@ -25,6 +25,9 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const members = useQuery(queries.members(workspace.id));
+  // The last owner can be neither removed nor demoted (the server refuses both): no control offers it.
+  const owners = members.data?.data.filter((m) => m.role === 'owner').length ?? 0;
+  const lastOwner = (m: { role: string }) => m.role === 'owner' && owners === 1;
   const refresh = () => client.invalidateQueries({ queryKey: keys.members(workspace.id) });
   const add = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/members', { params: { path }, body: { email, role } })),
@@ -107,14 +110,17 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
               <Table.Tr key={m.account_id}>
                 <Table.Td>{m.email}</Table.Td>
                 <Table.Td>
-                  {owner ? (
+                  {owner && !lastOwner(m) ? (
                     <Select aria-label={`Role of ${m.email}`} data={roles.map((r) => ({ value: r.value, label: r.value }))} value={m.role} onChange={(v) => v && change.mutate({ id: m.account_id, next: v as Role })} allowDeselect={false} w={130} />
                   ) : (
-                    m.role
+                    <Text size="sm" title={lastOwner(m) ? 'The only owner: make someone else an owner first' : undefined}>
+                      {m.role}
+                      {owner && lastOwner(m) ? ' (the only one)' : ''}
+                    </Text>
                   )}
                 </Table.Td>
                 <Table.Td>
-                  {owner && (
+                  {owner && !lastOwner(m) && (
                     <ConfirmButton size="xs" title={`Remove ${m.email}?`} consequence="They lose access to this workspace at once; their account and what they made here stay." confirm="Remove" onConfirm={() => remove.mutate(m.account_id)} aria-label={`Remove ${m.email}`}>
                       Remove
                     </ConfirmButton>
