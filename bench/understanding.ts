@@ -159,7 +159,7 @@ if (!process.argv.includes('--written-only')) {
 const sentences = calls.flatMap((c) => c.blocks.flat());
 const call = Array.from({ length: 75 }, (_, i) => ({ text: sentences[i % sentences.length]!, start: i * 4, end: i * 4 + 3.5, channel: i % 2, speaker: i % 2 === 0 ? 'agent' : 'customer' }));
 t = performance.now();
-transcriptSentiment(call, 300);
+transcriptSentiment(call, [], 300);
 const sentimentSeconds = (performance.now() - t) / 1000;
 t = performance.now();
 keyPhrases(call);

@@ -74,7 +74,7 @@ echo "== clients: PHP (lint, tests against a Hark they start)"
 for file in clients/php/src/*.php clients/php/examples/*.php clients/php/tests/*.php; do php -l "$file" >/dev/null; done
 php clients/php/tests/run.php
 echo "== tests"
-node --import tsx --test --test-concurrency=2 --test-timeout=600000 test/*.test.ts
+node --import tsx --test --test-concurrency=3 --test-timeout=600000 test/*.test.ts
 left="$(find "$TMPDIR" -maxdepth 1 -name 'hark-*' -printf '%f\n')"
 if [ -n "$left" ]; then
   echo "the tests left these behind in the temporary folder:" >&2

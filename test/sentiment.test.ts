@@ -3,7 +3,7 @@
 // negative, a pleased one positive).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { scoreText, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
+import { scoreText, sentencesOf, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
 import { stereoCall } from './helpers/audio.ts';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
@@ -32,6 +32,7 @@ test('per speaker: the mean, and the first and last thirds of the call', () => {
       segment('agent', 10, 'I am sorry I will fix it now'),
       segment('customer', 25, 'thank you that is great'),
     ],
+    [],
     30,
   );
   assert.equal(sentiment.segments.length, 3);
@@ -39,6 +40,33 @@ test('per speaker: the mean, and the first and last thirds of the call', () => {
   assert.ok(customer.first_third! < 0 && customer.last_third! > 0, JSON.stringify(customer));
   assert.equal(customer.segments, 2);
   assert.equal(sentiment.speakers.find((s) => s.speaker === 'agent')!.first_third, null, 'the agent says nothing in the first third');
+});
+
+test('per sentence: a segment cut after each word that ends a sentence, timed by its words', () => {
+  const segments = [
+    { start: 0, end: 6, text: 'This is awful. I want my $25 back!', speaker: 'customer', channel: 1 },
+    { start: 7, end: 9, text: 'Thank you.', speaker: 'agent', channel: 0 },
+  ];
+  const word = (start: number, said: string, written: string, channel = 1) => ({ start, end: start + 0.4, word: said, punctuated_word: written, channel });
+  const words = [
+    word(0, 'this', 'This'), word(0.5, 'is', 'is'), word(1, 'awful', 'awful.'),
+    word(2, 'i', 'I'), word(2.5, 'want', 'want'), word(3, 'my', 'my'), word(3.5, 'twenty', '$25'), word(4, 'five', ''), word(4.5, 'dollars', ''), word(5, 'back', 'back!'),
+    word(7, 'thank', 'Thank', 0), word(7.5, 'you', 'you.', 0),
+  ];
+  const sentences = sentencesOf(segments, words);
+  assert.deepEqual(sentences.map((s) => [s.segment, s.start, s.end, s.speaker, s.text]), [
+    [0, 0, 1.4, 'customer', 'This is awful.'],
+    [0, 2, 5.4, 'customer', 'I want my $25 back!'],
+    [1, 7, 7.9, 'agent', 'Thank you.'],
+  ]);
+  const scored = transcriptSentiment(segments, words, 10);
+  assert.ok(scored.sentences[0]!.score < 0 && scored.sentences[2]!.score > 0, JSON.stringify(scored.sentences));
+  // Without words (an engine that times none) the text is cut, each sentence timed by its share of the characters.
+  const untimed = sentencesOf([{ start: 10, end: 20, text: 'Hello there. How are you?', speaker: 'agent', channel: 0 }], []);
+  assert.deepEqual(untimed.map((s) => s.text), ['Hello there.', 'How are you?']);
+  assert.equal(untimed[0]!.start, 10);
+  assert.ok(untimed[1]!.start > 14 && untimed[1]!.end === 20, JSON.stringify(untimed));
+  assert.deepEqual(sentencesOf([{ start: 0, end: 1, text: 'no stop here', speaker: 'a', channel: 0 }], []).map((s) => s.text), ['no stop here']);
 });
 
 describe('sentiment over HTTP', () => {
@@ -51,6 +79,7 @@ describe('sentiment over HTTP', () => {
   after(() => hark.destroy());
 
   const ids: Record<string, string> = {};
+  const sentencesSaid: Record<string, number[]> = {};
   async function customerSentiment(customer: string): Promise<number> {
     const file = stereoCall(
       [
@@ -62,6 +91,14 @@ describe('sentiment over HTTP', () => {
     const transcript = await client.transcribe(file, { timeoutMs: 90_000 });
     ids[customer] = transcript.recording_id;
     assert.equal(transcript.sentiment.segments.length, transcript.segments.length);
+    // Each sentence of the formatted text is scored too, inside its segment's time.
+    const customerSentences = transcript.sentiment.sentences.filter((s) => s.speaker === 'channel_1');
+    assert.ok(customerSentences.length >= 1, JSON.stringify(transcript.sentiment.sentences));
+    for (const sentence of transcript.sentiment.sentences) {
+      const segment = transcript.segments[sentence.segment]!;
+      assert.ok(sentence.start >= segment.start - 0.01 && sentence.end <= segment.end + 0.01 && segment.text.includes(sentence.text), JSON.stringify({ sentence, segment }));
+    }
+    sentencesSaid[customer] = customerSentences.map((s) => s.score);
     return transcript.sentiment.speakers.find((s) => s.speaker === 'channel_1')!.mean;
   }
 
@@ -70,6 +107,7 @@ describe('sentiment over HTTP', () => {
     const pleased = await customerSentiment('That is wonderful, thank you so much, you are very helpful.');
     assert.ok(angry < 0, `angry: ${angry}`);
     assert.ok(pleased > 0, `pleased: ${pleased}`);
+    assert.ok(Math.min(...Object.values(sentencesSaid)[0]!) < 0 && Math.max(...Object.values(sentencesSaid)[1]!) > 0, JSON.stringify(sentencesSaid));
 
     // The list filters by a speaker's sentiment: the unhappy customers, the happy ones, anyone's.
     const [angryId, pleasedId] = Object.values(ids);

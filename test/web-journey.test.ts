@@ -433,6 +433,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await transcript.locator('[data-topic="parcel"]').waitFor();
     // Under the waveform, each speaker's sentiment along the call.
     assert.deepEqual(await page.locator('[data-sentiment-lane]').evaluateAll((lanes) => lanes.map((l) => l.getAttribute('data-sentiment-lane'))), ['channel_0', 'channel_1']);
+    // Sentence by sentence, the sentence and its score on hover.
+    const sentences = page.locator('[data-sentiment-lane] [data-sentence-score]');
+    assert.ok((await sentences.count()) >= 3, 'a mark for each sentence');
+    assert.match((await sentences.first().getAttribute('title')) ?? '', /^channel_0 0:0\d: “.+” -?\d\.\d\d$/);
     await check(page, 'recording-call');
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByLabel('Topic', { exact: true }).fill('parcel');

@@ -130,8 +130,9 @@ type TalkStats struct {
 
 // TranscriptSentiment is a resource of the Hark API.
 type TranscriptSentiment struct {
-	Segments []float64        `json:"segments"`
-	Speakers []map[string]any `json:"speakers"`
+	Segments  []float64        `json:"segments"`
+	Sentences []map[string]any `json:"sentences"`
+	Speakers  []map[string]any `json:"speakers"`
 }
 
 // AnalysisScenario is a resource of the Hark API.

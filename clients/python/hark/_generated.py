@@ -157,6 +157,7 @@ class TalkStats(_TalkStatsRequired, total=False):
 
 class _TranscriptSentimentRequired(TypedDict):
     segments: List[float]
+    sentences: List[Dict[str, Any]]
     speakers: List[Dict[str, Any]]
 
 

@@ -1717,6 +1717,16 @@ export interface components {
         TranscriptSentiment: {
             /** @description Each segment's score, in the order of `segments` */
             segments: number[];
+            /** @description Each sentence of the text, in order, with its times and score */
+            sentences: {
+                /** @description The index in `segments` of the segment the sentence is in */
+                segment: number;
+                start: number;
+                end: number;
+                speaker: string;
+                text: string;
+                score: number;
+            }[];
             speakers: {
                 speaker: string;
                 /** @description Mean of their segments, -1 to 1 */
@@ -7064,6 +7074,16 @@ export interface operations {
                         sentiment: {
                             /** @description Each segment's score, in the order of `segments` */
                             segments: number[];
+                            /** @description Each sentence of the text, in order, with its times and score */
+                            sentences: {
+                                /** @description The index in `segments` of the segment the sentence is in */
+                                segment: number;
+                                start: number;
+                                end: number;
+                                speaker: string;
+                                text: string;
+                                score: number;
+                            }[];
                             speakers: {
                                 speaker: string;
                                 /** @description Mean of their segments, -1 to 1 */
@@ -7577,6 +7597,16 @@ export interface operations {
                         sentiment: {
                             /** @description Each segment's score, in the order of `segments` */
                             segments: number[];
+                            /** @description Each sentence of the text, in order, with its times and score */
+                            sentences: {
+                                /** @description The index in `segments` of the segment the sentence is in */
+                                segment: number;
+                                start: number;
+                                end: number;
+                                speaker: string;
+                                text: string;
+                                score: number;
+                            }[];
                             speakers: {
                                 speaker: string;
                                 /** @description Mean of their segments, -1 to 1 */

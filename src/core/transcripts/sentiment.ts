@@ -1,13 +1,15 @@
-// Sentiment along a call, without a language model: each segment scored from -1 (negative) to 1
-// (positive) by wink-nlp's English lexicon (with its negation and intensifier handling), and per
-// speaker the mean over their segments and the means of the call's first and last thirds (did the
-// customer end happier than they began?). Scored when a transcript (or a corrected version) is
-// stored; a 1,000-sentence call takes about 0.1 s.
+// Sentiment along a call, without a language model: each segment and each sentence scored from -1
+// (negative) to 1 (positive) by wink-nlp's English lexicon (with its negation and intensifier
+// handling), and per speaker the mean over their segments and the means of the call's first and
+// last thirds (did the customer end happier than they began?). Sentences are the formatted text's
+// (a segment cut after each word that ends one), timed by their words. Scored when a transcript
+// (or a corrected version) is stored; a 1,000-sentence call takes about 0.1 s.
 import { Type, type Static } from '@sinclair/typebox';
 import winkNLP, { type WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
-import type { SpeakerSegment } from '../../engines/transcription/types.ts';
+import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { round } from './round.ts';
+import { wordsBySegment } from './segment-words.ts';
 
 export const SpeakerSentimentSchema = Type.Object({
   speaker: Type.String(),
@@ -16,9 +18,18 @@ export const SpeakerSentimentSchema = Type.Object({
   last_third: Nullable(Type.Number({ description: 'Mean of their segments in the last third of the call' })),
   segments: Type.Integer(),
 });
+export const SentenceSentimentSchema = Type.Object({
+  segment: Type.Integer({ description: 'The index in `segments` of the segment the sentence is in' }),
+  start: Type.Number(),
+  end: Type.Number(),
+  speaker: Type.String(),
+  text: Type.String(),
+  score: Type.Number({ minimum: -1, maximum: 1 }),
+});
 export const TranscriptSentimentSchema = Type.Object(
   {
     segments: Type.Array(Type.Number({ minimum: -1, maximum: 1 }), { description: "Each segment's score, in the order of `segments`" }),
+    sentences: Type.Array(SentenceSentimentSchema, { description: 'Each sentence of the text, in order, with its times and score' }),
     speakers: Type.Array(SpeakerSentimentSchema),
   },
   { $id: 'TranscriptSentiment', description: 'Sentiment from a lexicon (wink-nlp), -1 negative … 1 positive' },
@@ -48,8 +59,51 @@ export function scoreText(text: string): number {
   return round(instance.readDoc(judged).out(instance.its.sentiment) as number);
 }
 
-export function transcriptSentiment(segments: readonly SpeakerSegment[], durationSeconds: number | null): TranscriptSentiment {
+/** A word as stored: as recognised, and as the formatted text writes it (empty where a neighbour took it in: "twenty five" → "25", ""). */
+export type SentenceWord = Pick<SpeakerWord, 'start' | 'end' | 'channel' | 'word'> & { punctuated_word?: string | undefined };
+
+const SENTENCE_END = /[.?!]["”’)\]]*$/;
+
+/**
+ * The sentences of each segment: cut after each word the text ends a sentence with, timed by their
+ * words. A segment without words (an engine that times none) is cut in its text, each sentence
+ * timed by its share of the segment's characters.
+ */
+export function sentencesOf(segments: readonly SpeakerSegment[], words: readonly SentenceWord[]): { segment: number; start: number; end: number; speaker: string; text: string }[] {
+  const owned = wordsBySegment(segments, words);
+  return segments.flatMap((segment, i) => {
+    const own = owned[i]!.map((k) => words[k]!);
+    const at = (start: number, end: number, text: string) => ({ segment: i, start: round(start), end: round(end), speaker: segment.speaker, text });
+    if (own.length === 0) {
+      const pieces = segment.text.match(/[^.?!]+(?:[.?!]+["”’)]*|$)/g)?.map((piece) => piece.trim()).filter(Boolean) ?? [];
+      const length = segment.text.length || 1;
+      const span = segment.end - segment.start;
+      let from = 0;
+      return pieces.map((piece) => {
+        const offset = segment.text.indexOf(piece, from);
+        from = offset + piece.length;
+        return at(segment.start + (span * offset) / length, segment.start + (span * from) / length, piece);
+      });
+    }
+    const out: ReturnType<typeof at>[] = [];
+    let sentence: SentenceWord[] = [];
+    const close = () => {
+      const text = sentence.map((w) => w.punctuated_word ?? w.word).filter(Boolean).join(' ');
+      if (text !== '') out.push(at(sentence[0]!.start, sentence.at(-1)!.end, text));
+      sentence = [];
+    };
+    for (const word of own) {
+      sentence.push(word);
+      if (SENTENCE_END.test(word.punctuated_word ?? word.word)) close();
+    }
+    if (sentence.length > 0) close();
+    return out;
+  });
+}
+
+export function transcriptSentiment(segments: readonly SpeakerSegment[], words: readonly SentenceWord[], durationSeconds: number | null): TranscriptSentiment {
   const scores = segments.map((segment) => scoreText(segment.text));
+  const sentences = sentencesOf(segments, words).map((sentence) => ({ ...sentence, score: scoreText(sentence.text) }));
   const end = Math.max(durationSeconds ?? 0, ...segments.map((s) => s.end));
   const speakers = [...new Set(segments.map((s) => s.speaker))].map((speaker) => {
     const own = segments.flatMap((segment, i) => (segment.speaker === speaker ? [{ segment, score: scores[i]! }] : []));
@@ -62,5 +116,14 @@ export function transcriptSentiment(segments: readonly SpeakerSegment[], duratio
       segments: own.length,
     };
   });
-  return { segments: scores, speakers };
+  return { segments: scores, sentences, speakers };
+}
+
+/**
+ * A transcript's sentiment as stored, or scored now from its parts for a transcript stored before
+ * sentiment (or before its sentences) was kept.
+ */
+export function storedSentiment(stored: unknown, parts: { segments: readonly SpeakerSegment[]; words: readonly SentenceWord[] }, durationSeconds: number | null, read: (value: unknown) => TranscriptSentiment): TranscriptSentiment {
+  const kept = stored !== null && typeof stored === 'object' && 'sentences' in stored;
+  return kept ? read(stored) : transcriptSentiment(parts.segments, parts.words, durationSeconds);
 }

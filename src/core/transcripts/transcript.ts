@@ -10,7 +10,7 @@ import type { TranscriptsTable } from '../../platform/db/tables.ts';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { talkStats, TalkStatsSchema, type TalkStats } from './talk-stats.ts';
-import { transcriptSentiment, TranscriptSentimentSchema } from './sentiment.ts';
+import { storedSentiment, TranscriptSentimentSchema, type TranscriptSentiment } from './sentiment.ts';
 import { keyPhrases, KeyPhraseSchema } from './key-phrases.ts';
 import { ChapterSchema, wholeCall } from './chapters.ts';
 
@@ -93,6 +93,11 @@ export const TranscriptCard = Type.Object(
   { $id: 'Transcript' },
 );
 
+/** Sentiment as stored, or scored from the parts for transcripts stored before it (or its sentences) was kept. */
+export function sentimentOf(transcript: Pick<TranscriptRow, 'id' | 'sentiment' | 'duration_seconds'>, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): TranscriptSentiment {
+  return storedSentiment(transcript.sentiment, parts, transcript.duration_seconds, (value) => readStored(TranscriptSentimentSchema, value, `transcript ${transcript.id} sentiment`));
+}
+
 /** Talk statistics as stored, or computed from the parts for transcripts stored before them. */
 export function transcriptStats(transcript: TranscriptRow, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): TalkStats {
   return transcript.stats === null ? talkStats(parts.segments, parts.words, transcript.duration_seconds) : readStored(TalkStatsSchema, transcript.stats, `transcript ${transcript.id} stats`);
@@ -110,7 +115,7 @@ export function presentTranscript(transcript: TranscriptRow) {
     ...parts,
     ...(transcript.summary !== null ? { summary: transcript.summary } : {}),
     stats: transcriptStats(transcript, parts),
-    sentiment: transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`),
+    sentiment: sentimentOf(transcript, parts),
     spotted: transcriptSpotted(transcript),
     key_phrases: transcript.key_phrases === null ? keyPhrases(parts.segments) : readStored(Type.Array(KeyPhraseSchema), transcript.key_phrases, `transcript ${transcript.id} key phrases`),
     chapters: transcript.chapters === null ? wholeCall(parts.segments) : readStored(Type.Array(ChapterSchema), transcript.chapters, `transcript ${transcript.id} chapters`),

@@ -14,11 +14,10 @@ import type { Db, Trx } from '../../platform/db/database.ts';
 import type { JobHandler } from '../../platform/queue/queue.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { CategoriesTable } from '../../platform/db/tables.ts';
-import { transcriptSentiment, TranscriptSentimentSchema } from '../../core/transcripts/sentiment.ts';
 import { CategoryRuleSchema, meets, similarTexts, type CategoryRule } from './category-rule.ts';
 import { segmentVectors } from '../../core/transcripts/segment-vectors.ts';
 import { embedSentences } from '../../engines/text/sentence-encoder.ts';
-import { latestTranscripts, TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, transcriptStats, type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { latestTranscripts, sentimentOf, TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, transcriptStats, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 type CategoryRow = Selectable<CategoriesTable>;
 
@@ -119,7 +118,7 @@ async function vectorsOf(texts: string[]): Promise<Map<string, number[]>> {
 /** The categories a transcript meets, of those given (its segment vectors made and kept through `db` when a rule needs them). */
 async function categoriesMet(db: Db | Trx, categories: readonly Category[], transcript: TranscriptRow): Promise<string[]> {
   const parts = transcriptParts(transcript);
-  const sentiment = transcript.sentiment === null ? transcriptSentiment(parts.segments, transcript.duration_seconds) : readStored(TranscriptSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`);
+  const sentiment = sentimentOf(transcript, parts);
   const texts = similarTexts(categories.map((category) => category.rule));
   const meaning = texts.length > 0 ? { segments: await segmentVectors(db, transcript, parts.segments, embedSentences), texts: await vectorsOf(texts) } : undefined;
   // Spotted phrases are of the audio as first transcribed: a corrected version's words are the team's.

@@ -78,7 +78,7 @@ export interface CategorizedTranscript {
   /** Phrases keyword spotting heard in the audio: a phrase condition is met by them too, as a question's phrase rule is. */
   spotted?: TranscriptParts['spotted'];
   stats: TalkStats;
-  sentiment: TranscriptSentiment;
+  sentiment: Pick<TranscriptSentiment, 'segments' | 'speakers'>;
   /** One vector per segment, when a rule has a `similar_to` condition, with each such condition's text's vector. */
   meaning?: { segments: readonly (readonly number[])[]; texts: ReadonlyMap<string, readonly number[]> };
 }

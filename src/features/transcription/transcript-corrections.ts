@@ -68,7 +68,7 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
         // redaction) unless words were timed again, when they are counted from the corrected words.
         stats: corrected.retimed ? JSON.stringify(talkStats(transcript.segments, transcript.words, current.duration_seconds, soundOf(current))) : JSON.stringify(current.stats),
         sound: current.sound === null ? null : JSON.stringify(current.sound),
-        sentiment: JSON.stringify(transcriptSentiment(transcript.segments, current.duration_seconds)),
+        sentiment: JSON.stringify(transcriptSentiment(transcript.segments, transcript.words, current.duration_seconds)),
         // What spotting heard is in the audio, which a correction of the text leaves as it is.
         spotted: current.spotted === null ? null : JSON.stringify(current.spotted),
         key_phrases: JSON.stringify(keyPhrases(transcript.segments)),

@@ -169,7 +169,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const transcript = options.format && descriptor.unformatted ? formatTranscript(redacted.transcript, severalSpeakers(merged.segments), vocabularyCasing(options.vocabulary), await descriptor.sentenceOdds?.()) : redacted.transcript;
     const audio = options.redact_audio && options.redact.length > 0 ? { recording, files: await redactAudio(ctx, recording, spans, options.keep_original_audio) } : null;
     // Scored on the text as stored (formatted, redacted).
-    const sentiment = transcriptSentiment(transcript.segments, recording.duration_seconds);
+    const sentiment = transcriptSentiment(transcript.segments, transcript.words, recording.duration_seconds);
     // Without the sentence encoder (it could not be loaded: the process logs why) the call is one chapter; the transcript is not lost for it.
     const chapters = options.chapters ? await transcriptChapters(transcript.segments, embedSentences).catch(() => wholeCall(transcript.segments)) : wholeCall(transcript.segments);
     return { transcript, stats, audio, sound, sentiment, spotted, keyPhrases: keyPhrases(transcript.segments), chapters };

@@ -1,6 +1,6 @@
 // Under the waveform, on the same time axis: the call's chapters (a click plays one) and, for a
-// call with several speakers, each speaker's sentiment along the call, segment by segment (green
-// pleased, red upset, grey neutral; stronger the further from 0).
+// call with several speakers, each speaker's sentiment along the call, sentence by sentence (green
+// pleased, red upset, grey neutral; stronger the further from 0; the sentence and its score on hover).
 import { Box, Text, UnstyledButton } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
@@ -20,7 +20,7 @@ export function CallTimeline({ transcript, duration, onSeek }: { transcript: Tra
   if (!(duration > 0)) return null;
   const chapters = transcript.chapters ?? [];
   const speakers = [...new Set(transcript.segments.map((s) => s.speaker))];
-  const scores = transcript.sentiment.segments;
+  const sentences = transcript.sentiment.sentences;
   return (
     <Box>
       {chapters.length > 1 && (
@@ -50,9 +50,17 @@ export function CallTimeline({ transcript, duration, onSeek }: { transcript: Tra
           {speakers.map((speaker) => (
             // Full width, so that a segment sits under its own sound.
             <Box key={speaker} pos="relative" h={6} mt={2} style={{ background: 'var(--mantine-color-gray-1)', borderRadius: 2 }} aria-label={`Sentiment of ${speaker} along the call`} role="img" data-sentiment-lane={speaker}>
-              {transcript.segments.map((segment, i) =>
-                segment.speaker === speaker && scores[i] !== undefined ? (
-                  <Box key={i} pos="absolute" top={0} h={6} title={`${speaker} ${formatTime(segment.start)}: ${scores[i]!.toFixed(2)}`} style={{ left: at(segment.start, duration), width: at(Math.max(segment.end - segment.start, duration / 400), duration), background: sentimentColour(scores[i]!) }} />
+              {sentences.map((sentence, i) =>
+                sentence.speaker === speaker ? (
+                  <Box
+                    key={i}
+                    pos="absolute"
+                    top={0}
+                    h={6}
+                    title={`${speaker} ${formatTime(sentence.start)}: “${sentence.text}” ${sentence.score.toFixed(2)}`}
+                    data-sentence-score={sentence.score}
+                    style={{ left: at(sentence.start, duration), width: at(Math.max(sentence.end - sentence.start, duration / 400), duration), background: sentimentColour(sentence.score) }}
+                  />
                 ) : null,
               )}
             </Box>
