@@ -139,6 +139,9 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const time = await page.evaluate(() => document.querySelector('audio')!.currentTime);
     assert.ok(time > 0.3, `the player seeked to the word (at ${time}s)`);
     await page.getByRole('button', { name: 'Pause' }).click().catch(() => {});
+    // The call's metadata as fields and values, not as code.
+    assert.deepEqual(await page.getByRole('definition').allTextContents(), ['ana', 'sales']);
+    assert.equal(await page.locator('[data-metadata-field="agent"] dt').textContent(), 'agent');
     await check(page, 'recording-transcript');
 
     // A reviewer's keys: speed, skips, and the words reached and played without a mouse.

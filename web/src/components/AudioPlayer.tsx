@@ -158,12 +158,13 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
       {/* Nothing is fetched until the audio plays or seeks when the waveform's levels give its length; without them, its header is read for it (once the waveform has answered). */}
       <audio ref={audio} src={src} preload={waveform && waveform.duration_seconds === 0 ? 'metadata' : 'none'} data-testid="audio" />
       <Stack gap={6}>
-        <Group wrap="nowrap" align="center" gap="sm">
+        {/* On a phone the time goes under the waveform, which keeps the row's width. */}
+        <Group wrap="wrap" align="center" gap="sm" style={{ rowGap: 2 }}>
           <ActionIcon size="xl" radius="xl" onClick={toggle} aria-label={playing ? 'Pause' : 'Play'} data-testid="play">
             {playing ? '❚❚' : '▶'}
           </ActionIcon>
           {/* The waveform's keys (← →) are the page's shortcuts. */}
-          <Box style={{ flex: 1, minWidth: 0 }}>
+          <Box style={{ flex: '1 1 240px', minWidth: 0 }}>
             <div ref={container} aria-label="Waveform: click to seek" role="slider" aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.round(time)} aria-valuetext={`${formatTime(time)} of ${formatTime(duration)}`} tabIndex={0} />
             {timeline?.(duration || waveform?.duration_seconds || 0)}
           </Box>

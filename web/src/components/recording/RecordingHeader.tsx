@@ -1,6 +1,6 @@
 // The top of a recording's page: its name, pipeline state, dates, call categories and metadata, a
 // failed preparation or download (with a retry under a new URL), and Delete (asked first).
-import { Alert, Anchor, Badge, Button, Code, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/queries.ts';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { metadataEntries } from '../../lib/metadata-entries.ts';
 import { preparingStatuses } from '../../lib/recording-status.ts';
 import { formatTime } from '../../lib/transcript-sync.ts';
 import { ProblemAlert } from '../Problem.tsx';
@@ -66,7 +67,20 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
           </Button>
         )}
       </Group>
-      {Object.keys(r.metadata).length > 0 && <Code block>{JSON.stringify(r.metadata, null, 2)}</Code>}
+      {Object.keys(r.metadata).length > 0 && (
+        <Group gap="lg" component="dl" aria-label="Metadata" m={0} style={{ rowGap: 4 }}>
+          {metadataEntries(r.metadata).map(([field, value]) => (
+            <Group key={field} gap={6} wrap="nowrap" data-metadata-field={field}>
+              <Text component="dt" size="sm" c="dimmed">
+                {field}
+              </Text>
+              <Text component="dd" size="sm" m={0} ff={typeof r.metadata[field] === 'string' ? undefined : 'monospace'} style={{ overflowWrap: 'anywhere' }}>
+                {value}
+              </Text>
+            </Group>
+          ))}
+        </Group>
+      )}
       {r.error_code && (
         <Alert color="red" title={`Failed: ${r.error_code}`}>
           {r.error_message}
