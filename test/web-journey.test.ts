@@ -122,6 +122,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page } = owner;
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
     await page.getByText('No transcript yet.').waitFor();
+    // Opened afresh (a reload, a link), the page asks early only for what the call has: no 404 for
+    // a transcript it does not have yet.
+    const problemsBefore = owner.problems.length;
+    await page.reload();
+    await page.getByText('No transcript yet.').waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(owner.problems.slice(problemsBefore), [], 'nothing refused on a fresh open');
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const transcript = page.getByLabel('Transcript', { exact: true });
     await transcript.waitFor({ timeout: 60_000 });

@@ -20,6 +20,11 @@ describe('early answers', () => {
     expect(await early.take(`${origin}/c`, 100)).toBeNull();
   });
 
+  test('an answer the early script decided not to ask for (nothing there) leaves the app to ask', async () => {
+    const early = earlyAnswers({ '/transcript': Promise.resolve(null) }, origin);
+    expect(await early.take(`${origin}/transcript`, 100)).toBeNull();
+  });
+
   test('a refusal or a failure is not handed on: the app asks again', async () => {
     const early = earlyAnswers({ '/missing': answer(404), '/down': Promise.reject(new TypeError('network')) }, origin);
     expect(await early.take(`${origin}/missing`, 100)).toBeNull();

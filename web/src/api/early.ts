@@ -3,7 +3,7 @@
 // of asking again. Later, or for any other request, the app asks the server itself.
 declare global {
   interface Window {
-    harkEarly?: Record<string, Promise<Response>>;
+    harkEarly?: Record<string, Promise<Response | null>>;
   }
 }
 
@@ -18,7 +18,7 @@ export function requestKey(url: string, origin: string): string {
 }
 
 /** The answers asked for early, each taken at most once. */
-export function earlyAnswers(asked: Record<string, Promise<Response>>, origin: string) {
+export function earlyAnswers(asked: Record<string, Promise<Response | null>>, origin: string) {
   const answers = new Map(Object.entries(asked).map(([url, answer]) => [requestKey(url, origin), answer]));
   return {
     /** The early answer for a GET of `url` at `now` (ms since the page opened); null when there is none, it is stale, or it was not a success. */
