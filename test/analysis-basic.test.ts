@@ -290,6 +290,19 @@ const booleanCases: [string[], string, boolean][] = [
   [['my parcel arrived broken', 'let me arrange a callback from my supervisor'], 'Did the agent promise a callback?', true],
   [['my parcel arrived broken', 'we cannot refund opened items'], 'Did the agent offer money back?', false],
   [['my parcel arrived broken', 'a refund was mentioned on the website'], 'Did the agent offer money back?', false],
+  // A commitment offers only when it is not negated, asked, wished or about something else.
+  ...[
+    "i'm sorry we can't, the refund window has closed",
+    "a refund is what you want but we won't",
+    'i can check if a refund is possible',
+    'i will ask my manager about a refund',
+    'i could refund it if it were unopened',
+    'i wish we could refund it',
+    'we will refund nothing',
+    'i am going to need a refund',
+  ].map((said): [string[], string, boolean] => [['my parcel arrived broken', said], 'Did the agent offer money back?', false]),
+  [['can we refund it', 'i can ask'], 'Did the agent offer money back?', false],
+  [['my parcel arrived broken', "i'd be happy to refund the whole order"], 'Did the agent offer money back?', true],
   // "the offer" names a thing: a commitment in the call does not make it accepted.
   [['what i can do is take half of that off', 'can you not take off the whole thing'], 'Did the customer accept the offer?', false],
 ];

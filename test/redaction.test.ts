@@ -113,3 +113,11 @@ test('a digit heard as a word ("for", "to") counts next to other digits only', (
   assert.equal(redact('thank you for calling, I went to the bank', ['number_sequence']), 'thank you for calling, I went to the bank');
   assert.equal(redact('for one thing', ['number_sequence']), 'for one thing');
 });
+
+test('a formatted number that ended a sentence: the marker keeps its full stop, so the sentences stay apart', () => {
+  const said = [['my', 'My'], ['card', 'card'], ['is', 'is'], ['4111', '4111'], ['1111', '1111'], ['1111', '1111'], ['1111', '1111.'], ['this', 'This'], ['is', 'is'], ['awful', 'awful.']];
+  const words = said.map(([word, written], i) => ({ word: word!, punctuated_word: written!, start: i, end: i + 0.8, confidence: 0.9, channel: 0, speaker: 'channel_0' }));
+  const transcript = { language: 'en', text: '', segments: [{ start: 0, end: 9.8, text: 'My card is 4111 1111 1111 1111. This is awful.', channel: 0, speaker: 'channel_0' }], words };
+  const { transcript: out } = redactTranscript(transcript, ['credit_card'], false);
+  assert.deepEqual(out.words.map((w) => [w.word, (w as { punctuated_word?: string }).punctuated_word]).slice(3, 5), [['[CREDIT_CARD]', '[CREDIT_CARD].'], ['this', 'This']]);
+});

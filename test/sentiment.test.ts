@@ -3,7 +3,7 @@
 // negative, a pleased one positive).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { scoreText, sentencesOf, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
+import { scoreText, sentencesOf, storedSentiment, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
 import { stereoCall } from './helpers/audio.ts';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
@@ -67,6 +67,29 @@ test('per sentence: a segment cut after each word that ends a sentence, timed by
   assert.equal(untimed[0]!.start, 10);
   assert.ok(untimed[1]!.start > 14 && untimed[1]!.end === 20, JSON.stringify(untimed));
   assert.deepEqual(sentencesOf([{ start: 0, end: 1, text: 'no stop here', speaker: 'a', channel: 0 }], []).map((s) => s.text), ['no stop here']);
+});
+
+test('per sentence: a number written into one word stays in its sentence; text cut only where a space follows the mark', () => {
+  const word = (start: number, said: string, written: string) => ({ start, end: start + 0.4, word: said, punctuated_word: written, channel: 0 });
+  const words = [word(0, 'it', 'It'), word(0.5, 'costs', 'costs'), word(1, 'twenty', '25.'), word(1.5, 'five', ''), word(2.5, 'thanks', 'Thanks.')];
+  const segments = [{ start: 0, end: 3, text: 'It costs 25. Thanks.', speaker: 'agent', channel: 0 }];
+  assert.deepEqual(sentencesOf(segments, words).map((s) => [s.text, s.start, s.end]), [['It costs 25.', 0, 1.9], ['Thanks.', 2.5, 2.9]]);
+  const text = 'It is $3.50 a month. Dr. Smith will call.';
+  assert.deepEqual(sentencesOf([{ start: 0, end: 4, text, speaker: 'agent', channel: 0 }], []).map((s) => s.text), ['It is $3.50 a month.', 'Dr.', 'Smith will call.']);
+  // Words an engine punctuated itself (no written form): the text is cut, not the words.
+  const own = [{ start: 0, end: 0.4, word: 'Hello.', channel: 0 }, { start: 0.5, end: 0.9, word: 'Bye.', channel: 0 }];
+  assert.deepEqual(sentencesOf([{ start: 0, end: 1, text: 'Hello. Bye.', speaker: 'agent', channel: 0 }], own).map((s) => s.text), ['Hello.', 'Bye.']);
+  // A segment that ends before it starts gives no sentence that does.
+  for (const s of sentencesOf([{ start: 5, end: 3, text: 'One. Two.', speaker: 'agent', channel: 0 }], [])) assert.ok(s.end >= s.start, JSON.stringify(s));
+});
+
+test('sentiment stored before sentences were kept: the stored scores stay, the sentences are scored on reading', () => {
+  const segments = [{ start: 0, end: 2, text: 'This is awful.', speaker: 'customer', channel: 1 }];
+  const stored = { segments: [-0.9], speakers: [{ speaker: 'customer', mean: -0.9, first_third: -0.9, last_third: null, segments: 1 }] };
+  const read = storedSentiment(stored, { segments, words: [] }, 2, (value) => value as typeof stored);
+  assert.deepEqual(read.segments, [-0.9], 'as stored');
+  assert.equal(read.sentences.length, 1);
+  assert.ok(read.sentences[0]!.score < 0);
 });
 
 describe('sentiment over HTTP', () => {

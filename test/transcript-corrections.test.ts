@@ -95,7 +95,7 @@ for (const backend of await backends()) {
       const v2 = await correct(runId, { segments: [{ index: 0, text: 'Please charge it to my card 4111 1111 1111 1111.' }] });
       assert.doesNotMatch(JSON.stringify(v2), /4111/);
       assert.match(v2.text, /\[CREDIT_CARD\]/);
-      assert.ok(v2.words.some((w) => w.word === '[CREDIT_CARD]' && w.punctuated_word === '[CREDIT_CARD]'), 'the written word is redacted too');
+      assert.ok(v2.words.some((w) => w.word === '[CREDIT_CARD]' && w.punctuated_word === '[CREDIT_CARD].'), 'the written word is redacted too, keeping the full stop it ended the sentence with');
     });
 
     test('corrections that cannot apply are 400 naming the field; a run without a transcript is 409', async () => {

@@ -35,6 +35,9 @@ export const TranscriptSentimentSchema = Type.Object(
   { $id: 'TranscriptSentiment', description: 'Sentiment from a lexicon (wink-nlp), -1 negative … 1 positive' },
 );
 export type TranscriptSentiment = Static<typeof TranscriptSentimentSchema>;
+/** Sentiment as stored: rows written before sentences were kept lack them. */
+export const StoredSentimentSchema = Type.Composite([Type.Omit(TranscriptSentimentSchema, ['sentences']), Type.Partial(Type.Pick(TranscriptSentimentSchema, ['sentences']))]);
+export type StoredSentiment = Static<typeof StoredSentimentSchema>;
 
 function Nullable<T extends ReturnType<typeof Type.Number>>(schema: T) {
   return Type.Union([schema, Type.Null()]);
@@ -65,19 +68,21 @@ export type SentenceWord = Pick<SpeakerWord, 'start' | 'end' | 'channel' | 'word
 const SENTENCE_END = /[.?!]["”’)\]]*$/;
 
 /**
- * The sentences of each segment: cut after each word the text ends a sentence with, timed by their
- * words. A segment without words (an engine that times none) is cut in its text, each sentence
- * timed by its share of the segment's characters.
+ * The sentences of each segment: cut after each word the formatted text ends a sentence with
+ * (words it wrote into a neighbour, "twenty five" → "25." and "", stay with that neighbour), timed
+ * by their words. A segment whose words carry no written form (an engine that punctuates its own
+ * text, or times no words) is cut in its text where `.`, `?` or `!` is followed by a space, each
+ * sentence timed by its share of the segment's characters.
  */
 export function sentencesOf(segments: readonly SpeakerSegment[], words: readonly SentenceWord[]): { segment: number; start: number; end: number; speaker: string; text: string }[] {
   const owned = wordsBySegment(segments, words);
   return segments.flatMap((segment, i) => {
     const own = owned[i]!.map((k) => words[k]!);
-    const at = (start: number, end: number, text: string) => ({ segment: i, start: round(start), end: round(end), speaker: segment.speaker, text });
-    if (own.length === 0) {
-      const pieces = segment.text.match(/[^.?!]+(?:[.?!]+["”’)]*|$)/g)?.map((piece) => piece.trim()).filter(Boolean) ?? [];
+    const at = (start: number, end: number, text: string) => ({ segment: i, start: round(start), end: round(Math.max(start, end)), speaker: segment.speaker, text });
+    if (!own.some((w) => w.punctuated_word !== undefined)) {
+      const pieces = segment.text.split(/(?<=[.?!]["”’)\]]*)\s+/).map((piece) => piece.trim()).filter(Boolean);
       const length = segment.text.length || 1;
-      const span = segment.end - segment.start;
+      const span = Math.max(0, segment.end - segment.start);
       let from = 0;
       return pieces.map((piece) => {
         const offset = segment.text.indexOf(piece, from);
@@ -87,14 +92,18 @@ export function sentencesOf(segments: readonly SpeakerSegment[], words: readonly
     }
     const out: ReturnType<typeof at>[] = [];
     let sentence: SentenceWord[] = [];
+    let ended = false;
     const close = () => {
       const text = sentence.map((w) => w.punctuated_word ?? w.word).filter(Boolean).join(' ');
       if (text !== '') out.push(at(sentence[0]!.start, sentence.at(-1)!.end, text));
       sentence = [];
+      ended = false;
     };
     for (const word of own) {
+      const written = word.punctuated_word ?? word.word;
+      if (ended && written !== '') close();
       sentence.push(word);
-      if (SENTENCE_END.test(word.punctuated_word ?? word.word)) close();
+      if (SENTENCE_END.test(written)) ended = true;
     }
     if (sentence.length > 0) close();
     return out;
@@ -120,10 +129,12 @@ export function transcriptSentiment(segments: readonly SpeakerSegment[], words: 
 }
 
 /**
- * A transcript's sentiment as stored, or scored now from its parts for a transcript stored before
- * sentiment (or before its sentences) was kept.
+ * A transcript's sentiment as stored (`read` checks it against StoredSentimentSchema), with its
+ * sentences scored now where it was stored before they were kept; all of it scored now for a
+ * transcript stored before sentiment.
  */
-export function storedSentiment(stored: unknown, parts: { segments: readonly SpeakerSegment[]; words: readonly SentenceWord[] }, durationSeconds: number | null, read: (value: unknown) => TranscriptSentiment): TranscriptSentiment {
-  const kept = stored !== null && typeof stored === 'object' && 'sentences' in stored;
-  return kept ? read(stored) : transcriptSentiment(parts.segments, parts.words, durationSeconds);
+export function storedSentiment(stored: unknown, parts: { segments: readonly SpeakerSegment[]; words: readonly SentenceWord[] }, durationSeconds: number | null, read: (value: unknown) => StoredSentiment): TranscriptSentiment {
+  if (stored === null) return transcriptSentiment(parts.segments, parts.words, durationSeconds);
+  const kept = read(stored);
+  return { ...kept, sentences: kept.sentences ?? sentencesOf(parts.segments, parts.words).map((sentence) => ({ ...sentence, score: scoreText(sentence.text) })) };
 }

@@ -10,7 +10,7 @@ import type { TranscriptsTable } from '../../platform/db/tables.ts';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { talkStats, TalkStatsSchema, type TalkStats } from './talk-stats.ts';
-import { storedSentiment, TranscriptSentimentSchema, type TranscriptSentiment } from './sentiment.ts';
+import { StoredSentimentSchema, storedSentiment, transcriptSentiment, TranscriptSentimentSchema, type StoredSentiment, type TranscriptSentiment } from './sentiment.ts';
 import { keyPhrases, KeyPhraseSchema } from './key-phrases.ts';
 import { ChapterSchema, wholeCall } from './chapters.ts';
 
@@ -95,7 +95,12 @@ export const TranscriptCard = Type.Object(
 
 /** Sentiment as stored, or scored from the parts for transcripts stored before it (or its sentences) was kept. */
 export function sentimentOf(transcript: Pick<TranscriptRow, 'id' | 'sentiment' | 'duration_seconds'>, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): TranscriptSentiment {
-  return storedSentiment(transcript.sentiment, parts, transcript.duration_seconds, (value) => readStored(TranscriptSentimentSchema, value, `transcript ${transcript.id} sentiment`));
+  return storedSentiment(transcript.sentiment, parts, transcript.duration_seconds, (value) => readStored(StoredSentimentSchema, value, `transcript ${transcript.id} sentiment`));
+}
+
+/** The segments' and speakers' sentiment as stored (what category rules read), scored now only for a transcript stored before sentiment. */
+export function speakerSentimentOf(transcript: Pick<TranscriptRow, 'id' | 'sentiment' | 'duration_seconds'>, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): StoredSentiment {
+  return transcript.sentiment === null ? transcriptSentiment(parts.segments, [], transcript.duration_seconds) : readStored(StoredSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`);
 }
 
 /** Talk statistics as stored, or computed from the parts for transcripts stored before them. */

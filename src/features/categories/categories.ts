@@ -17,7 +17,7 @@ import type { CategoriesTable } from '../../platform/db/tables.ts';
 import { CategoryRuleSchema, meets, similarTexts, type CategoryRule } from './category-rule.ts';
 import { segmentVectors } from '../../core/transcripts/segment-vectors.ts';
 import { embedSentences } from '../../engines/text/sentence-encoder.ts';
-import { latestTranscripts, sentimentOf, TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, transcriptStats, type TranscriptRow } from '../../core/transcripts/transcript.ts';
+import { latestTranscripts, speakerSentimentOf, TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, transcriptStats, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 type CategoryRow = Selectable<CategoriesTable>;
 
@@ -118,7 +118,7 @@ async function vectorsOf(texts: string[]): Promise<Map<string, number[]>> {
 /** The categories a transcript meets, of those given (its segment vectors made and kept through `db` when a rule needs them). */
 async function categoriesMet(db: Db | Trx, categories: readonly Category[], transcript: TranscriptRow): Promise<string[]> {
   const parts = transcriptParts(transcript);
-  const sentiment = sentimentOf(transcript, parts);
+  const sentiment = speakerSentimentOf(transcript, parts);
   const texts = similarTexts(categories.map((category) => category.rule));
   const meaning = texts.length > 0 ? { segments: await segmentVectors(db, transcript, parts.segments, embedSentences), texts: await vectorsOf(texts) } : undefined;
   // Spotted phrases are of the audio as first transcribed: a corrected version's words are the team's.

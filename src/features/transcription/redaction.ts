@@ -81,8 +81,10 @@ function redactChannelWords(words: readonly SpeakerWord[], kinds: readonly PiiKi
     const first = covered[0];
     const last = covered.at(-1);
     if (first && last) {
-      // A written form (punctuated_word, from formatting or a correction) is replaced as well.
-      const written = 'punctuated_word' in first ? { punctuated_word: piiMarker(range.kind) } : {};
+      // A written form (punctuated_word, from formatting or a correction) is replaced as well,
+      // keeping the punctuation the last word ended with ("… 1111." → "[CREDIT_CARD].").
+      const ending = /[.,?!;:]+$/.exec((last as { punctuated_word?: string }).punctuated_word ?? '')?.[0] ?? '';
+      const written = 'punctuated_word' in first ? { punctuated_word: piiMarker(range.kind) + ending } : {};
       out.push({ ...first, end: last.end, word: piiMarker(range.kind), ...written, confidence: Math.min(...covered.map((w) => w.confidence)) });
       spans.push({ start: first.start, end: last.end, channel: first.channel, kind: range.kind });
     }

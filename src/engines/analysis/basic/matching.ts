@@ -1,6 +1,6 @@
 // Matching a question's terms against units: per-term hits and strengths, weighted coverage, a
 // rarity-aware ranking score, and whether the matched words are negated or asked about.
-import { FUNCTION_POS } from './lexicon.ts';
+import { FUNCTION_POS, NEGATORS } from './lexicon.ts';
 import type { Query, Term } from './query.ts';
 import type { Token, Unit } from './tokens.ts';
 
@@ -46,22 +46,43 @@ export interface Match {
 }
 
 const FIRST_PERSON = new Set(['i', 'we']);
-const COMMITTING = new Set(['will', 'shall', 'can', 'could']);
+/** Words that commit the speaker; "could" and "would" only wish ("i could refund it if…"). */
+const COMMITTING = new Set(['will', 'shall', 'can']);
+/** Acts a commitment to which offers nothing yet: "i can check if a refund is possible", "i will ask about a refund". */
+const NOT_OFFERING = new Set(['check', 'ask', 'see', 'need', 'take', 'get', 'try', 'find', 'look', 'think', 'wish', 'want', 'wait', 'hold', 'transfer', 'confirm', 'verify']);
+/** How many words after the commitment the thing asked about may come ("we will send you a new replacement"). */
+const OFFER_REACH = 5;
+
+/** The index of the last word of a commitment starting at `k` ("we will", "i'm going to", "let me", "i'd be happy to"), -1 when none starts there. */
+function commitmentEnd(words: readonly (string | undefined)[], k: number): number {
+  const [w0, w1, w2, w3, w4] = words.slice(k, k + 5);
+  if (w0 === 'let' && (w1 === 'me' || w1 === 'us')) return k + 1;
+  if (w0 === "i'm" || w0 === "we're") return w1 === 'going' && w2 === 'to' ? k + 2 : -1;
+  if (w0 === undefined || !FIRST_PERSON.has(w0)) return -1;
+  if (w1 !== undefined && COMMITTING.has(w1)) return k + 1;
+  if ((w1 === 'am' || w1 === 'are') && w2 === 'going' && w3 === 'to') return k + 3;
+  if (w1 === 'would' && w2 === 'be' && (w3 === 'happy' || w3 === 'glad') && w4 === 'to') return k + 4;
+  return -1;
+}
 
 /**
- * Where the unit commits its speaker to doing something ("we will…", "i can…", "i'm going to…",
- * "let me…", "i'd be happy to…"), the index of the word that commits; -1 when it does not.
+ * Where the speaker commits to doing the thing asked about ("we will refund the full amount",
+ * "let me send you a replacement"), the index of the word that commits; -1 when they do not. The
+ * commitment must not be negated ("we can't", "we will not") nor asked ("can we…?"), its act must
+ * be one that gives something ("i can check…" does not), and the thing asked about (`hits`, the
+ * question's other words found in the unit) must follow within a few words.
  */
-export function commitmentAt(u: Unit): number {
+export function commitmentAt(u: Unit, hits: ReadonlySet<number>): number {
   const words = u.toks.map((t) => t.normal);
   for (let k = 0; k < words.length; k++) {
-    const [w0, w1, w2, w3] = [words[k], words[k + 1], words[k + 2], words[k + 3]];
-    if (w0 === 'let' && (w1 === 'me' || w1 === 'us')) return k;
-    if (w0 === undefined || !(FIRST_PERSON.has(w0) || w0 === "i'm" || w0 === "we're")) continue;
-    if (w1 !== undefined && FIRST_PERSON.has(w0) && COMMITTING.has(w1)) return k + 1;
-    const going = w0 === "i'm" || w0 === "we're" ? [w1, w2] : [w2, w3];
-    if ((w0 === "i'm" || w0 === "we're" || w1 === 'am' || w1 === 'are') && going[0] === 'going' && going[1] === 'to') return k + 1;
-    if (w1 === 'would' && w2 === 'be' && (w3 === 'happy' || w3 === 'glad')) return k + 1;
+    const end = commitmentEnd(words, k);
+    if (end < 0) continue;
+    const commit = u.toks[end]!;
+    if (commit.neg || commit.inq) continue;
+    const after = u.toks.slice(end + 1, end + 1 + OFFER_REACH);
+    const act = after.find((t) => t.type !== 'punctuation' && t.pos !== 'ADV');
+    if (act === undefined || NEGATORS.has(act.normal) || after.some((t) => NEGATORS.has(t.normal) || t.neg) || NOT_OFFERING.has(act.lemma)) continue;
+    for (let i = end + 1; i <= end + OFFER_REACH && i < u.toks.length; i++) if (hits.has(i)) return end;
   }
   return -1;
 }
@@ -88,7 +109,7 @@ export function matchUnit(q: Query, u: Unit): Match {
   // offering verb is met, as a synonym is, by the speaker committing to something in the unit.
   const offering = q.terms.findIndex((term, ti) => term.offering && !hits.has(ti));
   if (offering >= 0) {
-    const at = commitmentAt(u);
+    const at = commitmentAt(u, new Set([...hits.values()].flat()));
     if (at >= 0) {
       hits.set(offering, [at]);
       strength.set(offering, SYNONYM_HIT);
