@@ -9,6 +9,8 @@ import { queries } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
+import { useMediaQuery } from '@mantine/hooks';
+import './Answers.css';
 
 const choices = [
   { value: 'true', label: 'Yes' },
@@ -17,6 +19,7 @@ const choices = [
 ];
 
 export default function Answers() {
+  const phone = useMediaQuery('(max-width: 36em)');
   const workspace = useWorkspace();
   const { scenarioId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
@@ -57,8 +60,8 @@ export default function Answers() {
           Download CSV
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={360}>
-        <Table striped aria-label="Answers" aria-busy={table.isPending}>
+      <Table.ScrollContainer minWidth={phone ? 0 : 360}>
+        <Table striped aria-label="Answers" aria-busy={table.isPending} className="hark-answers">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Call</Table.Th>
@@ -83,10 +86,15 @@ export default function Answers() {
                 </Table.Td>
                 {questions.map((q) => {
                   const cell = row.answers[q.id];
-                  if (!cell) return <Table.Td key={q.id}>—</Table.Td>;
+                  if (!cell)
+                    return (
+                      <Table.Td key={q.id} data-label={q.text}>
+                        —
+                      </Table.Td>
+                    );
                   const at = cell.evidence_start === null ? '' : `?t=${cell.evidence_start}`;
                   return (
-                    <Table.Td key={q.id} data-question={q.id} data-answer={String(cell.answer)}>
+                    <Table.Td key={q.id} data-question={q.id} data-answer={String(cell.answer)} data-label={q.text}>
                       <Group gap={4} wrap="nowrap">
                         {typeof cell.answer === 'boolean' ? (
                           <Anchor component={Link} to={`/w/${workspace.id}/recordings/${row.recording_id}${at}`} underline="never" aria-label={`${cell.answer ? 'Yes' : 'No'}: open the call${at ? ' at the evidence' : ''}`}>
