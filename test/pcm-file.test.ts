@@ -87,7 +87,7 @@ test('whisper.cpp decodes a file in windows: progress runs across them, times st
   try {
     const seconds = openPcmFile(file).samples / SAMPLE_RATE;
     const model = new URL('./fixtures/ggml-random-tiny.en.bin', import.meta.url).pathname;
-    const engine = whisperCppEngine(async () => model, 2, 1);
+    const engine = whisperCppEngine(async () => model, 2, 1, 60);
     const progress: number[] = [];
     const result = await engine.transcribe(
       { audioPath: file, durationSeconds: seconds, model: 'tiny-random', language: 'auto', wordTimestamps: true },

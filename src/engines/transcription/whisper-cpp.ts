@@ -178,18 +178,39 @@ function windowSamples(audio: PcmFile, window: PcmWindow): ArrayBuffer {
 }
 
 /** Waits for a native job; a cancel rejects at once (and stops the decode where the addon can). */
-async function settle(job: NativeJob, signal: AbortSignal, cancelled: () => EngineError): Promise<NativeResult> {
-  const { stopInterrupts } = loadNative();
+/**
+ * A decode whose progress has not moved for this long is stopped and its run fails, instead of
+ * holding the worker for ever: a native decode that never ends was seen once (a random-weight test
+ * model). whisper.cpp reports progress after each 30 s step of audio, which the largest model
+ * takes about two minutes for on two cores.
+ */
+export const STALL_SECONDS = 300;
+
+/**
+ * The job's result; a cancel of the run stops it, and so does a stall (`movedAt`, when its progress
+ * last moved, older than `stallSeconds`). Where stop() cannot interrupt the decode (1.1.x) the
+ * promise is given up on and the native job finishes unseen.
+ */
+export async function settle(job: NativeJob, signal: AbortSignal, cancelled: () => EngineError, movedAt: () => number = Date.now, stallSeconds = STALL_SECONDS, stopInterrupts = loadNative().stopInterrupts): Promise<NativeResult> {
   let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
+  let watch: ReturnType<typeof setInterval> | undefined;
+  const stopped = new Promise<never>((_, reject) => {
     onAbort = () => {
       if (stopInterrupts) void job.stop();
       reject(cancelled());
     };
     signal.addEventListener('abort', onAbort, { once: true });
+    watch = setInterval(
+      () => {
+        if (Date.now() - movedAt() < stallSeconds * 1000) return;
+        if (stopInterrupts) void job.stop();
+        reject(new EngineError('transcription_failed', `whisper.cpp made no progress for ${stallSeconds} s: the decode was stopped`, false));
+      },
+      Math.min(5_000, (stallSeconds * 1000) / 4),
+    );
   });
   try {
-    const result = await Promise.race([job.promise, aborted]);
+    const result = await Promise.race([job.promise, stopped]);
     if (result.isAborted) throw cancelled();
     return result;
   } catch (error) {
@@ -197,11 +218,12 @@ async function settle(job: NativeJob, signal: AbortSignal, cancelled: () => Engi
     if (signal.aborted) throw cancelled();
     throw new EngineError('transcription_failed', `whisper.cpp: ${(error as Error).message}`, false);
   } finally {
+    clearInterval(watch);
     signal.removeEventListener('abort', onAbort);
   }
 }
 
-export function whisperCppEngine(resolveModel: (name: string) => Promise<string | null>, threads: number, windowSeconds = WINDOW_SECONDS): TranscriptionEngine {
+export function whisperCppEngine(resolveModel: (name: string) => Promise<string | null>, threads: number, windowSeconds = WINDOW_SECONDS, stallSeconds = STALL_SECONDS): TranscriptionEngine {
   const models = new Map<string, Promise<LoadedModel>>();
 
   const loadModel = (path: string): Promise<LoadedModel> => {
@@ -260,9 +282,11 @@ export function whisperCppEngine(resolveModel: (name: string) => Promise<string 
         const windows = quietWindows(audio, windowSeconds, CUT_SEARCH_SECONDS);
         await previous;
         let progress = 0;
+        let movedAt = Date.now();
         const report = (fraction: number) => {
           if (fraction <= progress || signal.aborted) return;
           progress = fraction;
+          movedAt = Date.now();
           // Called from the addon's thread-safe function: a throw here would be an uncaught exception.
           try {
             control.onProgress(fraction);
@@ -287,7 +311,8 @@ export function whisperCppEngine(resolveModel: (name: string) => Promise<string 
           });
           // The next job starts only when this native one has really finished, even after a cancel.
           lastNative = job.promise.catch(() => {});
-          const result = await settle(job, signal, cancelled);
+          movedAt = Date.now();
+          const result = await settle(job, signal, cancelled, () => movedAt, stallSeconds);
           const text = result.result.trim();
           if (text) texts.push(text);
           const offset = (window.start / SAMPLE_RATE) * 1000;
