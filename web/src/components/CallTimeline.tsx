@@ -51,15 +51,13 @@ export function CallTimeline({ transcript, duration, onSeek }: { transcript: Tra
             // Full width, so that a segment sits under its own sound.
             <Box key={speaker} pos="relative" h={6} mt={2} style={{ background: 'var(--mantine-color-gray-1)', borderRadius: 2 }} aria-label={`Sentiment of ${speaker} along the call`} role="img" data-sentiment-lane={speaker}>
               {sentences.map((sentence, i) =>
+                // Plain elements: a long call has hundreds of sentences.
                 sentence.speaker === speaker ? (
-                  <Box
+                  <div
                     key={i}
-                    pos="absolute"
-                    top={0}
-                    h={6}
                     title={`${speaker} ${formatTime(sentence.start)}: “${sentence.text}” ${sentence.score.toFixed(2)}`}
                     data-sentence-score={sentence.score}
-                    style={{ left: at(sentence.start, duration), width: at(Math.max(sentence.end - sentence.start, duration / 400), duration), background: sentimentColour(sentence.score) }}
+                    style={{ position: 'absolute', top: 0, height: 6, left: at(sentence.start, duration), width: at(Math.max(sentence.end - sentence.start, duration / 400), duration), background: sentimentColour(sentence.score) }}
                   />
                 ) : null,
               )}
