@@ -3,7 +3,8 @@
 // negative, a pleased one positive).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { scoreText, sentencesOf, storedSentiment, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
+import { scoreText, sentencesOf, transcriptSentiment } from '../src/core/transcripts/sentiment.ts';
+import { sentimentOf } from '../src/core/transcripts/transcript.ts';
 import { stereoCall } from './helpers/audio.ts';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
@@ -86,7 +87,7 @@ test('per sentence: a number written into one word stays in its sentence; text c
 test('sentiment stored before sentences were kept: the stored scores stay, the sentences are scored on reading', () => {
   const segments = [{ start: 0, end: 2, text: 'This is awful.', speaker: 'customer', channel: 1 }];
   const stored = { segments: [-0.9], speakers: [{ speaker: 'customer', mean: -0.9, first_third: -0.9, last_third: null, segments: 1 }] };
-  const read = storedSentiment(stored, { segments, words: [] }, 2, (value) => value as typeof stored);
+  const read = sentimentOf({ id: 'tr-1', sentiment: stored, duration_seconds: 2 }, { segments, words: [] });
   assert.deepEqual(read.segments, [-0.9], 'as stored');
   assert.equal(read.sentences.length, 1);
   assert.ok(read.sentences[0]!.score < 0);

@@ -506,6 +506,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('option', { name: 'Yes', exact: true }).click();
     await answers.locator('[data-call]').first().waitFor();
     await check(page, 'answers');
+    // On a phone each call is a block that fits the screen: the table does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const answersTable = page.getByRole('table', { name: 'Answers' });
+    assert.ok(await answersTable.evaluate((table) => table.scrollWidth <= (table.parentElement?.clientWidth ?? 0) + 1), 'the answers fit a phone\'s width');
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   test('the transcription scenario editor sets speakers per channel and redaction', async () => {

@@ -110,9 +110,14 @@ export function sentencesOf(segments: readonly SpeakerSegment[], words: readonly
   });
 }
 
+/** Each sentence of the segments (sentencesOf) with its score. */
+export function scoredSentences(segments: readonly SpeakerSegment[], words: readonly SentenceWord[]): TranscriptSentiment['sentences'] {
+  return sentencesOf(segments, words).map((sentence) => ({ ...sentence, score: scoreText(sentence.text) }));
+}
+
 export function transcriptSentiment(segments: readonly SpeakerSegment[], words: readonly SentenceWord[], durationSeconds: number | null): TranscriptSentiment {
   const scores = segments.map((segment) => scoreText(segment.text));
-  const sentences = sentencesOf(segments, words).map((sentence) => ({ ...sentence, score: scoreText(sentence.text) }));
+  const sentences = scoredSentences(segments, words);
   const end = Math.max(durationSeconds ?? 0, ...segments.map((s) => s.end));
   const speakers = [...new Set(segments.map((s) => s.speaker))].map((speaker) => {
     const own = segments.flatMap((segment, i) => (segment.speaker === speaker ? [{ segment, score: scores[i]! }] : []));
@@ -128,13 +133,3 @@ export function transcriptSentiment(segments: readonly SpeakerSegment[], words: 
   return { segments: scores, sentences, speakers };
 }
 
-/**
- * A transcript's sentiment as stored (`read` checks it against StoredSentimentSchema), with its
- * sentences scored now where it was stored before they were kept; all of it scored now for a
- * transcript stored before sentiment.
- */
-export function storedSentiment(stored: unknown, parts: { segments: readonly SpeakerSegment[]; words: readonly SentenceWord[] }, durationSeconds: number | null, read: (value: unknown) => StoredSentiment): TranscriptSentiment {
-  if (stored === null) return transcriptSentiment(parts.segments, parts.words, durationSeconds);
-  const kept = read(stored);
-  return { ...kept, sentences: kept.sentences ?? sentencesOf(parts.segments, parts.words).map((sentence) => ({ ...sentence, score: scoreText(sentence.text) })) };
-}

@@ -10,7 +10,7 @@ import type { TranscriptsTable } from '../../platform/db/tables.ts';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { DateTime, Nullable } from '../../http/schemas/schema-types.ts';
 import { talkStats, TalkStatsSchema, type TalkStats } from './talk-stats.ts';
-import { StoredSentimentSchema, storedSentiment, transcriptSentiment, TranscriptSentimentSchema, type StoredSentiment, type TranscriptSentiment } from './sentiment.ts';
+import { scoredSentences, StoredSentimentSchema, transcriptSentiment, TranscriptSentimentSchema, type StoredSentiment, type TranscriptSentiment } from './sentiment.ts';
 import { keyPhrases, KeyPhraseSchema } from './key-phrases.ts';
 import { ChapterSchema, wholeCall } from './chapters.ts';
 
@@ -93,14 +93,15 @@ export const TranscriptCard = Type.Object(
   { $id: 'Transcript' },
 );
 
-/** Sentiment as stored, or scored from the parts for transcripts stored before it (or its sentences) was kept. */
-export function sentimentOf(transcript: Pick<TranscriptRow, 'id' | 'sentiment' | 'duration_seconds'>, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): TranscriptSentiment {
-  return storedSentiment(transcript.sentiment, parts, transcript.duration_seconds, (value) => readStored(StoredSentimentSchema, value, `transcript ${transcript.id} sentiment`));
+/** The segments' and speakers' sentiment as stored (what category rules read), scored now for a transcript stored before sentiment. */
+export function speakerSentimentOf(transcript: Pick<TranscriptRow, 'id' | 'sentiment' | 'duration_seconds'>, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): StoredSentiment {
+  return transcript.sentiment === null ? transcriptSentiment(parts.segments, parts.words, transcript.duration_seconds) : readStored(StoredSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`);
 }
 
-/** The segments' and speakers' sentiment as stored (what category rules read), scored now only for a transcript stored before sentiment. */
-export function speakerSentimentOf(transcript: Pick<TranscriptRow, 'id' | 'sentiment' | 'duration_seconds'>, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): StoredSentiment {
-  return transcript.sentiment === null ? transcriptSentiment(parts.segments, [], transcript.duration_seconds) : readStored(StoredSentimentSchema, transcript.sentiment, `transcript ${transcript.id} sentiment`);
+/** Sentiment as stored, with its sentences scored now for a transcript stored before they were kept (or all of it, before sentiment). */
+export function sentimentOf(transcript: Pick<TranscriptRow, 'id' | 'sentiment' | 'duration_seconds'>, parts: { segments: SpeakerSegment[]; words: SpeakerWord[] }): TranscriptSentiment {
+  const kept = speakerSentimentOf(transcript, parts);
+  return { ...kept, sentences: kept.sentences ?? scoredSentences(parts.segments, parts.words) };
 }
 
 /** Talk statistics as stored, or computed from the parts for transcripts stored before them. */

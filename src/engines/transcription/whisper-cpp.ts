@@ -177,7 +177,6 @@ function windowSamples(audio: PcmFile, window: PcmWindow): ArrayBuffer {
   return (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)) as ArrayBuffer;
 }
 
-/** Waits for a native job; a cancel rejects at once (and stops the decode where the addon can). */
 /**
  * A decode whose progress has not moved for this long is stopped and its run fails, instead of
  * holding the worker for ever: a native decode that never ends was seen once (a random-weight test
@@ -187,7 +186,7 @@ function windowSamples(audio: PcmFile, window: PcmWindow): ArrayBuffer {
 export const STALL_SECONDS = 300;
 
 /**
- * The job's result; a cancel of the run stops it, and so does a stall (`movedAt`, when its progress
+ * Waits for a native job: a cancel of the run rejects at once and stops it, and so does a stall (`movedAt`, when its progress
  * last moved, older than `stallSeconds`). Where stop() cannot interrupt the decode (1.1.x) the
  * promise is given up on and the native job finishes unseen.
  */
