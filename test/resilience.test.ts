@@ -7,7 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { speech } from './helpers/audio.ts';
+import { multipart, speech, stereoCall } from './helpers/audio.ts';
+import { prepareAudioJob } from '../src/features/recordings/prepare-audio.ts';
 import { assertProblem, backends, dropStore, eventually, registerAccount, scratchDir, startHark, testConfig } from './helpers/harness.ts';
 import { serveBytes, startOrigin } from './helpers/origin.ts';
 import { spawnServer } from './helpers/process.ts';
@@ -40,6 +41,33 @@ for (const backend of await backends()) {
         await eventually(async () => fs.readdirSync(tmp).length === 0, 10_000, 'the temp file to be removed');
         const rows = await hark.runtime.ctx.db.selectFrom('recordings').select('id').execute();
         assert.equal(rows.length, 0);
+      } finally {
+        await hark.destroy();
+      }
+    });
+
+    test('a preparation delivered again while it runs (its job expired) decodes the audio once', async () => {
+      const hark = await startHark({ backend, workers: false });
+      try {
+        const account = await registerAccount(hark);
+        const call = stereoCall([{ channel: 0, at: 0.2, text: 'hello there' }, { channel: 1, at: 1.5, text: 'good morning' }], 4);
+        const created = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/recordings`, key: account.key, ...multipart({}, { content: fs.readFileSync(call), filename: 'call.wav', contentType: 'audio/wav' }) });
+        assert.equal(created.statusCode, 202, created.body);
+        const id = created.json<{ id: string }>().id;
+        const ctx = hark.runtime.ctx;
+        const committed: string[] = [];
+        const commit = ctx.blobs.commit.bind(ctx.blobs);
+        ctx.blobs.commit = async (file, key) => {
+          committed.push(key);
+          return commit(file, key);
+        };
+        const job = prepareAudioJob(ctx);
+        await Promise.all([job.handle({ recordingId: id }, { id: 'a', retryCount: 0 }), job.handle({ recordingId: id }, { id: 'a', retryCount: 1 })]);
+        // The prepared WAV and one per channel, once.
+        assert.equal(committed.length, 3, committed.join(', '));
+        assert.deepEqual(fs.readdirSync(scratchDir(hark)), []);
+        const card = await hark.request({ url: `/api/v1/workspaces/${account.workspaceId}/recordings/${id}`, key: account.key });
+        assert.equal(card.json<{ status: string }>().status, 'completed');
       } finally {
         await hark.destroy();
       }
