@@ -183,6 +183,22 @@ for (const backend of await backends()) {
       assertProblem(await as(ownerBrowser, 'PATCH', `${P}/members/${owner.accountId}`, { role: 'viewer' }), 409, 'last_owner');
     });
 
+    test("an invitation to someone else's account is no way round the sign-in waits: its wrong passwords count as failed sign-ins", async () => {
+      const victim = await register();
+      const attacker = await register();
+      const attackerBrowser = await signIn(attacker.email);
+      const address = '203.0.113.9';
+      const token = (await as(attackerBrowser, 'POST', `/api/v1/workspaces/${attacker.workspaceId}/invitations`, { email: victim.email, role: 'owner' })).json<{ token: string }>().token;
+      const accept = (password: string) => hark.request({ method: 'POST', url: `/api/v1/invitations/${token}/accept`, remoteAddress: address, payload: { password } });
+      for (let i = 0; i < 3; i++) assertProblem(await accept(`wrong guess ${i}`), 401, 'invalid_credentials');
+      assertProblem(await accept('wrong guess 3'), 429, 'rate_limited');
+      assertProblem(await accept(PASSWORD), 429, 'rate_limited');
+      // The same waits as signing in from that address, and the victim's owner sees the failures.
+      assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', remoteAddress: address, payload: { email: victim.email, password: PASSWORD } }), 429, 'rate_limited');
+      const failures = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${victim.workspaceId}/sign-in-failures`, key: victim.key })).json<{ data: { email: string; address: string; failures: number }[] }>().data;
+      assert.deepEqual(failures.map((f) => [f.email, f.address, f.failures]), [[victim.email, address, 3]]);
+    });
+
     test('an invitation link creates the account or takes an existing one, once, and signs in', async () => {
       const owner = await register();
       const browser = await signIn(owner.email);

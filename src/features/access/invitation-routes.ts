@@ -1,6 +1,7 @@
 // Invitations by link: an owner invites an e-mail address with a role; the link's page describes
 // the invitation and accepting it joins the workspace (creating the account when needed) and
 // signs the browser in.
+import { SignInGuard } from './sign-in-guard.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
@@ -29,6 +30,7 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
   const P = '/api/v1/workspaces/:workspace_id/invitations';
   const config = { scope: 'keys:manage' as const };
   const limiter = new RateLimiter(ACCEPTS_PER_MINUTE, sharedLimit(ctx, 'invitation'));
+  const guard = new SignInGuard();
   app.addHook('onClose', async () => limiter.stop());
 
   app.post(
@@ -90,7 +92,7 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
     async (request, reply) => {
       const decision = limiter.take(request.ip);
       if (!decision.allowed) throw new AppError('rate_limited', `more than ${decision.limit} attempts a minute from this address`, undefined, { 'retry-after': String(decision.resetSeconds) });
-      const { session, workspaceId } = await acceptInvitation(ctx, request.params.token, request.body.password);
+      const { session, workspaceId } = await acceptInvitation(ctx, guard, request.params.token, request.body.password, request.ip);
       setSessionCookies(request, reply, session);
       return reply.code(201).send({ workspace_id: workspaceId });
     },

@@ -7,8 +7,9 @@ import type { Context } from '../../context.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { Role } from '../../scopes.ts';
-import { hashPassword, verifyPassword } from '../../platform/security/passwords.ts';
-import { createSession, type NewSession } from './sessions.ts';
+import { hashPassword } from '../../platform/security/passwords.ts';
+import { createSession, passwordHolds, type NewSession } from './sessions.ts';
+import type { SignInGuard } from './sign-in-guard.ts';
 
 const LIFETIME_MS = 7 * 86_400_000;
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -68,10 +69,14 @@ export async function describeInvitation(ctx: Context, token: string) {
 }
 
 /** Joins the workspace: the existing account's password, or the new account's; signs in. */
-export async function acceptInvitation(ctx: Context, token: string, password: string): Promise<{ session: NewSession; workspaceId: string }> {
+export async function acceptInvitation(ctx: Context, guard: SignInGuard, token: string, password: string, address: string): Promise<{ session: NewSession; workspaceId: string }> {
   const row = await openInvitation(ctx, token);
   const existing = await accountByEmail(ctx, row.email);
-  if (existing && !(await verifyPassword(password, existing.password_hash))) throw new AppError('invalid_credentials', `the password of ${row.email} is wrong`);
+  // An existing account's password is checked as a sign-in is (its waits, its failures): anyone may
+  // invite any address to a workspace of their own, so this is a door to every account.
+  if (existing && !(await passwordHolds(ctx, guard, { email: row.email.trim().toLowerCase(), account: existing, password }, address))) {
+    throw new AppError('invalid_credentials', `the password of ${row.email} is wrong`);
+  }
   const passwordHash = existing ? null : await hashPassword(password);
   const accountId = await ctx.db.transaction().execute(async (trx) => {
     // Single use even when two browsers accept at once.

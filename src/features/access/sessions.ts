@@ -36,21 +36,37 @@ function throttled(seconds: number): AppError {
 
 export async function signIn(ctx: Context, guard: SignInGuard, input: { email: string; password: string }, address: string): Promise<NewSession> {
   const email = input.email.trim().toLowerCase();
-  const attempt = await guard.begin(ctx.db, email, address);
-  if ('wait' in attempt) throw throttled(attempt.wait);
   const account = await ctx.db
     .selectFrom('accounts')
     .select(['id', 'email', 'password_hash'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
     .executeTakeFirst();
+  if (!(await passwordHolds(ctx, guard, { email, account, password: input.password }, address))) throw new AppError('invalid_credentials');
+  return createSession(ctx, account!.id);
+}
+
+/**
+ * Whether `password` is the account's, checked under the guard's waits (429 while the pair or the
+ * address must wait), the failure recorded for the owner's view: every place that takes an
+ * account's password (signing in, accepting an invitation with an existing account) goes through
+ * here, so none is a way round the waits.
+ */
+export async function passwordHolds(
+  ctx: Context,
+  guard: SignInGuard,
+  input: { email: string; account: { id: string; password_hash: string } | undefined; password: string },
+  address: string,
+): Promise<boolean> {
+  const attempt = await guard.begin(ctx.db, input.email, address);
+  if ('wait' in attempt) throw throttled(attempt.wait);
   // Unknown accounts cost the same scrypt as known ones, so timing does not tell them apart.
-  const ok = account ? await verifyPassword(input.password, account.password_hash) : (await hashPassword(input.password), false);
-  if (!account || !ok) {
-    await guard.failed(ctx.db, attempt, account?.id ?? null);
-    throw new AppError('invalid_credentials');
+  const ok = input.account ? await verifyPassword(input.password, input.account.password_hash) : (await hashPassword(input.password), false);
+  if (!input.account || !ok) {
+    await guard.failed(ctx.db, attempt, input.account?.id ?? null);
+    return false;
   }
-  await guard.succeeded(ctx.db, attempt, email, address);
-  return createSession(ctx, account.id);
+  await guard.succeeded(ctx.db, attempt, input.email, address);
+  return true;
 }
 
 export async function createSession(ctx: Context, accountId: string): Promise<NewSession> {
