@@ -183,6 +183,40 @@ for (const backend of await backends()) {
       assertProblem(await as(ownerBrowser, 'PATCH', `${P}/members/${owner.accountId}`, { role: 'viewer' }), 409, 'last_owner');
     });
 
+    test("a person's keys grant no more than their role now: demoted, they lose what the role lost; removed, their keys stop", async () => {
+      const owner = await register();
+      const ownerBrowser = await signIn(owner.email);
+      const colleague = await register();
+      const P = `/api/v1/workspaces/${owner.workspaceId}`;
+      assert.equal((await as(ownerBrowser, 'POST', `${P}/members`, { email: colleague.email, role: 'owner' })).statusCode, 201);
+      const colleagueBrowser = { ...(await signIn(colleague.email)), workspaceId: owner.workspaceId };
+      const made = await as(colleagueBrowser, 'POST', `${P}/api-keys`, { name: 'mine', scopes: ['recordings:read', 'keys:manage'] });
+      assert.equal(made.statusCode, 201, made.body);
+      const { key, created_by: createdBy } = made.json<{ key: string; created_by: string | null }>();
+      assert.equal(createdBy, colleague.accountId);
+      // A key made by that key answers to the same person.
+      const child = (await hark.request({ method: 'POST', url: `${P}/api-keys`, key, payload: { name: 'child', scopes: ['recordings:read'] } })).json<{ key: string; created_by: string }>();
+      assert.equal(child.created_by, colleague.accountId);
+
+      // Demoted to viewer: reading still works, managing keys and people does not (no way back to owner).
+      assert.equal((await as(ownerBrowser, 'PATCH', `${P}/members/${colleague.accountId}`, { role: 'viewer' })).statusCode, 200);
+      assert.equal((await hark.request({ url: `${P}/recordings`, key })).statusCode, 200);
+      assertProblem(await hark.request({ url: `${P}/api-keys`, key }), 403, 'insufficient_scope');
+      assertProblem(await hark.request({ method: 'PATCH', url: `${P}/members/${colleague.accountId}`, key, payload: { role: 'owner' } }), 403, 'insufficient_scope');
+      // The owner's own registration key, demoted by a co-owner, is bounded the same way.
+      assert.equal((await as(ownerBrowser, 'PATCH', `${P}/members/${colleague.accountId}`, { role: 'owner' })).statusCode, 200);
+      assert.equal((await hark.request({ url: `${P}/api-keys`, key })).statusCode, 200, 'an owner again: the key manages keys again');
+      assert.equal((await as(colleagueBrowser, 'PATCH', `${P}/members/${owner.accountId}`, { role: 'member' })).statusCode, 200);
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/api-keys`, key: owner.key, payload: { name: 'x', scopes: ['keys:manage'] } }), 403, 'insufficient_scope');
+      assert.equal((await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: owner.key, payload: { name: 'still a member' } })).statusCode, 201);
+
+      // Removed: every key they made stops at once.
+      assert.equal((await as(colleagueBrowser, 'DELETE', `${P}/members/${owner.accountId}`)).statusCode, 204);
+      assertProblem(await hark.request({ url: `${P}/recordings`, key: owner.key }), 401, 'unauthorized');
+      assert.equal((await hark.request({ url: `${P}/recordings`, key })).statusCode, 200, "the remaining owner's keys work");
+      assert.equal((await hark.request({ url: `${P}/recordings`, key: child.key })).statusCode, 200);
+    });
+
     test("an invitation to someone else's account is no way round the sign-in waits: its wrong passwords count as failed sign-ins", async () => {
       const victim = await register();
       const attacker = await register();

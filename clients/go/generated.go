@@ -312,6 +312,7 @@ type CreateApiKeyAnswer struct {
 	ExpiresAt  *string  `json:"expires_at"`
 	LastUsedAt *string  `json:"last_used_at"`
 	CreatedAt  string   `json:"created_at"`
+	CreatedBy  *string  `json:"created_by"`
 	Key        string   `json:"key"`
 }
 

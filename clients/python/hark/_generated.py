@@ -378,6 +378,7 @@ class _CreateApiKeyAnswerRequired(TypedDict):
     expires_at: Optional[str]
     last_used_at: Optional[str]
     created_at: str
+    created_by: Optional[str]
     key: str
 
 

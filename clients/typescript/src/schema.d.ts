@@ -3982,6 +3982,8 @@ export interface operations {
                             last_used_at: string | null;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description The account the key answers to: it grants no more than that account's role in the workspace now, and nothing once the account has left it; null for an operator's key (hark admin) or one made before keys named their maker */
+                            created_by: string | null;
                         }[];
                     };
                 };
@@ -4077,6 +4079,8 @@ export interface operations {
                         last_used_at: string | null;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description The account the key answers to: it grants no more than that account's role in the workspace now, and nothing once the account has left it; null for an operator's key (hark admin) or one made before keys named their maker */
+                        created_by: string | null;
                         key: string;
                     };
                 };

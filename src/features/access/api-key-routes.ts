@@ -17,6 +17,9 @@ const KeyCard = Type.Object({
   expires_at: NullableDateTime,
   last_used_at: NullableDateTime,
   created_at: DateTime,
+  created_by: Type.Union([Type.String(), Type.Null()], {
+    description: 'The account the key answers to: it grants no more than that account\'s role in the workspace now, and nothing once the account has left it; null for an operator\'s key (hark admin) or one made before keys named their maker',
+  }),
 });
 
 const CreateBody = Type.Object(
@@ -36,6 +39,7 @@ const presentKey = (key: ApiKey) => ({
   expires_at: key.expires_at,
   last_used_at: key.last_used_at,
   created_at: key.created_at,
+  created_by: key.created_by,
 });
 
 export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
@@ -54,7 +58,9 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
     },
     async (request, reply) => {
       assertCanGrant(request, request.body.scopes, 'these scopes');
-      const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body);
+      // A key answers to the person who made it: the signed-in account, or the person behind the key that makes it.
+      const creator = request.principal!.session?.account_id ?? request.principal!.key?.created_by ?? null;
+      const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body, creator);
       return reply.code(201).send({ ...presentKey(key), key: secret });
     },
   );

@@ -7,7 +7,7 @@ import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
-import type { Scope } from '../../scopes.ts';
+import type { Role, Scope } from '../../scopes.ts';
 import { hashKeySecret, keyPrefix, newKeySecret } from '../../platform/security/api-key-secret.ts';
 
 export interface ApiKey {
@@ -19,6 +19,12 @@ export interface ApiKey {
   expires_at: Date | null;
   last_used_at: Date | null;
   created_at: Date;
+  created_by: string | null;
+}
+
+/** A key as authentication reads it: with its creator's role in the workspace now (null: gone). */
+export interface KeyHolder extends ApiKey {
+  creator_role: Role | null;
 }
 
 export interface NewKey {
@@ -27,9 +33,13 @@ export interface NewKey {
   expires_at?: Date | string | null;
 }
 
-const columns = ['id', 'workspace_id', 'name', 'key_prefix', 'scopes', 'expires_at', 'last_used_at', 'created_at'] as const;
+const columns = ['id', 'workspace_id', 'name', 'key_prefix', 'scopes', 'expires_at', 'last_used_at', 'created_at', 'created_by'] as const;
 
-export async function createApiKey(db: Db | Trx, workspaceId: string, input: NewKey): Promise<{ key: ApiKey; secret: string }> {
+/**
+ * A new key. `createdBy`: the account whose role bounds it from now on (see KeyHolder), or null
+ * for an operator's key that answers to no one's role.
+ */
+export async function createApiKey(db: Db | Trx, workspaceId: string, input: NewKey, createdBy: string | null): Promise<{ key: ApiKey; secret: string }> {
   if (input.expires_at && new Date(input.expires_at).getTime() <= Date.now()) {
     throw new AppError('validation_failed', 'expires_at must be in the future', [{ path: '/expires_at', message: 'must be in the future' }]);
   }
@@ -44,6 +54,7 @@ export async function createApiKey(db: Db | Trx, workspaceId: string, input: New
       key_prefix: keyPrefix(secret),
       scopes: [...new Set(input.scopes)],
       expires_at: input.expires_at ?? null,
+      created_by: createdBy,
     })
     .returning(columns)
     .executeTakeFirstOrThrow();
@@ -61,6 +72,11 @@ export async function deleteApiKey(ctx: Context, workspaceId: string, id: string
   mayRevoke(key.scopes);
   const result = await ctx.db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('id', '=', key.id).executeTakeFirst();
   if (result.numDeletedRows === 0n) throw notFound(`API key ${id}`);
+  await keysChanged(ctx);
+}
+
+/** What a key grants changed (a key revoked, its creator's role changed): every process reads keys afresh. */
+export async function keysChanged(ctx: Context): Promise<void> {
   forgetCachedKeys(ctx);
   await sql`SELECT pg_notify(${KEYS_CHANNEL}, '')`.execute(ctx.db);
 }
@@ -71,7 +87,7 @@ const KEY_CACHE_SIZE = 10_000;
 const LAST_USED_EVERY_MS = 60_000;
 
 interface Cached {
-  key: ApiKey;
+  key: KeyHolder;
   at: number;
   touched: number;
 }
@@ -89,15 +105,21 @@ export function forgetCachedKeys(ctx: Context): void {
   cacheOf(ctx).clear();
 }
 
-/** The key a bearer secret names, if it exists and has not expired. */
-export async function findKeyBySecret(ctx: Context, secret: string): Promise<ApiKey | null> {
+/** The key a bearer secret names, if it exists and has not expired, with its creator's role now. */
+export async function findKeyBySecret(ctx: Context, secret: string): Promise<KeyHolder | null> {
   if (!secret.startsWith('hark_') || secret.length > 100) return null;
   const hash = hashKeySecret(secret);
   const cache = cacheOf(ctx);
   const now = Date.now();
   let cached = cache.get(hash);
   if (!cached || now - cached.at > KEY_CACHE_MS) {
-    const key = await ctx.db.selectFrom('api_keys').select(columns).where('key_hash', '=', hash).executeTakeFirst();
+    const key = await ctx.db
+      .selectFrom('api_keys as k')
+      .leftJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.account_id', '=', 'k.created_by'))
+      .select(columns.map((column) => `k.${column}` as const))
+      .select('m.role as creator_role')
+      .where('k.key_hash', '=', hash)
+      .executeTakeFirst();
     if (!key) {
       cache.delete(hash);
       return null;

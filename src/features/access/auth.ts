@@ -67,7 +67,13 @@ async function authenticate(ctx: Context, request: FastifyRequest, failures: Rat
       failures.take(request.ip);
       throw unauthorized('the API key is unknown, expired or revoked');
     }
-    return { principal: { workspaceId: key.workspace_id, scopes: key.scopes, key, session: null, role: null }, limitKey: key.id };
+    if (key.created_by === null) return { principal: { workspaceId: key.workspace_id, scopes: key.scopes, key, session: null, role: null }, limitKey: key.id };
+    // A person's key grants what the key holds and their role still does: nothing once they have
+    // left the workspace, a viewer's reading once demoted to viewer.
+    if (key.creator_role === null) throw unauthorized('the API key was made by someone who is no longer a member of the workspace');
+    const allowed = roleScopes[key.creator_role];
+    const scopes = key.scopes.filter((scope) => (allowed as readonly string[]).includes(scope));
+    return { principal: { workspaceId: key.workspace_id, scopes, key, session: null, role: null }, limitKey: key.id };
   }
   const session = await findSession(ctx, token!);
   if (!session) {

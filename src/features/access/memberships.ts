@@ -1,6 +1,7 @@
 // People in a workspace: each account holds a role (owner, member, viewer) in any number of
 // workspaces. The role's scopes are checked on every request a signed-in browser makes, so a
 // removed member loses access at once. A workspace always keeps an owner.
+import { keysChanged } from './api-keys.ts';
 import type { Context } from '../../context.ts';
 import type { Trx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -92,7 +93,7 @@ export async function addMember(ctx: Context, workspaceId: string, input: { emai
  * refuses (by throwing) a caller who does not hold the member's current role.
  */
 export async function changeMember(ctx: Context, workspaceId: string, accountId: string, role: Role | null, mayChange: (current: Role) => void): Promise<Member | null> {
-  return ctx.db.transaction().execute(async (trx) => {
+  const changed = await ctx.db.transaction().execute(async (trx) => {
     // Lock the workspace's memberships so two changes cannot both remove "the other" owner.
     const owners = await trx.selectFrom('memberships').select(['account_id', 'role']).where('workspace_id', '=', workspaceId).forUpdate().execute();
     const current = owners.find((m) => m.account_id === accountId);
@@ -107,6 +108,9 @@ export async function changeMember(ctx: Context, workspaceId: string, accountId:
     await trx.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).execute();
     return getMember({ db: trx }, workspaceId, accountId);
   });
+  // The member's keys grant what their role does (auth.ts): no process may go on with the old role.
+  await keysChanged(ctx);
+  return changed;
 }
 
 /** Failed sign-ins against the workspace's members in the last day, by account and address, most recent first. */

@@ -33,6 +33,8 @@ export interface ApiKeysTable {
   expires_at: NullableTimestamp;
   last_used_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** The account whose role bounds the key (null: an operator's key, or one made before 038). */
+  created_by: string | null;
 }
 
 export interface TranscriptionScenariosTable {
