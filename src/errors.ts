@@ -29,6 +29,7 @@ export const errors = {
   scenario_changed: { status: 409, title: 'The scenario has a newer version than the one edited' },
   scenario_conflict: { status: 409, title: 'The scenario conflicts with another' },
   category_name_taken: { status: 409, title: 'The workspace has a category of this name' },
+  category_limit_reached: { status: 409, title: 'The workspace has as many categories as it may' },
   already_member: { status: 409, title: 'The account is already a member of this workspace' },
   last_owner: { status: 409, title: 'A workspace keeps at least one owner' },
   payload_too_large: { status: 413, title: 'The payload is too large' },

@@ -219,6 +219,17 @@ for (const backend of await backends()) {
       assert.deepEqual((await other.listCategories()).data, []);
     });
 
+    test('a workspace has at most 100 categories, however many are asked for at once', async () => {
+      const own = hark.client((await registerAccount(hark)).key);
+      const rule = { match: 'all' as const, conditions: [{ type: 'phrase' as const, phrases: ['x'] }] };
+      for (let i = 0; i < 96; i++) await own.createCategory({ body: { name: `c${i}`, rule } });
+      const settled = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => own.createCategory({ body: { name: `at once ${i}`, rule } })));
+      assert.equal(settled.filter((r) => r.status === 'fulfilled').length, 4);
+      for (const refused of settled.filter((r) => r.status === 'rejected')) assert.equal((refused.reason as { code?: string }).code, 'category_limit_reached');
+      assert.equal((await own.listCategories()).data.length, 100);
+      await rejectsWith(own.createCategory({ body: { name: 'one more', rule } }), 409, 'category_limit_reached');
+    });
+
     test('reports group by category: a recording meeting two counts in both, one meeting none under null', async () => {
       await client.waitForRecording((await client.upload(speech('Hello there.'))).id);
       const recordings = await client.getRecordingsReport({ query: { group_by: ['category'] } });

@@ -657,7 +657,7 @@ func (c *Client) CreateApiKey(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/api-keys", p, out)
 }
 
-// CreateCategory: Create a call category: a rule evaluated on every new transcript (up to 100 a workspace; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories).
+// CreateCategory: Create a call category: a rule evaluated on every new transcript (up to 100 a workspace: 409 category_limit_reached; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories).
 // The answer is decoded into out: a *Category; nil discards it.
 func (c *Client) CreateCategory(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/categories", p, out)

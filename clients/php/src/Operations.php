@@ -136,7 +136,7 @@ abstract class Operations
     }
 
     /**
-     * Create a call category: a rule evaluated on every new transcript (up to 100 a workspace; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories)
+     * Create a call category: a rule evaluated on every new transcript (up to 100 a workspace: 409 category_limit_reached; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

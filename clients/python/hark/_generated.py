@@ -836,7 +836,7 @@ class Operations:
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
     def create_category(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Category':
-        """Create a call category: a rule evaluated on every new transcript (up to 100 a workspace; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories)"""
+        """Create a call category: a rule evaluated on every new transcript (up to 100 a workspace: 409 category_limit_reached; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/categories", {"workspace_id": workspace_id}, query, body)
 
     def create_file(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateFileAnswer':

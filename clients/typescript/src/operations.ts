@@ -64,7 +64,7 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/api-keys', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'post'>>;
   }
 
-  /** Create a call category: a rule evaluated on every new transcript (up to 100 a workspace; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories) */
+  /** Create a call category: a rule evaluated on every new transcript (up to 100 a workspace: 409 category_limit_reached; one name each, whatever its case: 409 category_name_taken) (POST /api/v1/workspaces/{workspace_id}/categories) */
   createCategory(args: Args<'/api/v1/workspaces/{workspace_id}/categories', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/categories', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories', 'post'>> {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/categories', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/categories', 'post'>>;
   }

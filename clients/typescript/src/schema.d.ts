@@ -1335,7 +1335,7 @@ export interface paths {
         get: operations["listCategories"];
         put?: never;
         /**
-         * Create a call category: a rule evaluated on every new transcript (up to 100 a workspace; one name each, whatever its case: 409 category_name_taken)
+         * Create a call category: a rule evaluated on every new transcript (up to 100 a workspace: 409 category_limit_reached; one name each, whatever its case: 409 category_name_taken)
          * @description Conditions: `phrase` (any of `phrases` said, or with `said: false` none, optionally by a `speaker` within the first `within_seconds`), `talk` (a talk statistic above or below a value, of the call or a speaker), `sentiment` (a speaker's or the call's mean, or a third of the call, above or below a value). `match`: all or any.
          *
          *     Scope: `scenarios:write`
@@ -1485,7 +1485,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, client_closed_request, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_changed, scenario_conflict, category_name_taken, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
+        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, client_closed_request, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_changed, scenario_conflict, category_name_taken, category_limit_reached, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
         Problem: {
             type: string;
             title: string;

@@ -35,7 +35,7 @@ export const categoryRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       config: write,
       schema: {
         tags,
-        summary: 'Create a call category: a rule evaluated on every new transcript (up to 100 a workspace; one name each, whatever its case: 409 category_name_taken)',
+        summary: 'Create a call category: a rule evaluated on every new transcript (up to 100 a workspace: 409 category_limit_reached; one name each, whatever its case: 409 category_name_taken)',
         description: 'Conditions: `phrase` (any of `phrases` said, or with `said: false` none, optionally by a `speaker` within the first `within_seconds`), `talk` (a talk statistic above or below a value, of the call or a speaker), `sentiment` (a speaker\'s or the call\'s mean, or a third of the call, above or below a value). `match`: all or any.',
         params: WorkspaceParams,
         body: Type.Object({ name: Name, rule: CategoryRuleSchema }, { additionalProperties: false }),
