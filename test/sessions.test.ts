@@ -261,6 +261,8 @@ for (const backend of await backends()) {
       assert.equal((await hark.request({ method: 'GET', url: `/api/v1/invitations/${second}` })).json<{ account_exists: boolean }>().account_exists, true);
       assertProblem(await hark.request({ method: 'POST', url: `/api/v1/invitations/${second}/accept`, payload: { password: 'not the password' } }), 401, 'invalid_credentials');
       assert.equal((await hark.request({ method: 'POST', url: `/api/v1/invitations/${second}/accept`, payload: { password: PASSWORD } })).statusCode, 201);
+      // Someone already a member is not invited again (as adding them is refused).
+      assertProblem(await as(browser, 'POST', `${P}/invitations`, { email: colleague.email.toUpperCase(), role: 'member' }), 409, 'already_member');
       const roles = (await as(browser, 'GET', `${P}/members`)).json<{ data: { email: string; role: string }[] }>().data;
       assert.deepEqual(roles.map((m) => m.role).sort(), ['member', 'owner', 'viewer']);
 

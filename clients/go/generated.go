@@ -669,7 +669,7 @@ func (c *Client) CreateFile(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/v1/files", p, out)
 }
 
-// CreateInvitation: Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once) (POST /api/v1/workspaces/{workspace_id}/invitations).
+// CreateInvitation: Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once); 409 already_member for a member (POST /api/v1/workspaces/{workspace_id}/invitations).
 // The answer is decoded into out: a *CreateInvitationAnswer; nil discards it.
 func (c *Client) CreateInvitation(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/invitations", p, out)

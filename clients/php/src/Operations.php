@@ -158,7 +158,7 @@ abstract class Operations
     }
 
     /**
-     * Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once) (POST /api/v1/workspaces/{workspace_id}/invitations)
+     * Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once); 409 already_member for a member (POST /api/v1/workspaces/{workspace_id}/invitations)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

@@ -844,7 +844,7 @@ class Operations:
         return self._call("POST", "/v1/files", {}, query, body)
 
     def create_invitation(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'CreateInvitationAnswer':
-        """Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once) (POST /api/v1/workspaces/{workspace_id}/invitations)"""
+        """Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once); 409 already_member for a member (POST /api/v1/workspaces/{workspace_id}/invitations)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/invitations", {"workspace_id": workspace_id}, query, body)
 
     def create_transcription(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:

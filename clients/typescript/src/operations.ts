@@ -74,7 +74,7 @@ export abstract class Operations {
     return this.transport().call('POST', '/v1/files', args as object, options) as Promise<Answer<'/v1/files', 'post'>>;
   }
 
-  /** Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once) (POST /api/v1/workspaces/{workspace_id}/invitations) */
+  /** Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once); 409 already_member for a member (POST /api/v1/workspaces/{workspace_id}/invitations) */
   createInvitation(args: Args<'/api/v1/workspaces/{workspace_id}/invitations', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/invitations', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/invitations', 'post'>> {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/invitations', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/invitations', 'post'>>;
   }

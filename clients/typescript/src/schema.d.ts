@@ -227,7 +227,7 @@ export interface paths {
         get: operations["listInvitations"];
         put?: never;
         /**
-         * Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once)
+         * Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once); 409 already_member for a member
          * @description Scope: `keys:manage`
          */
         post: operations["createInvitation"];
@@ -3656,6 +3656,15 @@ export interface operations {
             };
             /** @description Not allowed for this key or role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource is not in a state that allows this */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -39,10 +39,10 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
       config,
       schema: {
         tags,
-        summary: 'Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once)',
+        summary: 'Invite an e-mail address with a role: a single-use link, valid 7 days (its token is shown once); 409 already_member for a member',
         params: WorkspaceParams,
         body: CreateBody,
-        response: withProblems({ 201: Type.Composite([InvitationCard, Type.Object({ token: Type.String(), url: Type.String({ description: 'The page to open to accept' }) })]) }),
+        response: withProblems({ 201: Type.Composite([InvitationCard, Type.Object({ token: Type.String(), url: Type.String({ description: 'The page to open to accept' }) })]) }, 409),
       },
     },
     async (request, reply) => {

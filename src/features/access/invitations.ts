@@ -27,6 +27,15 @@ export interface Invitation {
 const columns = ['id', 'workspace_id', 'email', 'role', 'created_at', 'expires_at', 'accepted_at'] as const;
 
 export async function createInvitation(ctx: Context, workspaceId: string, input: { email: string; role: Role }): Promise<{ invitation: Invitation; token: string }> {
+  const member = await ctx.db
+    .selectFrom('accounts as a')
+    .innerJoin('memberships as m', 'm.account_id', 'a.id')
+    .select('m.role')
+    .where('m.workspace_id', '=', workspaceId)
+    .where((eb) => eb(eb.fn('lower', ['a.email']), '=', input.email.trim().toLowerCase()))
+    .executeTakeFirst();
+  // As adding them would be (POST members): their role is changed on the member, not by a link.
+  if (member) throw new AppError('already_member', `${input.email.trim()} is already a member (${member.role}): change the role instead`);
   const token = randomBytes(24).toString('base64url');
   const invitation = await ctx.db
     .insertInto('invitations')
