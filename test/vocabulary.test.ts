@@ -34,6 +34,8 @@ test('a term is pronounced from the dictionary, else espeak-ng, else as dictiona
   const said = pronounce('Qualtrics', words);
   assert.ok('phones' in said && said.phones.split(' ').every((phone) => ARPABET.has(phone)), JSON.stringify(said));
   assert.deepEqual(pronounce('42', words), { unpronounceable: '42' });
+  assert.deepEqual(pronounce('Tokyo 東京', words), { unpronounceable: '東京' });
+  assert.ok('phones' in pronounce('Zürich', words), 'Latin letters with accents are said');
   assert.deepEqual(spokenWords("O'Neil's help-desk 2.0"), ["o'neil's", 'help', 'desk']);
 });
 
@@ -162,6 +164,11 @@ for (const backend of await oneBackend()) {
       assert.match((await refused(['Zendesk', '1234'])).detail, /options\.vocabulary\[1\]/);
       assert.match((await refused(['Windows 11'])).detail, /write numbers as said/);
       assert.match((await refused(['x'.repeat(61)])).detail, /vocabulary/);
+      // Symbols are not said; an English model says no other script (espeak-ng reads 東京 as "Chinese letter").
+      assert.match((await refused(['hello 😀'])).detail, /options\.vocabulary\[0\].*not said/);
+      assert.match((await refused(['Zendesk', '東京'])).detail, /options\.vocabulary\[1\]/);
+      const accented = await client.createTranscriptionScenario({ body: { name: 'Accents', options: { vocabulary: ['Café Zürich', "O'Neil & Co."] } } });
+      await client.deleteTranscriptionScenario({ path: { scenario_id: accented.id } });
       await refused(Array.from({ length: 201 }, (_, i) => `term${i}`));
       const scenarios = (await client.listTranscriptionScenarios()).data;
       assert.equal(scenarios.filter((s) => s.name !== 'Plain' && s.name !== 'Our terms').length, 1, 'nothing half-created (the default only)');

@@ -142,6 +142,8 @@ const MAX_PRONUNCIATIONS = 4;
 function wordPronunciations(word: string, words: Map<string, string>): string[][] {
   const known = words.get(word);
   if (known) return [known.split(' ')];
+  // An English model says Latin letters only: espeak-ng reads 東京 as "Chinese letter" twice.
+  if (/[^\p{Script=Latin}\p{M}']/u.test(word)) return [];
   const ways = [espeakPhones(word), rulePhones(word), compoundPhones(word, words)].filter((phones): phones is string[] => phones !== null && phones.length > 0 && phones.every((phone) => ARPABET.has(phone)));
   return ways.filter((phones, i) => ways.findIndex((other) => other.join(' ') === phones.join(' ')) === i);
 }

@@ -44,6 +44,8 @@ export function checkSpotWords(spot: readonly string[] | undefined): void {
 function checkSaid(text: string, where: string): void {
   if (!/\p{L}/u.test(text)) throw invalid(where, `"${text}" has no letters to pronounce`);
   if (/\d/.test(text)) throw invalid(where, `"${text}" has digits: write numbers as said ("Windows eleven")`);
+  const symbol = /[^\p{L}\p{M}\s'’.\-&+#/]/u.exec(text);
+  if (symbol) throw invalid(where, `"${text}" has "${symbol[0]}", which is not said: write the term in letters as it is said`);
   if (text.trim().split(/\s+/).length > MAX_TERM_WORDS) throw invalid(where, `"${text}" is longer than ${MAX_TERM_WORDS} words`);
 }
 
