@@ -207,6 +207,10 @@ for (const backend of await backends({ s3: true })) {
       const list = async (query: Record<string, string>) => (await ws.listRecordings({ query })).data;
       assert.equal((await list({ 'metadata.team': 'red' })).length, 3);
       assert.equal((await list({ 'metadata.team': 'red', 'metadata.n': '3' })).length, 1);
+      // Exact: a number is found by the text JSON writes for it; a field no metadata can hold finds nothing.
+      assert.equal((await list({ 'metadata.n': '03' })).length, 0);
+      assert.equal((await list({ 'metadata.n': '3.0' })).length, 0);
+      assert.equal((await list({ 'metadata.__proto__': 'x' })).length, 0);
       assert.equal((await list({ 'metadata.nested.tier': 'gold' })).length, 3);
       assert.equal((await list({ 'metadata.team': 'green' })).length, 0);
       assert.equal((await list({ status: 'download_failed' })).length, 0);

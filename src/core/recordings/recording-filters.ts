@@ -54,7 +54,8 @@ export function candidateValues(raw: string): unknown[] {
   if (raw === 'true') values.push(true);
   if (raw === 'false') values.push(false);
   if (raw === 'null') values.push(null);
-  if (raw.trim() !== '' && Number.isFinite(Number(raw))) values.push(Number(raw));
+  // A number as JSON writes it, exactly: "3" finds 3, "03" and "3.0" only the strings.
+  if (Number.isFinite(Number(raw)) && String(Number(raw)) === raw) values.push(Number(raw));
   return values;
 }
 
