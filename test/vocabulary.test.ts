@@ -155,7 +155,8 @@ for (const backend of await oneBackend()) {
       for (const [fields, query] of [[{ format: 'bogus' }, ''], [{}, '?format=bogus']] as const) {
         const refused = await send(fields, query);
         assert.equal(refused.statusCode, 400, refused.body);
-        assert.match(refused.body, /format/);
+        const { error } = refused.json<{ error: { param: string | null; code: string | null } }>();
+        assert.deepEqual([error.param, error.code], ['format', 'validation_failed'], 'the same answer as a form field or a query parameter');
       }
     });
 

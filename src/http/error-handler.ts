@@ -47,7 +47,8 @@ export function meantErrors(errors: readonly ValidationError[]): ValidationError
   return kept;
 }
 
-function toAppError(error: FastifyError): AppError {
+/** Any error as the AppError a client is told of: validation, framework refusals, outages, or an internal error. */
+export function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
     const where = error.validationContext ?? 'body';

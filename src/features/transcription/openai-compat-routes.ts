@@ -4,13 +4,14 @@ import type { SpeakerWord } from '../../engines/transcription/types.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
-import { AppError, invalid } from '../../errors.ts';
+import { invalid } from '../../errors.ts';
 import { transcribeNow } from './sync-transcription.ts';
 import { exportTranscript } from './transcript-export.ts';
 import { workspaceOf } from '../../http/request-context.ts';
 import { readUpload } from '../../core/recordings/multipart-upload.ts';
 import { mediaResponse, Nullable } from '../../http/schemas/common.ts';
 import { settleUnreadBody } from '../../http/unread-body.ts';
+import { toAppError } from '../../http/error-handler.ts';
 import { transcriptParts } from '../../core/transcripts/transcript.ts';
 
 const OpenAiError = Type.Object({
@@ -62,13 +63,14 @@ const openAiType = (status: number) => (status === 401 ? 'authentication_error' 
 
 export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = error instanceof AppError ? error : null;
-    const status = appError?.status ?? (error.validation ? 400 : (error.statusCode ?? 500));
+    // The same codes as Hark's own routes give (a query parameter's mistake as a form field's).
+    const appError = toAppError(error);
+    const status = appError.status;
     if (status >= 500) request.log.error({ err: error }, 'transcription request failed');
-    if (appError?.headers) for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
-    const message = status >= 500 && !appError ? 'an unexpected error occurred' : (appError?.detail ?? error.message);
+    if (appError.headers) for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
+    const param = appError.fieldErrors?.[0]?.path.replace(/^(querystring|body|params|headers)\//, '') ?? null;
     settleUnreadBody(request, reply);
-    return reply.code(status).type('application/json; charset=utf-8').send({ error: { message, type: openAiType(status), param: appError?.fieldErrors?.[0]?.path ?? null, code: appError?.code ?? null } });
+    return reply.code(status).type('application/json; charset=utf-8').send({ error: { message: appError.detail ?? appError.message, type: openAiType(status), param, code: appError.code } });
   });
 
   app.post(
