@@ -574,6 +574,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.match((await page.getByTestId('secret').textContent()) ?? '', /^hark_/);
     await check(page, 'settings-keys');
     await page.getByRole('button', { name: 'Done' }).click();
+    // The key answers to the person who made it.
+    await page.locator('tr[data-key="Nightly export"]').getByText(email).waitFor();
     await page.getByRole('button', { name: 'Revoke Nightly export' }).click();
     // What cannot be undone asks first.
     const dialog = page.getByRole('dialog', { name: 'Revoke the key “Nightly export”?' });

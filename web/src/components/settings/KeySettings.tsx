@@ -1,4 +1,4 @@
-// API keys: create with scopes and an expiry (the secret is shown once), list, revoke.
+// API keys: create with scopes and an expiry (the secret is shown once), list with who made each, revoke.
 import '@mantine/dates/styles.css';
 import { Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
@@ -24,6 +24,9 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
   const [expires, setExpires] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const keys = useQuery(queries.apiKeys(workspaceId));
+  const members = useQuery(queries.members(workspaceId));
+  // A key answers to the person who made it: it grants no more than their role, nothing once they have left.
+  const madeBy = (account: string | null) => (account === null ? 'the operator' : (members.data?.data.find((m) => m.account_id === account)?.email ?? (members.isSuccess ? 'someone who has left (the key no longer works)' : '…')));
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.keys(workspaceId) });
   const create = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/api-keys', { params: { path }, body: { name, scopes, ...(expires ? { expires_at: dayjs(expires).endOf('day').toISOString() } : {}) } })),
@@ -49,7 +52,10 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
         <CheckboxGrid label="Scopes" options={allScopes} value={scopes} onChange={setScopes} />
       </CreateForm>
       <ProblemAlert error={keys.error ?? revoke.error} />
-      <Table.ScrollContainer minWidth={560}>
+      <Text size="sm" c="dimmed">
+        A key grants its scopes only as far as the role of the person who made it allows, and stops working when they leave the workspace.
+      </Text>
+      <Table.ScrollContainer minWidth={640}>
         <Table aria-label="API keys">
           <Table.Thead>
             <Table.Tr>
@@ -57,6 +63,7 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
               <Table.Th>Key</Table.Th>
               <Table.Th>Scopes</Table.Th>
               <Table.Th>Expires</Table.Th>
+              <Table.Th>Made by</Table.Th>
               <Table.Th />
             </Table.Tr>
           </Table.Thead>
@@ -73,6 +80,9 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
                   <Text size="xs">{key.scopes.join(', ')}</Text>
                 </Table.Td>
                 <Table.Td>{key.expires_at ? formatDate(key.expires_at) : 'never'}</Table.Td>
+                <Table.Td>
+                  <Text size="xs">{madeBy(key.created_by)}</Text>
+                </Table.Td>
                 <Table.Td>
                   <ConfirmButton size="xs" title={`Revoke the key “${key.name}”?`} consequence="Every program using it is refused from now on. This cannot be undone: a new key has a new secret." confirm="Revoke" onConfirm={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
                     Revoke
