@@ -73,6 +73,18 @@ test('breaks: a sentence ends where the next word opens one, else a comma where 
   }
 });
 
+test('"and", "but" and "or" carry a sentence on even where the model would end it there; a sentence opened by "if" or "because" goes on past its clause with a comma', () => {
+  const text = (said: string, pauses: Record<number, number>, odds: Record<number, number>) =>
+    punctuate(spoken(said, pauses), undefined, said.split(' ').map((_, i) => odds[i] ?? -10)).map((w) => w.punctuated_word).join(' ');
+  assert.equal(text('it was sent on monday but it never arrived', { 5: 0.1 }, { 5: 0 }), 'It was sent on monday, but it never arrived.');
+  assert.equal(text('the discount is ten percent and it ends soon', { 5: 0.1 }, { 5: 0 }), 'The discount is ten percent, and it ends soon.');
+  assert.equal(text('it was sent on monday it never arrived', { 5: 0.1 }, { 5: 0 }), 'It was sent on monday. It never arrived.', 'the model still ends a sentence before another word');
+  assert.equal(text('if they do not i can book an engineer', { 4: 0.1 }, { 4: 0 }), 'If they do not, I can book an engineer.');
+  assert.equal(text('because it broke we sent another one', { 3: 0.1 }, { 3: 0 }), 'Because it broke, we sent another one.');
+  assert.equal(text('if they do not i can book one we will call you', { 4: 0.1, 8: 0.1 }, { 4: 0, 8: 0 }), 'If they do not, I can book one. We will call you.', 'past its clause, the next break ends the sentence');
+  assert.equal(text('when did you order it i placed it last week', { 5: 0.1 }, { 5: 0 }), 'When did you order it? I placed it last week.', '"when" asks as often as it opens a clause');
+});
+
 test('a break never splits a number, nor cuts a sentence of one or two words, nor asks without a subject after the verb', () => {
   const format = (said: string, pauses: Record<number, number>) => formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 999, text: '', channel: 0, speaker: 'agent' }], words: spoken(said, pauses) }, false).text;
   assert.equal(format('it costs twenty five dollars', { 3: 0.3 }), 'It costs $25.', 'not "twenty, $5"');

@@ -34,6 +34,8 @@ const OPENERS = new Set(['yes', 'yeah', 'well', 'okay', 'ok', 'hello', 'hi', 'he
 /** Words a new sentence opens with after a break ("... a refund. My order ..."). */
 const STARTERS = new Set(['i', "i'm", "i've", "i'll", "i'd", 'my', 'please', 'thank', 'thanks', 'we', "we're", 'you', "you're", 'your', 'our', 'it', "it's", 'this', "that's", 'there', "there's", 'they', 'he', 'she', "let's", 'the']);
 /** Words that carry a sentence on after a break: a comma before them ("ten percent, and it ends"). */
+const CARRIERS = new Set(['and', 'but', 'or']);
+const SUBORDINATORS = new Set(['if', 'because', 'although', 'though', 'unless', 'once', 'while', 'whenever']);
 const JOINERS = new Set(['and', 'but', 'or', 'so', 'because', 'then', 'which', 'if', 'on', 'in', 'at', 'with']);
 /** Words a sentence does not end on, nor a comma follow ("the, order"). */
 const HOLDS = new Set(['the', 'a', 'an', 'to', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'and', 'or', 'but', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'is', 'are', 'was', 'were', 'i', 'we', 'they']);
@@ -128,11 +130,14 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Readonly<Pauses
     const inNumber = last !== undefined && isNumberWord(last.word.toLowerCase()) && (isNumberWord(lower) || lower === 'and');
     const after = words[i + 1]?.word.toLowerCase() ?? '';
     const subject = SUBJECT_VERBS.has(after) && !JOINERS.has(lower) && !HOLDS.has(lower) && !isNumberWord(lower) && !AUXILIARIES.has(lower);
-    const likely = (odds?.[i] ?? -Infinity) >= pauses.odds;
+    // "and", "but" and "or" carry a sentence on in writing: the model's odds alone do not start one with them.
+    const likely = !CARRIERS.has(lower) && (odds?.[i] ?? -Infinity) >= pauses.odds;
     const opens = STARTERS.has(lower) || QUESTION_WORDS.has(lower) || (AUXILIARIES.has(lower) && SUBJECTS.has(after)) || subject || likely;
-    const breaks = pause >= pauses.break && !holds && !opener && !inNumber;
+    // A sentence opened by a subordinate clause ("if they don't, I can…") goes on past its first break with a comma.
+    const clause = SUBORDINATORS.has(sentence[0]?.word.toLowerCase() ?? '') && !sentence.some((w) => w.punctuated_word.endsWith(','));
+    const breaks = pause >= pauses.break && !holds && !opener && !inNumber && !clause;
     if (pause >= pauses.sentence || (breaks && sentence.length >= SHORTEST_SENTENCE && opens)) close();
-    else if (last && last.punctuated_word !== '' && !MARKER.test(last.word) && !/[.,?!;:]$/.test(last.punctuated_word) && pause >= pauses.break && !inNumber && (opener || (!holds && (pause >= pauses.comma || JOINERS.has(lower))))) last.punctuated_word += ',';
+    else if (last && last.punctuated_word !== '' && !MARKER.test(last.word) && !/[.,?!;:]$/.test(last.punctuated_word) && pause >= pauses.break && !inNumber && (opener || (!holds && (pause >= pauses.comma || JOINERS.has(lower) || (clause && sentence.length >= SHORTEST_SENTENCE && opens))))) last.punctuated_word += ',';
     sentence.push({ ...word, punctuated_word: FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word });
   }
   close();
