@@ -126,7 +126,7 @@ export const EnvSchema = Type.Object({
   HARK_STALE_RUN_SECONDS: integer(120, 5, 86400, 'A run without a heartbeat this long is queued again'),
   HARK_OPENAI_BASE_URL: text('Default server of the openai engines'),
   HARK_REMOTE_ENGINES: choice(['on', 'off'], 'on', 'Whether scenarios may use engines that send audio or text to another server (openai); off refuses them'),
-  HARK_OPENAI_API_KEY: text('Key of the openai engines'),
+  HARK_OPENAI_API_KEY: text("Key of the openai engines, sent only to HARK_OPENAI_BASE_URL (a scenario's own base_url is called without it)"),
   HARK_LLAMA_THREADS: integer(1, 1, 64, 'llama.cpp threads'),
   HARK_WHISPER_THREADS: integer(cores, 1, 64, 'whisper.cpp threads'),
   HARK_WEBHOOK_MAX_ATTEMPTS: integer(6, 1, 20, 'Delivery attempts of a webhook event'),

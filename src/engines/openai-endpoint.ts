@@ -18,6 +18,25 @@ export function baseUrlOf(config: Config, scenarioBaseUrl: string | null): strin
   return base.replace(/\/+$/, '');
 }
 
+/**
+ * The operator's key (HARK_OPENAI_API_KEY) for a run's server: only where that server is the
+ * operator's own (HARK_OPENAI_BASE_URL). A scenario's base_url is any API user's choice: the key
+ * sent there would be theirs to read. A server of a scenario's own is called without a key.
+ */
+export function engineKeyFor(config: Config, scenarioBaseUrl: string | null): string | null {
+  if (!config.openai.apiKey) return null;
+  if (scenarioBaseUrl === null) return config.openai.apiKey;
+  const same = (a: string, b: string) => {
+    try {
+      const [x, y] = [new URL(a), new URL(b)];
+      return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+    } catch {
+      return false;
+    }
+  };
+  return config.openai.baseUrl && same(scenarioBaseUrl, config.openai.baseUrl) ? config.openai.apiKey : null;
+}
+
 /** A scenario's URL is the API user's choice, so it gets the import guard; the operator's is trusted. */
 export function engineAddressPolicy(config: Config, fromScenario: boolean): AddressPolicy {
   return { allowPrivate: !fromScenario || config.importAllowPrivate };
@@ -33,7 +52,8 @@ export async function postToEngine(
 ): Promise<unknown> {
   const url = new URL(`${baseUrlOf(config, scenarioBaseUrl)}${path}`);
   const headers: Record<string, string> = {};
-  if (config.openai.apiKey) headers.authorization = `Bearer ${config.openai.apiKey}`;
+  const key = engineKeyFor(config, scenarioBaseUrl);
+  if (key) headers.authorization = `Bearer ${key}`;
   if (typeof body === 'string') headers['content-type'] = 'application/json';
   const limit = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
   let status: number;

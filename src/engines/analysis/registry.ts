@@ -3,7 +3,7 @@
 import type { Config } from '../../config.ts';
 import { invalid } from '../../errors.ts';
 import { checkModelAvailable, listModels, modelPath as modelPath_ } from '../models.ts';
-import { baseUrlOf, engineAddressPolicy } from '../openai-endpoint.ts';
+import { baseUrlOf, engineAddressPolicy, engineKeyFor } from '../openai-endpoint.ts';
 import { EngineError, type AnalysisEngine } from './types.ts';
 
 export interface AnalysisEngineDescriptor {
@@ -66,7 +66,7 @@ export const analysisEngines = {
     load: async (settings) => {
       const baseUrl = baseUrlOf(settings.config, settings.baseUrl);
       const policy = engineAddressPolicy(settings.config, settings.baseUrl !== null);
-      return (await import('./openai.ts')).openaiAnalysisEngine({ baseUrl, apiKey: settings.config.openai.apiKey, model: settings.model, policy });
+      return (await import('./openai.ts')).openaiAnalysisEngine({ baseUrl, apiKey: engineKeyFor(settings.config, settings.baseUrl), model: settings.model, policy });
     },
   },
 } satisfies Record<string, AnalysisEngineDescriptor>;
