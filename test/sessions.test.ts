@@ -305,6 +305,18 @@ for (const backend of await backends()) {
       assert.equal((await hark.request({ method: 'PATCH', url: `${P}/members/${colleague.accountId}`, headers: bearer(owner.key), payload: { role: 'viewer' } })).statusCode, 200);
     });
 
+    test('a session cannot guess its own password faster than a sign-in: wrong current passwords wait as failed sign-ins do', async () => {
+      const person = await register();
+      const browser = await signIn(person.email);
+      const address = '203.0.113.33';
+      const from = (current: string) => hark.request({ method: 'PUT', url: '/api/v1/account/password', remoteAddress: address, headers: { cookie: browser.cookie, 'x-csrf-token': browser.csrf, origin: 'http://localhost:80', host: 'localhost:80' }, payload: { current_password: current, new_password: 'a much newer password' } });
+      for (let i = 0; i < 3; i++) assertProblem(await from(`wrong ${i}`), 401, 'invalid_credentials');
+      assertProblem(await from('wrong 3'), 429, 'rate_limited');
+      assertProblem(await from(PASSWORD), 429, 'rate_limited');
+      const failures = (await hark.request({ method: 'GET', url: `/api/v1/workspaces/${person.workspaceId}/sign-in-failures`, key: person.key })).json<{ data: { address: string; failures: number }[] }>().data;
+      assert.deepEqual(failures.map((f) => [f.address, f.failures]), [[address, 3]]);
+    });
+
     test('sessions end on sign-out, on a new password (every one of them) and when idle', async () => {
       const person = await register();
       const first = await signIn(person.email);

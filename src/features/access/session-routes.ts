@@ -73,7 +73,7 @@ export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
       schema: { tags, summary: 'Change the password: every session of the account ends, this browser gets a new one', body: PasswordBody, response: withProblems({ 200: SessionCard }) },
     },
     async (request, reply) => {
-      const created = await changePassword(ctx, current(request).account_id, request.body.current_password, request.body.new_password);
+      const created = await changePassword(ctx, throttle, current(request).account_id, { current: request.body.current_password, next: request.body.new_password }, request.ip);
       setCookie(request, reply, created);
       return card(created.session, created.token);
     },

@@ -105,9 +105,11 @@ export async function endSession(ctx: Context, id: string): Promise<void> {
 }
 
 /** A new password ends every session of the account; the caller signs the current browser in again. */
-export async function changePassword(ctx: Context, accountId: string, current: string, next: string): Promise<NewSession> {
-  const account = await ctx.db.selectFrom('accounts').select('password_hash').where('id', '=', accountId).executeTakeFirstOrThrow();
-  if (!(await verifyPassword(current, account.password_hash))) throw new AppError('invalid_credentials', 'the current password is wrong');
+/** A new password: the current one checked as a sign-in is (a stolen session cannot guess it faster). */
+export async function changePassword(ctx: Context, guard: SignInGuard, accountId: string, passwords: { current: string; next: string }, address: string): Promise<NewSession> {
+  const account = await ctx.db.selectFrom('accounts').select(['id', 'email', 'password_hash']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  if (!(await passwordHolds(ctx, guard, { email: account.email.trim().toLowerCase(), account, password: passwords.current }, address))) throw new AppError('invalid_credentials', 'the current password is wrong');
+  const next = passwords.next;
   const passwordHash = await hashPassword(next);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', accountId).execute();
