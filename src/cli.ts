@@ -118,7 +118,7 @@ async function admin(config: Config, args: string[]): Promise<void> {
     const { key, secret } = await withDatabase(config, async (ctx) => {
       const exists = await ctx.db.selectFrom('workspaces').select('id').where('id', '=', first).executeTakeFirst();
       if (!exists) throw new Error(`workspace ${first} does not exist`);
-      return createApiKey(ctx.db, first, { name: values.name ?? 'CLI key', scopes: wanted as Scope[] }, null);
+      return createApiKey(ctx.db, first, { name: values.name ?? 'CLI key', scopes: wanted as Scope[] }, { account: null, key: null });
     });
     console.log(JSON.stringify({ id: key.id, key: secret, scopes: key.scopes }));
   } else if (action === 'set-plan' && first && second) {

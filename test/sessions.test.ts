@@ -34,7 +34,9 @@ for (const backend of await backends()) {
 
     async function register(): Promise<{ email: string; key: string; workspaceId: string; accountId: string }> {
       const email = `person-${randomBytes(4).toString('hex')}@example.com`;
-      const response = await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email, password: PASSWORD, workspace_name: 'Research' } });
+      // Each from an address of its own: the file registers more people than one address may in a minute.
+      const remoteAddress = `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+      const response = await hark.request({ method: 'POST', url: '/api/v1/accounts', remoteAddress, payload: { email, password: PASSWORD, workspace_name: 'Research' } });
       assert.equal(response.statusCode, 201, response.body);
       const body = response.json<{ api_key: string; workspace_id: string; account_id: string }>();
       return { email, key: body.api_key, workspaceId: body.workspace_id, accountId: body.account_id };
@@ -210,11 +212,52 @@ for (const backend of await backends()) {
       assertProblem(await hark.request({ method: 'POST', url: `${P}/api-keys`, key: owner.key, payload: { name: 'x', scopes: ['keys:manage'] } }), 403, 'insufficient_scope');
       assert.equal((await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: owner.key, payload: { name: 'still a member' } })).statusCode, 201);
 
-      // Removed: every key they made stops at once.
+      // Removed: every key they made is deleted; added again, they get none of them back.
       assert.equal((await as(colleagueBrowser, 'DELETE', `${P}/members/${owner.accountId}`)).statusCode, 204);
+      assertProblem(await hark.request({ url: `${P}/recordings`, key: owner.key }), 401, 'unauthorized');
+      assert.equal((await as(colleagueBrowser, 'POST', `${P}/members`, { email: owner.email, role: 'owner' })).statusCode, 201);
       assertProblem(await hark.request({ url: `${P}/recordings`, key: owner.key }), 401, 'unauthorized');
       assert.equal((await hark.request({ url: `${P}/recordings`, key })).statusCode, 200, "the remaining owner's keys work");
       assert.equal((await hark.request({ url: `${P}/recordings`, key: child.key })).statusCode, 200);
+    });
+
+    test('a key made by a key goes with it: it expires no later, and is revoked with it', async () => {
+      const owner = await register();
+      const P = `/api/v1/workspaces/${owner.workspaceId}`;
+      const soon = new Date(Date.now() + 3600_000).toISOString();
+      const parent = (await hark.request({ method: 'POST', url: `${P}/api-keys`, key: owner.key, payload: { name: 'short', scopes: ['recordings:read', 'keys:manage'], expires_at: soon } })).json<{ id: string; key: string }>();
+      const child = await hark.request({ method: 'POST', url: `${P}/api-keys`, key: parent.key, payload: { name: 'child', scopes: ['recordings:read'] } });
+      assert.equal(child.statusCode, 201, child.body);
+      assert.equal(new Date(child.json<{ expires_at: string }>().expires_at).toISOString(), soon, "without an expiry of its own, the maker's");
+      const later = new Date(Date.now() + 7200_000).toISOString();
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/api-keys`, key: parent.key, payload: { name: 'longer', scopes: ['recordings:read'], expires_at: later } }), 400, 'validation_failed');
+      assert.equal((await hark.request({ url: `${P}/recordings`, key: child.json<{ key: string }>().key })).statusCode, 200);
+      assert.equal((await hark.request({ method: 'DELETE', url: `${P}/api-keys/${parent.id}`, key: owner.key })).statusCode, 204);
+      assertProblem(await hark.request({ url: `${P}/recordings`, key: child.json<{ key: string }>().key }), 401, 'unauthorized');
+      const left = (await hark.request({ url: `${P}/api-keys`, key: owner.key })).json<{ data: { name: string }[] }>().data.map((k) => k.name);
+      assert.deepEqual(left, ['Registration key']);
+    });
+
+    test("an invitation is as good as its sender's role when it is accepted", async () => {
+      const owner = await register();
+      const ownerBrowser = await signIn(owner.email);
+      const sender = await register();
+      const P = `/api/v1/workspaces/${owner.workspaceId}`;
+      await as(ownerBrowser, 'POST', `${P}/members`, { email: sender.email, role: 'owner' });
+      const senderBrowser = { ...(await signIn(sender.email)), workspaceId: owner.workspaceId };
+      const invite = async (role: string) => (await as(senderBrowser, 'POST', `${P}/invitations`, { email: `to-${randomBytes(4).toString('hex')}@example.com`, role })).json<{ token: string }>().token;
+      const asOwner = await invite('owner');
+      const asMember = await invite('member');
+      // Demoted to member: the owner invitation grants nothing, the member one still does.
+      await as(ownerBrowser, 'PATCH', `${P}/members/${sender.accountId}`, { role: 'member' });
+      assertProblem(await hark.request({ method: 'GET', url: `/api/v1/invitations/${asOwner}` }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'POST', url: `/api/v1/invitations/${asOwner}/accept`, payload: { password: PASSWORD } }), 404, 'not_found');
+      assert.equal((await hark.request({ method: 'GET', url: `/api/v1/invitations/${asMember}` })).statusCode, 200);
+      // Removed: nothing they sent grants anything.
+      await as(ownerBrowser, 'DELETE', `${P}/members/${sender.accountId}`);
+      assertProblem(await hark.request({ method: 'POST', url: `/api/v1/invitations/${asMember}/accept`, payload: { password: PASSWORD } }), 404, 'not_found');
+      const roles = (await as(ownerBrowser, 'GET', `${P}/members`)).json<{ data: { role: string }[] }>().data.map((m) => m.role);
+      assert.deepEqual(roles, ['owner'], 'nobody joined');
     });
 
     test("an invitation to someone else's account is no way round the sign-in waits: its wrong passwords count as failed sign-ins", async () => {

@@ -8,8 +8,8 @@ export interface Principal {
   /** The workspace the request acts in: the key's, or the route's for a session (null outside one). */
   workspaceId: string | null;
   scopes: readonly string[];
-  /** The API key (its id, workspace and the account it answers to), or null for a session. */
-  key: { id: string; workspace_id: string; scopes: readonly string[]; created_by: string | null } | null;
+  /** The API key (its id, workspace, the account it answers to and its expiry), or null for a session. */
+  key: { id: string; workspace_id: string; scopes: readonly string[]; created_by: string | null; expires_at: Date | null } | null;
   /** The browser session (its id and account), or null for a key. */
   session: { id: string; account_id: string; email: string } | null;
   role: Role | null;

@@ -34,7 +34,7 @@ export async function register(
       const accountId = newId('account');
       await trx.insertInto('accounts').values({ id: accountId, email, password_hash: passwordHash, workspace_id: workspace.id }).execute();
       await addOwner(trx, workspace.id, accountId);
-      const { secret } = await createApiKey(trx, workspace.id, { name: 'Registration key', scopes }, accountId);
+      const { secret } = await createApiKey(trx, workspace.id, { name: 'Registration key', scopes }, { account: accountId, key: null });
       return { account_id: accountId, workspace_id: workspace.id, api_key: secret, trial_ends_at: workspace.trial_ends_at };
     });
   } catch (error) {

@@ -59,8 +59,11 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
     async (request, reply) => {
       assertCanGrant(request, request.body.scopes, 'these scopes');
       // A key answers to the person who made it: the signed-in account, or the person behind the key that makes it.
-      const creator = request.principal!.session?.account_id ?? request.principal!.key?.created_by ?? null;
-      const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body, creator);
+      const { session, key: maker } = request.principal!;
+      const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body, {
+        account: session?.account_id ?? maker?.created_by ?? null,
+        key: maker ? { id: maker.id, expires_at: maker.expires_at } : null,
+      });
       return reply.code(201).send({ ...presentKey(key), key: secret });
     },
   );

@@ -35,13 +35,24 @@ export interface NewKey {
 
 const columns = ['id', 'workspace_id', 'name', 'key_prefix', 'scopes', 'expires_at', 'last_used_at', 'created_at', 'created_by'] as const;
 
+/** Who makes a key: the account whose role bounds it, and the key that makes it (if one does). */
+export interface KeyMaker {
+  account: string | null;
+  key: { id: string; expires_at: Date | null } | null;
+}
+
 /**
- * A new key. `createdBy`: the account whose role bounds it from now on (see KeyHolder), or null
- * for an operator's key that answers to no one's role.
+ * A new key. `maker.account`: the account whose role bounds it from now on (see KeyHolder), or
+ * null for an operator's key that answers to no one's role. A key made by a key goes with it: it
+ * is deleted with it and expires no later (without an expiry of its own, it takes the maker's).
  */
-export async function createApiKey(db: Db | Trx, workspaceId: string, input: NewKey, createdBy: string | null): Promise<{ key: ApiKey; secret: string }> {
+export async function createApiKey(db: Db | Trx, workspaceId: string, input: NewKey, maker: KeyMaker): Promise<{ key: ApiKey; secret: string }> {
   if (input.expires_at && new Date(input.expires_at).getTime() <= Date.now()) {
     throw new AppError('validation_failed', 'expires_at must be in the future', [{ path: '/expires_at', message: 'must be in the future' }]);
+  }
+  const limit = maker.key?.expires_at ?? null;
+  if (limit && input.expires_at && new Date(input.expires_at).getTime() > limit.getTime()) {
+    throw new AppError('validation_failed', `expires_at must not be after the expiry of the key that makes it (${limit.toISOString()})`, [{ path: '/expires_at', message: 'must not be after the expiry of the key that makes it' }]);
   }
   const secret = newKeySecret();
   const key = await db
@@ -53,8 +64,9 @@ export async function createApiKey(db: Db | Trx, workspaceId: string, input: New
       key_hash: hashKeySecret(secret),
       key_prefix: keyPrefix(secret),
       scopes: [...new Set(input.scopes)],
-      expires_at: input.expires_at ?? null,
-      created_by: createdBy,
+      expires_at: input.expires_at ?? limit,
+      created_by: maker.account,
+      created_by_key: maker.key?.id ?? null,
     })
     .returning(columns)
     .executeTakeFirstOrThrow();

@@ -47,7 +47,8 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
     },
     async (request, reply) => {
       assertCanGrantRole(request, request.body.role);
-      const { invitation, token } = await createInvitation(ctx, request.params.workspace_id, request.body);
+      const { session, key } = request.principal!;
+      const { invitation, token } = await createInvitation(ctx, request.params.workspace_id, request.body, session?.account_id ?? key?.created_by ?? null);
       const url = `${request.protocol}://${request.headers.host ?? `${ctx.config.host}:${ctx.config.port}`}/invite/${token}`;
       return reply.code(201).send({ ...present(invitation), token, url });
     },

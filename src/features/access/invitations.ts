@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
-import type { Role } from '../../scopes.ts';
+import { roleScopes, type Role } from '../../scopes.ts';
 import { hashPassword } from '../../platform/security/passwords.ts';
 import { createSession, passwordHolds, type NewSession } from './sessions.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
@@ -26,7 +26,8 @@ export interface Invitation {
 
 const columns = ['id', 'workspace_id', 'email', 'role', 'created_at', 'expires_at', 'accepted_at'] as const;
 
-export async function createInvitation(ctx: Context, workspaceId: string, input: { email: string; role: Role }): Promise<{ invitation: Invitation; token: string }> {
+/** `createdBy`: the account sending it, whose role it may not exceed when accepted (null: an operator's key). */
+export async function createInvitation(ctx: Context, workspaceId: string, input: { email: string; role: Role }, createdBy: string | null): Promise<{ invitation: Invitation; token: string }> {
   const member = await ctx.db
     .selectFrom('accounts as a')
     .innerJoin('memberships as m', 'm.account_id', 'a.id')
@@ -39,7 +40,7 @@ export async function createInvitation(ctx: Context, workspaceId: string, input:
   const token = randomBytes(24).toString('base64url');
   const invitation = await ctx.db
     .insertInto('invitations')
-    .values({ id: newId('invitation'), workspace_id: workspaceId, email: input.email.trim(), role: input.role, token_hash: hash(token), expires_at: new Date(Date.now() + LIFETIME_MS) })
+    .values({ id: newId('invitation'), workspace_id: workspaceId, email: input.email.trim(), role: input.role, token_hash: hash(token), expires_at: new Date(Date.now() + LIFETIME_MS), created_by: createdBy })
     .returning(columns)
     .executeTakeFirstOrThrow();
   return { invitation, token };
@@ -60,11 +61,17 @@ async function openInvitation(ctx: Context, token: string) {
     ? await ctx.db
         .selectFrom('invitations')
         .innerJoin('workspaces', 'workspaces.id', 'invitations.workspace_id')
-        .select(['invitations.id', 'invitations.workspace_id', 'invitations.email', 'invitations.role', 'invitations.expires_at', 'invitations.accepted_at', 'workspaces.name as workspace_name'])
+        .leftJoin('memberships as sender', (join) => join.onRef('sender.workspace_id', '=', 'invitations.workspace_id').onRef('sender.account_id', '=', 'invitations.created_by'))
+        .select(['invitations.id', 'invitations.workspace_id', 'invitations.email', 'invitations.role', 'invitations.expires_at', 'invitations.accepted_at', 'invitations.created_by', 'workspaces.name as workspace_name', 'sender.role as sender_role'])
         .where('invitations.token_hash', '=', hash(token))
         .executeTakeFirst()
     : undefined;
   if (!row || row.accepted_at !== null || row.expires_at.getTime() <= Date.now()) throw notFound('this invitation (it may have been used, revoked or have expired)');
+  // An invitation is as good as its sender's role now: one sent by someone since removed or
+  // demoted below the role it offers grants nothing.
+  if (row.created_by !== null && (row.sender_role === null || !roleScopes[row.role].every((scope) => roleScopes[row.sender_role!].includes(scope)))) {
+    throw notFound('this invitation (the person who sent it can no longer grant its role)');
+  }
   return row;
 }
 

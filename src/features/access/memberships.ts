@@ -103,6 +103,8 @@ export async function changeMember(ctx: Context, workspaceId: string, accountId:
     if (current.role === 'owner' && role !== 'owner' && remainingOwners === 0) throw new AppError('last_owner', 'make another member an owner first');
     if (role === null) {
       await trx.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).execute();
+      // Their keys go with them (and the keys those made): being added again brings none back.
+      await trx.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('created_by', '=', accountId).execute();
       return null;
     }
     await trx.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).execute();

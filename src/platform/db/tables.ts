@@ -35,6 +35,8 @@ export interface ApiKeysTable {
   created_at: CreatedAt;
   /** The account whose role bounds the key (null: an operator's key, or one made before 038). */
   created_by: string | null;
+  /** The key that made this one (deleted with it; never expires after it), or null. */
+  created_by_key: string | null;
 }
 
 export interface TranscriptionScenariosTable {
@@ -289,6 +291,8 @@ export interface InvitationsTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   accepted_at: NullableTimestamp;
+  /** The account that sent it, whose role bounds it when accepted (null: an operator's key, or sent before 038). */
+  created_by: string | null;
 }
 
 export interface RateLimitsTable {
