@@ -32,13 +32,21 @@ export class LogSampler {
 
 const SAMPLED = new Set([401, 429]);
 
+/**
+ * A URL as the log writes it: an invitation's token (the API's and the web page's) is a key to the
+ * workspace until it is used, so whoever reads the log must not be able to accept it first.
+ */
+export function loggedUrl(url: string): string {
+  return url.replace(/^(\/api\/v1\/invitations\/|\/invite\/)[^/?#]+/, '$1[token]');
+}
+
 export class OneLinePerRequest extends LogController {
   private readonly refusals = new LogSampler(5);
 
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line: Record<string, unknown> = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    const line: Record<string, unknown> = { method: request.method, url: loggedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
     if (error) {
       reply.log.error({ ...line, err: error }, 'request errored');
       return;
