@@ -165,7 +165,7 @@ describe('engine addresses are checked when a scenario is saved', () => {
       const P = `/api/v1/workspaces/${account.workspaceId}`;
       const save = (kind: string, payload: Record<string, unknown>) => hark.request({ method: 'POST', url: `${P}/${kind}-scenarios`, key: account.key, payload });
       for (const kind of ['transcription', 'analysis']) {
-        for (const base_url of ['http://127.0.0.1:8080/v1', 'http://[::1]/v1', 'http://10.1.2.3/v1', 'http://localhost:9/v1', 'https://user:secret@api.example.com/v1', 'ftp://example.com/v1']) {
+        for (const base_url of ['http://127.0.0.1:8080/v1', 'http://[::1]/v1', 'http://10.1.2.3/v1', 'http://localhost:9/v1', 'http://localhost.:9/v1', 'http://api.localhost/v1', 'https://user:secret@api.example.com/v1', 'ftp://example.com/v1']) {
           const problem = assertProblem(await save(kind, { name: 'remote', engine: 'openai', model: 'm', options: { base_url } }), 400, 'validation_failed');
           assert.match(JSON.stringify(problem.errors), /base_url/, base_url);
         }

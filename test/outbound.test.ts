@@ -74,4 +74,15 @@ describe('outbound requests', () => {
     await refuse(origin.url('/a.wav').replace('127.0.0.1', 'localhost'), 'address_not_allowed', passesOnce);
     assert.equal(checks, 2, 'the name was checked, then the connected address');
   });
+
+  test('a refused name is named, not what it resolves to (an internal name\'s address is not the caller\'s to learn)', async () => {
+    for (const isAllowed of [() => false, (() => { let checks = 0; return () => ++checks === 1; })()]) {
+      await assert.rejects(get(origin.url('/a.wav').replace('127.0.0.1', 'localhost'), isAllowed), (error: unknown) => {
+        assert.ok(error instanceof OutboundError && error.code === 'address_not_allowed');
+        assert.equal(error.message, 'the host localhost resolves to an address that is not public');
+        return true;
+      });
+    }
+    await assert.rejects(get('http://10.0.0.1/a.wav'), /the address 10\.0\.0\.1 is not public/, 'an address typed as one is named');
+  });
 });

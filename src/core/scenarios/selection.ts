@@ -4,7 +4,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import type { Config } from '../../config.ts';
 import { invalid } from '../../errors.ts';
-import { isPublicAddress } from '../../platform/net/address-policy.ts';
+import { AddressNotAllowedError, assertLiteralAllowed, isPublicAddress } from '../../platform/net/address-policy.ts';
 import { checkMetadata } from '../metadata.ts';
 import { recordingStatuses } from '../../platform/db/tables.ts';
 
@@ -47,10 +47,19 @@ export async function checkEngineAddress(config: Config, engine: { name: string;
     // reported below
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw invalid('options/base_url', 'must be an http or https URL');
-  if (url.username || url.password) throw invalid('options/base_url', 'must not contain credentials (the operator sets the key with HARK_OPENAI_API_KEY)');
+  if (url.username || url.password) throw invalid('options/base_url', 'must not contain credentials');
   if (config.importAllowPrivate) return;
+  const allowHint = 'an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE';
+  // The same rules as imports and webhooks: a private literal or a local name ("localhost.") at once.
+  try {
+    assertLiteralAllowed(url.hostname, { allowPrivate: false });
+  } catch (error) {
+    if (error instanceof AddressNotAllowedError) throw invalid('options/base_url', `must reach a public address (${error.address} is not; ${allowHint})`);
+    throw error;
+  }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
-  const refused = addresses.find((address) => !isPublicAddress(address));
-  if (refused) throw invalid('options/base_url', `must reach a public address (${refused} is not; an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE)`);
+  if (net.isIP(host)) return;
+  const addresses = (await dns.lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+  // The name is named, not what it resolves to: an internal name's address is not the caller's to learn.
+  if (addresses.some((address) => !isPublicAddress(address))) throw invalid('options/base_url', `must reach a public address (the host ${host} resolves to one that is not; ${allowHint})`);
 }

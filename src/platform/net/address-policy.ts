@@ -22,8 +22,15 @@ export function isPublicAddress(address: string): boolean {
 
 export class AddressNotAllowedError extends Error {
   readonly code = 'address_not_allowed';
-  constructor(readonly address: string) {
-    super(`the address ${address} is not public`);
+  /**
+   * `host`: the name asked for, when the refused address is what it resolved to. The message then
+   * names the host only: what an internal name resolves to is not the caller's to learn.
+   */
+  constructor(
+    readonly address: string,
+    host: string | null = null,
+  ) {
+    super(host !== null && !net.isIP(host.replace(/^\[|\]$/g, '')) ? `the host ${host} resolves to an address that is not public` : `the address ${address} is not public`);
   }
 }
 
@@ -54,7 +61,7 @@ export function guardedLookup(policy: AddressPolicy): net.LookupFunction {
       if (error) return callback(error, '', 0);
       const list = addresses as dns.LookupAddress[];
       const refused = list.find((a) => !allows(policy, a.address));
-      if (refused) return callback(new AddressNotAllowedError(refused.address) as NodeJS.ErrnoException, '', 0);
+      if (refused) return callback(new AddressNotAllowedError(refused.address, hostname) as NodeJS.ErrnoException, '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       const first = list[0];
       if (!first) return callback(new Error(`no address for ${hostname}`) as NodeJS.ErrnoException, '', 0);

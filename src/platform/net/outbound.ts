@@ -56,7 +56,7 @@ export function dispatcherFor(policy: AddressPolicy): Dispatcher {
         const address = socket.remoteAddress ?? '';
         if (!allows(policy, address)) {
           socket.destroy();
-          return callback(new AddressNotAllowedError(address), null);
+          return callback(new AddressNotAllowedError(address, options.hostname), null);
         }
         callback(null, socket);
       }),
@@ -138,8 +138,8 @@ export function classifyOutboundError(error: unknown, signal: AbortSignal): Outb
   const cause = (error as { cause?: unknown }).cause;
   const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
   if (error instanceof AddressNotAllowedError || cause instanceof AddressNotAllowedError || code === 'address_not_allowed') {
-    const address = error instanceof AddressNotAllowedError ? error.address : cause instanceof AddressNotAllowedError ? cause.address : '';
-    return new OutboundError('address_not_allowed', `the address ${address} is not public`.replace('  ', ' '), false);
+    const refused = error instanceof AddressNotAllowedError ? error : cause instanceof AddressNotAllowedError ? cause : null;
+    return new OutboundError('address_not_allowed', refused?.message ?? 'the address is not public', false);
   }
   if (signal.aborted) return new OutboundError('timeout', 'the request took too long', true);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new OutboundError('dns_error', 'the host name does not resolve', true);
