@@ -121,7 +121,7 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
                 </Table.Td>
                 <Table.Td>
                   {owner && !lastOwner(m) && (
-                    <ConfirmButton size="xs" title={`Remove ${m.email}?`} consequence="They lose access to this workspace at once; their account and what they made here stay." confirm="Remove" onConfirm={() => remove.mutate(m.account_id)} aria-label={`Remove ${m.email}`}>
+                    <ConfirmButton size="xs" title={`Remove ${m.email}?`} consequence="They lose access to this workspace at once, and the API keys they made here are deleted; their account and the recordings, scenarios and answers they made here stay." confirm="Remove" onConfirm={() => remove.mutate(m.account_id)} aria-label={`Remove ${m.email}`}>
                       Remove
                     </ConfirmButton>
                   )}
