@@ -3,6 +3,8 @@
 // their access at once; sessions end on sign-out, on a new password and when idle.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { multipart, speech } from './helpers/audio.ts';
@@ -219,6 +221,16 @@ for (const backend of await backends()) {
       assertProblem(await hark.request({ url: `${P}/recordings`, key: owner.key }), 401, 'unauthorized');
       assert.equal((await hark.request({ url: `${P}/recordings`, key })).statusCode, 200, "the remaining owner's keys work");
       assert.equal((await hark.request({ url: `${P}/recordings`, key: child.key })).statusCode, 200);
+    });
+
+    test('a registration key made before keys named their maker answers to its account once migrated', async () => {
+      const owner = await register();
+      const db = hark.runtime.ctx.db;
+      await db.updateTable('api_keys').set({ created_by: null }).where('workspace_id', '=', owner.workspaceId).execute();
+      const migration = fs.readFileSync(new URL('../src/platform/db/migrations/038-key-creators.sql', import.meta.url), 'utf8');
+      await sql.raw(migration.slice(migration.indexOf('UPDATE api_keys'))).execute(db);
+      const keys = await db.selectFrom('api_keys').select(['name', 'created_by']).where('workspace_id', '=', owner.workspaceId).execute();
+      assert.deepEqual(keys, [{ name: 'Registration key', created_by: owner.accountId }]);
     });
 
     test('a key made by a key goes with it: it expires no later, and is revoked with it', async () => {

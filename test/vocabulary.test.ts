@@ -169,6 +169,13 @@ for (const backend of await oneBackend()) {
       assert.match((await refused(['hello 😀'])).detail, /options\.vocabulary\[0\].*not said/);
       assert.match((await refused(['Zendesk', '東京'])).detail, /options\.vocabulary\[1\]/);
       const accented = await client.createTranscriptionScenario({ body: { name: 'Accents', options: { vocabulary: ['Café Zürich', "O'Neil & Co."] } } });
+      // A scenario saved before a rule was added (here: a term with a symbol) keeps working and can
+      // be renamed; its terms are checked again when they are edited.
+      const stored = await hark.runtime.ctx.db.selectFrom('transcription_scenarios').select('options').where('id', '=', accented.id).executeTakeFirstOrThrow();
+      const older = { ...(stored.options as Record<string, unknown>), vocabulary: ['Yahoo!'] };
+      await hark.runtime.ctx.db.updateTable('transcription_scenarios').set({ options: JSON.stringify(older) }).where('id', '=', accented.id).execute();
+      assert.equal((await client.updateTranscriptionScenario({ path: { scenario_id: accented.id }, body: { name: 'Accents, renamed' } })).name, 'Accents, renamed');
+      await rejectsWith(client.updateTranscriptionScenario({ path: { scenario_id: accented.id }, body: { options: { vocabulary: ['Yahoo!', 'Zendesk'] } } }), 400, 'validation_failed');
       await client.deleteTranscriptionScenario({ path: { scenario_id: accented.id } });
       await refused(Array.from({ length: 201 }, (_, i) => `term${i}`));
       const scenarios = (await client.listTranscriptionScenarios()).data;

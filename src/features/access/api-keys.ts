@@ -55,21 +55,34 @@ export async function createApiKey(db: Db | Trx, workspaceId: string, input: New
     throw new AppError('validation_failed', `expires_at must not be after the expiry of the key that makes it (${limit.toISOString()})`, [{ path: '/expires_at', message: 'must not be after the expiry of the key that makes it' }]);
   }
   const secret = newKeySecret();
-  const key = await db
-    .insertInto('api_keys')
-    .values({
-      id: newId('apiKey'),
-      workspace_id: workspaceId,
-      name: input.name,
-      key_hash: hashKeySecret(secret),
-      key_prefix: keyPrefix(secret),
-      scopes: [...new Set(input.scopes)],
-      expires_at: input.expires_at ?? limit,
-      created_by: maker.account,
-      created_by_key: maker.key?.id ?? null,
-    })
-    .returning(columns)
-    .executeTakeFirstOrThrow();
+  const insert = async (trx: Db | Trx) => {
+    // The maker still there, held until the key is in: a removal (which deletes its keys) or a
+    // revocation of the making key waits for this insert, or this one sees it and refuses.
+    if (maker.account !== null) {
+      const member = await trx.selectFrom('memberships').select('role').where('workspace_id', '=', workspaceId).where('account_id', '=', maker.account).forShare().executeTakeFirst();
+      if (!member) throw new AppError('not_a_member', 'the account that makes this key is no longer a member of the workspace');
+    }
+    if (maker.key !== null) {
+      const alive = await trx.selectFrom('api_keys').select('id').where('id', '=', maker.key.id).forShare().executeTakeFirst();
+      if (!alive) throw new AppError('unauthorized', 'the API key that makes this key has just been revoked');
+    }
+    return trx
+      .insertInto('api_keys')
+      .values({
+        id: newId('apiKey'),
+        workspace_id: workspaceId,
+        name: input.name,
+        key_hash: hashKeySecret(secret),
+        key_prefix: keyPrefix(secret),
+        scopes: [...new Set(input.scopes)],
+        expires_at: input.expires_at ?? limit,
+        created_by: maker.account,
+        created_by_key: maker.key?.id ?? null,
+      })
+      .returning(columns)
+      .executeTakeFirstOrThrow();
+  };
+  const key = db.isTransaction ? await insert(db) : await (db as Db).transaction().execute(insert);
   return { key, secret };
 }
 
@@ -112,9 +125,16 @@ const cacheOf = (ctx: Context) => {
   return cache;
 };
 
+/**
+ * How many times each database's cache was emptied: a lookup that was under way when it was
+ * emptied (a revocation, a role changed) does not put what it read before back into it.
+ */
+const generations = new WeakMap<object, number>();
+
 /** Forgets every cached key of this process (a revocation somewhere, or a lost listener). */
 export function forgetCachedKeys(ctx: Context): void {
   cacheOf(ctx).clear();
+  generations.set(ctx.db, (generations.get(ctx.db) ?? 0) + 1);
 }
 
 /** The key a bearer secret names, if it exists and has not expired, with its creator's role now. */
@@ -125,6 +145,7 @@ export async function findKeyBySecret(ctx: Context, secret: string): Promise<Key
   const now = Date.now();
   let cached = cache.get(hash);
   if (!cached || now - cached.at > KEY_CACHE_MS) {
+    const generation = generations.get(ctx.db) ?? 0;
     const key = await ctx.db
       .selectFrom('api_keys as k')
       .leftJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.account_id', '=', 'k.created_by'))
@@ -136,9 +157,11 @@ export async function findKeyBySecret(ctx: Context, secret: string): Promise<Key
       cache.delete(hash);
       return null;
     }
-    if (cache.size >= KEY_CACHE_SIZE) cache.clear();
     cached = { key, at: now, touched: cached?.touched ?? 0 };
-    cache.set(hash, cached);
+    if ((generations.get(ctx.db) ?? 0) === generation) {
+      if (cache.size >= KEY_CACHE_SIZE) cache.clear();
+      cache.set(hash, cached);
+    }
   }
   const { key } = cached;
   if (key.expires_at && key.expires_at.getTime() <= now) return null;

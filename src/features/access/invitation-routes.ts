@@ -1,7 +1,6 @@
 // Invitations by link: an owner invites an e-mail address with a role; the link's page describes
 // the invitation and accepting it joins the workspace (creating the account when needed) and
 // signs the browser in.
-import { SignInGuard } from './sign-in-guard.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
@@ -12,6 +11,7 @@ import { assertCanGrantRole, sharedLimit } from './auth.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { DateTime, StringEnum, withProblems, withPublicProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { setSessionCookies } from './session-cookies.ts';
+import { SignInGuard } from './sign-in-guard.ts';
 
 const tags = ['workspaces'];
 const InvitationCard = Type.Object(

@@ -56,6 +56,10 @@ export async function revokeInvitation(ctx: Context, workspaceId: string, id: st
   if (!result || result.numDeletedRows === 0n) throw notFound(`invitation ${id}`);
 }
 
+/** Whether a member of role `sender` (null: no longer a member) may grant role `role`. */
+const mayGrant = (sender: Role | null, role: Role) => sender !== null && roleScopes[role].every((scope) => roleScopes[sender].includes(scope));
+const senderCannotGrant = () => notFound('this invitation (the person who sent it can no longer grant its role)');
+
 async function openInvitation(ctx: Context, token: string) {
   const row = token.length >= 20 && token.length <= 100
     ? await ctx.db
@@ -69,9 +73,7 @@ async function openInvitation(ctx: Context, token: string) {
   if (!row || row.accepted_at !== null || row.expires_at.getTime() <= Date.now()) throw notFound('this invitation (it may have been used, revoked or have expired)');
   // An invitation is as good as its sender's role now: one sent by someone since removed or
   // demoted below the role it offers grants nothing.
-  if (row.created_by !== null && (row.sender_role === null || !roleScopes[row.role].every((scope) => roleScopes[row.sender_role!].includes(scope)))) {
-    throw notFound('this invitation (the person who sent it can no longer grant its role)');
-  }
+  if (row.created_by !== null && !mayGrant(row.sender_role, row.role)) throw senderCannotGrant();
   return row;
 }
 
@@ -98,6 +100,11 @@ export async function acceptInvitation(ctx: Context, guard: SignInGuard, token: 
     // Single use even when two browsers accept at once.
     const claimed = await trx.updateTable('invitations').set({ accepted_at: new Date() }).where('id', '=', row.id).where('accepted_at', 'is', null).returning('id').executeTakeFirst();
     if (!claimed) throw notFound('this invitation (it has just been used)');
+    // The sender's role again, held until the member is in: a removal under way decides first.
+    if (row.created_by !== null) {
+      const sender = await trx.selectFrom('memberships').select('role').where('workspace_id', '=', row.workspace_id).where('account_id', '=', row.created_by).forShare().executeTakeFirst();
+      if (!mayGrant(sender?.role ?? null, row.role)) throw senderCannotGrant();
+    }
     let id = existing?.id;
     if (!id) {
       id = newId('account');

@@ -1,13 +1,13 @@
 // People in a workspace: each account holds a role (owner, member, viewer) in any number of
 // workspaces. The role's scopes are checked on every request a signed-in browser makes, so a
 // removed member loses access at once. A workspace always keeps an owner.
-import { keysChanged } from './api-keys.ts';
 import type { Context } from '../../context.ts';
 import type { Trx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Role } from '../../scopes.ts';
 import { SIGN_IN_FAILURES_KEPT_MS } from './sign-in-guard.ts';
 import { createWorkspace, type Workspace } from './workspaces.ts';
+import { keysChanged } from './api-keys.ts';
 
 export interface Member {
   account_id: string;
@@ -110,8 +110,10 @@ export async function changeMember(ctx: Context, workspaceId: string, accountId:
     await trx.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).execute();
     return getMember({ db: trx }, workspaceId, accountId);
   });
-  // The member's keys grant what their role does (auth.ts): no process may go on with the old role.
-  await keysChanged(ctx);
+  // The member's keys grant what their role does (auth.ts): no process may go on with the old
+  // role. This process forgets at once; should the notice to the others fail, the change stands
+  // and their caches lapse within 30 s.
+  await keysChanged(ctx).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not tell other processes that a role changed'));
   return changed;
 }
 

@@ -104,13 +104,14 @@ export async function endSession(ctx: Context, id: string): Promise<void> {
   await ctx.db.deleteFrom('sessions').where('id', '=', id).execute();
 }
 
-/** A new password ends every session of the account; the caller signs the current browser in again. */
-/** A new password: the current one checked as a sign-in is (a stolen session cannot guess it faster). */
+/**
+ * A new password ends every session of the account; the caller signs the current browser in
+ * again. The current password is checked as a sign-in is: a stolen session cannot guess it faster.
+ */
 export async function changePassword(ctx: Context, guard: SignInGuard, accountId: string, passwords: { current: string; next: string }, address: string): Promise<NewSession> {
   const account = await ctx.db.selectFrom('accounts').select(['id', 'email', 'password_hash']).where('id', '=', accountId).executeTakeFirstOrThrow();
   if (!(await passwordHolds(ctx, guard, { email: account.email.trim().toLowerCase(), account, password: passwords.current }, address))) throw new AppError('invalid_credentials', 'the current password is wrong');
-  const next = passwords.next;
-  const passwordHash = await hashPassword(next);
+  const passwordHash = await hashPassword(passwords.next);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', accountId).execute();
     await trx.deleteFrom('sessions').where('account_id', '=', accountId).execute();

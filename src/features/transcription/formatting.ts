@@ -33,9 +33,11 @@ export const COMMA_PAUSE_SECONDS = 0.15;
 const OPENERS = new Set(['yes', 'yeah', 'well', 'okay', 'ok', 'hello', 'hi', 'hey', 'sorry', 'alright', 'all right', 'thank you', 'good morning', 'good afternoon', 'good evening']);
 /** Words a new sentence opens with after a break ("... a refund. My order ..."). */
 const STARTERS = new Set(['i', "i'm", "i've", "i'll", "i'd", 'my', 'please', 'thank', 'thanks', 'we', "we're", 'you', "you're", 'your', 'our', 'it', "it's", 'this', "that's", 'there', "there's", 'they', 'he', 'she', "let's", 'the']);
-/** Words that carry a sentence on after a break: a comma before them ("ten percent, and it ends"). */
+/** Words the language model's odds alone do not start a sentence with: they carry it on ("ten percent, and it ends"). */
 const CARRIERS = new Set(['and', 'but', 'or']);
-const SUBORDINATORS = new Set(['if', 'because', 'although', 'though', 'unless', 'once', 'while', 'whenever']);
+/** Words that open a clause a sentence goes on after, with a comma ("if they don't, I can…"); not "when", which asks as often. */
+const SUBORDINATORS = new Set(['if', 'because']);
+/** Words that carry a sentence on after a break: a comma before them ("ten percent, and it ends"). */
 const JOINERS = new Set(['and', 'but', 'or', 'so', 'because', 'then', 'which', 'if', 'on', 'in', 'at', 'with']);
 /** Words a sentence does not end on, nor a comma follow ("the, order"). */
 const HOLDS = new Set(['the', 'a', 'an', 'to', 'of', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'and', 'or', 'but', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'is', 'are', 'was', 'were', 'i', 'we', 'they']);

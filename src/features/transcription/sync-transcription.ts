@@ -78,9 +78,8 @@ async function snapshotFor(ctx: Context, workspaceId: string, request: SyncReque
   if (vocabulary.length > MAX_VOCABULARY) throw invalid('vocabulary[]', `at most ${MAX_VOCABULARY} terms with the scenario's own`);
   const long = (request.vocabulary ?? []).findIndex((term) => term.length > 60);
   if (long >= 0) throw invalid(`vocabulary[${long}]`, 'is longer than 60 characters');
-  // A term of the request is named as its form field; the scenario's own as the scenario's.
-  const own = (scenario.options.vocabulary ?? []).length;
-  checkVocabularyWords(vocabulary, (i) => (i < own ? `the scenario's options.vocabulary[${i}]` : `vocabulary[${i - own}]`));
+  // The request's own terms, named as their form fields; the scenario's were checked when saved.
+  checkVocabularyWords(request.vocabulary, (i) => `vocabulary[${i}]`);
   await transcriptionEngine(scenario.engine).checkVocabulary(vocabularyTerms(vocabulary));
   return { ...scenario, language, options: { ...scenario.options, word_timestamps: true, ...(request.prompt ? { prompt: request.prompt } : {}), ...(request.format !== undefined ? { format: request.format } : {}), ...(vocabulary.length > 0 ? { vocabulary } : {}) } };
 }

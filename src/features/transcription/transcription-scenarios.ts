@@ -79,10 +79,17 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
   await checkEngineAddress(ctx.config, { name: engine, remote: described.remote }, options.base_url ?? undefined);
   if (options.redact_audio && !options.redact?.length) throw invalid('options.redact_audio', 'needs the kinds to redact in options.redact');
   if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options.keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
-  checkVocabularyWords(options.vocabulary);
-  await described.checkVocabulary(vocabularyTerms(options.vocabulary));
-  checkSpotWords(options.spot);
-  await described.checkSpot(options.spot ?? []);
+  // Terms are checked when they are set, or when another engine is to say them: a scenario saved
+  // before a rule was added keeps working, and can be renamed, until its terms are edited.
+  const engineNew = current === undefined || engineChanged;
+  if (engineNew || input.options?.vocabulary !== undefined) {
+    checkVocabularyWords(options.vocabulary);
+    await described.checkVocabulary(vocabularyTerms(options.vocabulary));
+  }
+  if (engineNew || input.options?.spot !== undefined) {
+    checkSpotWords(options.spot);
+    await described.checkSpot(options.spot ?? []);
+  }
   return {
     name: scenarioName(input.name, current?.name ?? `${engine} ${model}`),
     engine,

@@ -7,3 +7,8 @@
 ALTER TABLE api_keys ADD COLUMN created_by text REFERENCES accounts (id) ON DELETE CASCADE;
 ALTER TABLE api_keys ADD COLUMN created_by_key text REFERENCES api_keys (id) ON DELETE CASCADE;
 ALTER TABLE invitations ADD COLUMN created_by text REFERENCES accounts (id) ON DELETE CASCADE;
+CREATE INDEX api_keys_created_by_key ON api_keys (created_by_key) WHERE created_by_key IS NOT NULL;
+-- A registration key is made in its account's transaction (the same now()): it answers to that account.
+UPDATE api_keys k SET created_by = a.id
+FROM accounts a
+WHERE k.created_by IS NULL AND k.name = 'Registration key' AND a.workspace_id = k.workspace_id AND k.created_at = a.created_at;

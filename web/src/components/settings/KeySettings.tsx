@@ -26,7 +26,7 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
   const keys = useQuery(queries.apiKeys(workspaceId));
   const members = useQuery(queries.members(workspaceId));
   // A key answers to the person who made it: it grants no more than their role, nothing once they have left.
-  const madeBy = (account: string | null) => (account === null ? 'the operator' : (members.data?.data.find((m) => m.account_id === account)?.email ?? (members.isSuccess ? 'someone who has left (the key no longer works)' : '…')));
+  const madeBy = (account: string | null) => (account === null ? 'the operator (or made before keys named their maker)' : (members.data?.data.find((m) => m.account_id === account)?.email ?? (members.isSuccess ? 'someone who has left (the key no longer works)' : '…')));
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.keys(workspaceId) });
   const create = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/api-keys', { params: { path }, body: { name, scopes, ...(expires ? { expires_at: dayjs(expires).endOf('day').toISOString() } : {}) } })),
