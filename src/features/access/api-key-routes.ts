@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { scopes } from '../../scopes.ts';
 import { createApiKey, deleteApiKey, listApiKeys, type ApiKey } from './api-keys.ts';
-import { assertCanGrant, assertCanRevoke } from './auth.ts';
+import { actingAccount, assertCanGrant, assertCanRevoke } from './auth.ts';
 import { StringEnum, DateTime, NullableDateTime, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
 const Scope = StringEnum(scopes);
@@ -58,10 +58,9 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
     },
     async (request, reply) => {
       assertCanGrant(request, request.body.scopes, 'these scopes');
-      // A key answers to the person who made it: the signed-in account, or the person behind the key that makes it.
-      const { session, key: maker } = request.principal!;
+      const maker = request.principal!.key;
       const { key, secret } = await createApiKey(ctx.db, request.params.workspace_id, request.body, {
-        account: session?.account_id ?? maker?.created_by ?? null,
+        account: actingAccount(request),
         key: maker ? { id: maker.id, expires_at: maker.expires_at } : null,
       });
       return reply.code(201).send({ ...presentKey(key), key: secret });

@@ -145,6 +145,15 @@ export function assertCanRevoke(request: FastifyRequest, scopes: readonly string
   if (beyond.length > 0) throw new AppError('insufficient_scope', `cannot revoke this key: it holds scopes the caller does not (${beyond.join(', ')})`);
 }
 
+/**
+ * The person a request acts for: the signed-in account, or the one behind its key (null for an
+ * operator's key). What the request makes (a key, an invitation) answers to them.
+ */
+export function actingAccount(request: FastifyRequest): string | null {
+  const { session, key } = request.principal!;
+  return session?.account_id ?? key?.created_by ?? null;
+}
+
 /** Granting a role is granting its scopes. */
 export const assertCanGrantRole = (request: FastifyRequest, role: Role): void => assertCanGrant(request, roleScopes[role], `the role "${role}"`);
 

@@ -7,7 +7,7 @@ import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { roles } from '../../scopes.ts';
 import { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from './invitations.ts';
-import { assertCanGrantRole, sharedLimit } from './auth.ts';
+import { actingAccount, assertCanGrantRole, sharedLimit } from './auth.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { DateTime, StringEnum, withProblems, withPublicProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { setSessionCookies } from './session-cookies.ts';
@@ -47,8 +47,7 @@ export const invitationRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asy
     },
     async (request, reply) => {
       assertCanGrantRole(request, request.body.role);
-      const { session, key } = request.principal!;
-      const { invitation, token } = await createInvitation(ctx, request.params.workspace_id, request.body, session?.account_id ?? key?.created_by ?? null);
+      const { invitation, token } = await createInvitation(ctx, request.params.workspace_id, request.body, actingAccount(request));
       const url = `${request.protocol}://${request.headers.host ?? `${ctx.config.host}:${ctx.config.port}`}/invite/${token}`;
       return reply.code(201).send({ ...present(invitation), token, url });
     },

@@ -92,7 +92,7 @@ export async function acceptInvitation(ctx: Context, guard: SignInGuard, token: 
   const existing = await accountByEmail(ctx, row.email);
   // An existing account's password is checked as a sign-in is (its waits, its failures): anyone may
   // invite any address to a workspace of their own, so this is a door to every account.
-  if (existing && !(await passwordHolds(ctx, guard, { email: row.email.trim().toLowerCase(), account: existing, password }, address))) {
+  if (existing && !(await passwordHolds(ctx, guard, { email: row.email, account: existing, password }, address))) {
     throw new AppError('invalid_credentials', `the password of ${row.email} is wrong`);
   }
   const passwordHash = existing ? null : await hashPassword(password);

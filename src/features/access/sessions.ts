@@ -57,7 +57,9 @@ export async function passwordHolds(
   input: { email: string; account: { id: string; password_hash: string } | undefined; password: string },
   address: string,
 ): Promise<boolean> {
-  const attempt = await guard.begin(ctx.db, input.email, address);
+  // The guard counts by the address as an account is found: in any case, without spaces.
+  const email = input.email.trim().toLowerCase();
+  const attempt = await guard.begin(ctx.db, email, address);
   if ('wait' in attempt) throw throttled(attempt.wait);
   // Unknown accounts cost the same scrypt as known ones, so timing does not tell them apart.
   const ok = input.account ? await verifyPassword(input.password, input.account.password_hash) : (await hashPassword(input.password), false);
@@ -65,7 +67,7 @@ export async function passwordHolds(
     await guard.failed(ctx.db, attempt, input.account?.id ?? null);
     return false;
   }
-  await guard.succeeded(ctx.db, attempt, input.email, address);
+  await guard.succeeded(ctx.db, attempt, email, address);
   return true;
 }
 
@@ -110,7 +112,7 @@ export async function endSession(ctx: Context, id: string): Promise<void> {
  */
 export async function changePassword(ctx: Context, guard: SignInGuard, accountId: string, passwords: { current: string; next: string }, address: string): Promise<NewSession> {
   const account = await ctx.db.selectFrom('accounts').select(['id', 'email', 'password_hash']).where('id', '=', accountId).executeTakeFirstOrThrow();
-  if (!(await passwordHolds(ctx, guard, { email: account.email.trim().toLowerCase(), account, password: passwords.current }, address))) throw new AppError('invalid_credentials', 'the current password is wrong');
+  if (!(await passwordHolds(ctx, guard, { email: account.email, account, password: passwords.current }, address))) throw new AppError('invalid_credentials', 'the current password is wrong');
   const passwordHash = await hashPassword(passwords.next);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', accountId).execute();
