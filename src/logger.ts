@@ -73,8 +73,9 @@ export function flushLog(): Promise<void> {
 /**
  * `stderr`: for one-shot commands (`hark admin …`, `hark migrate`), whose standard output is their
  * result: a log line there would end up in what a script reads (`$(hark admin create-key …)`).
+ * A stream of the caller's: for a test that reads what is logged.
  */
-export function createLogger(level: string, to: 'stdout' | 'stderr' = 'stdout'): Logger {
+export function createLogger(level: string, to: 'stdout' | 'stderr' | DestinationStream = 'stdout'): Logger {
   const options = {
     level,
     redact: {
@@ -83,5 +84,6 @@ export function createLogger(level: string, to: 'stdout' | 'stderr' = 'stdout'):
     },
   };
   if (level === 'silent') return pino(options);
+  if (typeof to !== 'string') return pino(options, to);
   return pino(options, to === 'stderr' ? pino.destination({ dest: 2, sync: true }) : bufferedStdout());
 }

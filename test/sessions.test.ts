@@ -8,7 +8,8 @@ import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { multipart, speech } from './helpers/audio.ts';
-import { assertProblem, backends, startHark, type Hark } from './helpers/harness.ts';
+import { createLogger } from '../src/logger.ts';
+import { assertProblem, backends, oneBackend, startHark, type Hark } from './helpers/harness.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -395,3 +396,34 @@ for (const backend of await backends()) {
     });
   });
 }
+
+describe('what the log keeps of a session and an invitation', () => {
+  test('no password, key, cookie, CSRF token or invitation token reaches the log; the invitation URL is logged as [token]', async () => {
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const [backend] = await oneBackend();
+    const hark = await startHark({ backend: backend!, workers: false, log });
+    try {
+      const email = `logged-${randomBytes(4).toString('hex')}@example.com`;
+      const registered = (await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email, password: PASSWORD, workspace_name: 'Logged' } })).json<{ api_key: string; workspace_id: string }>();
+      const signedIn = await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email, password: PASSWORD } });
+      const cookie = sessionCookie(signedIn);
+      const csrf = signedIn.json<{ csrf_token: string }>().csrf_token;
+      const invited = await hark.request({ method: 'POST', url: `/api/v1/workspaces/${registered.workspace_id}/invitations`, key: registered.api_key, payload: { email: `new-${email}`, role: 'member' } });
+      assert.equal(invited.statusCode, 201, invited.body);
+      const { token } = invited.json<{ token: string }>();
+      assert.equal((await hark.request({ method: 'GET', url: `/api/v1/invitations/${token}` })).statusCode, 200);
+      assert.equal((await hark.request({ method: 'POST', url: `/api/v1/invitations/${token}/accept`, payload: { password: 'the newcomer password' } })).statusCode, 201);
+      await hark.request({ method: 'GET', url: `/invite/${token}` });
+      assertProblem(await hark.request({ method: 'POST', url: '/api/v1/sessions', payload: { email, password: 'a wrong password' } }), 401, 'invalid_credentials');
+      const text = lines.join('');
+      assert.match(text, /"url":"\/api\/v1\/invitations\/\[token\]\/accept"/, 'the accept request is logged, without its token');
+      assert.match(text, /"url":"\/invite\/\[token\]"/);
+      for (const [what, secret] of Object.entries({ password: PASSWORD, 'a wrong password': 'a wrong password', 'the newcomer password': 'the newcomer password', 'API key': registered.api_key, cookie: cookie.split('=')[1]!, 'CSRF token': csrf, 'invitation token': token })) {
+        assert.ok(!text.includes(secret), `the log holds the ${what}`);
+      }
+    } finally {
+      await hark.destroy();
+    }
+  });
+});

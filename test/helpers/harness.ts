@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
@@ -91,6 +92,8 @@ export interface HarkOptions {
   config?: Partial<Config>;
   workers?: boolean;
   beforeReady?: (app: FastifyInstance) => void;
+  /** The process logger, for a test that reads what is logged (silent otherwise). */
+  log?: Logger;
 }
 
 /**
@@ -164,6 +167,7 @@ async function launch(options: HarkOptions, config: Config): Promise<Hark> {
     http: true,
     workers: options.workers ?? true,
     ...(options.beforeReady ? { beforeReady: options.beforeReady } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   const app = runtime.app as FastifyInstance;
   const hark: Hark = {
