@@ -3,6 +3,7 @@
 // socket's own address checked, so an answer that changes between check and connection (DNS
 // rebinding) cannot get through.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { isPublicAddress } from '../src/platform/net/address-policy.ts';
 import { outboundRequest, OutboundError } from '../src/platform/net/outbound.ts';
@@ -73,6 +74,36 @@ describe('outbound requests', () => {
     const passesOnce = () => ++checks === 1;
     await refuse(origin.url('/a.wav').replace('127.0.0.1', 'localhost'), 'address_not_allowed', passesOnce);
     assert.equal(checks, 2, 'the name was checked, then the connected address');
+  });
+
+  test('a server that closes the connection while the body waits to be read loses nothing and crashes nothing', async () => {
+    // An HTTP/1.0-style answer (Connection: close, as Python's http.server gives): the whole body,
+    // then the end of the connection, while the reader has not begun. undici 7 asserted on it, a
+    // crash no handler can catch (nodejs/undici#5360).
+    const body = Buffer.alloc(1024 * 1024, 0x61);
+    const server = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+        socket.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      for (let i = 0; i < 3; i++) {
+        const response = await outboundRequest(`http://127.0.0.1:${port}/big.wav`, { policy: { allowPrivate: true }, maxRedirects: 0, signal: AbortSignal.timeout(10_000) });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        let received = 0;
+        for await (const chunk of response.body) {
+          received += (chunk as Buffer).length;
+          // A slow reader (a busy disk): the rest waits while this one is written.
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        assert.equal(received, body.length);
+      }
+    } finally {
+      server.close();
+    }
   });
 
   test('a refused name is named, not what it resolves to (an internal name\'s address is not the caller\'s to learn)', async () => {

@@ -2,7 +2,7 @@
 // whose connector checks the address of the socket actually connected (so DNS rebinding between
 // a check and the connection cannot get through), redirects followed by hand with every hop
 // checked again, and one set of time limits.
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Agent, buildConnector, fetch as undiciFetch, request, type Dispatcher } from 'undici';
 import { AddressNotAllowedError, allows, assertLiteralAllowed, guardedLookup, type AddressPolicy } from './address-policy.ts';
@@ -31,9 +31,12 @@ export interface OutboundOptions {
 export interface OutboundResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Readable & { text(): Promise<string>; dump(opts?: { limit: number }): Promise<void> };
+  body: Readable & { text(): Promise<string> };
   url: URL;
 }
+
+/** How far an answer's body may run ahead of its reader before the connection is slowed. */
+const READ_AHEAD_BYTES = 32 * 1024 * 1024;
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const agents = new Map<string, Dispatcher>();
@@ -108,11 +111,35 @@ export async function outboundRequest(raw: string, options: OutboundOptions): Pr
       }
       continue;
     }
-    // A time limit that fires after the caller has finished with the body would otherwise raise
-    // an unhandled 'error'; readers (pipeline, for await, text()) still see every error.
-    response.body.on('error', () => {});
-    return { status: response.statusCode, headers: response.headers, body: response.body, url };
+    return { status: response.statusCode, headers: response.headers, body: readAhead(response.body), url };
   }
+}
+
+/**
+ * An answer's body, read as it arrives into a buffer of its own (up to READ_AHEAD_BYTES ahead of
+ * its reader). undici 7 crashes the process, by an assertion no handler can catch, when a server
+ * ends the connection (HTTP/1.0, `Connection: close`: Python's http.server) while a body waits
+ * to be read and its parser is paused for it (nodejs/undici#5360, fixed only in undici 8, which
+ * needs Node 22): reading at once keeps the parser from pausing.
+ */
+function readAhead(source: Readable): OutboundResponse['body'] {
+  const body = new PassThrough({ highWaterMark: READ_AHEAD_BYTES }) as PassThrough & { text(): Promise<string> };
+  body.text = async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+  source.on('data', (chunk: Buffer) => {
+    if (!body.write(chunk)) source.pause();
+  });
+  body.on('drain', () => source.resume());
+  source.once('end', () => body.end());
+  // A time limit that fires after the caller has finished with the body would otherwise raise an
+  // unhandled 'error'; readers (pipeline, for await, text()) still see every error.
+  source.on('error', (error) => body.destroy(error));
+  body.on('error', () => {});
+  body.once('close', () => source.destroy());
+  return body;
 }
 
 /** Node's own FormData is not undici's: it is encoded as a multipart stream here. */
