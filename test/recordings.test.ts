@@ -109,9 +109,20 @@ for (const backend of await backends({ s3: true })) {
       assert.ok(!(await bytes(`${folder(other.id)}/prepared.wav`)).equals(await bytes(`${folder(other.id)}/original`)));
     });
 
-    test('octet-stream is accepted when the content is audio', async () => {
+    test('octet-stream, or no type at all, is accepted when the content is audio; the card names the content\'s type', async () => {
       const card = await upload(client, sample, { type: 'application/octet-stream' });
+      assert.equal(card.content_type, 'audio/wav');
       assert.equal((await recordingReaches(client, card.id, ['completed', 'failed'])).status, 'completed');
+      const url = `/api/v1/workspaces/${account.workspaceId}/recordings`;
+      const untyped = multipart({}, { content: wavBytes, filename: 'call.wav', contentType: null });
+      const answer = await hark.request({ method: 'POST', url, key: account.key, headers: untyped.headers, payload: untyped.payload });
+      assert.equal(answer.statusCode, 202, answer.body);
+      assert.equal(answer.json<{ content_type: string }>().content_type, 'audio/wav');
+      const notAudio = multipart({}, { content: Buffer.from('just some text, not audio at all. '.repeat(10)), filename: 'notes.txt', contentType: null });
+      assertProblem(await hark.request({ method: 'POST', url, key: account.key, headers: notAudio.headers, payload: notAudio.payload }), 415, 'unsupported_media_type');
+      // A type that names another container: the card says what the content is; one that names it is kept.
+      assert.equal((await upload(client, sample, { type: 'audio/mpeg' })).content_type, 'audio/wav');
+      assert.equal((await upload(client, sample, { type: 'audio/x-wav' })).content_type, 'audio/x-wav');
     });
 
     test('bad input gets its code and leaves nothing behind', async () => {

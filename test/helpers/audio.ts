@@ -53,7 +53,8 @@ export const mimeOf: Record<string, string> = {
 /** A multipart/form-data body for app.inject. */
 export function multipart(
   fields: Record<string, string>,
-  file?: { content: Buffer; filename: string; contentType: string; field?: string },
+  /** contentType null: the part declares none (as Python's requests sends a file). */
+  file?: { content: Buffer; filename: string; contentType: string | null; field?: string },
 ): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----hark${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
@@ -63,7 +64,7 @@ export function multipart(
   if (file) {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\n${file.contentType === null ? '' : `Content-Type: ${file.contentType}\r\n`}\r\n`,
       ),
       file.content,
       Buffer.from('\r\n'),

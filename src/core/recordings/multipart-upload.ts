@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { AppError, invalid } from '../../errors.ts';
-import { isAcceptedContentType } from '../../platform/media/sniff.ts';
+import { contentTypeFor, isAcceptedContentType, UNDECLARED_PART_TYPE } from '../../platform/media/sniff.ts';
 import { receiveAudio, type ReceivedAudio } from './audio-intake.ts';
 import { assertStorable } from '../../http/text-guard.ts';
 
@@ -43,7 +43,7 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
           part.file.resume();
           throw invalid(part.fieldname, audio ? 'only one file may be sent' : 'files are accepted only in the "file" field');
         }
-        if (!isAcceptedContentType(part.mimetype)) {
+        if (part.mimetype !== UNDECLARED_PART_TYPE && !isAcceptedContentType(part.mimetype)) {
           part.file.resume();
           throw new AppError('unsupported_media_type', `"${part.mimetype}" is not an accepted audio type`);
         }
@@ -53,7 +53,7 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
         }
         audio = await receiveAudio(ctx.blobs, part.file, max);
         filename = part.filename;
-        contentType = part.mimetype || null;
+        contentType = contentTypeFor(part.mimetype, audio.format);
       } else {
         assertStorable(String(part.value), part.fieldname);
         assertStorable(part.fieldname, 'form');

@@ -2,7 +2,7 @@
 // retries and backoff for transient failures; then hand it to preparation.
 import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { isAcceptedContentType } from '../../platform/media/sniff.ts';
+import { contentTypeFor, isAcceptedContentType } from '../../platform/media/sniff.ts';
 import { classifyOutboundError, outboundRequest, OutboundError } from '../../platform/net/outbound.ts';
 import { receiveAudio } from '../../core/recordings/audio-intake.ts';
 import { recordingEvent } from './recording-events.ts';
@@ -44,7 +44,7 @@ export function downloadAudioJob(ctx: Context): JobHandler<'download-audio'> {
     try {
       const audio = await receiveAudio(ctx.blobs, response.body, ctx.config.maxUploadBytes);
       tempHolder.path = audio.tempPath;
-      return { audio, contentType };
+      return { audio, contentType: contentTypeFor(contentType, audio.format) };
     } catch (error) {
       if (error instanceof AppError) {
         const code = error.code === 'payload_too_large' ? 'too_large' : error.code === 'unsupported_media_type' ? 'unsupported_media_type' : 'empty_file';

@@ -23,9 +23,35 @@ export const acceptedContentTypes = new Set([
   'application/octet-stream',
 ]);
 
+/**
+ * What multipart parsers (busboy) report for a file part that declares no type: such a part is
+ * taken as undeclared, its content probed (Python's `requests` sends a file so by default).
+ */
+export const UNDECLARED_PART_TYPE = 'text/plain';
+
+const bare = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+
 export function isAcceptedContentType(contentType: string | undefined): boolean {
   if (!contentType) return true;
-  return acceptedContentTypes.has(contentType.split(';')[0]!.trim().toLowerCase());
+  return acceptedContentTypes.has(bare(contentType));
+}
+
+/** The declared types each container answers to; the first is the one a card names it by. */
+const typesOf: Record<AudioFormat, readonly string[]> = {
+  wav: ['audio/wav', 'audio/wave', 'audio/x-wav', 'audio/vnd.wave'],
+  mp3: ['audio/mpeg', 'audio/mp3'],
+  mp4: ['audio/mp4', 'audio/x-m4a', 'audio/m4a', 'audio/aac', 'video/mp4'],
+  ogg: ['audio/ogg', 'audio/opus', 'application/ogg'],
+  flac: ['audio/flac', 'audio/x-flac'],
+};
+
+/**
+ * The type a recording's card gives: the declared one where it names the container the content
+ * is, else (none declared, `application/octet-stream`, or another container's type) the content's.
+ */
+export function contentTypeFor(declared: string | null | undefined, format: AudioFormat): string {
+  const type = declared ? bare(declared) : '';
+  return typesOf[format].includes(type) ? type : typesOf[format][0]!;
 }
 
 export const SNIFF_BYTES = 64;
