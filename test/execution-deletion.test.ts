@@ -51,10 +51,15 @@ for (const backend of await backends()) {
       assert.equal(empty.status, 'completed');
       const row = await hark.runtime.ctx.db.selectFrom('executions').select('finished_at').where('id', '=', empty.id).executeTakeFirstOrThrow();
       assert.ok(row.finished_at, 'finished as it is made');
-      // An analysis scenario's selection with no transcripts to analyse (nothing was transcribed here).
+      // An analysis scenario's selection with no transcripts to analyse: a recording prepared but
+      // not transcribed is left out, not counted as deleted.
+      const prepared = (await client.upload(speech('Good morning.'))).id;
+      await hark.runtime.ctx.db.updateTable('recordings').set({ status: 'completed' }).where('id', '=', prepared).execute();
       const analysis = (await client.listAnalysisScenarios()).data[0]!.id;
       const none = await client.createAnalysisExecution({ path: { scenario_id: analysis }, body: { idempotency_key: 'no-transcripts' } });
       assert.equal(none.status, 'completed');
+      assert.deepEqual(none.recording_ids, []);
+      assert.equal(none.counts.deleted, 0);
       const again = await client.createAnalysisExecution({ path: { scenario_id: analysis }, body: { idempotency_key: 'no-transcripts' } });
       assert.equal(again.id, none.id, 'a replay');
       const events = await hark.runtime.ctx.db.selectFrom('webhook_events').select('payload').where('type', '=', 'execution.completed').execute();

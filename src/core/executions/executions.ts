@@ -118,8 +118,18 @@ function findByKey(ctx: Context, request: ExecutionRequest) {
     .executeTakeFirst();
 }
 
+/**
+ * The recordings an execution without `recording_ids` takes: its scenario's selection, of those
+ * the run can start on. A transcription needs the audio; an analysis needs a transcript, and not
+ * the audio (kept transcripts are analysed after the audio's retention ends): a recording not yet
+ * transcribed is left out, not counted as deleted.
+ */
 async function selectRecordings(ctx: Context, request: ExecutionRequest): Promise<string[]> {
-  let query = ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId).where('audio_deleted_at', 'is', null);
+  let query = ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId);
+  query =
+    request.kind === 'analysis'
+      ? query.where((eb) => eb.exists(eb.selectFrom('transcripts as t').select('t.id').whereRef('t.recording_id', '=', 'recordings.id').where('t.workspace_id', '=', request.workspaceId)))
+      : query.where('audio_deleted_at', 'is', null);
   // Stored selections are checked against the statuses when saved (scenarios/selection.ts).
   const statuses = (request.selection.statuses.length > 0 ? request.selection.statuses : ['completed']) as RecordingStatus[];
   query = query.where('status', 'in', statuses);
