@@ -7,9 +7,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { waitForRecording } from './helpers/api.ts';
 import { multipart, speech, stereoCall } from './helpers/audio.ts';
 import { prepareAudioJob } from '../src/features/recordings/prepare-audio.ts';
-import { assertProblem, backends, dropStore, eventually, registerAccount, scratchDir, startHark, testConfig } from './helpers/harness.ts';
+import { backends, dropStore, eventually, registerAccount, scratchDir, startHark, testConfig } from './helpers/harness.ts';
 import { serveBytes, startOrigin } from './helpers/origin.ts';
 import { spawnServer } from './helpers/process.ts';
 import { librivoxJoined } from './helpers/speech-corpus.ts';
@@ -79,10 +80,17 @@ for (const backend of await backends()) {
       try {
         const account = await registerAccount(hark);
         const base = `/api/v1/workspaces/${account.workspaceId}/recordings`;
-        // A literal private address, or localhost, is refused at once (a name that resolves to one
-        // is refused when the download looks it up: test/outbound.test.ts).
+        // A private address, or localhost, ends the import in download_failed, nothing fetched
+        // (a name that resolves to one is refused when the download looks it up: test/outbound.test.ts).
+        const ids: string[] = [];
         for (const url of [origin.url('/a.wav'), origin.url('/a.wav').replace('127.0.0.1', 'localhost'), 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.wav']) {
-          assertProblem(await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url } }), 400, 'validation_failed');
+          const imported = await hark.request({ method: 'POST', url: `${base}/import`, key: account.key, payload: { url } });
+          assert.equal(imported.statusCode, 202, imported.body);
+          ids.push(imported.json<{ id: string }>().id);
+        }
+        for (const id of ids) {
+          const card = await waitForRecording(hark, account, id, ['download_failed', 'queued', 'completed']);
+          assert.deepEqual([card.status, card.error_code], ['download_failed', 'address_not_allowed'], id);
         }
         assert.equal(origin.hits('/a.wav'), 0);
       } finally {

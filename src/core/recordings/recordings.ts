@@ -7,7 +7,6 @@ import { rowById } from '../../platform/db/rows-by-id.ts';
 import { AppError, diskFull, invalid, isDiskFull, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { parseInstant } from '../../instant.ts';
-import { AddressNotAllowedError, assertLiteralAllowed } from '../../platform/net/address-policy.ts';
 import { checkOutboundUrl, OutboundError } from '../../platform/net/outbound.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
@@ -112,14 +111,15 @@ export async function createFromUpload(
   }
 }
 
-/** A host written as a refused IP literal is refused at once (a name is checked when fetched). */
-function checkImportUrl(ctx: Context, raw: string): string {
+/**
+ * An import's URL as it is taken: http or https, no credentials. Where it points is checked when it
+ * is fetched (the address connected to, every redirect's too): an address not allowed ends the
+ * import in download_failed with error_code address_not_allowed, nothing fetched (CONTRACT.md).
+ */
+function checkImportUrl(raw: string): string {
   try {
-    const url = checkOutboundUrl(raw);
-    assertLiteralAllowed(url.hostname, { allowPrivate: ctx.config.importAllowPrivate });
-    return url.toString();
+    return checkOutboundUrl(raw).toString();
   } catch (error) {
-    if (error instanceof AddressNotAllowedError) throw invalid('url', `must reach a public address (${error.address} is not; an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE=1)`);
     throw invalid('url', error instanceof OutboundError ? error.message : 'is not a valid URL');
   }
 }
@@ -139,7 +139,7 @@ export async function createImport(
   workspaceId: string,
   input: { url: string; filename?: string | undefined; metadata?: unknown; retention_days?: unknown; recorded_at?: unknown },
 ): Promise<Recording> {
-  const url = checkImportUrl(ctx, input.url);
+  const url = checkImportUrl(input.url);
   const metadata = input.metadata === undefined ? { value: {}, json: '{}' } : checkMetadata(ctx, input.metadata);
   const asked = checkRetention(ctx, input.retention_days);
   const recordedAt = checkRecordedAt(input.recorded_at);
@@ -171,7 +171,7 @@ export async function createImport(
 }
 
 export async function retryImport(ctx: Context, workspaceId: string, id: string, newUrl: string | undefined): Promise<Recording> {
-  const url = newUrl === undefined ? undefined : checkImportUrl(ctx, newUrl);
+  const url = newUrl === undefined ? undefined : checkImportUrl(newUrl);
   return ctx.db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('recordings')
