@@ -190,6 +190,18 @@ for (const backend of await backends({ s3: true })) {
       assert.deepEqual(await client.getTranscriptionRun({ path: { run_id: failed.id } }), failed, 'the original run is unchanged');
       assert.equal((await transcriptionEnds(client, retry.id)).status, 'failed', 'the engine is still unreachable');
       assert.equal((await client.retryTranscriptionRun({ path: { run_id: retry.id } })).retry_of, retry.id, 'the retry, failed, is retried in its turn');
+
+      // Cancelled while it waits for its next attempt, a run is not failed: no failure fields.
+      const patient = await client.createTranscriptionScenario({
+        body: { name: 'remote, patient', engine: 'openai', model: 'whisper-1', options: { base_url: `http://127.0.0.1:${closed}/v1` }, retry: { max_attempts: 3, backoff_seconds: 300 } },
+      });
+      const waiting = await client.createTranscriptionRun({ path: { recording_id: recordingId }, body: { transcription_scenario_id: patient.id } });
+      await eventually(async () => {
+        const card = await client.getTranscriptionRun({ path: { run_id: waiting.id } });
+        return card.status === 'queued' && card.error_code === 'engine_unreachable';
+      }, 60_000, 'the first attempt to fail and the run to wait');
+      const cancelled = await client.cancelTranscriptionRun({ path: { run_id: waiting.id } });
+      assert.deepEqual([cancelled.status, cancelled.error_code, cancelled.error_message, cancelled.retryable], ['cancelled', null, null, null]);
     });
 
     test('a retryable failure is retried inside the run and succeeds (503 then 200)', async () => {

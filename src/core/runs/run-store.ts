@@ -103,7 +103,8 @@ export async function selectRuns(db: Db, table: Table, workspaceId: string, filt
 export async function markCancelled(trx: Trx, table: Table, id: string): Promise<Row | undefined> {
   return (await view(trx)
     .updateTable(table)
-    .set({ status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
+    // A run cancelled while it waited between automatic attempts is not failed: the last attempt's error goes.
+    .set({ status: 'cancelled', completed_at: new Date(), updated_at: new Date(), error_code: null, error_message: null, retryable: null })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .returningAll()
