@@ -51,6 +51,38 @@ for (const backend of await backends()) {
       await hark.destroy();
     });
 
+    test('scenario, API key and webhook lists page by limit, offset and cursor', async () => {
+      const key = account.key;
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await hark.request({ method: 'POST', url: `${P}/webhooks`, key, payload: { url: `https://93.184.216.34/hook-${i}`, events: ['*'] } })).statusCode, 201);
+        assert.equal((await hark.request({ method: 'POST', url: `${P}/api-keys`, key, payload: { name: `paged ${i}`, scopes: ['recordings:read'] } })).statusCode, 201);
+        assert.equal((await hark.request({ method: 'POST', url: `${P}/analysis-scenarios`, key, payload: { name: `paged ${i}`, questions: [{ id: 'q', text: 'Did the agent greet the customer?', type: 'boolean' }] } })).statusCode, 201);
+      }
+      for (const list of ['webhooks', 'api-keys', 'analysis-scenarios', 'transcription-scenarios']) {
+        const all = (await hark.request({ method: 'GET', url: `${P}/${list}`, key })).json<{ data: { id: string }[]; next_cursor: string | null }>();
+        assert.equal(all.next_cursor, null, `${list}: everything on one page by default`);
+        const ids = all.data.map((item) => item.id);
+        assert.ok(ids.length >= 1, list);
+        // Walked two at a time by cursor, then by offset: the same items in the same order.
+        const walked: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const answer = await hark.request({ method: 'GET', url: `${P}/${list}?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key });
+          assert.equal(answer.statusCode, 200, answer.body);
+          const pageOf = answer.json<{ data: { id: string }[]; next_cursor: string | null }>();
+          assert.ok(pageOf.data.length <= 2);
+          walked.push(...pageOf.data.map((item) => item.id));
+          cursor = pageOf.next_cursor;
+        } while (cursor);
+        assert.deepEqual(walked, ids, list);
+        const second = (await hark.request({ method: 'GET', url: `${P}/${list}?limit=1&offset=1`, key })).json<{ data: { id: string }[] }>().data;
+        assert.deepEqual(second.map((item) => item.id), ids.slice(1, 2), `${list} by offset`);
+        for (const bad of ['limit=0', 'limit=201', 'offset=-1', 'cursor=nonsense', 'colour=red']) {
+          assertProblem(await hark.request({ method: 'GET', url: `${P}/${list}?${bad}`, key }), 400, 'validation_failed');
+        }
+      }
+    });
+
     test('a NUL character anywhere is a 400 naming where, never a 500', async () => {
       const key = account.key;
       const checks = [

@@ -447,7 +447,8 @@ type ListAnalysisRunsAnswer struct {
 
 // ListAnalysisScenariosAnswer is the answer of ListAnalysisScenarios.
 type ListAnalysisScenariosAnswer struct {
-	Data []AnalysisScenario `json:"data"`
+	Data       []AnalysisScenario `json:"data"`
+	NextCursor *string            `json:"next_cursor"`
 }
 
 // ListAnalysisScenarioTemplatesAnswer is the answer of ListAnalysisScenarioTemplates.
@@ -457,7 +458,8 @@ type ListAnalysisScenarioTemplatesAnswer struct {
 
 // ListApiKeysAnswer is the answer of ListApiKeys.
 type ListApiKeysAnswer struct {
-	Data []map[string]any `json:"data"`
+	Data       []map[string]any `json:"data"`
+	NextCursor *string          `json:"next_cursor"`
 }
 
 // ListCategoriesAnswer is the answer of ListCategories.
@@ -521,7 +523,8 @@ type ListTranscriptionRunsAnswer struct {
 
 // ListTranscriptionScenariosAnswer is the answer of ListTranscriptionScenarios.
 type ListTranscriptionScenariosAnswer struct {
-	Data []TranscriptionScenario `json:"data"`
+	Data       []TranscriptionScenario `json:"data"`
+	NextCursor *string                 `json:"next_cursor"`
 }
 
 // ListTranscriptVersionsAnswer is the answer of ListTranscriptVersions.
@@ -537,7 +540,8 @@ type ListWebhookDeliveriesAnswer struct {
 
 // ListWebhooksAnswer is the answer of ListWebhooks.
 type ListWebhooksAnswer struct {
-	Data []Webhook `json:"data"`
+	Data       []Webhook `json:"data"`
+	NextCursor *string   `json:"next_cursor"`
 }
 
 // ListWorkspacesAnswer is the answer of ListWorkspaces.
@@ -921,7 +925,7 @@ func (c *Client) ListAnalysisRuns(ctx context.Context, p Params, out any) error 
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-runs", p, out)
 }
 
-// ListAnalysisScenarios: List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios).
+// ListAnalysisScenarios: List analysis scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios).
 // The answer is decoded into out: a *ListAnalysisScenariosAnswer; nil discards it.
 func (c *Client) ListAnalysisScenarios(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", p, out)
@@ -933,7 +937,7 @@ func (c *Client) ListAnalysisScenarioTemplates(ctx context.Context, p Params, ou
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/analysis-scenario-templates", p, out)
 }
 
-// ListApiKeys: List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys).
+// ListApiKeys: List API keys (no secrets), newest first (GET /api/v1/workspaces/{workspace_id}/api-keys).
 // The answer is decoded into out: a *ListApiKeysAnswer; nil discards it.
 func (c *Client) ListApiKeys(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/api-keys", p, out)
@@ -1005,7 +1009,7 @@ func (c *Client) ListTranscriptionRuns(ctx context.Context, p Params, out any) e
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-runs", p, out)
 }
 
-// ListTranscriptionScenarios: List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios).
+// ListTranscriptionScenarios: List transcription scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios).
 // The answer is decoded into out: a *ListTranscriptionScenariosAnswer; nil discards it.
 func (c *Client) ListTranscriptionScenarios(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", p, out)
@@ -1023,7 +1027,7 @@ func (c *Client) ListWebhookDeliveries(ctx context.Context, p Params, out any) e
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries", p, out)
 }
 
-// ListWebhooks: List webhook endpoints (GET /api/v1/workspaces/{workspace_id}/webhooks).
+// ListWebhooks: List webhook endpoints, oldest first (GET /api/v1/workspaces/{workspace_id}/webhooks).
 // The answer is decoded into out: a *ListWebhooksAnswer; nil discards it.
 func (c *Client) ListWebhooks(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "GET", "/api/v1/workspaces/{workspace_id}/webhooks", p, out)

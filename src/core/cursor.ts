@@ -23,6 +23,39 @@ export function page<T extends { seq: number }>(rows: T[], limit: number): { dat
   return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
 }
 
+/**
+ * Pages of a short list kept in its own order (scenarios oldest first, keys, webhooks): `offset`,
+ * or the opaque `cursor` of the page before, which carries the offset to go on from.
+ */
+export interface OffsetQuery {
+  limit: number;
+  offset: number;
+  cursor?: string | undefined;
+}
+
+/** Rows from `start`, at most `take` of them. */
+export interface RowWindow {
+  start: number;
+  take: number;
+}
+
+export function offsetStart(query: OffsetQuery): number {
+  if (query.cursor === undefined) return query.offset;
+  try {
+    const value = (JSON.parse(Buffer.from(query.cursor, 'base64url').toString()) as { o?: unknown }).o;
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  } catch {
+    // falls through to the error below
+  }
+  throw invalid('cursor', 'is not a cursor this API returned');
+}
+
+/** The page of `rows` (fetched from `start` with limit + 1) and the cursor of the next one. */
+export function offsetPage<T>(rows: T[], limit: number, start: number): { data: T[]; next_cursor: string | null } {
+  const data = rows.slice(0, limit);
+  return { data, next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ o: start + limit })).toString('base64url') : null };
+}
+
 /** `status=a,b` checked against the statuses a resource can have. */
 export function parseStatuses(raw: string, allowed: readonly string[], name = 'status'): string[] {
   const statuses = raw.split(',').map((s) => s.trim()).filter(Boolean);

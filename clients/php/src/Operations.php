@@ -620,7 +620,7 @@ abstract class Operations
     }
 
     /**
-     * List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios)
+     * List analysis scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query
@@ -642,7 +642,7 @@ abstract class Operations
     }
 
     /**
-     * List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys)
+     * List API keys (no secrets), newest first (GET /api/v1/workspaces/{workspace_id}/api-keys)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query
@@ -774,7 +774,7 @@ abstract class Operations
     }
 
     /**
-     * List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios)
+     * List transcription scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query
@@ -807,7 +807,7 @@ abstract class Operations
     }
 
     /**
-     * List webhook endpoints (GET /api/v1/workspaces/{workspace_id}/webhooks)
+     * List webhook endpoints, oldest first (GET /api/v1/workspaces/{workspace_id}/webhooks)
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

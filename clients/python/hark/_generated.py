@@ -566,6 +566,7 @@ class ListAnalysisRunsAnswer(_ListAnalysisRunsAnswerRequired, total=False):
 
 class _ListAnalysisScenariosAnswerRequired(TypedDict):
     data: List['AnalysisScenario']
+    next_cursor: Optional[str]
 
 
 class ListAnalysisScenariosAnswer(_ListAnalysisScenariosAnswerRequired, total=False):
@@ -582,6 +583,7 @@ class ListAnalysisScenarioTemplatesAnswer(_ListAnalysisScenarioTemplatesAnswerRe
 
 class _ListApiKeysAnswerRequired(TypedDict):
     data: List[Dict[str, Any]]
+    next_cursor: Optional[str]
 
 
 class ListApiKeysAnswer(_ListApiKeysAnswerRequired, total=False):
@@ -682,6 +684,7 @@ class ListTranscriptionRunsAnswer(_ListTranscriptionRunsAnswerRequired, total=Fa
 
 class _ListTranscriptionScenariosAnswerRequired(TypedDict):
     data: List['TranscriptionScenario']
+    next_cursor: Optional[str]
 
 
 class ListTranscriptionScenariosAnswer(_ListTranscriptionScenariosAnswerRequired, total=False):
@@ -707,6 +710,7 @@ class ListWebhookDeliveriesAnswer(_ListWebhookDeliveriesAnswerRequired, total=Fa
 
 class _ListWebhooksAnswerRequired(TypedDict):
     data: List['Webhook']
+    next_cursor: Optional[str]
 
 
 class ListWebhooksAnswer(_ListWebhooksAnswerRequired, total=False):
@@ -1012,7 +1016,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-runs", {"workspace_id": workspace_id}, query, body)
 
     def list_analysis_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListAnalysisScenariosAnswer':
-        """List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios)"""
+        """List analysis scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenarios", {"workspace_id": workspace_id}, query, body)
 
     def list_analysis_scenario_templates(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListAnalysisScenarioTemplatesAnswer':
@@ -1020,7 +1024,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/analysis-scenario-templates", {"workspace_id": workspace_id}, query, body)
 
     def list_api_keys(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListApiKeysAnswer':
-        """List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys)"""
+        """List API keys (no secrets), newest first (GET /api/v1/workspaces/{workspace_id}/api-keys)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/api-keys", {"workspace_id": workspace_id}, query, body)
 
     def list_categories(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListCategoriesAnswer':
@@ -1068,7 +1072,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-runs", {"workspace_id": workspace_id}, query, body)
 
     def list_transcription_scenarios(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListTranscriptionScenariosAnswer':
-        """List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios)"""
+        """List transcription scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/transcription-scenarios", {"workspace_id": workspace_id}, query, body)
 
     def list_transcript_versions(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListTranscriptVersionsAnswer':
@@ -1080,7 +1084,7 @@ class Operations:
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries", {"workspace_id": workspace_id, "webhook_id": webhook_id}, query, body)
 
     def list_webhooks(self, *, workspace_id: Optional[str] = None, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListWebhooksAnswer':
-        """List webhook endpoints (GET /api/v1/workspaces/{workspace_id}/webhooks)"""
+        """List webhook endpoints, oldest first (GET /api/v1/workspaces/{workspace_id}/webhooks)"""
         return self._call("GET", "/api/v1/workspaces/{workspace_id}/webhooks", {"workspace_id": workspace_id}, query, body)
 
     def list_workspaces(self, *, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ListWorkspacesAnswer':

@@ -284,7 +284,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-runs', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-runs', 'get'>>;
   }
 
-  /** List analysis scenarios (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios) */
+  /** List analysis scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/analysis-scenarios) */
   listAnalysisScenarios(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenarios', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenarios', 'get'>>;
   }
@@ -294,7 +294,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-scenario-templates', 'get'>>;
   }
 
-  /** List API keys (no secrets) (GET /api/v1/workspaces/{workspace_id}/api-keys) */
+  /** List API keys (no secrets), newest first (GET /api/v1/workspaces/{workspace_id}/api-keys) */
   listApiKeys(args: Args<'/api/v1/workspaces/{workspace_id}/api-keys', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/api-keys', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/api-keys', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/api-keys', 'get'>>;
   }
@@ -354,7 +354,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-runs', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs', 'get'>>;
   }
 
-  /** List transcription scenarios (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios) */
+  /** List transcription scenarios, oldest first (GET /api/v1/workspaces/{workspace_id}/transcription-scenarios) */
   listTranscriptionScenarios(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/transcription-scenarios', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-scenarios', 'get'>>;
   }
@@ -369,7 +369,7 @@ export abstract class Operations {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/deliveries', 'get'>>;
   }
 
-  /** List webhook endpoints (GET /api/v1/workspaces/{workspace_id}/webhooks) */
+  /** List webhook endpoints, oldest first (GET /api/v1/workspaces/{workspace_id}/webhooks) */
   listWebhooks(args: Args<'/api/v1/workspaces/{workspace_id}/webhooks', 'get'> = {} as Args<'/api/v1/workspaces/{workspace_id}/webhooks', 'get'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks', 'get'>> {
     return this.transport().call('GET', '/api/v1/workspaces/{workspace_id}/webhooks', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/webhooks', 'get'>>;
   }

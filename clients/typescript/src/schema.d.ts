@@ -299,7 +299,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List API keys (no secrets)
+         * List API keys (no secrets), newest first
          * @description Scope: `keys:manage`
          */
         get: operations["listApiKeys"];
@@ -443,7 +443,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List transcription scenarios
+         * List transcription scenarios, oldest first
          * @description Scope: `transcripts:read`
          */
         get: operations["listTranscriptionScenarios"];
@@ -709,7 +709,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List analysis scenarios
+         * List analysis scenarios, oldest first
          * @description Scope: `analysis:read`
          */
         get: operations["listAnalysisScenarios"];
@@ -1030,7 +1030,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List webhook endpoints
+         * List webhook endpoints, oldest first
          * @description Scope: `webhooks:manage`
          */
         get: operations["listWebhooks"];
@@ -3965,7 +3965,12 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 workspace_id: string;
@@ -3994,6 +3999,8 @@ export interface operations {
                             /** @description The account the key answers to: it grants no more than that account's role in the workspace now, and nothing once the account has left it; null for an operator's key (hark admin) or one made before keys named their maker */
                             created_by: string | null;
                         }[];
+                        /** @description Opaque cursor of the next page; null on the last page */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -5262,7 +5269,12 @@ export interface operations {
     };
     listTranscriptionScenarios: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 workspace_id: string;
@@ -5279,6 +5291,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TranscriptionScenario"][];
+                        /** @description Opaque cursor of the next page; null on the last page */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -7752,7 +7766,12 @@ export interface operations {
     };
     listAnalysisScenarios: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 workspace_id: string;
@@ -7769,6 +7788,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AnalysisScenario"][];
+                        /** @description Opaque cursor of the next page; null on the last page */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -10122,7 +10143,12 @@ export interface operations {
     };
     listWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 workspace_id: string;
@@ -10139,6 +10165,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Webhook"][];
+                        /** @description Opaque cursor of the next page; null on the last page */
+                        next_cursor: string | null;
                     };
                 };
             };

@@ -7,7 +7,8 @@ import { RetrySettings, ScenarioVersion, SelectionSchema } from './scenario-card
 import type { Context } from '../../context.ts';
 import type { Scope } from '../../scopes.ts';
 import { getExecution, listExecutions, type ExecutionKind } from '../executions/executions.ts';
-import { Page, StringEnum, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { Page, ShortListQuery, StringEnum, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { offsetPage, offsetStart, type RowWindow } from '../cursor.ts';
 
 /** The body fields every kind of scenario accepts; each kind adds its own. */
 export const scenarioFields = <E extends readonly string[]>(engineNames: E) => ({
@@ -29,7 +30,7 @@ export const scenarioBodies = <F extends TProperties & { name: TString }>(fields
 });
 
 export interface ScenarioService<Scenario, Create, Update> {
-  list(ctx: Context, workspaceId: string): Promise<Scenario[]>;
+  list(ctx: Context, workspaceId: string, window: RowWindow): Promise<Scenario[]>;
   get(ctx: Context, workspaceId: string, id: string): Promise<Scenario>;
   create(ctx: Context, workspaceId: string, body: Create): Promise<Scenario>;
   update(ctx: Context, workspaceId: string, id: string, body: Update): Promise<Scenario>;
@@ -62,9 +63,10 @@ export const scenarioRoutes =
     const read = { scope: spec.scopes.read };
     const write = { scope: 'scenarios:write' as const };
 
-    app.get(base, { config: read, schema: { tags, summary: `List ${noun}s`, params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(card) }) }) } }, async (request) => ({
-      data: await service.list(ctx, request.params.workspace_id),
-    }));
+    app.get(base, { config: read, schema: { tags, summary: `List ${noun}s, oldest first`, params: WorkspaceParams, querystring: ShortListQuery, response: withProblems({ 200: Page(card) }) } }, async (request) => {
+      const start = offsetStart(request.query);
+      return offsetPage(await service.list(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 }), request.query.limit, start);
+    });
     app.get(`${base}/:scenario_id`, { config: read, schema: { tags, summary: `A ${noun}`, params: ScenarioParams, response: withProblems({ 200: card }, 404) } }, async (request) =>
       service.get(ctx, request.params.workspace_id, request.params.scenario_id),
     );

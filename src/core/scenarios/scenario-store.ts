@@ -6,6 +6,7 @@ import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
+import type { RowWindow } from '../cursor.ts';
 
 type Table = 'transcription_scenarios' | 'analysis_scenarios';
 interface ScenarioColumns {
@@ -35,8 +36,11 @@ export async function getScenario<S>(db: Db | Trx, kind: ScenarioKind<S>, worksp
   return map(kind, row);
 }
 
-export async function listScenarios<S>(db: Db, kind: ScenarioKind<S>, workspaceId: string): Promise<S[]> {
-  const rows = await view(db).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+/** A workspace's scenarios of a kind, oldest first; `window` takes a page of them. */
+export async function listScenarios<S>(db: Db, kind: ScenarioKind<S>, workspaceId: string, window?: RowWindow): Promise<S[]> {
+  let query = view(db).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id');
+  if (window) query = query.offset(window.start).limit(window.take);
+  const rows = await query.execute();
   return rows.map((row) => map(kind, row));
 }
 

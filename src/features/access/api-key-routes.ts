@@ -5,7 +5,8 @@ import type { Context } from '../../context.ts';
 import { scopes } from '../../scopes.ts';
 import { createApiKey, deleteApiKey, listApiKeys, type ApiKey } from './api-keys.ts';
 import { actingAccount, assertCanGrant, assertCanRevoke } from './auth.ts';
-import { StringEnum, DateTime, NullableDateTime, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { StringEnum, DateTime, NullableDateTime, Page, ShortListQuery, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { offsetPage, offsetStart } from '../../core/cursor.ts';
 
 const Scope = StringEnum(scopes);
 
@@ -70,9 +71,12 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
     '/api/v1/workspaces/:workspace_id/api-keys',
     {
       config,
-      schema: { tags: ['api-keys'], summary: 'List API keys (no secrets)', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(KeyCard) }) }) },
+      schema: { tags: ['api-keys'], summary: 'List API keys (no secrets), newest first', params: WorkspaceParams, querystring: ShortListQuery, response: withProblems({ 200: Page(KeyCard) }) },
     },
-    async (request) => ({ data: (await listApiKeys(ctx, request.params.workspace_id)).map(presentKey) }),
+    async (request) => {
+      const start = offsetStart(request.query);
+      return offsetPage((await listApiKeys(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 })).map(presentKey), request.query.limit, start);
+    },
   );
   app.delete(
     '/api/v1/workspaces/:workspace_id/api-keys/:key_id',

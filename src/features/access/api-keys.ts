@@ -7,6 +7,7 @@ import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
+import type { RowWindow } from '../../core/cursor.ts';
 import type { Role, Scope } from '../../scopes.ts';
 import { hashKeySecret, keyPrefix, newKeySecret } from '../../platform/security/api-key-secret.ts';
 
@@ -86,8 +87,11 @@ export async function createApiKey(db: Db | Trx, workspaceId: string, input: New
   return { key, secret };
 }
 
-export function listApiKeys(ctx: Context, workspaceId: string): Promise<ApiKey[]> {
-  return ctx.db.selectFrom('api_keys').select(columns).where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').execute();
+/** A workspace's keys, newest first; `window` takes a page of them. */
+export function listApiKeys(ctx: Context, workspaceId: string, window?: RowWindow): Promise<ApiKey[]> {
+  let query = ctx.db.selectFrom('api_keys').select(columns).where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  if (window) query = query.offset(window.start).limit(window.take);
+  return query.execute();
 }
 
 /** Revokes a key at once; `mayRevoke` sees its scopes first (and throws to refuse). */

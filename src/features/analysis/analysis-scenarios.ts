@@ -12,6 +12,7 @@ import { analysisEngine, type AnalysisEngineName } from '../../engines/analysis/
 import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, scenarioName, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
+import type { RowWindow } from '../../core/cursor.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, updateScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { StoredQuestions, type Question } from '../../core/analyses/questions.ts';
 
@@ -143,7 +144,7 @@ export async function createAnalysisScenario(ctx: Context, workspaceId: string, 
 
 export const getAnalysisScenario = (db: Db | Trx, workspaceId: string, id: string): Promise<AnalysisScenario> => getScenario(db, analysisScenarios, workspaceId, id);
 
-export const listAnalysisScenarios = (ctx: Context, workspaceId: string): Promise<AnalysisScenario[]> => listScenarios(ctx.db, analysisScenarios, workspaceId);
+export const listAnalysisScenarios = (ctx: Context, workspaceId: string, window?: RowWindow): Promise<AnalysisScenario[]> => listScenarios(ctx.db, analysisScenarios, workspaceId, window);
 
 /** Applies a change; with `version` (the one the client read) only while the scenario is still at it. */
 export const updateAnalysisScenario = (ctx: Context, workspaceId: string, id: string, input: AnalysisScenarioInput & { version?: number | undefined }): Promise<AnalysisScenario> =>

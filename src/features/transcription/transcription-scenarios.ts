@@ -12,6 +12,7 @@ import { checkLanguage, transcriptionEngine, type TranscriptionEngineName } from
 import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, scenarioName, type Selection } from '../../core/scenarios/selection.ts';
 import { defaultRetry, emptySelection } from '../../core/scenarios/defaults.ts';
+import type { RowWindow } from '../../core/cursor.ts';
 import { deleteScenario, getScenario, listScenarios, saveScenario, updateScenario, type ScenarioKind } from '../../core/scenarios/scenario-store.ts';
 import { checkSpotWords, checkVocabularyWords, vocabularyTerms } from './vocabulary.ts';
 
@@ -119,7 +120,7 @@ export async function createTranscriptionScenario(ctx: Context, workspaceId: str
 
 export const getTranscriptionScenario = (db: Db | Trx, workspaceId: string, id: string): Promise<TranscriptionScenario> => getScenario(db, transcriptionScenarios, workspaceId, id);
 
-export const listTranscriptionScenarios = (ctx: Context, workspaceId: string): Promise<TranscriptionScenario[]> => listScenarios(ctx.db, transcriptionScenarios, workspaceId);
+export const listTranscriptionScenarios = (ctx: Context, workspaceId: string, window?: RowWindow): Promise<TranscriptionScenario[]> => listScenarios(ctx.db, transcriptionScenarios, workspaceId, window);
 
 /** Applies a change; with `version` (the one the client read) only while the scenario is still at it. */
 export const updateTranscriptionScenario = (ctx: Context, workspaceId: string, id: string, input: TranscriptionScenarioInput & { version?: number | undefined }): Promise<TranscriptionScenario> =>

@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { eventTypes } from '../../core/events.ts';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, sendTestEvent, updateWebhook, type Webhook } from './webhooks.ts';
-import { StringEnum, DateTime, Nullable, NullableDateTime, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { StringEnum, DateTime, Nullable, NullableDateTime, Page, ShortListQuery, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { offsetPage, offsetStart } from '../../core/cursor.ts';
 
 const EventName = StringEnum(['*', ...eventTypes]);
 const WebhookCard = Type.Object(
@@ -78,9 +79,10 @@ export const webhookRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
       return reply.code(201).send({ ...present(hook), secret: hook.secret });
     },
   );
-  app.get(base, { config, schema: { tags, summary: 'List webhook endpoints', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(WebhookCard) }) }) } }, async (request) => ({
-    data: (await listWebhooks(ctx, request.params.workspace_id)).map(present),
-  }));
+  app.get(base, { config, schema: { tags, summary: 'List webhook endpoints, oldest first', params: WorkspaceParams, querystring: ShortListQuery, response: withProblems({ 200: Page(WebhookCard) }) } }, async (request) => {
+    const start = offsetStart(request.query);
+    return offsetPage((await listWebhooks(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 })).map(present), request.query.limit, start);
+  });
   app.get(`${base}/:webhook_id`, { config, schema: { tags, summary: 'A webhook endpoint', params: HookParams, response: withProblems({ 200: WebhookCard }, 404) } }, async (request) =>
     present(await getWebhook(ctx, request.params.workspace_id, request.params.webhook_id)),
   );

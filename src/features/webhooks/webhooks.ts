@@ -9,7 +9,7 @@ import { AddressNotAllowedError, assertLiteralAllowed, isPublicAddress } from '.
 import dns from 'node:dns/promises';
 import { newWebhookSecret } from './signature.ts';
 import { eventTypes } from '../../core/events.ts';
-import { decodeCursor, page } from '../../core/cursor.ts';
+import { decodeCursor, page, type RowWindow } from '../../core/cursor.ts';
 
 export type Webhook = Selectable<WebhooksTable>;
 
@@ -71,7 +71,12 @@ export async function getWebhook(ctx: Context, workspaceId: string, id: string):
   return hook;
 }
 
-export const listWebhooks = (ctx: Context, workspaceId: string) => ctx.db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').execute();
+/** A workspace's endpoints, oldest first; `window` takes a page of them. */
+export function listWebhooks(ctx: Context, workspaceId: string, window?: RowWindow) {
+  let query = ctx.db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id');
+  if (window) query = query.offset(window.start).limit(window.take);
+  return query.execute();
+}
 
 export async function updateWebhook(ctx: Context, workspaceId: string, id: string, input: WebhookInput): Promise<Webhook> {
   const hook = await getWebhook(ctx, workspaceId, id);

@@ -22,6 +22,16 @@ export { DateTime, JsonObject, Nullable, NullableDateTime, StringEnum } from './
 
 export const WorkspaceParams = Type.Object({ workspace_id: Type.String() });
 
+/** The paging of a short list (scenarios, API keys, webhooks): all of it, up to 200, by default. */
+export const ShortListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
+    offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The next_cursor of the page before' })),
+  },
+  { additionalProperties: false },
+);
+
 /** A problem+json response, documented with the media type it is sent with. */
 export const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: ProblemRef } } });
 
