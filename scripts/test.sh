@@ -77,7 +77,7 @@ echo "== tests"
 # The runner takes the files in the order given, three at a time: the longest (minutes each: the
 # browser journeys, several hosts, real speech on every store) go first, so that the run does not
 # end waiting on one of them started last.
-longest=(transcription hosts resilience web-quality-lead web docs-commands call-analytics analysis cli topics encoder-unavailable pocketsphinx-pieces client-installs compat)
+longest=(transcription hosts resilience web-quality-lead web-journey docs-commands call-analytics analysis cli topics encoder-unavailable pocketsphinx-pieces client-installs compat)
 files=()
 for name in "${longest[@]}"; do files+=("test/$name.test.ts"); done
 for file in test/*.test.ts; do

@@ -566,8 +566,18 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     );
   });
 
-  test('settings: an API key and a webhook are made (secrets shown once) and revoked', async () => {
+  test('settings: a retention out of range is said, not saved as another; an API key and a webhook are made (secrets shown once) and revoked', async () => {
     const { page } = owner;
+    await page.goto(`${workspaceUrl}/settings`);
+    const retention = page.getByLabel("Keep new recordings' audio for (days)");
+    await retention.fill('0');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('From 1 to 3,650 days, or empty for the default').waitFor();
+    assert.equal(await retention.inputValue(), '0', 'the value typed stays as typed');
+    const workspaceId = workspaceUrl.split('/w/')[1]!;
+    const stored = await hark.runtime.ctx.db.selectFrom('workspaces').select('default_retention_days').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    assert.equal(stored.default_retention_days, null, 'nothing saved');
+    await check(page, 'settings-retention-refused');
     await page.goto(`${workspaceUrl}/settings?tab=keys`);
     await page.getByLabel('Key name').fill('Nightly export');
     await page.getByRole('button', { name: 'Create key' }).click();

@@ -273,12 +273,16 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await check(page, 'lead-corrected');
     assert.deepEqual(await greetingRates(page), { ana: '5 calls, 80 % yes (4/5)', ben: '5 calls, 80 % yes (4/5)' });
 
-    await page.goto(`${workspaceUrl}/recordings`);
+    await page.goto(`${workspaceUrl}/recordings?sort=recorded_at`);
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link', { name: path.basename(files[2]!) }).click();
     await transcript.locator('[data-speaker="customer"]').first().waitFor();
     assert.match((await transcript.textContent()) ?? '', /\[CREDIT_CARD\]/);
     assert.doesNotMatch((await transcript.textContent()) ?? '', /one one one one|1111/);
     await check(page, 'lead-redacted');
+    // The way back is to the list as it was left (its sort, filters and columns).
+    await page.getByRole('link', { name: '← Recordings' }).click();
+    await page.getByRole('table', { name: 'Recordings' }).waitFor();
+    assert.match(page.url(), /\/recordings\?sort=recorded_at$/);
   });
 
   test('no console errors and no failed requests on the way', () => {

@@ -48,7 +48,12 @@ const theme = createTheme({
     PasswordInput: { defaultProps: { visibilityToggleFocusable: true } },
   },
 });
-const contrast: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)' }, dark: {} });
+const contrast: CSSVariablesResolver = () => ({
+  variables: {},
+  // A field's error (and its border) in a red dark enough to read as text on white.
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  dark: {},
+});
 
 // A workspace page needs the session first: asked for now, beside the page's code, not after it.
 if (window.location.pathname.startsWith('/w/')) void queryClient.prefetchQuery(queries.session());

@@ -1,6 +1,7 @@
 // An API error shown where the work was refused: its title and detail, and each field's message.
 import { Alert, List } from '@mantine/core';
 import { ApiError } from '../api/client.ts';
+import { fieldMessage } from '../lib/field-messages.ts';
 
 export function ProblemAlert({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
@@ -15,9 +16,7 @@ export function ProblemAlert({ error, title }: { error: unknown; title?: string 
       {fields.length > 0 && (
         <List size="sm" mt="xs">
           {fields.map((e) => (
-            <List.Item key={e.path}>
-              {e.path}: {e.message}
-            </List.Item>
+            <List.Item key={e.path}>{fieldMessage(e)}</List.Item>
           ))}
         </List>
       )}
@@ -25,4 +24,9 @@ export function ProblemAlert({ error, title }: { error: unknown; title?: string 
   );
 }
 
-export const problemMessage = (error: unknown): string => (error instanceof ApiError ? error.problem.detail : 'Something went wrong. Please try again.');
+/** The problem in a sentence: its fields' messages in words where it has them, else its detail. */
+export const problemMessage = (error: unknown): string => {
+  if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.';
+  const fields = error.problem.errors ?? [];
+  return fields.length > 0 ? fields.map(fieldMessage).join('; ') : error.problem.detail;
+};

@@ -9,7 +9,8 @@ import type { Schemas } from '../api/client.ts';
 import { useCategories } from '../api/queries.ts';
 import { useWorkspace } from './WorkspaceLayout.tsx';
 import { activeFilterCount, emptyFilters, type RecordingFilters, type Sentiment } from '../lib/filters.ts';
-import { recordingStatuses } from '../lib/recording-status.ts';
+import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
+import { pipelineLabels } from './Status.tsx';
 
 
 const toDate = (value: string | null) => (value ? dayjs(value).toDate() : null);
@@ -31,9 +32,9 @@ export function RecordingFiltersBar({ filters, fields, onChange }: { filters: Re
         <Select
           label="Status"
           placeholder="Any"
-          data={recordingStatuses.map((s) => ({ value: s, label: s.replace(/_/g, ' ') }))}
-          value={filters.status}
-          onChange={(status) => onChange({ ...filters, status })}
+          data={Object.entries(pipelineLabels).map(([value, { label }]) => ({ value, label }))}
+          value={filters.stage}
+          onChange={(stage) => onChange({ ...filters, stage })}
           clearable
           w={170}
         />
@@ -99,6 +100,16 @@ export function RecordingFiltersBar({ filters, fields, onChange }: { filters: Re
           </Button>
         )}
       </Group>
+      {filters.status && (
+        <Group gap="xs">
+          <Pill size="md">
+            <Group gap={4} wrap="nowrap">
+              Audio: {recordingStatusLabels[filters.status as RecordingStatus] ?? filters.status}
+              <CloseButton size="xs" aria-label="Remove the filter on the audio's status" onClick={() => onChange({ ...filters, status: null })} />
+            </Group>
+          </Pill>
+        </Group>
+      )}
       {Object.keys(filters.metadata).length > 0 && (
         <Group gap="xs" aria-label="Metadata filters">
           {Object.entries(filters.metadata).map(([name, v]) => (

@@ -15,7 +15,7 @@ const colors: Record<string, string> = {
 };
 
 /** Where a call stands (the card's `pipeline`), in words a reviewer reads. */
-const pipelineLabels: Record<string, { label: string; color: string }> = {
+export const pipelineLabels: Record<string, { label: string; color: string }> = {
   preparing: { label: 'Preparing audio', color: 'gray' },
   audio_ready: { label: 'Audio ready', color: 'cyan' },
   transcribing: { label: 'Transcribing', color: 'blue' },

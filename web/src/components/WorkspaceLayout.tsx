@@ -31,6 +31,11 @@ const lastSearch = new Map<string, string>();
 function sectionLink(pathname: string, search: string, workspaceId: string, section: string): string {
   const [, w, id, current, detail] = pathname.split('/');
   if (w === 'w' && id === workspaceId && current === section && detail === undefined) lastSearch.set(`${workspaceId}/${section}`, search);
+  return sectionHref(workspaceId, section);
+}
+
+/** A section as it was last left (a detail page's way back to its list, filters and columns kept). */
+export function sectionHref(workspaceId: string, section: string): string {
   return `/w/${workspaceId}/${section}${lastSearch.get(`${workspaceId}/${section}`) ?? ''}`;
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { emptyFilters, filtersFromSearch, filtersToQuery, filtersToSearch } from './filters.ts';
+import { activeFilterCount, emptyFilters, filtersFromSearch, filtersToQuery, filtersToSearch } from './filters.ts';
 
 describe('filters and the URL', () => {
   test('a URL gives its filters and the filters give the URL back', () => {
     const search = new URLSearchParams('status=completed&recorded_after=2026-11-01&metadata.agent=ana&metadata.team=north&tab=x');
     const filters = filtersFromSearch(search);
-    expect(filters).toEqual({ status: 'completed', recordedAfter: '2026-11-01', recordedBefore: null, category: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
+    expect(filters).toEqual({ stage: null, status: 'completed', recordedAfter: '2026-11-01', recordedBefore: null, category: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
     expect(filtersToSearch(filters, search).toString()).toBe('tab=x&status=completed&recorded_after=2026-11-01&metadata.agent=ana&metadata.team=north');
   });
 
@@ -26,5 +26,13 @@ describe('filters and the URL', () => {
     expect(filtersToQuery(filters)).toEqual({ category: 'cat-1', topic: 'refund', sentiment_max: '-0.05' });
     expect(filtersToQuery({ ...emptyFilters, sentiment: 'positive' })).toEqual({ sentiment_min: '0.2' });
     expect(filtersFromSearch(new URLSearchParams('sentiment=angry')).sentiment).toBeNull();
+  });
+
+  test('the status a badge shows is the API\'s pipeline_status, beside the audio\'s own status', () => {
+    const filters = filtersFromSearch(new URLSearchParams('pipeline_status=transcribed&status=completed'));
+    expect([filters.stage, filters.status]).toEqual(['transcribed', 'completed']);
+    expect(filtersToSearch(filters).toString()).toBe('pipeline_status=transcribed&status=completed');
+    expect(filtersToQuery({ ...emptyFilters, stage: 'analysed' })).toEqual({ pipeline_status: 'analysed' });
+    expect(activeFilterCount({ ...emptyFilters, stage: 'failed' })).toBe(1);
   });
 });

@@ -1,6 +1,9 @@
 // The recordings list's filters, kept in the page's URL (so a filtered view can be shared, and
 // the back button restores it) and turned into the API's query.
 export interface RecordingFilters {
+  /** Where the call stands, as its badge says (transcribed, analysed…): the API's pipeline_status. */
+  stage: string | null;
+  /** The audio's preparation status (a URL may carry it; the scenario dialog picks prepared calls by it). */
   status: string | null;
   /** When the call took place (recorded_at), from and until: the list's "Call date", the reports' periods. */
   recordedAfter: string | null;
@@ -22,9 +25,9 @@ export const sentimentBounds: Record<Sentiment, { sentiment_min?: string; sentim
   positive: { sentiment_min: '0.2' },
 };
 
-export const emptyFilters: RecordingFilters = { status: null, recordedAfter: null, recordedBefore: null, category: null, topic: null, sentiment: null, metadata: {} };
+export const emptyFilters: RecordingFilters = { stage: null, status: null, recordedAfter: null, recordedBefore: null, category: null, topic: null, sentiment: null, metadata: {} };
 
-const own = new Set(['status', 'recorded_after', 'recorded_before', 'category', 'topic', 'sentiment', 'cursor']);
+const own = new Set(['pipeline_status', 'status', 'recorded_after', 'recorded_before', 'category', 'topic', 'sentiment', 'cursor']);
 
 export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
   const metadata: Record<string, string> = {};
@@ -32,6 +35,7 @@ export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
     if (name.startsWith('metadata.') && name.length > 'metadata.'.length && value !== '') metadata[name.slice('metadata.'.length)] = value;
   }
   return {
+    stage: search.get('pipeline_status') || null,
     status: search.get('status') || null,
     recordedAfter: search.get('recorded_after') || null,
     recordedBefore: search.get('recorded_before') || null,
@@ -48,6 +52,7 @@ export function filtersToSearch(filters: RecordingFilters, base = new URLSearchP
   for (const [name, value] of base) {
     if (!own.has(name) && !name.startsWith('metadata.')) next.append(name, value);
   }
+  if (filters.stage) next.set('pipeline_status', filters.stage);
   if (filters.status) next.set('status', filters.status);
   if (filters.recordedAfter) next.set('recorded_after', filters.recordedAfter);
   if (filters.recordedBefore) next.set('recorded_before', filters.recordedBefore);
@@ -69,7 +74,7 @@ export function filtersToQuery(filters: RecordingFilters): Record<string, string
 }
 
 export const activeFilterCount = (filters: RecordingFilters): number =>
-  (filters.status ? 1 : 0) + (filters.recordedAfter ? 1 : 0) + (filters.recordedBefore ? 1 : 0) + (filters.category ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;
+  (filters.stage ? 1 : 0) + (filters.status ? 1 : 0) + (filters.recordedAfter ? 1 : 0) + (filters.recordedBefore ? 1 : 0) + (filters.category ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;
 
 /** The recordings list's query for a page URL: its filters, cursor and order (the page and the route's prefetch ask the same). */
 export function recordingListQuery(search: URLSearchParams): Record<string, string> & { sort: 'created_at' | 'recorded_at' } {

@@ -13,6 +13,7 @@ import { preparingStatuses } from '../../lib/recording-status.ts';
 import { formatTime } from '../../lib/transcript-sync.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { PipelineBadge } from '../Status.tsx';
+import { sectionHref } from '../WorkspaceLayout.tsx';
 
 // Memoised, as are the page's other parts: each of the page's queries answers on its own, and a
 // part renders again only when what it shows changed (on a phone's CPU a whole page is a long task).
@@ -36,7 +37,7 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
 
   return (
     <>
-      <Anchor component={Link} to={`/w/${workspaceId}/recordings`} size="sm">
+      <Anchor component={Link} to={sectionHref(workspaceId, 'recordings')} size="sm">
         ← Recordings
       </Anchor>
       <Group justify="space-between" align="flex-start">

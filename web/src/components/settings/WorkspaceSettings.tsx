@@ -16,6 +16,8 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const owner = can.manage(workspace.role);
+  // Said before saving, never corrected quietly: 0 must not become the shortest retention.
+  const retentionError = retention !== '' && !(Number.isInteger(Number(retention)) && Number(retention) >= 1 && Number(retention) <= 3650) ? 'From 1 to 3,650 days, or empty for the default' : null;
   const save = useMutation({
     mutationFn: () => ok(api.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } }, body: { name, default_retention_days: retention === '' ? null : Number(retention) } })),
     onSuccess: async () => {
@@ -38,13 +40,24 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          if (!retentionError) save.mutate();
         }}
       >
         <Stack maw={480}>
           <ProblemAlert error={save.error} title="Not saved" />
           <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} disabled={!owner} />
-          <NumberInput label="Keep new recordings' audio for (days)" description="Leave empty for the server's default" min={1} value={retention} onChange={setRetention} disabled={!owner} />
+          <NumberInput
+            label="Keep new recordings' audio for (days)"
+            description="Leave empty for the server's default"
+            min={1}
+            max={3650}
+            clampBehavior="none"
+            allowDecimal={false}
+            value={retention}
+            onChange={setRetention}
+            error={retentionError}
+            disabled={!owner}
+          />
           {owner && (
             <Button type="submit" w="fit-content" loading={save.isPending}>
               Save

@@ -1,0 +1,23 @@
+import { describe, expect, test } from 'vitest';
+import { fieldMessage, fieldName, plainMessage } from './field-messages.ts';
+
+describe('validation errors as a person reads them', () => {
+  test('fields by their names in words', () => {
+    expect(fieldName('body/email')).toBe('Email');
+    expect(fieldName('default_retention_days')).toBe('Default retention days');
+    expect(fieldName('/expires_at')).toBe('Expires at');
+    expect(fieldName('body/questions/0/text')).toBe('Questions 1 text');
+    expect(fieldName('querystring/limit')).toBe('Limit');
+    expect(fieldName('body')).toBe('The request');
+  });
+
+  test("the schema's phrases in plain English; others as written", () => {
+    expect(plainMessage('must match format "email"')).toBe('must be an e-mail address');
+    expect(plainMessage('must NOT have fewer than 1 characters')).toBe('must not be empty');
+    expect(plainMessage('must NOT have fewer than 8 characters')).toBe('must be at least 8 characters');
+    expect(plainMessage('must be >= 1')).toBe('must be at least 1');
+    expect(plainMessage("must have required property 'workspace_name'")).toBe('needs workspace name');
+    expect(plainMessage('must be between 1 and 3650')).toBe('must be between 1 and 3650');
+    expect(fieldMessage({ path: 'body/email', message: 'must match format "email"' })).toBe('Email: must be an e-mail address');
+  });
+});
