@@ -25,12 +25,32 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432 && c
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
 fi
 
-echo "== lint"; npx eslint .
-echo "== layers"; npx depcruise src --config .dependency-cruiser.cjs
-echo "== typecheck"; npx tsc --noEmit
 # Generated files are compared in a folder of this run's own, removed however the run ends.
 work="$(mktemp -d -t hark-check-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
+
+# Runs checks at once (each is one process on one core; the machine has more), each one's output
+# kept apart and printed as it is waited for; fails when any failed. Arguments: name, function, ….
+together() {
+  local pids=() names=() failed=0
+  while [ "$#" -gt 0 ]; do
+    ("$2") >"$work/$1.log" 2>&1 &
+    pids+=("$!")
+    names+=("$1")
+    shift 2
+  done
+  for i in "${!pids[@]}"; do
+    if wait "${pids[$i]}"; then echo "== ${names[$i]}: passed"; else echo "== ${names[$i]}: FAILED" >&2; failed=1; fi
+    cat "$work/${names[$i]}.log"
+  done
+  return "$failed"
+}
+
+lint() { npx eslint .; }
+layers() { npx depcruise src --config .dependency-cruiser.cjs; }
+typecheck() { npx tsc --noEmit; }
+web_unit() { (cd web && npx vitest run); }
+together lint lint layers layers typecheck typecheck "web unit tests" web_unit
 # Every suite's temporary files (the clients' too) go in a folder of this run's own, removed with
 # it, and a suite that leaves one of its hark-* files or folders behind fails the run.
 # (Open to other users like /tmp: the private PostgreSQL clusters run as the postgres user.)
@@ -59,20 +79,20 @@ if ! diff -q docs/configuration.md "$work/configuration.md" >/dev/null; then
 fi
 echo "== clients: every operation of openapi.json, and only those"
 npx tsx scripts/generate-clients.ts --check
-echo "== web: API types drift, unit tests"
+echo "== web: API types drift"
 (cd web && npx openapi-typescript ../openapi.json -o "$work/schema.d.ts" >/dev/null 2>&1)
 if ! diff -q clients/typescript/src/schema.d.ts "$work/schema.d.ts" >/dev/null; then
   echo "clients/typescript/src/schema.d.ts (the web app's and the TypeScript client's types) is out of date: run npm run api-types --prefix web and commit it" >&2
   exit 1
 fi
-(cd web && npx vitest run)
-echo "== clients: Python, against a Hark it starts"
-python3 -W error::ResourceWarning -m unittest discover -s clients/python/tests
-echo "== clients: Go (gofmt, go vet, tests against a Hark they start)"
-(cd clients/go && test -z "$(gofmt -l .)" && go vet ./... && go test ./...)
-echo "== clients: PHP (lint, tests against a Hark they start)"
-for file in clients/php/src/*.php clients/php/examples/*.php clients/php/tests/*.php; do php -l "$file" >/dev/null; done
-php clients/php/tests/run.php
+# The clients, each against a Hark it starts (its own port and data folder).
+python_client() { python3 -W error::ResourceWarning -m unittest discover -s clients/python/tests; }
+go_client() { cd clients/go && test -z "$(gofmt -l .)" && go vet ./... && go test ./...; }
+php_client() {
+  for file in clients/php/src/*.php clients/php/examples/*.php clients/php/tests/*.php; do php -l "$file" >/dev/null; done
+  php clients/php/tests/run.php
+}
+together "clients: Python" python_client "clients: Go (gofmt, go vet, tests)" go_client "clients: PHP (lint, tests)" php_client
 echo "== tests"
 # The runner takes the files in the order given, three at a time: the longest (minutes each: the
 # browser journeys, several hosts, real speech on every store) go first, so that the run does not

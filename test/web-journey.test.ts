@@ -225,8 +225,18 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page } = owner;
     await page.goto(`${workspaceUrl}/scenarios`);
     await check(page, 'scenarios');
+    // Named first: a click alone, then Cancel, leaves no empty scenario behind.
+    const scenarioRows = async () => page.getByRole('table', { name: 'Analysis scenarios' }).getByRole('row').count();
+    const rowsBefore = await scenarioRows();
     await page.getByRole('button', { name: 'New analysis scenario' }).click();
-    await page.getByLabel('Name').fill('Call review');
+    const naming = page.getByRole('dialog', { name: 'New analysis scenario' });
+    await naming.getByRole('button', { name: 'Cancel' }).click();
+    await naming.waitFor({ state: 'hidden' });
+    assert.equal(await scenarioRows(), rowsBefore, 'nothing was created');
+    await page.getByRole('button', { name: 'New analysis scenario' }).click();
+    await naming.getByLabel('Name').fill('Call review');
+    await check(page, 'scenario-naming');
+    await naming.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('button', { name: 'Add a question' }).click();
     await page.getByRole('textbox', { name: /^Question( \*)?$/ }).nth(0).fill('Did the agent greet the customer?');
     await page.getByRole('button', { name: 'Add a question' }).click();
@@ -247,6 +257,14 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await examples.press('Enter');
     assert.equal(await page.getByLabel('Question 1: sentences that mean yes', { exact: true }).count(), 0, 'a phrase rule needs no examples');
     await check(page, 'analysis-scenario');
+    // Leaving with changes not saved asks first; staying keeps them.
+    await page.getByRole('link', { name: 'Reports', exact: true }).first().click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.waitFor();
+    await check(page, 'leave-unsaved');
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    await leave.waitFor({ state: 'hidden' });
+    assert.match(page.url(), /\/scenarios\/analysis\//);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
     // Saved as typed: the example is read back from the API.

@@ -104,6 +104,12 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     const dialog = page.getByRole('dialog', { name: 'Run on recordings' });
     // The dialog says how many calls its filters find before anything starts.
     await dialog.getByText('10 recordings match.').waitFor();
+    // A metadata filter typed but not added holds the start until it is added or cleared.
+    const field = dialog.getByLabel('Metadata field', { exact: true });
+    await field.fill('agent');
+    await dialog.getByText('Add the metadata filter you typed (or clear it) before starting.').waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Start on 10' }).isDisabled(), true);
+    await field.fill('');
     await dialog.getByRole('button', { name: 'Start on 10' }).click();
     await page.waitForURL(/\/executions$/);
     const rows = page.getByRole('table', { name: 'Executions' }).locator('[data-execution]');

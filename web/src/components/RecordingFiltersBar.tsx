@@ -4,7 +4,7 @@ import '@mantine/dates/styles.css';
 import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { useCategories } from '../api/queries.ts';
 import { useWorkspace } from './WorkspaceLayout.tsx';
@@ -15,11 +15,14 @@ import { pipelineLabels } from './Status.tsx';
 
 const toDate = (value: string | null) => (value ? dayjs(value).toDate() : null);
 
-export function RecordingFiltersBar({ filters, fields, onChange }: { filters: RecordingFilters; fields: Schemas['MetadataField'][]; onChange: (next: RecordingFilters) => void }) {
+/** `onTyping`: told whether a metadata filter is typed but not yet added (a dialog acting on the filters waits for it). */
+export function RecordingFiltersBar({ filters, fields, onChange, onTyping }: { filters: RecordingFilters; fields: Schemas['MetadataField'][]; onChange: (next: RecordingFilters) => void; onTyping?: (typing: boolean) => void }) {
   const categories = useCategories(useWorkspace().id);
   const [field, setField] = useState('');
   const [value, setValue] = useState('');
   const values = fields.find((f) => f.field === field)?.values.map((v) => String(v.value)) ?? [];
+  const typing = field.trim() !== '' || value !== '';
+  useEffect(() => onTyping?.(typing), [typing, onTyping]);
   const addMetadata = () => {
     if (!field.trim() || value === '') return;
     onChange({ ...filters, metadata: { ...filters.metadata, [field.trim()]: value } });

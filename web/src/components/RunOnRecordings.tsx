@@ -14,14 +14,19 @@ import { RecordingFiltersBar } from './RecordingFiltersBar.tsx';
 
 const MAX_RECORDINGS = 10_000;
 
-/** The list's query for these filters: prepared recordings unless a status is picked. */
-const matchQuery = (filters: RecordingFilters) => filtersToQuery({ ...filters, status: filters.status ?? 'completed' });
+/**
+ * The list's query for these filters: prepared recordings (unless the audio's status is given), and
+ * for an analysis those with a transcript (unless a status is picked): an analysis of a recording
+ * without one is refused.
+ */
+const matchQuery = (filters: RecordingFilters, kind: 'analysis' | 'transcription') =>
+  filtersToQuery({ ...filters, status: filters.status ?? 'completed', stage: filters.stage ?? (kind === 'analysis' ? 'transcribed,analysing,analysed' : null) });
 
-async function matchingIds(workspaceId: string, filters: RecordingFilters): Promise<string[]> {
+async function matchingIds(workspaceId: string, filters: RecordingFilters, kind: 'analysis' | 'transcription'): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const query: Record<string, string | number> = { limit: 200, offset: 0, ...matchQuery(filters), ...(cursor ? { cursor } : {}) };
+    const query: Record<string, string | number> = { limit: 200, offset: 0, ...matchQuery(filters, kind), ...(cursor ? { cursor } : {}) };
     const page: { data: { id: string }[]; next_cursor: string | null } = await ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: query as { limit: number; offset: number } } }));
     ids.push(...page.data.map((r) => r.id));
     cursor = page.next_cursor;
@@ -31,15 +36,16 @@ async function matchingIds(workspaceId: string, filters: RecordingFilters): Prom
 
 export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose }: { workspaceId: string; kind: 'transcription' | 'analysis'; scenarioId: string; opened: boolean; onClose: () => void }) {
   const [filters, setFilters] = useState<RecordingFilters>(emptyFilters);
+  const [typing, setTyping] = useState(false);
   const fields = useMetadataFields(workspaceId);
   const navigate = useNavigate();
   // How many the filters find, asked again as they change, so Start says what it will do.
-  const matching = useQuery({ ...queries.matchingRecordings(workspaceId, matchQuery(filters)), enabled: opened });
+  const matching = useQuery({ ...queries.matchingRecordings(workspaceId, matchQuery(filters, kind)), enabled: opened });
   // One key per opening of the dialog.
   const key = useMemo(() => (opened ? crypto.randomUUID() : ''), [opened]);
   const start = useMutation({
     mutationFn: async () => {
-      const ids = await matchingIds(workspaceId, filters);
+      const ids = await matchingIds(workspaceId, filters, kind);
       if (ids.length === 0) throw new Error('none');
       const path = { workspace_id: workspaceId, scenario_id: scenarioId };
       const body = { recording_ids: ids, idempotency_key: key };
@@ -58,8 +64,15 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
   return (
     <Modal opened={opened} onClose={onClose} title="Run on recordings" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
-        <Text size="sm">Every recording that matches these filters (prepared ones, unless you pick a status) gets a run, up to 10,000 at a time.</Text>
-        <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={setFilters} />
+        <Text size="sm">
+          Every recording that matches these filters ({kind === 'analysis' ? 'transcribed ones, unless you pick a status' : 'ones whose audio is prepared'}) gets a run, up to 10,000 at a time.
+        </Text>
+        <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={setFilters} onTyping={setTyping} />
+        {typing && (
+          <Text size="sm" c="orange.9" role="status">
+            Add the metadata filter you typed (or clear it) before starting.
+          </Text>
+        )}
         {none ? (
           <Text c="red.9" role="status">
             No recording matches these filters.
@@ -74,7 +87,7 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => start.mutate()} loading={start.isPending} disabled={none}>
+          <Button onClick={() => start.mutate()} loading={start.isPending} disabled={none || typing}>
             {count ? `Start on ${Math.min(count, MAX_RECORDINGS).toLocaleString()}` : 'Start'}
           </Button>
         </Group>

@@ -9,6 +9,7 @@ import { keys, queries, useEngines, useTranscriptionScenarios } from '../api/que
 import { ProblemAlert } from '../components/Problem.tsx';
 import { QuestionEditor, type Question } from '../components/QuestionEditor.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
+import { LeaveUnsaved } from '../components/scenario/LeaveUnsaved.tsx';
 import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
 import { ChangedElsewhere } from '../components/scenario/ChangedElsewhere.tsx';
 import { SpeakersNamedNotice } from '../components/scenario/SpeakersNamedNotice.tsx';
@@ -29,7 +30,7 @@ export default function AnalysisScenario() {
   // Set by "Add Call QA": whether it was just added, and where it named the transcription scenario's speakers.
   const state = useLocation().state as { speakersNamedIn?: string | null; added?: boolean } | null;
   const speakersNamedIn = state?.speakersNamedIn ?? null;
-  const { scenario, draft, set, save, remove, stale, reload, overwrite } = useScenarioEditor({
+  const { scenario, draft, set, save, remove, stale, reload, overwrite, blocker } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.analysisScenario(workspace.id, scenarioId),
     listKey: keys.analysisScenarios(workspace.id),
@@ -68,6 +69,7 @@ export default function AnalysisScenario() {
       <Anchor component={Link} to={`/w/${workspace.id}/scenarios`} size="sm">
         ← Scenarios
       </Anchor>
+      <LeaveUnsaved blocker={blocker} />
       <Group justify="space-between">
         <Title order={1} fz="h2">
           {scenario.data?.name}

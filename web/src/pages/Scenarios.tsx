@@ -1,7 +1,8 @@
 // Scenarios: how the workspace transcribes and which questions it asks, each openable for editing;
-// new ones are created here.
-import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+// new ones are created here, once named (a click alone leaves no empty scenario behind).
+import { Anchor, Badge, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ok } from '../api/client.ts';
 import { keys, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
@@ -19,8 +20,15 @@ export default function Scenarios() {
   const client = useQueryClient();
   const writer = can.write(workspace.role);
 
+  // The kind of scenario being named before it is created, and its name.
+  const [naming, setNaming] = useState<'analysis' | 'transcription' | null>(null);
+  const [name, setName] = useState('');
+  const startNaming = (kind: 'analysis' | 'transcription') => {
+    setName('');
+    setNaming(kind);
+  };
   const createAnalysis = useMutation({
-    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path }, body: { name: 'New questions', questions: [] } })),
+    mutationFn: (named: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/analysis-scenarios', { params: { path }, body: { name: named, questions: [] } })),
     onSuccess: async (scenario) => {
       await client.invalidateQueries({ queryKey: keys.analysisScenarios(workspace.id) });
       navigate(`/w/${workspace.id}/scenarios/analysis/${scenario.id}`);
@@ -34,7 +42,7 @@ export default function Scenarios() {
     },
   });
   const createTranscription = useMutation({
-    mutationFn: () => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path }, body: { name: 'New transcription scenario' } })),
+    mutationFn: (named: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios', { params: { path }, body: { name: named } })),
     onSuccess: async (scenario) => {
       await client.invalidateQueries({ queryKey: keys.transcriptionScenarios(workspace.id) });
       navigate(`/w/${workspace.id}/scenarios/transcription/${scenario.id}`);
@@ -45,6 +53,29 @@ export default function Scenarios() {
     <Stack gap="xl">
       <Title order={1}>Scenarios</Title>
       <ProblemAlert error={createAnalysis.error ?? addCallQa.error ?? createTranscription.error ?? analysis.error ?? transcription.error} />
+      <Modal opened={naming !== null} onClose={() => setNaming(null)} closeButtonProps={{ 'aria-label': 'Close' }} title={naming === 'transcription' ? 'New transcription scenario' : 'New analysis scenario'}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const named = name.trim();
+            if (!named) return;
+            (naming === 'transcription' ? createTranscription : createAnalysis).mutate(named);
+            setNaming(null);
+          }}
+        >
+          <Stack>
+            <TextInput label="Name" placeholder={naming === 'transcription' ? 'e.g. Two-channel calls' : 'e.g. Call review'} required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setNaming(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={!name.trim()}>
+                Create
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
       <Stack>
         <Group justify="space-between">
           <Title order={2} fz="h3">
@@ -62,7 +93,7 @@ export default function Scenarios() {
                   Add Call QA
                 </Button>
               )}
-              <Button onClick={() => createAnalysis.mutate()} loading={createAnalysis.isPending}>
+              <Button onClick={() => startNaming('analysis')} loading={createAnalysis.isPending}>
                 New analysis scenario
               </Button>
             </Group>
@@ -103,7 +134,7 @@ export default function Scenarios() {
             Transcription scenarios
           </Title>
           {writer && (
-            <Button variant="default" onClick={() => createTranscription.mutate()} loading={createTranscription.isPending}>
+            <Button variant="default" onClick={() => startNaming('transcription')} loading={createTranscription.isPending}>
               New transcription scenario
             </Button>
           )}

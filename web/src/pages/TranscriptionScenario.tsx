@@ -8,6 +8,7 @@ import { keys, queries, useEngines } from '../api/queries.ts';
 import { CallOptionsEditor } from '../components/CallOptionsEditor.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
+import { LeaveUnsaved } from '../components/scenario/LeaveUnsaved.tsx';
 import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
 import { ChangedElsewhere } from '../components/scenario/ChangedElsewhere.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
@@ -27,7 +28,7 @@ export default function TranscriptionScenario() {
   const writer = can.write(workspace.role);
   // Saved with other channel names: calls transcribed before keep the old ones (a notice offers to transcribe them again).
   const [renamed, setRenamed] = useState(false);
-  const { scenario, draft, set, save, remove, stale, reload, overwrite } = useScenarioEditor({
+  const { scenario, draft, set, save, remove, stale, reload, overwrite, blocker } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.transcriptionScenario(workspace.id, scenarioId),
     listKey: keys.transcriptionScenarios(workspace.id),
@@ -69,6 +70,7 @@ export default function TranscriptionScenario() {
       <Anchor component={Link} to={`/w/${workspace.id}/scenarios`} size="sm">
         ← Scenarios
       </Anchor>
+      <LeaveUnsaved blocker={blocker} />
       <Group justify="space-between">
         <Title order={1} fz="h2">
           {scenario.data?.name}

@@ -5,11 +5,12 @@
 // A draft is saved as an edit of the version it was started from. When the scenario is saved
 // elsewhere meanwhile (another tab, "Means yes" on a recording), the save is refused and the draft
 // is kept: the page offers to load the saved version or to save the draft over it. A refetch never
-// replaces a draft that has changes.
+// replaces a draft that has changes. Leaving the page (a link, the back button, closing the tab)
+// with changes not saved asks first.
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { useBlocker, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 
 interface Versioned {
@@ -58,13 +59,24 @@ export function useScenarioEditor<S extends Versioned, K extends readonly unknow
       if (changedElsewhere(error)) await client.invalidateQueries({ queryKey: query.queryKey });
     },
   });
+  // Set once the scenario is deleted: its draft is nothing to keep.
+  const gone = useRef(false);
   const removal = useMutation({
     mutationFn: remove,
     onSuccess: async () => {
+      gone.current = true;
       await client.invalidateQueries({ queryKey: listKey });
       navigate(`/w/${workspaceId}/scenarios`);
     },
   });
+  const dirty = edit !== null && edit.draft !== edit.base;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !gone.current && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty]);
   const set = (change: Partial<S>) => setEdit((current) => (current ? { ...current, draft: { ...current.draft, ...change } } : current));
   const latest = scenario.data;
   /** The scenario was saved elsewhere since this draft was started, and the draft has changes. */
@@ -79,6 +91,8 @@ export function useScenarioEditor<S extends Versioned, K extends readonly unknow
     save: { mutate: (after?: { onSuccess?: () => void }, change?: Partial<S>) => edit && save.mutate({ ...edit.draft, ...change }, after), isPending: save.isPending, error: changedElsewhere(save.error) && stale ? null : save.error },
     remove: removal,
     stale,
+    /** A navigation waiting on the person (changes not saved): LeaveUnsaved asks them. */
+    blocker,
     /** Drops the draft's changes for the scenario as it is saved now. */
     reload: () => {
       if (latest) setEdit({ base: latest, draft: latest });
