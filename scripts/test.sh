@@ -27,7 +27,16 @@ fi
 
 # Generated files are compared in a folder of this run's own, removed however the run ends.
 work="$(mktemp -d -t hark-check-XXXXXX)"
-trap 'rm -rf "$work"' EXIT
+# Checks running side by side stop with the run, however it ends (a failure, Ctrl-C, a cancel).
+trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+# Every suite's temporary files (the clients' too) go in a folder of this run's own, removed with
+# it, and a suite that leaves one of its hark-* files or folders behind fails the run.
+# (Open to other users like /tmp: the private PostgreSQL clusters run as the postgres user.)
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
+chmod 755 "$work"
+chmod 1777 "$TMPDIR"
 
 # Runs checks at once (each is one process on one core; the machine has more), each one's output
 # kept apart and printed as it is waited for; fails when any failed. Arguments: name, function, ….
@@ -51,13 +60,6 @@ layers() { npx depcruise src --config .dependency-cruiser.cjs; }
 typecheck() { npx tsc --noEmit; }
 web_unit() { (cd web && npx vitest run); }
 together lint lint layers layers typecheck typecheck "web unit tests" web_unit
-# Every suite's temporary files (the clients' too) go in a folder of this run's own, removed with
-# it, and a suite that leaves one of its hark-* files or folders behind fails the run.
-# (Open to other users like /tmp: the private PostgreSQL clusters run as the postgres user.)
-export TMPDIR="$work/tmp"
-mkdir -p "$TMPDIR"
-chmod 755 "$work"
-chmod 1777 "$TMPDIR"
 echo "== openapi drift"
 HARK_LOG_LEVEL=silent node bin/hark.js openapi > "$work/openapi.json"
 if ! diff -q openapi.json "$work/openapi.json" >/dev/null; then

@@ -9,6 +9,12 @@ import { isPublicAddress } from '../src/platform/net/address-policy.ts';
 import { outboundRequest, OutboundError } from '../src/platform/net/outbound.ts';
 import { serveBytes, startOrigin, status, type Origin } from './helpers/origin.ts';
 
+/** Waits up to 5 s for `check` to hold. */
+async function eventuallyTrue(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 50 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.ok(check(), what);
+}
+
 describe('outbound requests', () => {
   test('only ordinary public unicast addresses are public', () => {
     const refused = [
@@ -101,6 +107,38 @@ describe('outbound requests', () => {
         }
         assert.equal(received, body.length);
       }
+    } finally {
+      server.close();
+    }
+  });
+
+  test('a body cut off by the server is an error to its reader; a reader that stops closes the connection', async () => {
+    let keptClosed = false;
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {}); // the client going away mid-body
+      socket.once('data', (request) => {
+        const kept = request.toString().startsWith('GET /kept');
+        if (kept) socket.on('close', () => void (keptClosed = true));
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${1024 * 1024}\r\n\r\n`);
+        // Half the body, then the connection is gone (or, for the reader that stops, kept open).
+        socket.write(Buffer.alloc(512 * 1024, 0x61));
+        if (!kept) socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const fetchBody = async (name: string) => (await outboundRequest(`http://127.0.0.1:${port}/${name}`, { policy: { allowPrivate: true }, maxRedirects: 0, signal: AbortSignal.timeout(10_000) })).body;
+      const cut = await fetchBody('cut');
+      await assert.rejects(async () => {
+        for await (const chunk of cut) void chunk;
+      }, 'a body that ends short of its length is an error, not a short file');
+      const kept = await fetchBody('kept');
+      for await (const chunk of kept) {
+        void chunk;
+        break;
+      }
+      await eventuallyTrue(() => keptClosed, 'the reader that stopped to close its connection');
     } finally {
       server.close();
     }

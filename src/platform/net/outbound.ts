@@ -2,7 +2,7 @@
 // whose connector checks the address of the socket actually connected (so DNS rebinding between
 // a check and the connection cannot get through), redirects followed by hand with every hop
 // checked again, and one set of time limits.
-import { PassThrough, Readable } from 'node:stream';
+import { finished, PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Agent, buildConnector, fetch as undiciFetch, request, type Dispatcher } from 'undici';
 import { AddressNotAllowedError, allows, assertLiteralAllowed, guardedLookup, type AddressPolicy } from './address-policy.ts';
@@ -120,10 +120,12 @@ export async function outboundRequest(raw: string, options: OutboundOptions): Pr
  * its reader). undici 7 crashes the process, by an assertion no handler can catch, when a server
  * ends the connection (HTTP/1.0, `Connection: close`: Python's http.server) while a body waits
  * to be read and its parser is paused for it (nodejs/undici#5360, fixed only in undici 8, which
- * needs Node 22): reading at once keeps the parser from pausing.
+ * needs Node 22): reading at once keeps the parser from pausing. Only a reader more than
+ * READ_AHEAD_BYTES behind (a store far slower than the network) pauses it still.
  */
 function readAhead(source: Readable): OutboundResponse['body'] {
-  const body = new PassThrough({ highWaterMark: READ_AHEAD_BYTES }) as PassThrough & { text(): Promise<string> };
+  // The buffer is the readable side's; the writable side holds one chunk.
+  const body = new PassThrough({ readableHighWaterMark: READ_AHEAD_BYTES, writableHighWaterMark: 64 * 1024 }) as PassThrough & { text(): Promise<string> };
   body.text = async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of body) chunks.push(chunk as Buffer);
@@ -133,10 +135,10 @@ function readAhead(source: Readable): OutboundResponse['body'] {
     if (!body.write(chunk)) source.pause();
   });
   body.on('drain', () => source.resume());
-  source.once('end', () => body.end());
+  // However the answer ends (its end, an error, a connection closed early), the reader is told.
+  finished(source, (error) => (error ? body.destroy(error) : body.end()));
   // A time limit that fires after the caller has finished with the body would otherwise raise an
   // unhandled 'error'; readers (pipeline, for await, text()) still see every error.
-  source.on('error', (error) => body.destroy(error));
   body.on('error', () => {});
   body.once('close', () => source.destroy());
   return body;

@@ -97,8 +97,15 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping }: { f
         <Button variant="default" onClick={addMetadata} disabled={!field.trim() || value === ''}>
           Add filter
         </Button>
-        {activeFilterCount(filters) > 0 && (
-          <Button variant="subtle" onClick={() => onChange(emptyFilters)}>
+        {(activeFilterCount(filters) > 0 || typing) && (
+          <Button
+            variant="subtle"
+            onClick={() => {
+              setField('');
+              setValue('');
+              onChange(emptyFilters);
+            }}
+          >
             Clear filters
           </Button>
         )}

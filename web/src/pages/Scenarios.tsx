@@ -25,6 +25,8 @@ export default function Scenarios() {
   const [name, setName] = useState('');
   const startNaming = (kind: 'analysis' | 'transcription') => {
     setName('');
+    createAnalysis.reset();
+    createTranscription.reset();
     setNaming(kind);
   };
   const createAnalysis = useMutation({
@@ -52,24 +54,25 @@ export default function Scenarios() {
   return (
     <Stack gap="xl">
       <Title order={1}>Scenarios</Title>
-      <ProblemAlert error={createAnalysis.error ?? addCallQa.error ?? createTranscription.error ?? analysis.error ?? transcription.error} />
+      <ProblemAlert error={addCallQa.error ?? analysis.error ?? transcription.error} />
       <Modal opened={naming !== null} onClose={() => setNaming(null)} closeButtonProps={{ 'aria-label': 'Close' }} title={naming === 'transcription' ? 'New transcription scenario' : 'New analysis scenario'}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
             const named = name.trim();
             if (!named) return;
+            // The dialog stays until the scenario is made (the page opens it): a refusal is said here, the name kept.
             (naming === 'transcription' ? createTranscription : createAnalysis).mutate(named);
-            setNaming(null);
           }}
         >
           <Stack>
+            <ProblemAlert error={naming === 'transcription' ? createTranscription.error : createAnalysis.error} title="Not created" />
             <TextInput label="Name" placeholder={naming === 'transcription' ? 'e.g. Two-channel calls' : 'e.g. Call review'} required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setNaming(null)}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={!name.trim()}>
+              <Button type="submit" disabled={!name.trim()} loading={createAnalysis.isPending || createTranscription.isPending}>
                 Create
               </Button>
             </Group>

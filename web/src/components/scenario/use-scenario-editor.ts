@@ -70,10 +70,15 @@ export function useScenarioEditor<S extends Versioned, K extends readonly unknow
     },
   });
   const dirty = edit !== null && edit.draft !== edit.base;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !gone.current && currentLocation.pathname !== nextLocation.pathname);
+  // A save under way is not "changes not saved".
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !gone.current && !save.isPending && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
     if (!dirty) return;
-    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Browsers before the standard (Safari, older Chrome) ask only when this is set.
+      event.returnValue = '';
+    };
     window.addEventListener('beforeunload', ask);
     return () => window.removeEventListener('beforeunload', ask);
   }, [dirty]);

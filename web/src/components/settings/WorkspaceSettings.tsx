@@ -16,8 +16,9 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const owner = can.manage(workspace.role);
-  // Said before saving, never corrected quietly: 0 must not become the shortest retention.
-  const retentionError = retention !== '' && !(Number.isInteger(Number(retention)) && Number(retention) >= 1 && Number(retention) <= 3650) ? 'From 1 to 3,650 days, or empty for the default' : null;
+  // Said before saving, never corrected quietly: 0 must not become the shortest retention. (The
+  // longest is the server's to say: an operator sets it.)
+  const retentionError = retention !== '' && !(Number.isInteger(Number(retention)) && Number(retention) >= 1) ? 'At least 1 day, or empty for the default' : null;
   const save = useMutation({
     mutationFn: () => ok(api.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } }, body: { name, default_retention_days: retention === '' ? null : Number(retention) } })),
     onSuccess: async () => {
@@ -50,7 +51,6 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
             label="Keep new recordings' audio for (days)"
             description="Leave empty for the server's default"
             min={1}
-            max={3650}
             clampBehavior="none"
             allowDecimal={false}
             value={retention}
