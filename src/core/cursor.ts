@@ -6,14 +6,19 @@ export function encodeCursor(seq: number): string {
   return Buffer.from(JSON.stringify({ s: seq })).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): number {
+/** The positive whole number a cursor of this API holds under `field`; any other is a 400. */
+function cursorNumber(cursor: string, field: 's' | 'o'): number {
   try {
-    const value = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { s?: unknown }).s;
+    const value = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as Record<string, unknown>)[field];
     if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
   } catch {
     // falls through to the error below
   }
   throw invalid('cursor', 'is not a cursor this API returned');
+}
+
+export function decodeCursor(cursor: string): number {
+  return cursorNumber(cursor, 's');
 }
 
 /** The page of `rows` (fetched with limit + 1) and the cursor of the next one. */
@@ -40,14 +45,7 @@ export interface RowWindow {
 }
 
 export function offsetStart(query: OffsetQuery): number {
-  if (query.cursor === undefined) return query.offset;
-  try {
-    const value = (JSON.parse(Buffer.from(query.cursor, 'base64url').toString()) as { o?: unknown }).o;
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  } catch {
-    // falls through to the error below
-  }
-  throw invalid('cursor', 'is not a cursor this API returned');
+  return query.cursor === undefined ? query.offset : cursorNumber(query.cursor, 'o');
 }
 
 /** The page of `rows` (fetched from `start` with limit + 1) and the cursor of the next one. */

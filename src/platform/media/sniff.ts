@@ -2,26 +2,17 @@
 export const audioFormats = ['wav', 'mp3', 'mp4', 'ogg', 'flac'] as const;
 export type AudioFormat = (typeof audioFormats)[number];
 
-/** Declared MIME types accepted on upload (the specification's, FLAC's, and common aliases). */
-export const acceptedContentTypes = new Set([
-  'audio/wav',
-  'audio/wave',
-  'audio/x-wav',
-  'audio/vnd.wave',
-  'audio/mpeg',
-  'audio/mp3',
-  'audio/mp4',
-  'audio/x-m4a',
-  'audio/m4a',
-  'audio/aac',
-  'video/mp4',
-  'audio/ogg',
-  'audio/opus',
-  'application/ogg',
-  'audio/flac',
-  'audio/x-flac',
-  'application/octet-stream',
-]);
+/** The declared types each container answers to; the first is the one a card names it by. */
+const typesOf: Record<AudioFormat, readonly string[]> = {
+  wav: ['audio/wav', 'audio/wave', 'audio/x-wav', 'audio/vnd.wave'],
+  mp3: ['audio/mpeg', 'audio/mp3'],
+  mp4: ['audio/mp4', 'audio/x-m4a', 'audio/m4a', 'audio/aac', 'video/mp4'],
+  ogg: ['audio/ogg', 'audio/opus', 'application/ogg'],
+  flac: ['audio/flac', 'audio/x-flac'],
+};
+
+/** Declared MIME types accepted on upload: every container's (the specification's, FLAC's and common aliases), and octet-stream. */
+export const acceptedContentTypes = new Set([...Object.values(typesOf).flat(), 'application/octet-stream']);
 
 /**
  * What multipart parsers (busboy) report for a file part that declares no type: such a part is
@@ -35,15 +26,6 @@ export function isAcceptedContentType(contentType: string | undefined): boolean 
   if (!contentType) return true;
   return acceptedContentTypes.has(bare(contentType));
 }
-
-/** The declared types each container answers to; the first is the one a card names it by. */
-const typesOf: Record<AudioFormat, readonly string[]> = {
-  wav: ['audio/wav', 'audio/wave', 'audio/x-wav', 'audio/vnd.wave'],
-  mp3: ['audio/mpeg', 'audio/mp3'],
-  mp4: ['audio/mp4', 'audio/x-m4a', 'audio/m4a', 'audio/aac', 'video/mp4'],
-  ogg: ['audio/ogg', 'audio/opus', 'application/ogg'],
-  flac: ['audio/flac', 'audio/x-flac'],
-};
 
 /**
  * The type a recording's card gives: the declared one where it names the container the content
