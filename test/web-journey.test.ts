@@ -457,6 +457,9 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.locator('[data-category="Parcel problem"]').waitFor({ timeout: 10_000 });
     assert.deepEqual(await transcript.locator('[data-speaker]').evaluateAll((badges) => badges.map((b) => b.getAttribute('data-speaker'))), ['channel_0', 'channel_1', 'channel_0'], 'each turn starts with its speaker');
     assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /channel_0 \d+ % of the talk.*channel_1 \d+ % of the talk/);
+    // Speakers still called by their channel: the page says where they are named.
+    const nameThem = page.locator('[data-name-speakers]').getByRole('link', { name: 'Name them (agent, customer)' });
+    assert.match((await nameThem.getAttribute('href')) ?? '', /\/scenarios\/transcription\/sct-/);
     // What the call is about: its topics, one of which finds it in the list.
     await transcript.locator('[data-topic="parcel"]').waitFor();
     // Under the waveform, each speaker's sentiment along the call.
@@ -497,6 +500,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
     await page.getByRole('button', { name: 'Transcribe' }).click();
     await page.getByLabel('Transcript', { exact: true }).locator('[data-speaker="agent"]').first().waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('[data-name-speakers]').count(), 0, 'named speakers need no pointer');
     await page.getByLabel('Analyse with', { exact: true }).first().selectOption({ label: 'Call QA' });
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
@@ -526,8 +530,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await check(page, 'answers');
     // On a phone each call is a block that fits the screen: the table does not scroll sideways.
     await page.setViewportSize({ width: 390, height: 844 });
-    const answersTable = page.getByRole('table', { name: 'Answers' });
-    assert.ok(await answersTable.evaluate((table) => table.scrollWidth <= (table.parentElement?.clientWidth ?? 0) + 1), 'the answers fit a phone\'s width');
+    // (The page lays itself out for a phone once it has heard of the new width: waited for, not raced.)
+    await page
+      .waitForFunction(() => {
+        const table = document.querySelector('table[aria-label="Answers"]');
+        return table !== null && table.scrollWidth <= (table.parentElement?.clientWidth ?? 0) + 1;
+      }, undefined, { timeout: 5_000 })
+      .catch(() => assert.fail('the answers fit a phone\'s width'));
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 

@@ -243,6 +243,15 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Recordings"] tbody tr').length === 3, undefined, { timeout: 10_000 });
     const named = (await page.getByRole('table', { name: 'Recordings' }).getByRole('link').allTextContents()).sort();
     assert.deepEqual(named, calls.flatMap((c, i) => (c.greets ? [] : [path.basename(files[i]!)])).sort());
+    // A metadata filter typed but not added says so; added (Enter), it narrows the list.
+    await page.getByLabel('Metadata field', { exact: true }).fill('agent');
+    const equals = page.getByRole('combobox', { name: 'equals' });
+    await equals.fill('ben');
+    await page.getByText('Not applied yet: “Add filter” (or Enter) filters the list to agent = ben.').waitFor();
+    assert.equal(await page.getByRole('table', { name: 'Recordings' }).getByRole('link').count(), 3);
+    await equals.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Recordings"] tbody tr').length === 2, undefined, { timeout: 10_000 });
+    assert.equal(await page.locator('[data-filter-not-added]').count(), 0);
 
     // Something meant, whatever the words: a condition of its own kind, read back as a sentence,
     // saved as typed and applied (sentence embeddings of each call's turns).

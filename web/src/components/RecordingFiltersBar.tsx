@@ -1,7 +1,7 @@
 // Filters of recordings: status, creation dates, a call category, a topic (words of a key phrase), sentiment and
 // metadata fields (names and values suggested from the workspace's own recordings).
 import '@mantine/dates/styles.css';
-import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack, TextInput } from '@mantine/core';
+import { Autocomplete, Button, CloseButton, Group, Pill, Select, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
@@ -110,6 +110,11 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping }: { f
           </Button>
         )}
       </Group>
+      {field.trim() !== '' && value !== '' && (
+        <Text size="sm" c="orange.9" data-filter-not-added>
+          Not applied yet: “Add filter” (or Enter) filters the list to {field.trim()} = {value}.
+        </Text>
+      )}
       {filters.status && (
         <Group gap="xs">
           <Pill size="md">

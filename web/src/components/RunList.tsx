@@ -9,13 +9,13 @@ type Run = Schemas['TranscriptionRun'] | Schemas['AnalysisRun'];
 export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label }: { runs: Run[]; scenarioName: (run: Run) => string; onCancel: (id: string) => void; onRetry: (id: string) => void; canWrite: boolean; label: string }) {
   if (runs.length === 0) return <Text c="dimmed" size="sm">No {label.toLowerCase()} yet.</Text>;
   return (
-    <Table.ScrollContainer minWidth={520}>
+    // Three columns (the start under the scenario): the list fits the page's narrow side column.
+    <Table.ScrollContainer minWidth={340}>
       <Table aria-label={label}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Scenario</Table.Th>
             <Table.Th>Status</Table.Th>
-            <Table.Th>Started</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
@@ -24,8 +24,11 @@ export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label
             <Table.Tr key={run.id} data-run={run.id}>
               <Table.Td>
                 <Text size="sm">{scenarioName(run)}</Text>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {run.engine} · {run.model}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  started {formatDateTime(run.created_at)}
                 </Text>
               </Table.Td>
               <Table.Td>
@@ -38,9 +41,6 @@ export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label
                     </Text>
                   )}
                 </Stack>
-              </Table.Td>
-              <Table.Td>
-                <Text size="xs">{formatDateTime(run.created_at)}</Text>
               </Table.Td>
               <Table.Td>
                 {canWrite && (

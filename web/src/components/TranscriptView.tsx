@@ -6,6 +6,7 @@
 // arrow keys move between them (← → a word, ↑ ↓ a segment, Home and End), as in a toolbar.
 import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { Fragment, memo, useMemo, useState, type KeyboardEvent } from 'react';
+import { Link } from 'react-router';
 import type { Schemas } from '../api/client.ts';
 import { formatTime, wordAt } from '../lib/transcript-sync.ts';
 import { spottedWords } from '../lib/spotted-words.ts';
@@ -49,7 +50,10 @@ function ChapterHeading({ chapter, number, onSeek }: { chapter: Transcript['chap
   );
 }
 
-export function TranscriptView({ transcript, time, onSeek }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void }) {
+/** Speakers still called by their channel (channel_0, channel_1): no scenario named them. */
+const byChannelOnly = (speakers: readonly { speaker: string }[]) => speakers.length > 1 && speakers.every((s) => /^channel_\d+$/.test(s.speaker));
+
+export function TranscriptView({ transcript, time, onSeek, speakersHref }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void; speakersHref?: string }) {
   const words = transcript.words;
   const current = wordAt(words, time);
   // The words under a phrase spotting heard in the audio (what the words may garble).
@@ -130,6 +134,15 @@ export function TranscriptView({ transcript, time, onSeek }: { transcript: Trans
                   {sentimentLine(transcript.sentiment.speakers.find((x) => x.speaker === s.speaker))}
                 </Text>
               ))}
+              {speakersHref && byChannelOnly(speakers) && (
+                <Text size="sm" c="dimmed" data-name-speakers>
+                  Speakers are called by their channel.{' '}
+                  <Anchor component={Link} to={speakersHref} size="sm">
+                    Name them (agent, customer)
+                  </Anchor>{' '}
+                  in the transcription scenario: calls transcribed after that carry the names.
+                </Text>
+              )}
               <Text size="sm" c="dimmed">
                 silence {formatTime(transcript.stats.silence_seconds)} · overlap {formatTime(transcript.stats.overlap_seconds)} · {transcript.stats.interruptions} interruptions
               </Text>

@@ -92,6 +92,9 @@ export default function Recording() {
   if (!recording.data || transcriptionRuns.isPending || (latestCompleted !== null && transcript.isPending)) return <Text c="dimmed">Loading…</Text>;
   const r = recording.data;
   const hasAudio = r.audio_deleted_at === null && !preparingStatuses.has(r.status) && !failedStatuses.has(r.status);
+  // Where the transcript's speakers are named: the transcription scenario its run used.
+  const transcriptScenario = (transcriptionRunList.find((run) => run.id === transcript.data?.transcription_run_id) as { transcription_scenario_id?: string | null } | undefined)?.transcription_scenario_id;
+  const speakersHref = transcriptScenario ? `/w/${workspace.id}/scenarios/transcription/${transcriptScenario}` : `/w/${workspace.id}/scenarios`;
 
   return (
     <Stack>
@@ -112,6 +115,7 @@ export default function Recording() {
               onTime={onTime}
               onSeek={seek}
               onCorrected={onCorrected}
+              speakersHref={speakersHref}
             />
           </Stack>
         </Grid.Col>

@@ -9,11 +9,14 @@ import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/queries.ts';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { metadataEntries } from '../../lib/metadata-entries.ts';
-import { preparingStatuses } from '../../lib/recording-status.ts';
+import { failedStatuses, preparingStatuses } from '../../lib/recording-status.ts';
 import { formatTime } from '../../lib/transcript-sync.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { PipelineBadge } from '../Status.tsx';
 import { sectionHref } from '../WorkspaceLayout.tsx';
+
+/** The recording holds audio, or will once prepared: not when its download or preparation failed, nor after its retention. */
+const keepsAudio = (r: Schemas['Recording']) => r.audio_deleted_at === null && !failedStatuses.has(r.status);
 
 // Memoised, as are the page's other parts: each of the page's queries answers on its own, and a
 // part renders again only when what it shows changed (on a phone's CPU a whole page is a long task).
@@ -49,7 +52,8 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
             <PipelineBadge pipeline={r.pipeline} />
             {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
             <Text size="sm" c="dimmed">
-              {r.recorded_at_source === 'upload' ? '' : `call of ${formatDateTime(r.recorded_at)} · `}added {formatDateTime(r.created_at)} · audio kept until {formatDate(r.expires_at)}
+              {r.recorded_at_source === 'upload' ? '' : `call of ${formatDateTime(r.recorded_at)} · `}added {formatDateTime(r.created_at)}
+              {keepsAudio(r) && ` · audio kept until ${formatDate(r.expires_at)}`}
             </Text>
           </Group>
           {categories.length > 0 && (

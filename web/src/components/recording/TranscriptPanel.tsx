@@ -25,10 +25,12 @@ interface Props {
   onTime: (seconds: number) => void;
   onSeek: (seconds: number) => void;
   onCorrected: (next: Transcript) => void;
+  /** The transcription scenario where the transcript's speakers are named. */
+  speakersHref: string;
 }
 
 export const TranscriptPanel = memo(
-  forwardRef<PlayerHandle, Props>(function TranscriptPanel({ workspaceId, recording: r, hasAudio, transcript, transcribing, writer, startAt, time, onTime, onSeek, onCorrected }, player) {
+  forwardRef<PlayerHandle, Props>(function TranscriptPanel({ workspaceId, recording: r, hasAudio, transcript, transcribing, writer, startAt, time, onTime, onSeek, onCorrected, speakersHref }, player) {
   const [correcting, setCorrecting] = useState(false);
   const exportUrl = (format: string) => workspacePath(workspaceId, `/recordings/${r.id}/transcript?format=${format}`);
   const base = r.filename.replace(/\.[^.]*$/, '');
@@ -81,7 +83,7 @@ export const TranscriptPanel = memo(
               }}
             />
           ) : (
-            <TranscriptView transcript={transcript} time={time} onSeek={onSeek} />
+            <TranscriptView transcript={transcript} time={time} onSeek={onSeek} speakersHref={speakersHref} />
           )}
         </>
       ) : (
