@@ -52,6 +52,20 @@ for (const backend of await backends()) {
       assert.ok(Array.isArray(problem.errors) && problem.errors.length >= 2);
     });
 
+    test('errors[].path names a field as the client wrote it, whichever check refused it', async () => {
+      const account = await registerAccount(hark);
+      const P = `/api/v1/workspaces/${account.workspaceId}`;
+      const pathsOf = async (options: Parameters<Hark['request']>[0]) => ((assertProblem(await hark.request({ key: account.key, ...options }), 400, 'validation_failed').errors ?? []) as { path: string }[]).map((e) => e.path).sort();
+      // The schema's checks: a body field, a missing one, one inside a list, a query parameter; the body as a whole.
+      assert.deepEqual(await pathsOf({ method: 'POST', url: '/api/v1/accounts', payload: { email: 'nope', password: 'long enough pw' } }), ['email', 'workspace_name']);
+      assert.deepEqual(await pathsOf({ method: 'POST', url: `${P}/analysis-scenarios`, payload: { name: 'Q', questions: [{ id: 'a', text: '', type: 'boolean' }] } }), ['questions/0/text']);
+      assert.deepEqual(await pathsOf({ method: 'GET', url: `${P}/recordings?limit=0` }), ['limit']);
+      assert.deepEqual(await pathsOf({ method: 'POST', url: `${P}/api-keys`, payload: [] }), ['body']);
+      // Checks made in code: the same style.
+      assert.deepEqual(await pathsOf({ method: 'POST', url: `${P}/api-keys`, payload: { name: 'k', scopes: ['recordings:read'], expires_at: '2001-01-01T00:00:00Z' } }), ['expires_at']);
+      assert.deepEqual(await pathsOf({ method: 'POST', url: `${P}/transcription-scenarios`, payload: { name: 'S', options: { redact_audio: true } } }), ['options/redact_audio']);
+    });
+
     test('401 without a key, with an unknown key and with an expired key', async () => {
       const account = await registerAccount(hark);
       const workspace = { workspace_id: account.workspaceId };

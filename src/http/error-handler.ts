@@ -54,7 +54,10 @@ export function toAppError(error: FastifyError): AppError {
     const where = error.validationContext ?? 'body';
     const fieldErrors: FieldError[] = meantErrors(error.validation).map((v) => {
       const params = v.params as { missingProperty?: string; allowedValues?: unknown[] };
-      const path = `${where}${v.instancePath}${params.missingProperty ? `/${params.missingProperty}` : ''}`;
+      // A field as the client wrote it (`questions/0/text`, a query parameter's name), as the
+      // checks made in code name theirs; the request's part only where the error is the part's own.
+      const pointer = `${v.instancePath}${params.missingProperty ? `/${params.missingProperty}` : ''}`.replace(/^\//, '');
+      const path = pointer === '' ? where : pointer;
       const message = params.allowedValues ? `must be one of: ${params.allowedValues.join(', ')}` : (v.message ?? 'is invalid');
       return { path, message };
     });

@@ -37,19 +37,19 @@ export interface TranscriptionEngineDescriptor {
   load(settings: EngineSettings): Promise<TranscriptionEngine>;
 }
 
-/** pocketsphinx's set-up for a list of terms, a 400 naming the first one it cannot pronounce (`path[i]`). */
+/** pocketsphinx's set-up for a list of terms, a 400 naming the first one it cannot pronounce (`path/i`). */
 async function pronounceable(path: string, setup: () => Promise<unknown>): Promise<void> {
   const { UnpronounceableTerm } = await import('./pocketsphinx-vocabulary.ts');
   try {
     await setup();
   } catch (error) {
-    if (error instanceof UnpronounceableTerm) throw invalid(`${path}[${error.index}]`, error.message);
+    if (error instanceof UnpronounceableTerm) throw invalid(`${path}/${error.index}`, error.message);
     throw error;
   }
 }
 
 const noSpotting = (engine: string) => async (phrases: readonly string[]) => {
-  if (phrases.length > 0) throw invalid('options.spot', `${engine} does not spot phrases in the audio; only pocketsphinx does (phrase rules still read the transcript)`);
+  if (phrases.length > 0) throw invalid('options/spot', `${engine} does not spot phrases in the audio; only pocketsphinx does (phrase rules still read the transcript)`);
 };
 
 export const transcriptionEngines = {
@@ -65,9 +65,9 @@ export const transcriptionEngines = {
     checkModel: async (_config, model) => {
       if (model !== 'en-us') throw invalid('model', 'pocketsphinx has one model: "en-us"');
     },
-    checkVocabulary: (terms) => pronounceable('options.vocabulary', async () => (await import('./pocketsphinx-vocabulary.ts')).decoderVocabulary(terms)),
+    checkVocabulary: (terms) => pronounceable('options/vocabulary', async () => (await import('./pocketsphinx-vocabulary.ts')).decoderVocabulary(terms)),
     spots: true,
-    checkSpot: (phrases) => pronounceable('options.spot', async () => (await import('./pocketsphinx-vocabulary.ts')).spottingDecoder(phrases)),
+    checkSpot: (phrases) => pronounceable('options/spot', async () => (await import('./pocketsphinx-vocabulary.ts')).spottingDecoder(phrases)),
     load: async (settings) => (await import('./pocketsphinx.ts')).pocketsphinxEngine(settings.config),
   },
   'whisper.cpp': {

@@ -49,11 +49,11 @@ export interface KeyMaker {
  */
 export async function createApiKey(db: Db | Trx, workspaceId: string, input: NewKey, maker: KeyMaker): Promise<{ key: ApiKey; secret: string }> {
   if (input.expires_at && new Date(input.expires_at).getTime() <= Date.now()) {
-    throw new AppError('validation_failed', 'expires_at must be in the future', [{ path: '/expires_at', message: 'must be in the future' }]);
+    throw new AppError('validation_failed', 'expires_at must be in the future', [{ path: 'expires_at', message: 'must be in the future' }]);
   }
   const limit = maker.key?.expires_at ?? null;
   if (limit && input.expires_at && new Date(input.expires_at).getTime() > limit.getTime()) {
-    throw new AppError('validation_failed', `expires_at must not be after the expiry of the key that makes it (${limit.toISOString()})`, [{ path: '/expires_at', message: 'must not be after the expiry of the key that makes it' }]);
+    throw new AppError('validation_failed', `expires_at must not be after the expiry of the key that makes it (${limit.toISOString()})`, [{ path: 'expires_at', message: 'must not be after the expiry of the key that makes it' }]);
   }
   const secret = newKeySecret();
   const insert = async (trx: Db | Trx) => {

@@ -78,8 +78,8 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
     ...input.options,
   };
   await checkEngineAddress(ctx.config, { name: engine, remote: described.remote }, options.base_url ?? undefined);
-  if (options.redact_audio && !options.redact?.length) throw invalid('options.redact_audio', 'needs the kinds to redact in options.redact');
-  if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options.keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
+  if (options.redact_audio && !options.redact?.length) throw invalid('options/redact_audio', 'needs the kinds to redact in options.redact');
+  if (options.keep_original_audio === false && !options.redact_audio) throw invalid('options/keep_original_audio', 'false only deletes the original once a redacted copy exists: set options.redact_audio to true');
   // Terms are checked when they are set, or when another engine is to say them: a scenario saved
   // before a rule was added keeps working, and can be renamed, until its terms are edited.
   const engineNew = current === undefined || engineChanged;

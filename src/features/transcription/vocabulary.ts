@@ -37,7 +37,7 @@ export const SpotSchema = Type.Array(Type.String({ minLength: 1, maxLength: 60 }
 
 /** A 400 naming the first phrase to spot without a letter, with digits or too many words. */
 export function checkSpotWords(spot: readonly string[] | undefined): void {
-  (spot ?? []).forEach((phrase, i) => checkSaid(phrase, `options.spot[${i}]`));
+  (spot ?? []).forEach((phrase, i) => checkSaid(phrase, `options/spot/${i}`));
 }
 
 /** A 400 at `where` when `text` cannot be said as a term: no letters, digits, over MAX_TERM_WORDS words. */
@@ -56,7 +56,7 @@ export function vocabularyTerms(vocabulary: Vocabulary | undefined): VocabularyT
 
 /** A 400 naming the first term (or sounds_like) without a letter, with digits or too many words. */
 /** `pathOf`: where term `i` was given, to name it in the error (a scenario's options by default). */
-export function checkVocabularyWords(vocabulary: Vocabulary | undefined, pathOf: (i: number) => string = (i) => `options.vocabulary[${i}]`): void {
+export function checkVocabularyWords(vocabulary: Vocabulary | undefined, pathOf: (i: number) => string = (i) => `options/vocabulary/${i}`): void {
   vocabularyTerms(vocabulary).forEach((term, i) => {
     checkSaid(term.phrase, pathOf(i));
     (term.sounds_like ?? []).forEach((said, j) => checkSaid(said, `${pathOf(i)}.sounds_like[${j}]`));

@@ -3,11 +3,10 @@ import { fieldMessage, fieldName, plainMessage } from './field-messages.ts';
 
 describe('validation errors as a person reads them', () => {
   test('fields by their names in words', () => {
-    expect(fieldName('body/email')).toBe('Email');
+    expect(fieldName('email')).toBe('Email');
     expect(fieldName('default_retention_days')).toBe('Default retention days');
-    expect(fieldName('/expires_at')).toBe('Expires at');
-    expect(fieldName('body/questions/0/text')).toBe('Questions 1 text');
-    expect(fieldName('querystring/limit')).toBe('Limit');
+    expect(fieldName('questions/0/text')).toBe('Questions 1 text');
+    expect(fieldName('limit')).toBe('Limit');
     expect(fieldName('body')).toBe('The request');
   });
 
@@ -18,6 +17,6 @@ describe('validation errors as a person reads them', () => {
     expect(plainMessage('must be >= 1')).toBe('must be at least 1');
     expect(plainMessage("must have required property 'workspace_name'")).toBe('needs workspace name');
     expect(plainMessage('must be between 1 and 3650')).toBe('must be between 1 and 3650');
-    expect(fieldMessage({ path: 'body/email', message: 'must match format "email"' })).toBe('Email: must be an e-mail address');
+    expect(fieldMessage({ path: 'email', message: 'must match format "email"' })).toBe('Email: must be an e-mail address');
   });
 });

@@ -1,5 +1,5 @@
 // A validation error as a person reads it: the field by its name in words ("Email", not
-// "body/email"), and the schema's phrases in plain English ("must be an e-mail address", not
+// "email"; "Questions 1 text", not "questions/0/text"), and the schema's phrases in plain English ("must be an e-mail address", not
 // 'must match format "email"'). What it does not know is shown as the API wrote it.
 
 const FORMATS: Record<string, string> = {
@@ -9,7 +9,7 @@ const FORMATS: Record<string, string> = {
   date: 'a date',
 };
 
-/** "body/questions/0/text" → "Questions 1 text"; "default_retention_days" → "Default retention days". */
+/** "questions/0/text" → "Questions 1 text"; "default_retention_days" → "Default retention days"; "body" (the request's whole body) → "The request". */
 export function fieldName(path: string): string {
   const parts = path.split('/').filter((part) => part !== '' && part !== 'body' && part !== 'querystring' && part !== 'params');
   if (parts.length === 0) return 'The request';
