@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
+import { executionProgress } from '../src/core/events.ts';
 import { speech } from './helpers/audio.ts';
 import { backends, registerAccount, startHark, type Hark } from './helpers/harness.ts';
 
@@ -11,11 +12,14 @@ for (const backend of await backends()) {
   describe(`deleting an execution's recordings on ${backend}`, () => {
     let hark: Hark;
     let client: HarkClient;
+    let workspaceId: string;
 
     // No workers: the runs stay queued, waiting for audio no one prepares.
     before(async () => {
       hark = await startHark({ backend, workers: false });
-      client = hark.client((await registerAccount(hark)).key);
+      const account = await registerAccount(hark);
+      workspaceId = account.workspaceId;
+      client = hark.client(account.key);
     });
     after(() => hark.destroy());
 
@@ -65,6 +69,30 @@ for (const backend of await backends()) {
       const events = await hark.runtime.ctx.db.selectFrom('webhook_events').select('payload').where('type', '=', 'execution.completed').execute();
       const ids = events.slice(before).map((e) => (JSON.parse(e.payload) as { data: { id: string } }).data.id);
       assert.deepEqual(ids.sort(), [empty.id, none.id].sort(), 'one execution.completed each, the replay none');
+    });
+
+    // Two workers ending an execution's last two runs at the same moment: each transaction sees the
+    // other's run still running until it commits, so without a lock neither would end the execution.
+    test('two runs ending at once, in two transactions, end their execution once', { skip: backend === 'pglite' && 'PGlite runs one transaction at a time' }, async () => {
+      const { db } = hark.runtime.ctx;
+      const scenario = (await client.listTranscriptionScenarios()).data[0]!.id;
+      const ids = [(await client.upload(speech('Hello there.'))).id, (await client.upload(speech('Goodbye now.'))).id];
+      const execution = await client.createTranscriptionExecution({ path: { scenario_id: scenario }, body: { recording_ids: ids, idempotency_key: 'at-once' } });
+      const runs = await db.selectFrom('transcription_runs').select('id').where('execution_id', '=', execution.id).execute();
+      assert.equal(runs.length, 2);
+      let updated = 0;
+      let bothUpdated!: () => void;
+      const barrier = new Promise<void>((resolve) => (bothUpdated = resolve));
+      await Promise.all(runs.map((run) => db.transaction().execute(async (trx) => {
+        await trx.updateTable('transcription_runs').set({ status: 'failed', updated_at: new Date() }).where('id', '=', run.id).execute();
+        if (++updated === 2) bothUpdated();
+        await barrier;
+        await executionProgress(hark.runtime.ctx, trx, 'transcription', workspaceId, execution.id);
+      })));
+      const row = await db.selectFrom('executions').select('finished_at').where('id', '=', execution.id).executeTakeFirstOrThrow();
+      assert.ok(row.finished_at, 'marked finished');
+      const events = await db.selectFrom('webhook_events').select('payload').where('type', '=', 'execution.completed').execute();
+      assert.equal(events.filter((e) => (JSON.parse(e.payload) as { data: { id: string } }).data.id === execution.id).length, 1, 'execution.completed written once');
     });
   });
 }

@@ -34,8 +34,13 @@ export async function emitEvent(ctx: Context, trx: Trx, workspaceId: string, typ
   for (const hook of targets) await ctx.queue.send('deliver-webhook', { webhookId: hook.id, eventId: id, attempt: 1 }, { trx });
 }
 
-/** Marks an execution finished, once, when its last run ends. */
+/**
+ * Marks an execution finished, once, when its last run ends. The execution's row is locked first:
+ * of two runs ending at once in two transactions, each would otherwise see the other still running
+ * and neither end the execution; locked, the second looks after the first has committed.
+ */
 export async function executionProgress(ctx: Context, trx: Trx, kind: ExecutionKind, workspaceId: string, executionId: string): Promise<void> {
+  await trx.selectFrom('executions').select('id').where('id', '=', executionId).forUpdate().execute();
   if (await hasActiveRun(trx, runTables[kind], { executionId })) return;
   const finished = await trx.updateTable('executions').set({ finished_at: new Date() }).where('id', '=', executionId).where('finished_at', 'is', null).returningAll().executeTakeFirst();
   if (finished) await emitEvent(ctx, trx, workspaceId, 'execution.completed', presentExecution(await withCounts({ db: trx }, finished)));

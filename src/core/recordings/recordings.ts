@@ -216,6 +216,8 @@ export async function deleteRecording(ctx: Context, workspaceId: string, id: str
       executions.push(...rows.map((row) => ({ kind, id: row.execution_id! })));
     }
     await trx.deleteFrom('recordings').where('id', '=', recording.id).execute();
+    // Locked in one order (executionProgress locks each), so two deletes at once cannot deadlock.
+    executions.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const execution of executions) await executionProgress(ctx, trx, execution.kind, workspaceId, execution.id);
     await ctx.queue.send('remove-audio', { workspaceId, recordingId: recording.id }, { trx, startAfterSeconds: REMOVE_AUDIO_DELAY_SECONDS });
   });
