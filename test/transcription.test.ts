@@ -292,7 +292,7 @@ for (const backend of await backends({ s3: true })) {
 
 describe('a new workspace transcribes every upload by default', () => {
   test('its default transcription scenario is automatic: an upload is transcribed without asking', async () => {
-    const hark = await startHark({ backend: 'pglite', env: { HARK_AUTO_TRANSCRIBE: 'on' } });
+    let hark = await startHark({ backend: 'pglite', env: { HARK_AUTO_TRANSCRIBE: 'on' } });
     try {
       const account = await registerAccount(hark);
       const client = hark.client(account.key);
@@ -328,6 +328,15 @@ describe('a new workspace transcribes every upload by default', () => {
       assert.equal((await pipeline(broken.id)).error_code, 'invalid_audio');
       assert.deepEqual(await listed('failed'), [broken.id]);
       await rejectsWith(client.listRecordings({ query: { pipeline_status: 'done' } }), 400, 'validation_failed');
+      // A transcription started again and cancelled leaves the call where it stood (its transcript
+      // and answers stand); no workers, so the run is cancelled while it waits.
+      hark = await hark.restart({ workers: false });
+      const paused = hark.client(account.key);
+      const again = await paused.createTranscriptionRun({ path: { recording_id: id }, body: {} });
+      assert.equal((await paused.getRecording({ path: { recording_id: id } })).pipeline.status, 'transcribing');
+      await paused.cancelTranscriptionRun({ path: { run_id: again.id } });
+      assert.equal((await paused.getRecording({ path: { recording_id: id } })).pipeline.status, 'analysed');
+      assert.deepEqual((await paused.listRecordings({ query: { pipeline_status: 'analysed' } })).data.map((r) => r.id), [id]);
     } finally {
       await hark.destroy();
     }

@@ -13,9 +13,9 @@ export { pipelineStatuses, type Pipeline, type PipelineStatus } from './pipeline
 
 /**
  * The pipeline of the recording under `alias`, as a JSON object: its latest transcription run
- * counts (a cancelled one as none), and, once that transcription completed, the latest analysis
- * run of the recording's latest transcript (a call transcribed again, or corrected, is
- * "transcribed" until it is analysed again).
+ * counts, and, once that transcription completed, the latest analysis run of the recording's
+ * latest transcript (a call transcribed again, or corrected, is "transcribed" until it is analysed
+ * again). A cancelled run counts as none: the call stands where the run before it left it.
  */
 export function pipelineSql(alias: string): RawBuilder<Pipeline> {
   const rec = (column: string) => sql.ref(`${alias}.${column}`);
@@ -27,10 +27,10 @@ export function pipelineSql(alias: string): RawBuilder<Pipeline> {
         CASE
           WHEN ${failed} THEN 'failed'
           WHEN ${rec('status')} <> 'completed' THEN 'preparing'
-          WHEN t.status IS NULL OR t.status = 'cancelled' THEN 'audio_ready'
+          WHEN t.status IS NULL THEN 'audio_ready'
           WHEN t.status IN ('queued', 'running') THEN 'transcribing'
           WHEN t.status = 'failed' THEN 'failed'
-          WHEN a.status IS NULL OR a.status = 'cancelled' THEN 'transcribed'
+          WHEN a.status IS NULL THEN 'transcribed'
           WHEN a.status IN ('queued', 'running') THEN 'analysing'
           WHEN a.status = 'failed' THEN 'failed'
           ELSE 'analysed'
@@ -46,9 +46,9 @@ export function pipelineSql(alias: string): RawBuilder<Pipeline> {
           WHEN ${rec('status')} = 'completed' AND t.status = 'completed' AND a.status = 'failed' THEN a.error_message
         END AS error_message
       FROM (SELECT 1) AS one
-      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM transcription_runs WHERE recording_id = ${rec('id')} ORDER BY seq DESC LIMIT 1) AS t ON true
+      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM transcription_runs WHERE recording_id = ${rec('id')} AND status <> 'cancelled' ORDER BY seq DESC LIMIT 1) AS t ON true
       -- An analysis of an earlier transcript (the call transcribed again, or corrected) is out of date: none counts but those of the latest.
-      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM analysis_runs WHERE recording_id = ${rec('id')}
+      LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM analysis_runs WHERE recording_id = ${rec('id')} AND status <> 'cancelled'
         AND (transcript_id IS NULL OR transcript_id = (SELECT id FROM transcripts WHERE recording_id = ${rec('id')} ORDER BY seq DESC LIMIT 1))
         ORDER BY seq DESC LIMIT 1) AS a ON true
     ) AS p
