@@ -10,7 +10,7 @@ import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { speech } from './helpers/audio.ts';
 import { sql } from 'kysely';
 import { parseGroupBy } from '../src/features/insights/reports.ts';
-import { backends, eventually, registerAccount, rejectsWith, startHark, type Account, type Hark } from './helpers/harness.ts';
+import { assertProblem, backends, eventually, registerAccount, rejectsWith, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 const calls = [
   { team: 'red', text: 'Hello, thank you for calling. I would like a refund please.' },
@@ -199,6 +199,23 @@ for (const backend of await backends()) {
       assert.equal(grouped.at(-1), null);
       const texts = grouped.slice(0, -1).map(String);
       assert.deepEqual(texts, [...texts].sort(new Intl.Collator().compare));
+    });
+
+    test('a query parameter a route does not take is a 400 naming it; pipeline_status filters the reports as the list', async () => {
+      const get = (url: string) => hark.request({ method: 'GET', url, key: account.key });
+      const routes = [`${P}/recordings?`, `${P}/search?q=refund&`, `${P}/analysis-scenarios/${scenarioId}/answers?`, `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&`, `${P}/reports/recordings?`, `${P}/reports/talk?`];
+      for (const route of routes) {
+        const problem = assertProblem(await get(`${route}metdata.team=red`), 400, 'validation_failed');
+        assert.deepEqual(problem.errors, [{ path: 'metdata.team', message: 'is not a query parameter of this route' }], route);
+        assert.equal((await get(`${route}metadata.team=red&pipeline_status=analysed`)).statusCode, 200, route);
+      }
+      assert.equal((await get(`${P}/analysis-scenarios/${scenarioId}/answers?answer.greeting=true`)).statusCode, 200, 'answer.<id> where the route takes it');
+      assertProblem(await get(`${P}/reports/recordings?answer.greeting=true`), 400, 'validation_failed');
+      const counted = async (pipeline: string) => (await client.getRecordingsReport({ query: { pipeline_status: pipeline } })).groups.reduce((sum, g) => sum + g.recordings, 0);
+      const listed = async (pipeline: string) => (await client.listRecordings({ query: { pipeline_status: pipeline, limit: 200 } })).data.length;
+      assert.deepEqual([await counted('analysed'), await counted('failed')], [await listed('analysed'), await listed('failed')]);
+      assert.ok((await counted('analysed')) >= 3, 'the analysed calls');
+      assertProblem(await get(`${P}/reports/talk?pipeline_status=done`), 400, 'validation_failed');
     });
 
     test('CSV reports make a formula in metadata inert (OWASP: =, +, -, @, tab, CR get an apostrophe)', async () => {

@@ -53,12 +53,14 @@ export function toAppError(error: FastifyError): AppError {
   if (error.validation) {
     const where = error.validationContext ?? 'body';
     const fieldErrors: FieldError[] = meantErrors(error.validation).map((v) => {
-      const params = v.params as { missingProperty?: string; allowedValues?: unknown[] };
+      const params = v.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
       // A field as the client wrote it (`questions/0/text`, a query parameter's name), as the
       // checks made in code name theirs; the request's part only where the error is the part's own.
-      const pointer = `${v.instancePath}${params.missingProperty ? `/${params.missingProperty}` : ''}`.replace(/^\//, '');
+      const named = params.missingProperty ?? params.additionalProperty;
+      const pointer = `${v.instancePath}${named ? `/${named}` : ''}`.replace(/^\//, '');
       const path = pointer === '' ? where : pointer;
-      const message = params.allowedValues ? `must be one of: ${params.allowedValues.join(', ')}` : (v.message ?? 'is invalid');
+      const unknown = params.additionalProperty === undefined ? undefined : where === 'querystring' ? 'is not a query parameter of this route' : 'is not a field of this request';
+      const message = params.allowedValues ? `must be one of: ${params.allowedValues.join(', ')}` : (unknown ?? v.message ?? 'is invalid');
       return { path, message };
     });
     return new AppError('validation_failed', fieldErrors.map((e) => `${e.path} ${e.message}`).join('; '), fieldErrors);

@@ -1165,7 +1165,7 @@ export interface paths {
         };
         /**
          * Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording's latest result
-         * @description Recording filters as on the list (status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.
+         * @description Recording filters as on the list (status, pipeline_status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.
          *
          *     Scope: `reports:read`
          */
@@ -4267,6 +4267,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Comma-separated statuses */
                 status?: string;
+                /** @description Comma-separated pipeline statuses (where the call stands): preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
+                pipeline_status?: string;
                 created_after?: string;
                 created_before?: string;
                 /** @description Calls that took place after this time (recorded_at) */
@@ -4283,8 +4285,6 @@ export interface operations {
                 sentiment_speaker?: string;
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
-                /** @description Comma-separated pipeline statuses: preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
-                pipeline_status?: string;
                 /** @description Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from */
                 sort?: "created_at" | "recorded_at";
             };
@@ -8857,6 +8857,8 @@ export interface operations {
                 execution_id?: string;
                 /** @description Comma-separated statuses */
                 status?: string;
+                /** @description Comma-separated pipeline statuses (where the call stands): preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
+                pipeline_status?: string;
                 created_after?: string;
                 created_before?: string;
                 /** @description Calls that took place after this time (recorded_at) */
@@ -11049,6 +11051,8 @@ export interface operations {
                 group_by?: string[];
                 /** @description Comma-separated statuses */
                 status?: string;
+                /** @description Comma-separated pipeline statuses (where the call stands): preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
+                pipeline_status?: string;
                 created_after?: string;
                 created_before?: string;
                 /** @description Calls that took place after this time (recorded_at) */
@@ -11185,6 +11189,8 @@ export interface operations {
                 group_by?: string[];
                 /** @description Comma-separated statuses */
                 status?: string;
+                /** @description Comma-separated pipeline statuses (where the call stands): preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
+                pipeline_status?: string;
                 created_after?: string;
                 created_before?: string;
                 /** @description Calls that took place after this time (recorded_at) */
@@ -11295,6 +11301,8 @@ export interface operations {
                 group_by?: string[];
                 /** @description Comma-separated statuses */
                 status?: string;
+                /** @description Comma-separated pipeline statuses (where the call stands): preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
+                pipeline_status?: string;
                 created_after?: string;
                 created_before?: string;
                 /** @description Calls that took place after this time (recorded_at) */
@@ -11422,6 +11430,8 @@ export interface operations {
                 speaker?: string;
                 /** @description Comma-separated statuses */
                 status?: string;
+                /** @description Comma-separated pipeline statuses (where the call stands): preparing, audio_ready, transcribing, transcribed, analysing, analysed, failed */
+                pipeline_status?: string;
                 created_after?: string;
                 created_before?: string;
                 /** @description Calls that took place after this time (recorded_at) */

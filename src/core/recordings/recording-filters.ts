@@ -1,21 +1,25 @@
-// The recording filters shared by the list, the reports, the answer table and (through them) the
-// web interface: status (comma list), created_after/before, recorded_after/before, category,
-// sentiment_min/max (of a speaker, or of any), topic (a key phrase), metadata.<field>=<value>. One schema and one implementation, so a
+// The recording filters shared by the list, the reports, the answer table, search and (through
+// them) the web interface: status and pipeline_status (comma lists), created_after/before,
+// recorded_after/before, category, sentiment_min/max (of a speaker, or of any), topic (a key
+// phrase), metadata.<field>=<value>. One schema and one implementation, so a
 // value means the same everywhere: "42" matches 42 and "42", "true"/"false" the booleans and the
 // strings, "null" JSON null and the string "null".
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { sql, type RawBuilder } from 'kysely';
 import { DateTime } from '../../http/schemas/schema-types.ts';
 import { invalid } from '../../errors.ts';
 import { storable } from '../../instant.ts';
 import { parseStatuses } from '../cursor.ts';
 import { metadataFilters } from '../../http/query.ts';
+import { pipelineIn, pipelineStatuses } from './pipeline-status.ts';
 
 export { recordingStatuses } from '../../platform/db/tables.ts';
 import { recordingStatuses } from '../../platform/db/tables.ts';
 
 export interface RecordingFilters {
   status?: string | undefined;
+  /** Comma-separated pipeline statuses (pipeline-status.ts). */
+  pipeline_status?: string | undefined;
   created_after?: string | undefined;
   created_before?: string | undefined;
   recorded_after?: string | undefined;
@@ -37,6 +41,7 @@ const Sentiment = (bound: string) => Type.Optional(Type.Number({ minimum: -1, ma
 /** The query fields of the recording filters, for every route that takes them (metadata.<field> comes as an additional property). */
 export const recordingFilterFields = {
   status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
+  pipeline_status: Type.Optional(Type.String({ description: `Comma-separated pipeline statuses (where the call stands): ${pipelineStatuses.join(', ')}` })),
   created_after: Type.Optional(DateTime),
   created_before: Type.Optional(DateTime),
   recorded_after: Type.Optional({ ...DateTime, description: 'Calls that took place after this time (recorded_at)' }),
@@ -47,6 +52,20 @@ export const recordingFilterFields = {
   sentiment_speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent' })),
   topic: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded")' })),
 };
+
+/**
+ * A route's query: its fields and `metadata.<field>=<value>` (and, where a route takes them, other
+ * dotted families such as `answer.<question_id>`). Any other name is a 400 naming it: a typo or a
+ * filter the route does not take is said, not left out of an answer that then counts everything.
+ */
+export function filterQuery<T extends TProperties>(fields: T, options: { families?: readonly string[]; description?: string } = {}) {
+  const families = ['metadata', ...(options.families ?? [])];
+  return Type.Object(fields, {
+    patternProperties: Object.fromEntries(families.map((family) => [`^${family}\\..+$`, Type.String()])),
+    additionalProperties: false,
+    description: options.description ?? `Also ${families.map((family) => `\`${family}.<field>=<value>\``).join(' and ')}`,
+  });
+}
 
 /** The JSON values a query-string value may stand for. */
 export function candidateValues(raw: string): unknown[] {
@@ -77,6 +96,7 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   const conditions: RawBuilder<boolean>[] = [];
   if (filters.status) conditions.push(sql<boolean>`${column('status')} = ANY(${parseStatuses(filters.status, recordingStatuses)}::text[])`);
+  if (filters.pipeline_status) conditions.push(pipelineIn(alias, parseStatuses(filters.pipeline_status, pipelineStatuses, 'pipeline_status')));
   if (filters.created_after !== undefined) conditions.push(sql<boolean>`${column('created_at')} > ${parseDate('created_after', filters.created_after)}`);
   if (filters.created_before !== undefined) conditions.push(sql<boolean>`${column('created_at')} < ${parseDate('created_before', filters.created_before)}`);
   if (filters.recorded_after !== undefined) conditions.push(sql<boolean>`${column('recorded_at')} > ${parseDate('recorded_after', filters.recorded_after)}`);
@@ -126,6 +146,7 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
 export function recordingFiltersOf(query: Record<string, unknown>): RecordingFilters {
   return {
     status: query.status as string | undefined,
+    pipeline_status: query.pipeline_status as string | undefined,
     created_after: query.created_after as string | undefined,
     created_before: query.created_before as string | undefined,
     recorded_after: query.recorded_after as string | undefined,

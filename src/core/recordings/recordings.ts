@@ -10,8 +10,8 @@ import { parseInstant } from '../../instant.ts';
 import { checkOutboundUrl, OutboundError } from '../../platform/net/outbound.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
 import type { ReceivedAudio } from './audio-intake.ts';
-import { decodeTimeCursor, encodeTimeCursor, parseStatuses } from '../cursor.ts';
-import { pipelineIn, pipelineSql, pipelineStatuses, type Pipeline } from './pipeline-status.ts';
+import { decodeTimeCursor, encodeTimeCursor } from '../cursor.ts';
+import { pipelineSql, type Pipeline } from './pipeline-status.ts';
 import { recordingConditions, recordingStatuses, type RecordingFilters } from './recording-filters.ts';
 import { checkMetadata, parseMetadata, type Metadata } from '../metadata.ts';
 import { retryDownload, type Recording } from './recording-store.ts';
@@ -238,8 +238,6 @@ export interface ListOptions extends RecordingFilters {
   limit: number;
   offset: number;
   cursor?: string | undefined;
-  /** Comma-separated pipeline statuses (pipeline-status.ts). */
-  pipeline_status?: string | undefined;
   /** Newest first by upload time (the default) or by when the call took place. */
   sort?: 'created_at' | 'recorded_at' | undefined;
 }
@@ -257,7 +255,6 @@ export async function listRecordings(ctx: Context, workspaceId: string, options:
     .select(pipelineSql('recordings').as('pipeline'))
     .where('workspace_id', '=', workspaceId);
   for (const condition of recordingConditions(options, 'recordings')) query = query.where(condition);
-  if (options.pipeline_status) query = query.where(pipelineIn('recordings', parseStatuses(options.pipeline_status, pipelineStatuses, 'pipeline_status')));
   if (options.cursor) {
     const { micros, seq } = decodeTimeCursor(options.cursor, column === 'created_at' ? undefined : column);
     query = query.where(sql<boolean>`(${sql.ref(column)}, seq) < (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${seq}::bigint)`);

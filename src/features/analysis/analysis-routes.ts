@@ -14,7 +14,7 @@ import {
 } from './analysis-scenarios.ts';
 import { AnalysisOptions, AnalysisRunCard, AnalysisScenarioCard, presentAnalysisRun } from './analysis-card.ts';
 import { DateTime, mediaResponse, Nullable, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 import { answerFilters, answerTable, answerTableCsv } from './answer-table.ts';
 import { analysisTemplates, createFromTemplate } from './scenario-templates.ts';
@@ -90,14 +90,14 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         description:
           'Each call\'s latest completed result for the scenario, or with `execution_id` the results of that execution\'s runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain` (several AND-ed). Newest call first (recorded_at). `Accept: text/csv` answers CSV.',
         params: Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() }),
-        querystring: Type.Object(
+        querystring: filterQuery(
           {
             execution_id: Type.Optional(Type.String()),
             ...recordingFilterFields,
             limit: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }),
             offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
           },
-          { additionalProperties: Type.String() },
+          { families: ['answer'] },
         ),
         response: withProblems({ 200: mediaResponse('The table', { 'application/json': AnswerTable, 'text/csv': Type.String({ description: 'One line per call' }) }) }, 404),
       },

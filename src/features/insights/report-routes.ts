@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from './reports.ts';
 import { AnalysisReportSchema, RecordingsReportSchema, TalkReportSchema } from './report-schemas.ts';
 import { mediaResponse, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 
 const filterFields = {
@@ -27,16 +27,13 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       schema: {
         tags,
         summary: 'Analysis results per group: calls, and per boolean question the true/false counts and rate, over each recording\'s latest result',
-        description: 'Recording filters as on the list (status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.',
+        description: 'Recording filters as on the list (status, pipeline_status, created_after, created_before, metadata.<field>=<value>). `Accept: text/csv` answers CSV.',
         params: WorkspaceParams,
-        querystring: Type.Object(
-          {
-            analysis_scenario_id: Type.String(),
-            sentiment: Type.Optional(Type.Boolean({ description: 'true: each group also gives, per speaker, the mean sentiment of the transcripts its results analysed (reads those transcripts: slower over many results)' })),
-            ...filterFields,
-          },
-          { additionalProperties: Type.String() },
-        ),
+        querystring: filterQuery({
+          analysis_scenario_id: Type.String(),
+          sentiment: Type.Optional(Type.Boolean({ description: 'true: each group also gives, per speaker, the mean sentiment of the transcripts its results analysed (reads those transcripts: slower over many results)' })),
+          ...filterFields,
+        }),
         response: withProblems({ 200: reportResponse(AnalysisReportSchema) }, 404),
       },
     },
@@ -54,7 +51,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         tags,
         summary: 'Recordings per group: counts by status and total duration',
         params: WorkspaceParams,
-        querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
+        querystring: filterQuery(filterFields),
         response: withProblems({ 200: reportResponse(RecordingsReportSchema) }),
       },
     },
@@ -72,7 +69,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         summary: 'Talk statistics per group: silence, overlap and interruptions per call, and per speaker the talk ratio, talk time, pace and longest turn, averaged',
         description: "Each recording counts with its latest transcript. Recording filters as on the list. `Accept: text/csv` answers CSV.",
         params: WorkspaceParams,
-        querystring: Type.Object(filterFields, { additionalProperties: Type.String() }),
+        querystring: filterQuery(filterFields),
         response: withProblems({ 200: reportResponse(TalkReportSchema) }),
       },
     },

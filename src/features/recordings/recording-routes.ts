@@ -18,9 +18,9 @@ import {
   type Recording,
 } from '../../core/recordings/recordings.ts';
 import { readUpload } from '../../core/recordings/multipart-upload.ts';
-import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { presentRecording, RecordingCard } from './recording-card.ts';
-import { pipelinesOf, pipelineStatuses, recordingWithPipeline } from '../../core/recordings/pipeline-status.ts';
+import { pipelinesOf, recordingWithPipeline } from '../../core/recordings/pipeline-status.ts';
 import { updateRecording } from './recording-edits.ts';
 import { JsonObject, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
@@ -46,22 +46,18 @@ const ImportBody = Type.Object(
 
 const RetryBody = Type.Union([Type.Object({ url: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })) }, { additionalProperties: false }), Type.Null()]);
 
-const ListQuery = Type.Object(
+const ListQuery = filterQuery(
   {
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
     offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
     ...recordingFilterFields,
-    pipeline_status: Type.Optional(Type.String({ description: `Comma-separated pipeline statuses: ${pipelineStatuses.join(', ')}` })),
     sort: Type.Union([Type.Literal('created_at'), Type.Literal('recorded_at')], {
       default: 'created_at',
       description: 'Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from',
     }),
   },
-  {
-    additionalProperties: Type.String(),
-    description: 'Also `metadata.<field>=<value>` (exact match; nested fields with dots; several are AND-ed)',
-  },
+  { description: 'Also `metadata.<field>=<value>` (exact match; nested fields with dots; several are AND-ed)' },
 );
 
 /** The card with its pipeline read from its runs. */
@@ -178,7 +174,6 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
         offset: query.offset,
         cursor: query.cursor,
         ...recordingFiltersOf(query),
-        pipeline_status: query.pipeline_status as string | undefined,
         sort: query.sort,
       });
       return { data: page.data.map((recording) => presentRecording(recording, recording.pipeline)), next_cursor: page.next_cursor };

@@ -4,9 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { searchTranscripts } from './search.ts';
 import { DateTime, JsonObject, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 
-const SearchQuery = Type.Object(
+const SearchQuery = filterQuery(
   {
     q: Type.String({ minLength: 1, maxLength: 500, description: 'Words (stemmed: "refunds" finds "refund"), "exact phrases" in double quotes, `or`, and -excluded words' }),
     speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only segments of this speaker' })),
@@ -15,7 +15,7 @@ const SearchQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
   },
-  { additionalProperties: Type.String(), description: 'Also `metadata.<field>=<value>` of the recordings, as on the list' },
+  { description: 'Also `metadata.<field>=<value>` of the recordings, as on the list' },
 );
 
 const SearchHit = Type.Object({
