@@ -218,6 +218,34 @@ for (const backend of await backends()) {
       assertProblem(await get(`${P}/reports/talk?pipeline_status=done`), 400, 'validation_failed');
     });
 
+    test('every list takes offset: a page of limit rows after offset rows, from the cursor\'s place where there is one', async () => {
+      const ids = async (url: string) => (JSON.parse((await hark.request({ method: 'GET', url, key: account.key })).body) as { data: { id?: string; recording_id?: string }[] }).data.map((row) => row.id ?? row.recording_id);
+      // Two executions, so their lists have a second row.
+      const recording = (await client.listRecordings()).data[0]!.id;
+      for (const key of ['offset-1', 'offset-2']) await client.createAnalysisExecution({ path: { scenario_id: scenarioId }, body: { recording_ids: [recording], idempotency_key: key } });
+      const hook = await client.createWebhook({ body: { url: 'https://hooks.example.com/offset', events: ['execution.completed'] } });
+      for (let i = 0; i < 2; i += 1) await client.sendTestEvent({ path: { webhook_id: hook.id } });
+      const lists = [
+        `${P}/recordings`,
+        `${P}/transcription-runs`,
+        `${P}/analysis-runs`,
+        `${P}/analysis-results`,
+        `${P}/executions`,
+        `${P}/analysis-scenarios/${scenarioId}/executions`,
+        `${P}/search?q=hello`,
+        `${P}/webhooks/${hook.id}/deliveries`,
+      ];
+      await eventually(async () => ((await ids(`${P}/webhooks/${hook.id}/deliveries`)).length >= 2 ? true : null), 30_000, 'two deliveries');
+      for (const list of lists) {
+        const join = list.includes('?') ? '&' : '?';
+        const all = await ids(list);
+        assert.ok(all.length >= 2, `${list} has two rows`);
+        assert.deepEqual(await ids(`${list}${join}offset=1&limit=1`), [all[1]], list);
+        assert.deepEqual(await ids(`${list}${join}offset=${all.length}`), [], list);
+      }
+      await client.deleteWebhook({ path: { webhook_id: hook.id } });
+    });
+
     test('CSV reports make a formula in metadata inert (OWASP: =, +, -, @, tab, CR get an apostrophe)', async () => {
       const owner = await registerAccount(hark);
       const other = hark.client(owner.key);

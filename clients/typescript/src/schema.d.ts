@@ -3967,6 +3967,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
                 offset?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
@@ -5271,6 +5272,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
                 offset?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
@@ -6038,6 +6040,9 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;
@@ -6695,6 +6700,9 @@ export interface operations {
                 /** @description Comma-separated statuses */
                 status?: string;
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;
@@ -7768,6 +7776,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
                 offset?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
@@ -8466,6 +8475,9 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;
@@ -9504,6 +9516,9 @@ export interface operations {
                 /** @description Comma-separated statuses */
                 status?: string;
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;
@@ -9980,6 +9995,9 @@ export interface operations {
                 transcription_run_id?: string;
                 analysis_scenario_id?: string;
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;
@@ -10064,6 +10082,9 @@ export interface operations {
             query?: {
                 kind?: "transcription" | "analysis";
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;
@@ -10147,6 +10168,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
                 offset?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
@@ -10760,6 +10782,9 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;
@@ -11449,6 +11474,9 @@ export interface operations {
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
                 limit?: number;
+                /** @description Rows skipped before the page (after the cursor's place, with one) */
+                offset?: number;
+                /** @description The next_cursor of the page before */
                 cursor?: string;
             };
             header?: never;

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.ts';
 import { ExecutionCard, presentExecution } from './execution-card.ts';
 import { listWorkspaceExecutions, type ExecutionKind } from './executions.ts';
 import { Nullable } from '../../http/schemas/schema-types.ts';
-import { Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { Page, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
 const readScope: Record<ExecutionKind, 'transcripts:read' | 'analysis:read'> = { transcription: 'transcripts:read', analysis: 'analysis:read' };
 
@@ -30,9 +30,8 @@ export const executionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
         params: WorkspaceParams,
         querystring: Type.Object({
           kind: Type.Optional(Type.Union([Type.Literal('transcription'), Type.Literal('analysis')])),
-          limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-          cursor: Type.Optional(Type.String({ maxLength: 100 })),
-        }),
+          ...pagingFields(),
+        }, { additionalProperties: false }),
         response: withProblems({ 200: Page(WorkspaceExecution) }, 403),
       },
     },

@@ -194,11 +194,11 @@ export async function listExecutions(
   workspaceId: string,
   kind: ExecutionKind,
   scenarioId: string,
-  options: { limit: number; cursor?: string | undefined },
+  options: { limit: number; offset?: number | undefined; cursor?: string | undefined },
 ): Promise<{ data: Execution[]; next_cursor: string | null }> {
   let query = ctx.db.selectFrom('executions').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('scenario_id', '=', scenarioId);
   if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
-  const { data, next_cursor } = page(await query.orderBy('seq', 'desc').limit(options.limit + 1).execute(), options.limit);
+  const { data, next_cursor } = page(await query.orderBy('seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit);
   return { data: await withCountsAll(ctx, data), next_cursor };
 }
 
@@ -207,7 +207,7 @@ export async function listWorkspaceExecutions(
   ctx: Context,
   workspaceId: string,
   kinds: readonly ExecutionKind[],
-  options: { limit: number; cursor?: string | undefined },
+  options: { limit: number; offset?: number | undefined; cursor?: string | undefined },
 ): Promise<{ data: (Execution & { scenario_name: string | null })[]; next_cursor: string | null }> {
   let query = ctx.db
     .selectFrom('executions as e')
@@ -218,7 +218,7 @@ export async function listWorkspaceExecutions(
     .where('e.workspace_id', '=', workspaceId)
     .where('e.kind', 'in', [...kinds]);
   if (options.cursor) query = query.where('e.seq', '<', decodeCursor(options.cursor));
-  const { data, next_cursor } = page(await query.orderBy('e.seq', 'desc').limit(options.limit + 1).execute(), options.limit);
+  const { data, next_cursor } = page(await query.orderBy('e.seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit);
   return { data: await withCountsAll(ctx, data), next_cursor };
 }
 

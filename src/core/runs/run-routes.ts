@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import type { AnyRunKind, RunRow } from './run-kind.ts';
 import { cancelRun, getRun, listRuns } from './runs.ts';
 import type { Scope } from '../../scopes.ts';
-import { Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { Page, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 
 export interface RunRouteSpec {
   kind: AnyRunKind;
@@ -43,9 +43,8 @@ export const runRoutes = (ctx: Context, spec: RunRouteSpec): FastifyPluginAsyncT
           jobId: Type.Optional(Type.String({ description: 'The specification\'s name of execution_id (an alias)' })),
           recording_id: Type.Optional(Type.String()),
           status: Type.Optional(Type.String({ description: 'Comma-separated statuses' })),
-          limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-          cursor: Type.Optional(Type.String({ maxLength: 100 })),
-        }),
+          ...pagingFields(),
+        }, { additionalProperties: false }),
         response: withProblems({ 200: Page(card) }),
       },
     },

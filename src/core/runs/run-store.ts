@@ -87,6 +87,7 @@ export interface RunListFilters {
   recordingId?: string | undefined;
   statuses?: readonly string[] | undefined;
   beforeSeq?: number | undefined;
+  offset?: number | undefined;
   limit: number;
 }
 
@@ -96,7 +97,7 @@ export async function selectRuns(db: Db, table: Table, workspaceId: string, filt
   if (filters.recordingId !== undefined) query = query.where('recording_id', '=', filters.recordingId);
   if (filters.statuses) query = query.where('status', 'in', [...filters.statuses]);
   if (filters.beforeSeq !== undefined) query = query.where('seq', '<', filters.beforeSeq);
-  return (await query.orderBy('seq', 'desc').limit(filters.limit).execute()) as Row[];
+  return (await query.orderBy('seq', 'desc').offset(filters.offset ?? 0).limit(filters.limit).execute()) as Row[];
 }
 
 /** queued|running → cancelled. */

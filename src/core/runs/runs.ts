@@ -89,6 +89,7 @@ export interface ListQuery {
   recording_id?: string | undefined;
   status?: string | undefined;
   limit: number;
+  offset?: number | undefined;
   cursor?: string | undefined;
 }
 
@@ -98,6 +99,7 @@ export async function listRuns(ctx: Context, kind: AnyRunKind, workspaceId: stri
     recordingId: query.recording_id,
     statuses: query.status ? parseStatuses(query.status, runStatuses) : undefined,
     beforeSeq: query.cursor ? decodeCursor(query.cursor) : undefined,
+    offset: query.offset,
     limit: query.limit + 1,
   });
   return page(rows, query.limit);

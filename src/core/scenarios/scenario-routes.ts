@@ -7,7 +7,7 @@ import { RetrySettings, ScenarioVersion, SelectionSchema } from './scenario-card
 import type { Context } from '../../context.ts';
 import type { Scope } from '../../scopes.ts';
 import { getExecution, listExecutions, type ExecutionKind } from '../executions/executions.ts';
-import { Page, ShortListQuery, StringEnum, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { Page, ShortListQuery, StringEnum, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { offsetPage, offsetStart, type RowWindow } from '../cursor.ts';
 
 /** The body fields every kind of scenario accepts; each kind adds its own. */
@@ -107,7 +107,7 @@ export const scenarioRoutes =
           tags,
           summary: 'Executions of the scenario, newest first',
           params: ScenarioParams,
-          querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }), cursor: Type.Optional(Type.String({ maxLength: 100 })) }),
+          querystring: Type.Object(pagingFields(), { additionalProperties: false }),
           response: withProblems({ 200: Page(ExecutionCard) }, 404),
         },
       },

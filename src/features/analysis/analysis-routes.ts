@@ -13,7 +13,7 @@ import {
   updateAnalysisScenario,
 } from './analysis-scenarios.ts';
 import { AnalysisOptions, AnalysisRunCard, AnalysisScenarioCard, presentAnalysisRun } from './analysis-card.ts';
-import { DateTime, mediaResponse, Nullable, Page, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { DateTime, mediaResponse, Nullable, Page, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 import { answerFilters, answerTable, answerTableCsv } from './answer-table.ts';
@@ -182,9 +182,8 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
           recording_id: Type.Optional(Type.String()),
           transcription_run_id: Type.Optional(Type.String()),
           analysis_scenario_id: Type.Optional(Type.String()),
-          limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-          cursor: Type.Optional(Type.String({ maxLength: 100 })),
-        }),
+          ...pagingFields(),
+        }, { additionalProperties: false }),
         response: withProblems({ 200: Page(AnalysisResultCard) }),
       },
     },

@@ -88,14 +88,14 @@ export async function getAnalysisResult(ctx: Context, workspaceId: string, recor
 export async function listAnalysisResults(
   ctx: Context,
   workspaceId: string,
-  filters: { recording_id?: string | undefined; transcription_run_id?: string | undefined; analysis_scenario_id?: string | undefined; limit: number; cursor?: string | undefined },
+  filters: { recording_id?: string | undefined; transcription_run_id?: string | undefined; analysis_scenario_id?: string | undefined; limit: number; offset?: number | undefined; cursor?: string | undefined },
 ): Promise<{ data: AnalysisResultRow[]; next_cursor: string | null }> {
   let query = ctx.db.selectFrom('analysis_results').selectAll().where('workspace_id', '=', workspaceId);
   if (filters.recording_id !== undefined) query = query.where('recording_id', '=', filters.recording_id);
   if (filters.transcription_run_id !== undefined) query = query.where('transcription_run_id', '=', filters.transcription_run_id);
   if (filters.analysis_scenario_id !== undefined) query = query.where('analysis_scenario_id', '=', filters.analysis_scenario_id);
   if (filters.cursor) query = query.where('seq', '<', decodeCursor(filters.cursor));
-  return page(await query.orderBy('seq', 'desc').limit(filters.limit + 1).execute(), filters.limit);
+  return page(await query.orderBy('seq', 'desc').offset(filters.offset ?? 0).limit(filters.limit + 1).execute(), filters.limit);
 }
 
 /** An execution of an analysis scenario over the latest transcripts of the given recordings (or

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { searchTranscripts } from './search.ts';
-import { DateTime, JsonObject, Nullable, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { DateTime, JsonObject, Nullable, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 
 const SearchQuery = filterQuery(
@@ -12,8 +12,7 @@ const SearchQuery = filterQuery(
     speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only segments of this speaker' })),
     // The recordings' filters, as the list takes them (status, times, category, sentiment, topic).
     ...recordingFilterFields,
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    ...pagingFields(20, 100),
   },
   { description: 'Also `metadata.<field>=<value>` of the recordings, as on the list' },
 );
@@ -51,6 +50,7 @@ export const searchRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
         speaker: request.query.speaker,
         ...recordingFiltersOf(request.query),
         limit: request.query.limit,
+        offset: request.query.offset,
         cursor: request.query.cursor,
       }),
   );

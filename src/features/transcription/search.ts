@@ -13,6 +13,7 @@ export interface SearchQuery extends RecordingFilters {
   q: string;
   speaker?: string | undefined;
   limit: number;
+  offset?: number | undefined;
   cursor?: string | undefined;
 }
 
@@ -80,7 +81,7 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
       ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
       ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}
     ORDER BY t.seq DESC
-    LIMIT ${query.limit + 1}`.execute(trx);
+    OFFSET ${query.offset ?? 0} LIMIT ${query.limit + 1}`.execute(trx);
     return rows;
   });
   const data = rows.slice(0, query.limit).map(({ seq: _, filename, recorded_at, metadata_json, ...hit }) => ({

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { eventTypes } from '../../core/events.ts';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, sendTestEvent, updateWebhook, type Webhook } from './webhooks.ts';
-import { StringEnum, DateTime, Nullable, NullableDateTime, Page, ShortListQuery, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
+import { StringEnum, DateTime, Nullable, NullableDateTime, Page, ShortListQuery, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { offsetPage, offsetStart } from '../../core/cursor.ts';
 
 const EventName = StringEnum(['*', ...eventTypes]);
@@ -107,7 +107,7 @@ export const webhookRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
         tags,
         summary: 'Delivery attempts, newest first, a page at a time',
         params: HookParams,
-        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }), cursor: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
+        querystring: Type.Object(pagingFields(), { additionalProperties: false }),
         response: withProblems({ 200: Page(Delivery) }, 404),
       },
     },

@@ -112,11 +112,11 @@ export async function rotateWebhookSecret(ctx: Context, workspaceId: string, id:
 }
 
 /** A webhook's delivery attempts, newest first, a page at a time (every attempt is kept, so the log can be read to its start). */
-export async function listDeliveries(ctx: Context, workspaceId: string, id: string, options: { limit: number; cursor?: string | undefined }) {
+export async function listDeliveries(ctx: Context, workspaceId: string, id: string, options: { limit: number; offset?: number | undefined; cursor?: string | undefined }) {
   const hook = await getWebhook(ctx, workspaceId, id);
   let query = ctx.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.id);
   if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
-  return page(await query.orderBy('seq', 'desc').limit(options.limit + 1).execute(), options.limit);
+  return page(await query.orderBy('seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit);
 }
 
 export async function redeliver(ctx: Context, workspaceId: string, id: string, deliveryId: string): Promise<void> {

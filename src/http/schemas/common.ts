@@ -22,15 +22,18 @@ export { DateTime, JsonObject, Nullable, NullableDateTime, StringEnum } from './
 
 export const WorkspaceParams = Type.Object({ workspace_id: Type.String() });
 
+/**
+ * The paging every list takes (the specification's `limit`, `offset`, `cursor`): a page of `limit`
+ * rows, `offset` rows skipped first (counted from the cursor's place where there is one).
+ */
+export const pagingFields = (defaultLimit = 50, maxLimit = 200) => ({
+  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
+  offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: 'Rows skipped before the page (after the cursor\'s place, with one)' }),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The next_cursor of the page before' })),
+});
+
 /** The paging of a short list (scenarios, API keys, webhooks): all of it, up to 200, by default. */
-export const ShortListQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
-    offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The next_cursor of the page before' })),
-  },
-  { additionalProperties: false },
-);
+export const ShortListQuery = Type.Object(pagingFields(200), { additionalProperties: false });
 
 /** A problem+json response, documented with the media type it is sent with. */
 export const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: ProblemRef } } });
