@@ -6,19 +6,21 @@ import { after, before, describe, test } from 'node:test';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { executionProgress } from '../src/core/events.ts';
 import { speech } from './helpers/audio.ts';
-import { backends, registerAccount, startHark, type Hark } from './helpers/harness.ts';
+import { assertProblem, backends, registerAccount, startHark, type Hark } from './helpers/harness.ts';
 
 for (const backend of await backends()) {
   describe(`deleting an execution's recordings on ${backend}`, () => {
     let hark: Hark;
     let client: HarkClient;
     let workspaceId: string;
+    let key: string;
 
     // No workers: the runs stay queued, waiting for audio no one prepares.
     before(async () => {
       hark = await startHark({ backend, workers: false });
       const account = await registerAccount(hark);
       workspaceId = account.workspaceId;
+      key = account.key;
       client = hark.client(account.key);
     });
     after(() => hark.destroy());
@@ -93,6 +95,26 @@ for (const backend of await backends()) {
       assert.ok(row.finished_at, 'marked finished');
       const events = await db.selectFrom('webhook_events').select('payload').where('type', '=', 'execution.completed').execute();
       assert.equal(events.filter((e) => (JSON.parse(e.payload) as { data: { id: string } }).data.id === execution.id).length, 1, 'execution.completed written once');
+    });
+
+    test('a scenario\'s selection matches metadata as the list\'s filters do; a list in it is refused', async () => {
+      const { db } = hark.runtime.ctx;
+      const metadata = [{ n: 3, team: { name: 'red' } }, { n: '3' }, { n: 4 }, { n: '03', team: { name: 'blue' } }];
+      const ids: string[] = [];
+      for (const m of metadata) ids.push((await client.upload(speech('Hello.'), { metadata: { ...m, selected: 'yes' } })).id);
+      await db.updateTable('recordings').set({ status: 'completed' }).where('id', 'in', ids).execute();
+      const scenario = await client.createTranscriptionScenario({ body: { name: 'Selected' } });
+      const selected = async (selection: Record<string, unknown>, key: string) => {
+        await client.updateTranscriptionScenario({ path: { scenario_id: scenario.id }, body: { selection: { metadata: { ...selection, selected: 'yes' } } } });
+        return (await client.createTranscriptionExecution({ path: { scenario_id: scenario.id }, body: { idempotency_key: key } })).recording_ids;
+      };
+      const listed = async (query: Record<string, string>) => (await client.listRecordings({ query: { ...query, 'metadata.selected': 'yes' } })).data.map((r) => r.id).sort();
+      assert.deepEqual((await selected({ n: '3' }, 'text-3')).sort(), [ids[0]!, ids[1]!].sort(), '"3" finds 3 and "3", not "03"');
+      assert.deepEqual((await selected({ n: 3 }, 'number-3')).sort(), await listed({ 'metadata.n': '3' }));
+      assert.deepEqual(await selected({ team: { name: 'red' } }, 'nested'), [ids[0]]);
+      assert.deepEqual(await selected({ team: { name: 'red' } }, 'nested'), await listed({ 'metadata.team.name': 'red' }));
+      const refused = await hark.request({ method: 'PATCH', url: `/api/v1/workspaces/${workspaceId}/transcription-scenarios/${scenario.id}`, key, payload: { selection: { metadata: { tags: ['a'] } } } });
+      assert.deepEqual(assertProblem(refused, 400, 'validation_failed').errors, [{ path: 'selection/metadata/tags', message: 'must be a string, number, boolean or null (as the list\'s metadata filters take), not a list' }]);
     });
   });
 }

@@ -9,7 +9,8 @@ import { AppError, invalid, notFound } from '../../errors.ts';
 import { isUuid, newUuid } from '../../ids.ts';
 import { decodeCursor, page } from '../cursor.ts';
 import type { RecordingStatus } from '../../platform/db/tables.ts';
-import type { Selection } from '../scenarios/selection.ts';
+import { selectionFilters, type Selection } from '../scenarios/selection.ts';
+import { recordingConditions } from '../recordings/recording-filters.ts';
 import { runTables, type RunKindName } from '../runs/run-kind.ts';
 
 export type ExecutionRow = Selectable<ExecutionsTable>;
@@ -133,9 +134,8 @@ async function selectRecordings(ctx: Context, request: ExecutionRequest): Promis
   // Stored selections are checked against the statuses when saved (scenarios/selection.ts).
   const statuses = (request.selection.statuses.length > 0 ? request.selection.statuses : ['completed']) as RecordingStatus[];
   query = query.where('status', 'in', statuses);
-  if (Object.keys(request.selection.metadata).length > 0) {
-    query = query.where(sql<boolean>`metadata @> ${JSON.stringify(request.selection.metadata)}::jsonb`);
-  }
+  // Matched as the list matches its metadata filters ("3" finds 3 and "3").
+  for (const condition of recordingConditions({ metadata: selectionFilters(request.selection.metadata) }, 'recordings')) query = query.where(condition);
   const rows = await query.orderBy('seq').limit(10_000).execute();
   return rows.map((r) => r.id);
 }

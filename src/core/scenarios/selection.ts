@@ -16,7 +16,38 @@ export function checkSelection(ctx: { config: { maxMetadataBytes: number } }, se
   selection.statuses.forEach((status, i) => {
     if (!(recordingStatuses as readonly string[]).includes(status)) throw invalid(`selection/statuses/${i}`, `must be one of ${recordingStatuses.join(', ')}`);
   });
-  return { metadata: checkMetadata(ctx, selection.metadata, 'selection/metadata').value, statuses: selection.statuses };
+  const metadata = checkMetadata(ctx, selection.metadata, 'selection/metadata').value;
+  checkSelectionValues(metadata, 'selection/metadata');
+  return { metadata, statuses: selection.statuses };
+}
+
+/**
+ * A selection's metadata is a set of the list's metadata filters written as an object: each value
+ * a string, number, boolean or null (a nested object for a nested field), matched as the list
+ * matches `metadata.<field>=<value>`. A list, or a key with a dot (a nested field's path), would
+ * mean something else here than there: refused.
+ */
+function checkSelectionValues(object: Record<string, unknown>, path: string): void {
+  for (const [key, value] of Object.entries(object)) {
+    const at = `${path}/${key}`;
+    if (key === '' || key.includes('.')) throw invalid(at, 'must be a field name without dots: a nested field is a nested object');
+    if (Array.isArray(value)) throw invalid(at, 'must be a string, number, boolean or null (as the list\'s metadata filters take), not a list');
+    if (value !== null && typeof value === 'object') {
+      if (Object.keys(value).length === 0) throw invalid(at, 'must not be an empty object');
+      checkSelectionValues(value as Record<string, unknown>, at);
+    }
+  }
+}
+
+/** A selection's metadata as the list's filters: `{a: {b: 3}}` is `metadata.a.b=3`. */
+export function selectionFilters(object: Record<string, unknown>, prefix = ''): Record<string, string> {
+  const filters: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [key, value] of Object.entries(object)) {
+    const path = `${prefix}${key}`;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) Object.assign(filters, selectionFilters(value as Record<string, unknown>, `${path}.`));
+    else filters[path] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return filters;
 }
 
 /** A scenario's name as given, trimmed (a blank one refused), or else the current or default name. */
