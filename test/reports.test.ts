@@ -62,6 +62,11 @@ for (const backend of await backends()) {
       const [header, ...lines] = csv.body.trim().split('\n');
       assert.equal(header, 'metadata.team,calls,greeting.true,greeting.false,greeting.uncertain,greeting.rate');
       assert.equal(lines.length, 2);
+      // A filter that finds nothing: no group, and still the scenario's questions, in JSON and as CSV columns.
+      const none = await client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId, 'metadata.team': 'green' } });
+      assert.deepEqual([none.groups, none.questions.map((q) => q.question_id)], [[], ['greeting']]);
+      const empty = await csvOf(`${P}/reports/analysis?analysis_scenario_id=${scenarioId}&metadata.team=green`);
+      assert.equal(empty.body.trim(), 'calls,greeting.true,greeting.false,greeting.uncertain,greeting.rate');
       await rejectsWith(client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId, group_by: ['bogus'] } }), 400, 'validation_failed');
     });
 

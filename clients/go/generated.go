@@ -358,6 +358,7 @@ type EvaluateCategoryAnswer struct {
 type GetAnalysisReportAnswer struct {
 	AnalysisScenarioID string           `json:"analysis_scenario_id"`
 	GroupBy            []string         `json:"group_by"`
+	Questions          []map[string]any `json:"questions"`
 	Groups             []map[string]any `json:"groups"`
 }
 

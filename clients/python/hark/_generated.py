@@ -439,6 +439,7 @@ class EvaluateCategoryAnswer(_EvaluateCategoryAnswerRequired, total=False):
 class _GetAnalysisReportAnswerRequired(TypedDict):
     analysis_scenario_id: str
     group_by: List[str]
+    questions: List[Dict[str, Any]]
     groups: List[Dict[str, Any]]
 
 

@@ -11112,6 +11112,11 @@ export interface operations {
                     "application/json": {
                         analysis_scenario_id: string;
                         group_by: string[];
+                        /** @description The boolean questions counted, in the scenario's order: the columns of every group (and of the CSV, even with no group) */
+                        questions: {
+                            question_id: string;
+                            question: string;
+                        }[];
                         groups: {
                             key: {
                                 [key: string]: string | null;

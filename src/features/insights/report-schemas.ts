@@ -7,6 +7,9 @@ const Key = Type.Record(Type.String(), Nullable(Type.String()));
 export const AnalysisReportSchema = Type.Object({
   analysis_scenario_id: Type.String(),
   group_by: Type.Array(Type.String()),
+  questions: Type.Array(Type.Object({ question_id: Type.String(), question: Type.String() }), {
+    description: 'The boolean questions counted, in the scenario\'s order: the columns of every group (and of the CSV, even with no group)',
+  }),
   groups: Type.Array(
     Type.Object({
       key: Key,

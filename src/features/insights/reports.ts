@@ -165,7 +165,7 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
       }),
       ...(options.sentiment ? { sentiment: speakersOf.get(keyString(keys, row)) ?? [] } : {}),
     }));
-  return { analysis_scenario_id: scenario.id, group_by: groupBy, groups: byKey(keys, groups) };
+  return { analysis_scenario_id: scenario.id, group_by: groupBy, questions: questions.map((q) => ({ question_id: q.id, question: q.text })), groups: byKey(keys, groups) };
 }
 
 
@@ -290,7 +290,8 @@ function byKey<G extends { key: Record<string, string | null> }>(keys: GroupKey[
 }
 
 export function analysisReportCsv(report: AnalysisReport): string {
-  const questionIds = [...new Set(report.groups.flatMap((g) => g.questions.map((q) => q.question_id)))];
+  // The scenario's questions, so a filter that finds nothing still answers the columns.
+  const questionIds = report.questions.map((q) => q.question_id);
   const speakers = [...new Set(report.groups.flatMap((g) => (g.sentiment ?? []).map((s) => s.speaker)))].sort();
   const header = [...report.group_by, 'calls', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.uncertain`, `${id}.rate`]), ...speakers.map((speaker) => `${speaker}.sentiment_avg`)];
   const lines = report.groups.map((g) => {
