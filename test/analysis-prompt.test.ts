@@ -18,10 +18,12 @@ import {
   SUMMARY_MAX_CHARS,
   TEXT_ANSWER_MAX_CHARS,
   toAnalysisAnswers,
+  MODEL_ANSWER_CONFIDENCE,
   validateInput,
   type ModelAnswers,
 } from '../src/engines/analysis/prompt.ts';
 import { EngineError, type AnalysisInput, type TranscriptSegment } from '../src/engines/analysis/types.ts';
+import { UNCERTAIN_BELOW } from '../src/core/analyses/analysis-result.ts';
 
 const segments: TranscriptSegment[] = [
   { start: 12.3, end: 15, text: 'Hello, I would like to cancel my subscription.' },
@@ -262,12 +264,13 @@ describe('coerceModelAnswers and parseModelJson', () => {
 });
 
 describe('toAnalysisAnswers and validateInput', () => {
-  it('fills unanswered questions with a default and zero confidence', () => {
-    const answers = toAnalysisAnswers({ summary: null, answers: { cancel: null, account: 'x' } }, input(), 0.5);
+  it('fills unanswered questions with a default and zero confidence; an answer given is not uncertain', () => {
+    const answers = toAnalysisAnswers({ summary: null, answers: { cancel: null, account: 'x' } }, input());
     assert.deepEqual(answers, [
       { question_id: 'cancel', question: 'Did the customer ask to cancel?', type: 'boolean', answer: false, confidence: 0, evidence: [] },
-      { question_id: 'account', question: 'What did the agent ask for?', type: 'text', answer: 'x', confidence: 0.5, evidence: [] },
+      { question_id: 'account', question: 'What did the agent ask for?', type: 'text', answer: 'x', confidence: MODEL_ANSWER_CONFIDENCE, evidence: [] },
     ]);
+    assert.ok(MODEL_ANSWER_CONFIDENCE >= UNCERTAIN_BELOW, 'a model\'s answer is not counted uncertain in reports');
   });
   it('rejects duplicate and empty question ids', () => {
     const q = { id: 'x', text: 'X?', type: 'boolean' as const };

@@ -4,7 +4,7 @@
 // A transcript longer than the context is split on segment boundaries and the parts' answers are
 // merged; when the questions' possible answers alone would take more than half the context, they
 // are asked in groups. Nothing is truncated. The model gives no calibrated confidence, so every
-// answer carries a fixed CONFIDENCE (0 when the model gave no usable answer), and no evidence.
+// answer carries a fixed one (MODEL_ANSWER_CONFIDENCE, prompt.ts; 0 when the model gave no usable answer), and no evidence.
 import { LlamaChatSession, type ChatHistoryItem, type LlamaContextSequence } from 'node-llama-cpp';
 import { countPromptTokens, loadModelCached, type LoadedModel } from './llama-runtime.ts';
 import {
@@ -32,7 +32,6 @@ export interface LlamaCppEngineOptions {
   contextSize?: number;
 }
 
-export const CONFIDENCE = 0.5;
 const DEFAULT_CONTEXT_SIZE = 8192;
 /** Tokens kept free besides the prompt and the longest possible reply. */
 const SAFETY_TOKENS = 32;
@@ -128,7 +127,7 @@ export function llamaCppEngine(opts: LlamaCppEngineOptions): AnalysisEngine {
             engine: 'llama.cpp',
             model: opts.modelName,
             summary: merged.summary,
-            answers: toAnalysisAnswers(merged, input, CONFIDENCE),
+            answers: toAnalysisAnswers(merged, input),
             tokens_used: tokens,
           };
         } finally {

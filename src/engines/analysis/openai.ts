@@ -42,7 +42,6 @@ export interface OpenAiAnalysisEngineOptions {
   timeoutMs?: number;
 }
 
-export const CONFIDENCE = 0.5;
 const DEFAULT_CHUNK_CHARS = 24_000;
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
@@ -202,7 +201,7 @@ export function openaiAnalysisEngine(opts: OpenAiAnalysisEngineOptions): Analysi
         }
       }
       const merged = mergeAnswers(partials, input);
-      return { engine: 'openai', model: opts.model, summary: merged.summary, answers: toAnalysisAnswers(merged, input, CONFIDENCE), tokens_used: tokens };
+      return { engine: 'openai', model: opts.model, summary: merged.summary, answers: toAnalysisAnswers(merged, input), tokens_used: tokens };
     },
   };
 }

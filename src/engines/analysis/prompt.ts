@@ -372,11 +372,19 @@ export function parseModelJson(text: string): unknown {
 }
 
 /**
- * The typed answers in question order. LLMs give no calibrated confidence, so every answer gets
- * the engine's fixed `confidence`, and 0 when the model gave no usable answer (then a boolean is
- * false and a text answer ""). Evidence is empty: the model is not asked to cite segments.
+ * The confidence of an answer a language model gave. Its certainty is not measured (no calibrated
+ * probability comes back), so an answer given is not marked uncertain (the line is 0.6): before,
+ * at 0.5, every model answer was, and reports counted them all as "worth a listen". Only an
+ * answer the model did not give (confidence 0) is uncertain.
  */
-export function toAnalysisAnswers(merged: ModelAnswers, input: AnalysisInput, confidence: number): AnalysisAnswer[] {
+export const MODEL_ANSWER_CONFIDENCE = 0.7;
+
+/**
+ * The typed answers in question order: each answer the model gave with `confidence`
+ * (MODEL_ANSWER_CONFIDENCE), and 0 when it gave no usable answer (then a boolean is false and a
+ * text answer ""). Evidence is empty: the model is not asked to cite segments.
+ */
+export function toAnalysisAnswers(merged: ModelAnswers, input: AnalysisInput, confidence = MODEL_ANSWER_CONFIDENCE): AnalysisAnswer[] {
   return input.questions.map((q) => {
     const value = merged.answers[q.id] ?? null;
     const answer = value ?? (q.type === 'boolean' ? false : '');
