@@ -272,6 +272,8 @@ for (const backend of await backends({ s3: true })) {
       assert.ok(children.every((run) => run.execution_id === executionId));
       const byName = (await client.listTranscriptionRuns({ query: { execution_id: executionId } })).data;
       assert.deepEqual(byName.map((run) => run.id).sort(), children.map((run) => run.id).sort(), 'execution_id is the documented name, jobId its alias');
+      assert.equal((await client.listTranscriptionRuns({ query: { execution_id: executionId, jobId: executionId } })).data.length, 2, 'both names, one execution');
+      await rejectsWith(client.listTranscriptionRuns({ query: { execution_id: executionId, jobId: 'fl-00000000-0000-4000-8000-000000000000' } }), 400, 'validation_failed');
       for (const child of children) await transcriptionEnds(client, child.id);
       const execution = await eventually(async () => {
         const e = await client.getTranscriptionExecution({ path: { scenario_id: defaultScenario, execution_id: executionId } });

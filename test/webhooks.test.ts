@@ -70,6 +70,7 @@ for (const backend of await backends()) {
         // 201 is the only success openapi.json gives a new webhook.
         const hook = await client.createWebhook({ body: { url: receiver.url, events: ['recording.completed', 'recording.failed'] } });
         assert.match(hook.secret, /^whsec_/);
+        assert.equal(hook.updated_at, hook.created_at, 'made at one moment, on one clock');
         const [listed] = (await client.listWebhooks()).data;
         assert.equal(listed && 'secret' in listed ? listed.secret : undefined, undefined, 'a listed webhook shows no secret');
 

@@ -2,7 +2,7 @@
 // (aborting the engine), retry (a new run with retry_of), and the event a finished run emits.
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { decodeCursor, page, parseStatuses } from '../cursor.ts';
 import { emitEvent, executionProgress } from '../events.ts';
@@ -94,6 +94,9 @@ export interface ListQuery {
 }
 
 export async function listRuns(ctx: Context, kind: AnyRunKind, workspaceId: string, query: ListQuery): Promise<{ data: RunRow[]; next_cursor: string | null }> {
+  if (query.execution_id !== undefined && query.jobId !== undefined && query.execution_id !== query.jobId) {
+    throw invalid('jobId', 'names another execution than execution_id (jobId is its other name): give one');
+  }
   const rows = await selectRuns(ctx.db, kind.table, workspaceId, {
     executionId: query.execution_id ?? query.jobId,
     recordingId: query.recording_id,

@@ -49,6 +49,8 @@ function checkEvents(events: string[]): string[] {
 }
 
 export async function createWebhook(ctx: Context, workspaceId: string, input: WebhookInput & { url: string }): Promise<Webhook> {
+  // One clock for both: the database's now() (the transaction's start) could fall after this one.
+  const now = new Date();
   return ctx.db
     .insertInto('webhooks')
     .values({
@@ -59,7 +61,8 @@ export async function createWebhook(ctx: Context, workspaceId: string, input: We
       events: checkEvents(input.events ?? ['*']),
       enabled: input.enabled ?? true,
       secret: newWebhookSecret(),
-      updated_at: new Date(),
+      created_at: now,
+      updated_at: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
