@@ -294,6 +294,13 @@ for (const backend of await backends({ s3: true })) {
       assert.throws(() => assertTranscribable({ ...row, status: 'downloading' }), { code: 'recording_not_ready' });
       assert.throws(() => assertTranscribable({ ...row, status: 'download_pending' }), { code: 'recording_not_ready' });
       assert.doesNotThrow(() => assertTranscribable(row));
+      // Kept longer, counted from the upload; out of the server's range, a 400 naming the field.
+      const longer = await client.updateRecording({ path: { recording_id: card.id }, body: { retention_days: 30 } });
+      assert.equal(longer.retention_days, 30);
+      assert.equal(Date.parse(longer.expires_at) - Date.parse(longer.created_at), 30 * 86_400_000);
+      assert.deepEqual(longer.metadata, card.metadata, 'the rest as it was');
+      const tooLong = await rejectsWith(client.updateRecording({ path: { recording_id: card.id }, body: { retention_days: 100_000 } }), 400, 'validation_failed');
+      assert.match(tooLong.detail, /retention_days/);
 
       await hark.runtime.ctx.db.updateTable('recordings').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', card.id).execute();
       const { expireAudio } = await import('../src/features/recordings/expire-audio.ts');
@@ -303,6 +310,7 @@ for (const backend of await backends({ s3: true })) {
       assert.equal(expired.status, 'completed');
       assert.equal(await hasBlob(hark, `recordings/${account.workspaceId}/${card.id}/original`), false);
       assert.equal(await hasBlob(hark, `recordings/${account.workspaceId}/${card.id}/prepared.wav`), false);
+      await rejectsWith(client.updateRecording({ path: { recording_id: card.id }, body: { retention_days: 30 } }), 409, 'audio_expired');
 
       assert.equal(await client.deleteRecording({ path: { recording_id: card.id } }), null, '204, no body');
       await rejectsWith(client.getRecording({ path: { recording_id: card.id } }), 404, 'not_found');

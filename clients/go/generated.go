@@ -1130,7 +1130,7 @@ func (c *Client) UpdateMember(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/members/{account_id}", p, out)
 }
 
-// UpdateRecording: Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}).
+// UpdateRecording: Edit a recording: its metadata (replaced whole), when the call took place, and how long its audio is kept (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}).
 // The answer is decoded into out: a *Recording; nil discards it.
 func (c *Client) UpdateRecording(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "PATCH", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", p, out)

@@ -994,7 +994,7 @@ abstract class Operations
     }
 
     /**
-     * Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id})
+     * Edit a recording: its metadata (replaced whole), when the call took place, and how long its audio is kept (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id})
      *
      * @param array<string, string> $path
      * @param array<string, mixed> $query

@@ -1153,7 +1153,7 @@ class Operations:
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/members/{account_id}", {"workspace_id": workspace_id, "account_id": account_id}, query, body)
 
     def update_recording(self, *, workspace_id: Optional[str] = None, recording_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'Recording':
-        """Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id})"""
+        """Edit a recording: its metadata (replaced whole), when the call took place, and how long its audio is kept (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id})"""
         return self._call("PATCH", "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}", {"workspace_id": workspace_id, "recording_id": recording_id}, query, body)
 
     def update_transcription_scenario(self, *, workspace_id: Optional[str] = None, scenario_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionScenario':

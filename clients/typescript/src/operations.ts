@@ -454,7 +454,7 @@ export abstract class Operations {
     return this.transport().call('PATCH', '/api/v1/workspaces/{workspace_id}/members/{account_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'patch'>>;
   }
 
-  /** Edit a recording: its metadata (replaced whole) and when the call took place (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}) */
+  /** Edit a recording: its metadata (replaced whole), when the call took place, and how long its audio is kept (PATCH /api/v1/workspaces/{workspace_id}/recordings/{recording_id}) */
   updateRecording(args: Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'> = {} as Args<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'>> {
     return this.transport().call('PATCH', '/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', 'patch'>>;
   }

@@ -427,8 +427,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit a recording: its metadata (replaced whole) and when the call took place
-         * @description Reports use the new values at once; a `recording.updated` webhook event carries the new card.
+         * Edit a recording: its metadata (replaced whole), when the call took place, and how long its audio is kept
+         * @description Reports use the new values at once; a `recording.updated` webhook event carries the new card. `retention_days` sets `expires_at` to the upload time plus that many days (shorter or longer; a date already past deletes the audio at the next sweep); once the audio is deleted it is 409 `audio_expired`.
          *
          *     Scope: `recordings:write`
          */
@@ -5124,6 +5124,8 @@ export interface operations {
                     };
                     /** @description RFC 3339, with a time zone */
                     recorded_at?: string;
+                    /** @description Days the audio is kept, counted from the upload, within the server's range (HARK_RETENTION_MIN_DAYS to HARK_RETENTION_MAX_DAYS) */
+                    retention_days?: number;
                 };
             };
         };
@@ -5214,6 +5216,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource is not in a state that allows this */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -130,11 +130,14 @@ export async function audioRedacted(trx: Trx, id: string, originalGone: boolean)
 }
 
 /** The client's edit: metadata replaced whole, the call's time given. */
-export function edited(trx: Trx, workspaceId: string, id: string, changes: { metadataJson: string | null; recordedAt: Date | null }): Promise<Recording | undefined> {
+export function edited(trx: Trx, workspaceId: string, id: string, changes: { metadataJson: string | null; recordedAt: Date | null; retentionDays?: number | null }): Promise<Recording | undefined> {
+  const days = changes.retentionDays ?? null;
   return trx
     .updateTable('recordings')
     .set({
       updated_at: new Date(),
+      // Counted from the upload, as when it was made: the audio goes at created_at + days.
+      ...(days !== null ? { retention_days: days, expires_at: sql<Date>`created_at + make_interval(days => ${days}::int)` } : {}),
       ...(changes.metadataJson !== null ? { metadata: changes.metadataJson, metadata_json: changes.metadataJson } : {}),
       ...(changes.recordedAt ? { recorded_at: changes.recordedAt, recorded_at_source: 'client' } : {}),
     })

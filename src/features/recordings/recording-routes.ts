@@ -186,17 +186,19 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       config: { scope: 'recordings:write' },
       schema: {
         tags: ['recordings'],
-        summary: 'Edit a recording: its metadata (replaced whole) and when the call took place',
-        description: 'Reports use the new values at once; a `recording.updated` webhook event carries the new card.',
+        summary: 'Edit a recording: its metadata (replaced whole), when the call took place, and how long its audio is kept',
+        description:
+          'Reports use the new values at once; a `recording.updated` webhook event carries the new card. `retention_days` sets `expires_at` to the upload time plus that many days (shorter or longer; a date already past deletes the audio at the next sweep); once the audio is deleted it is 409 `audio_expired`.',
         params: RecordingParams,
         body: Type.Object(
           {
             metadata: Type.Optional(JsonObject),
             recorded_at: Type.Optional(Type.String({ description: 'RFC 3339, with a time zone' })),
+            retention_days: Type.Optional(Type.Integer({ description: 'Days the audio is kept, counted from the upload, within the server\'s range (HARK_RETENTION_MIN_DAYS to HARK_RETENTION_MAX_DAYS)' })),
           },
           { additionalProperties: false, minProperties: 1 },
         ),
-        response: withProblems({ 200: RecordingCard }, 404),
+        response: withProblems({ 200: RecordingCard }, 404, 409),
       },
     },
     async (request) => withPipeline(ctx, await updateRecording(ctx, request.params.workspace_id, request.params.recording_id, request.body)),
