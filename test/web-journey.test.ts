@@ -150,6 +150,18 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.deepEqual(await page.getByRole('definition').allTextContents(), ['ana', 'sales']);
     assert.equal(await page.locator('[data-metadata-field="agent"] dt').textContent(), 'agent');
     await check(page, 'recording-transcript');
+    // The audio kept longer: days from the upload, the date they come to said before saving.
+    await page.locator('[data-change-retention]').click();
+    const keep = page.getByRole('dialog', { name: 'How long to keep the audio' });
+    await keep.getByLabel('Days, counted from the upload').fill('90');
+    const later = new Date(Date.now() + 90 * 86_400_000);
+    const until = `${later.getDate()} ${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][later.getMonth()]} ${later.getFullYear()}`;
+    await keep.getByText(`The audio is kept until ${until}`, { exact: false }).waitFor();
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('[role="dialog"]')!).opacity === '1');
+    await check(page, 'recording-retention');
+    await keep.getByRole('button', { name: 'Save' }).click();
+    await keep.waitFor({ state: 'hidden' });
+    await page.getByText(`audio kept until ${until}`, { exact: false }).waitFor();
 
     // A reviewer's keys: speed, skips, and the words reached and played without a mouse.
     const audioTime = () => page.evaluate(() => document.querySelector('audio')!.currentTime);

@@ -12,6 +12,7 @@ import { metadataEntries } from '../../lib/metadata-entries.ts';
 import { failedStatuses, preparingStatuses } from '../../lib/recording-status.ts';
 import { formatTime } from '../../lib/transcript-sync.ts';
 import { ProblemAlert } from '../Problem.tsx';
+import { RetentionControl } from './RetentionControl.tsx';
 import { PipelineBadge } from '../Status.tsx';
 import { sectionHref } from '../WorkspaceLayout.tsx';
 
@@ -53,7 +54,7 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
             {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
             <Text size="sm" c="dimmed">
               {r.recorded_at_source === 'upload' ? '' : `call of ${formatDateTime(r.recorded_at)} · `}added {formatDateTime(r.created_at)}
-              {keepsAudio(r) && ` · audio kept until ${formatDate(r.expires_at)}`}
+              {keepsAudio(r) && <RetentionControl workspaceId={workspaceId} recording={r} writer={writer} />}
             </Text>
           </Group>
           {categories.length > 0 && (
