@@ -109,7 +109,7 @@ for (const backend of await backends()) {
       assert.deepEqual(ofExecution.rows.map((r) => r.analysis_run_id).sort(), runs.sort());
       const csv = await csvOf(`${P}/analysis-scenarios/${scenarioId}/answers?metadata.team=blue`);
       const [header, ...lines] = csv.body.trim().split('\n');
-      assert.equal(header, 'recording_id,filename,recorded_at,metadata.team,greeting,greeting.confidence,greeting.uncertain,request,request.confidence,request.uncertain');
+      assert.equal(header, 'recording_id,filename,recorded_at,outdated,metadata.team,greeting,greeting.confidence,greeting.uncertain,request,request.confidence,request.uncertain');
       assert.equal(lines.length, 1);
       await rejectsWith(table({ 'answer.greeting': 'maybe' }), 400, 'validation_failed');
       await rejectsWith(table({ 'answer.nope': 'true' }), 400, 'validation_failed');

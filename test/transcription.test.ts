@@ -321,8 +321,12 @@ describe('a new workspace transcribes every upload by default', () => {
       await client.correctTranscript({ path: { run_id: run.id }, body: { words: [{ index: 0, word: words[0]!.word === 'hello' ? 'hi' : 'hello' }] } });
       assert.equal((await pipeline(id)).status, 'transcribed');
       assert.deepEqual(await listed('analysed'), []);
+      // The answer table still shows the answers, marked as those of an earlier transcript.
+      const outdated = async () => (await client.getAnswerTable({ path: { scenario_id: analysisScenario } })).rows.map((row) => row.outdated);
+      assert.deepEqual(await outdated(), [true]);
       await client.createAnalysisRun({ path: { recording_id: id }, body: { analysis_scenario_id: analysisScenario } });
       await eventually(async () => (await pipeline(id)).status === 'analysed', 120_000, 'analysed again');
+      assert.deepEqual(await outdated(), [false]);
       const garbage = Buffer.concat([Buffer.from('RIFF\x24\x00\x10\x00WAVEfmt ', 'latin1'), Buffer.alloc(20_000, 0x5a)]);
       const broken = await client.upload(new Blob([garbage], { type: 'audio/wav' }), { filename: 'audio.wav' });
       assert.equal(broken.pipeline.status, 'preparing');

@@ -532,6 +532,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('link', { name: 'Answers across calls' }).click();
     const answers = page.getByRole('table', { name: 'Answers' });
     await answers.locator('[data-question="greeting"][data-answer="true"]').waitFor({ timeout: 30_000 });
+    // Its answers are of the transcript before the last: the row says so.
+    assert.equal(await answers.locator('[data-call] [data-outdated]').textContent(), 'Answers of an earlier transcript: analyse again');
     await page.getByLabel('Filter: Did the agent greet the customer in the first 15 seconds?').click();
     await page.getByRole('option', { name: 'No', exact: true }).click();
     await page.getByText('No call matches.').waitFor();

@@ -8933,6 +8933,8 @@ export interface operations {
                             /** Format: date-time */
                             recorded_at: string;
                             analysis_run_id: string;
+                            /** @description true when these answers are of an earlier transcript than the call's latest (transcribed again, or corrected, since): analyse the call again for answers of what it now says */
+                            outdated: boolean;
                             /** @description By question id */
                             answers: {
                                 [key: string]: {

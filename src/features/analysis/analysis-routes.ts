@@ -75,6 +75,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         metadata: Type.Record(Type.String(), Type.Unknown()),
         recorded_at: DateTime,
         analysis_run_id: Type.String(),
+        outdated: Type.Boolean({ description: 'true when these answers are of an earlier transcript than the call\'s latest (transcribed again, or corrected, since): analyse the call again for answers of what it now says' }),
         answers: Type.Record(Type.String(), Cell, { description: 'By question id' }),
       }),
     ),

@@ -26,6 +26,8 @@ export interface AnswerRow {
   metadata: Record<string, unknown>;
   recorded_at: Date;
   analysis_run_id: string;
+  /** The answers are of a transcript the call no longer has as its latest (transcribed again, or corrected, since). */
+  outdated: boolean;
   answers: Record<string, AnswerCell>;
 }
 
@@ -79,8 +81,10 @@ export async function answerTable(
     return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(res.answers) AS e(a) WHERE a->>'question_id' = ${id} AND ${match})`;
   });
   const where = [...conditions, ...answerConditions];
-  const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown; total: string }>`
-    SELECT rec.id AS recording_id, rec.filename, rec.metadata_json, rec.recorded_at, res.analysis_run_id, res.answers, count(*) OVER () AS total
+  const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown; outdated: boolean; total: string }>`
+    SELECT rec.id AS recording_id, rec.filename, rec.metadata_json, rec.recorded_at, res.analysis_run_id, res.answers,
+      res.transcript_id IS DISTINCT FROM (SELECT t.id FROM transcripts t WHERE t.recording_id = rec.id ORDER BY t.seq DESC LIMIT 1) AS outdated,
+      count(*) OVER () AS total
     FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id
     WHERE res.workspace_id = ${workspaceId} AND res.analysis_run_id IN (${chosen})
       ${where.length ? sql`AND ${sql.join(where, sql` AND `)}` : sql``}
@@ -94,6 +98,7 @@ export async function answerTable(
       metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
       recorded_at: row.recorded_at,
       analysis_run_id: row.analysis_run_id,
+      outdated: row.outdated === true,
       answers: Object.fromEntries(
         stored.map((a) => [a.question_id, { answer: a.answer, confidence: a.confidence, uncertain: a.confidence < UNCERTAIN_BELOW, evidence_start: a.evidence[0]?.start ?? null }]),
       ),
@@ -114,11 +119,12 @@ export async function answerTable(
 
 export function answerTableCsv(table: AnswerTable): string {
   const metadataFields = [...new Set(table.rows.flatMap((row) => Object.keys(row.metadata)))].sort();
-  const header = ['recording_id', 'filename', 'recorded_at', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`])];
+  const header = ['recording_id', 'filename', 'recorded_at', 'outdated', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`])];
   const lines = table.rows.map((row) => [
     row.recording_id,
     row.filename,
     row.recorded_at instanceof Date ? row.recorded_at.toISOString() : String(row.recorded_at),
+    row.outdated,
     ...metadataFields.map((f) => {
       const value = row.metadata[f];
       return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);

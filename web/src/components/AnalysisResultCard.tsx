@@ -10,6 +10,7 @@ import { asExample, sameSentence } from '../lib/examples.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { scopeLabel } from './QuestionEditor.tsx';
 import { formatDateTime } from '../lib/dates.ts';
+import { speakerNotFoundNote } from '../lib/answer-notes.ts';
 
 /** Teaching a result's questions from its passages. */
 export interface Teaching {
@@ -77,7 +78,7 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, ear
                 )}
                 {answer.speaker_not_found !== undefined && (
                   <Text size="xs" data-speaker-not-found={answer.speaker_not_found}>
-                    This transcript names no “{answer.speaker_not_found}”, so everyone’s words were read. Transcribe the call again with its scenario’s speaker names, then analyse again.
+                    {speakerNotFoundNote(answer.speaker_not_found, earlierTranscript)}
                   </Text>
                 )}
                 {answer.type === 'text' && (

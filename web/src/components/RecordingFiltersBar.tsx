@@ -111,7 +111,7 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping }: { f
         )}
       </Group>
       {field.trim() !== '' && value !== '' && (
-        <Text size="sm" c="orange.9" data-filter-not-added>
+        <Text size="sm" c="#9a3412" data-filter-not-added>
           Not applied yet: “Add filter” (or Enter) filters the list to {field.trim()} = {value}.
         </Text>
       )}

@@ -69,7 +69,7 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
         </Text>
         <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={setFilters} onTyping={setTyping} />
         {typing && (
-          <Text size="sm" c="orange.9" role="status">
+          <Text size="sm" c="#9a3412" role="status">
             Add the metadata filter you typed (or clear it) before starting.
           </Text>
         )}

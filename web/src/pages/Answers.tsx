@@ -83,6 +83,11 @@ export default function Answers() {
                     {formatDateTime(row.recorded_at)}
                     {Object.keys(row.metadata).length > 0 ? ` · ${Object.entries(row.metadata).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' · ')}` : ''}
                   </Text>
+                  {row.outdated && (
+                    <Text size="xs" c="#9a3412" data-outdated title="The call was transcribed again, or corrected, after these answers: open it and analyse again for answers of what it now says.">
+                      Answers of an earlier transcript: analyse again
+                    </Text>
+                  )}
                 </Table.Td>
                 {questions.map((q) => {
                   const cell = row.answers[q.id];

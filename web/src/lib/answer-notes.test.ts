@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import { speakerNotFoundNote } from './answer-notes.ts';
+
+describe('speakerNotFoundNote', () => {
+  it('asks to transcribe again only where the answers read the latest transcript', () => {
+    expect(speakerNotFoundNote('agent', false)).toMatch(/^This transcript names no “agent”.*Transcribe the call again/);
+    expect(speakerNotFoundNote('agent', true)).toMatch(/newer transcript: analyse again/);
+    expect(speakerNotFoundNote('agent', true)).not.toMatch(/Transcribe the call again/);
+  });
+});
