@@ -469,6 +469,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.locator('[data-category="Parcel problem"]').waitFor({ timeout: 10_000 });
     assert.deepEqual(await transcript.locator('[data-speaker]').evaluateAll((badges) => badges.map((b) => b.getAttribute('data-speaker'))), ['channel_0', 'channel_1', 'channel_0'], 'each turn starts with its speaker');
     assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /channel_0 \d+ % of the talk.*channel_1 \d+ % of the talk/);
+    // Lengths as the talk report gives them (tenths of a second), not as clock times.
+    assert.match((await page.getByLabel('Talk statistics').textContent()) ?? '', /longest turn \d+\.\d s.*silence \d+\.\d s · overlap \d+\.\d s/);
     // Speakers still called by their channel: the page says where they are named.
     const nameThem = page.locator('[data-name-speakers]').getByRole('link', { name: 'Name them (agent, customer)' });
     assert.match((await nameThem.getAttribute('href')) ?? '', /\/scenarios\/transcription\/sct-/);

@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import type { Schemas } from '../api/client.ts';
 import { formatTime, wordAt } from '../lib/transcript-sync.ts';
 import { spottedWords } from '../lib/spotted-words.ts';
+import { formatDuration } from '../lib/durations.ts';
 
 type Transcript = Schemas['Transcript'];
 
@@ -130,7 +131,7 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
             <Group gap="lg" aria-label="Talk statistics">
               {speakers.map((s) => (
                 <Text key={s.speaker} size="sm" data-speaker-stats={s.speaker}>
-                  <b>{s.speaker}</b> {Math.round(s.talk_ratio * 100)} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatTime(s.longest_turn_seconds)}
+                  <b>{s.speaker}</b> {Math.round(s.talk_ratio * 100)} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatDuration(s.longest_turn_seconds)}
                   {sentimentLine(transcript.sentiment.speakers.find((x) => x.speaker === s.speaker))}
                 </Text>
               ))}
@@ -144,7 +145,7 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
                 </Text>
               )}
               <Text size="sm" c="dimmed">
-                silence {formatTime(transcript.stats.silence_seconds)} · overlap {formatTime(transcript.stats.overlap_seconds)} · {transcript.stats.interruptions} interruptions
+                silence {formatDuration(transcript.stats.silence_seconds)} · overlap {formatDuration(transcript.stats.overlap_seconds)} · {transcript.stats.interruptions} interruptions
               </Text>
             </Group>
           )}

@@ -14,6 +14,7 @@ import { wholePercents } from '../lib/percent.ts';
 import { chartOf } from '../lib/report-chart.ts';
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
+import { formatDuration } from '../lib/durations.ts';
 
 const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
 
@@ -274,8 +275,8 @@ export default function Reports() {
                       const mood = s && s.sentiment_avg !== null ? ` · sentiment ${signed(s.sentiment_avg)}` : '';
                       return <Table.Td key={name}>{s ? `${percents[g.speakers.indexOf(s)]} % · ${Math.round(s.words_per_minute_avg)} wpm${mood}` : '—'}</Table.Td>;
                     })}
-                    <Table.Td>{g.silence_seconds_avg.toFixed(1)} s</Table.Td>
-                    <Table.Td>{g.overlap_seconds_avg.toFixed(1)} s</Table.Td>
+                    <Table.Td>{formatDuration(g.silence_seconds_avg)}</Table.Td>
+                    <Table.Td>{formatDuration(g.overlap_seconds_avg)}</Table.Td>
                     <Table.Td>{g.interruptions_avg.toFixed(1)}</Table.Td>
                   </Table.Tr>
                   );
