@@ -144,6 +144,8 @@ for (const backend of await backends()) {
       assert.deepEqual(list.map((w) => w.name), ['Research', 'Sales calls']);
       const renamed = await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { name: 'Sales', default_retention_days: 3 });
       assert.equal(renamed.json<{ name: string; default_retention_days: number }>().name, 'Sales');
+      // What an empty retention means and the range taken, as the card says them (the server's: 7 days, 1 to 3650).
+      assert.deepEqual(renamed.json<{ retention: unknown }>().retention, { default_days: 3, server_default_days: 7, min_days: 1, max_days: 3650 });
       assertProblem(await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { default_retention_days: 3651 }), 400, 'validation_failed');
       // Call-recording rules often ask for years: up to ten by default.
       assert.equal((await as(browser, 'PATCH', `/api/v1/workspaces/${workspace.id}`, { default_retention_days: 5 * 365 })).json<{ default_retention_days: number }>().default_retention_days, 1825);

@@ -94,6 +94,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.locator('input[type=file]').nth(1).setInputFiles({ name: 'calls.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.locator(`[data-file-metadata="${path.basename(files[0]!)}"]`).getByText('agent: ana · queue: billing').waitFor();
     await page.locator(`[data-file-metadata="${path.basename(files[1]!)}"]`).getByText('agent: ana · queue: sales').waitFor();
+    // The retention an empty field means is said; one out of the server's range is said before anything is sent.
+    await page.getByText("Leave empty for the workspace's default: 7 days").waitFor();
+    const keepFor = page.getByLabel('Keep the audio for (days)');
+    await keepFor.fill('0');
+    await page.getByText('From 1 to 3650 days').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Upload 2 files' }).isDisabled(), true);
+    await keepFor.fill('');
     await check(page, 'upload');
     await page.getByRole('button', { name: 'Upload 2 files' }).click();
     await page.getByText('Uploaded').nth(1).waitFor({ timeout: 30_000 });
@@ -615,7 +622,9 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const retention = page.getByLabel("Keep new recordings' audio for (days)");
     await retention.fill('0');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('At least 1 day, or empty for the default').waitFor();
+    await page.getByText('From 1 to 3650 days').waitFor();
+    // The default an empty field means is said, as the server has it.
+    await page.getByText("Leave empty for the server's default: 7 days").waitFor();
     assert.equal(await retention.inputValue(), '0', 'the value typed stays as typed');
     const workspaceId = workspaceUrl.split('/w/')[1]!;
     const stored = await hark.runtime.ctx.db.selectFrom('workspaces').select('default_retention_days').where('id', '=', workspaceId).executeTakeFirstOrThrow();

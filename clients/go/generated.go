@@ -17,14 +17,15 @@ type Problem struct {
 
 // Workspace is a resource of the Hark API.
 type Workspace struct {
-	ID                   string  `json:"id"`
-	Name                 string  `json:"name"`
-	Plan                 *string `json:"plan"`
-	TrialEndsAt          string  `json:"trial_ends_at"`
-	TrialDaysLeft        int64   `json:"trial_days_left"`
-	DefaultRetentionDays *int64  `json:"default_retention_days"`
-	Role                 *string `json:"role"`
-	CreatedAt            string  `json:"created_at"`
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"`
+	Plan                 *string        `json:"plan"`
+	TrialEndsAt          string         `json:"trial_ends_at"`
+	TrialDaysLeft        int64          `json:"trial_days_left"`
+	DefaultRetentionDays *int64         `json:"default_retention_days"`
+	Retention            map[string]any `json:"retention"`
+	Role                 *string        `json:"role"`
+	CreatedAt            string         `json:"created_at"`
 }
 
 // Member is a resource of the Hark API.

@@ -25,6 +25,7 @@ class _WorkspaceRequired(TypedDict):
     trial_ends_at: str
     trial_days_left: int
     default_retention_days: Optional[int]
+    retention: Dict[str, Any]
     role: Optional[str]
     created_at: str
 

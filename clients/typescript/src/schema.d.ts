@@ -1509,6 +1509,17 @@ export interface components {
             /** @description Whole days until the trial ends (0 once ended, or with a plan) */
             trial_days_left: number;
             default_retention_days: number | null;
+            /** @description What retention_days means here: the default a new recording gets and the range the server takes */
+            retention: {
+                /** @description The days a new recording that gives none is kept: default_retention_days, or the server default */
+                default_days: number;
+                /** @description The server's default, which applies while default_retention_days is null */
+                server_default_days: number;
+                /** @description The fewest days retention_days may be (the server's range) */
+                min_days: number;
+                /** @description The most days retention_days may be (the server's range) */
+                max_days: number;
+            };
             role: ("owner" | "member" | "viewer") | null;
             /** Format: date-time */
             created_at: string;
@@ -2702,6 +2713,17 @@ export interface operations {
                         /** @description Whole days until the trial ends (0 once ended, or with a plan) */
                         trial_days_left: number;
                         default_retention_days: number | null;
+                        /** @description What retention_days means here: the default a new recording gets and the range the server takes */
+                        retention: {
+                            /** @description The days a new recording that gives none is kept: default_retention_days, or the server default */
+                            default_days: number;
+                            /** @description The server's default, which applies while default_retention_days is null */
+                            server_default_days: number;
+                            /** @description The fewest days retention_days may be (the server's range) */
+                            min_days: number;
+                            /** @description The most days retention_days may be (the server's range) */
+                            max_days: number;
+                        };
                         role: ("owner" | "member" | "viewer") | null;
                         /** Format: date-time */
                         created_at: string;
@@ -2809,6 +2831,17 @@ export interface operations {
                         /** @description Whole days until the trial ends (0 once ended, or with a plan) */
                         trial_days_left: number;
                         default_retention_days: number | null;
+                        /** @description What retention_days means here: the default a new recording gets and the range the server takes */
+                        retention: {
+                            /** @description The days a new recording that gives none is kept: default_retention_days, or the server default */
+                            default_days: number;
+                            /** @description The server's default, which applies while default_retention_days is null */
+                            server_default_days: number;
+                            /** @description The fewest days retention_days may be (the server's range) */
+                            min_days: number;
+                            /** @description The most days retention_days may be (the server's range) */
+                            max_days: number;
+                        };
                         role: ("owner" | "member" | "viewer") | null;
                         /** Format: date-time */
                         created_at: string;
@@ -2914,6 +2947,17 @@ export interface operations {
                         /** @description Whole days until the trial ends (0 once ended, or with a plan) */
                         trial_days_left: number;
                         default_retention_days: number | null;
+                        /** @description What retention_days means here: the default a new recording gets and the range the server takes */
+                        retention: {
+                            /** @description The days a new recording that gives none is kept: default_retention_days, or the server default */
+                            default_days: number;
+                            /** @description The server's default, which applies while default_retention_days is null */
+                            server_default_days: number;
+                            /** @description The fewest days retention_days may be (the server's range) */
+                            min_days: number;
+                            /** @description The most days retention_days may be (the server's range) */
+                            max_days: number;
+                        };
                         role: ("owner" | "member" | "viewer") | null;
                         /** Format: date-time */
                         created_at: string;

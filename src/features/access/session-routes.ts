@@ -29,7 +29,7 @@ export const sessionRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
     account: { id: session.account_id, email: session.email },
     csrf_token: csrfTokenFor(token),
     expires_at: session.expires_at,
-    workspaces: (await workspacesOf(ctx, session.account_id)).map((w) => presentWorkspace(w, w.role)),
+    workspaces: (await workspacesOf(ctx, session.account_id)).map((w) => presentWorkspace(w, w.role, ctx.config.retention)),
   });
 
   const current = (request: FastifyRequest): Session => {

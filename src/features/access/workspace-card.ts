@@ -13,13 +13,29 @@ export const WorkspaceCard = Type.Object(
     trial_ends_at: DateTime,
     trial_days_left: Type.Integer({ description: 'Whole days until the trial ends (0 once ended, or with a plan)' }),
     default_retention_days: Nullable(Type.Integer({ description: 'Retention of new recordings that give none; null: the server default' })),
+    retention: Type.Object(
+      {
+        default_days: Type.Integer({ description: 'The days a new recording that gives none is kept: default_retention_days, or the server default' }),
+        server_default_days: Type.Integer({ description: 'The server\'s default, which applies while default_retention_days is null' }),
+        min_days: Type.Integer({ description: 'The fewest days retention_days may be (the server\'s range)' }),
+        max_days: Type.Integer({ description: 'The most days retention_days may be (the server\'s range)' }),
+      },
+      { description: 'What retention_days means here: the default a new recording gets and the range the server takes' },
+    ),
     role: Nullable(StringEnum(roles, { description: 'The signed-in account\'s role; null for an API key' })),
     created_at: DateTime,
   },
   { $id: 'Workspace' },
 );
 
-export function presentWorkspace(workspace: Workspace, role: Role | null, now = Date.now()) {
+/** The server's retention settings (config.retention). */
+export interface RetentionRange {
+  defaultDays: number;
+  minDays: number;
+  maxDays: number;
+}
+
+export function presentWorkspace(workspace: Workspace, role: Role | null, range: RetentionRange, now = Date.now()) {
   const left = workspace.plan === null ? Math.max(0, Math.ceil((workspace.trial_ends_at.getTime() - now) / 86_400_000)) : 0;
   return {
     id: workspace.id,
@@ -28,6 +44,7 @@ export function presentWorkspace(workspace: Workspace, role: Role | null, now = 
     trial_ends_at: workspace.trial_ends_at,
     trial_days_left: left,
     default_retention_days: workspace.default_retention_days,
+    retention: { default_days: workspace.default_retention_days ?? range.defaultDays, server_default_days: range.defaultDays, min_days: range.minDays, max_days: range.maxDays },
     role,
     created_at: workspace.created_at,
   };

@@ -39,8 +39,8 @@ export const workspaceRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
     { config: { account: true }, schema: { tags, summary: 'The workspaces of the signed-in account (an API key sees its own)', response: withProblems({ 200: Type.Object({ data: Type.Array(WorkspaceCard) }) }) } },
     async (request) => {
       const { session, key } = request.principal!;
-      if (key) return { data: [presentWorkspace(await getWorkspace(ctx, key.workspace_id), null)] };
-      return { data: (await workspacesOf(ctx, session!.account_id)).map((w) => presentWorkspace(w, w.role)) };
+      if (key) return { data: [presentWorkspace(await getWorkspace(ctx, key.workspace_id), null, ctx.config.retention)] };
+      return { data: (await workspacesOf(ctx, session!.account_id)).map((w) => presentWorkspace(w, w.role, ctx.config.retention)) };
     },
   );
 
@@ -50,18 +50,18 @@ export const workspaceRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
     async (request, reply) => {
       const session = request.principal?.session;
       if (!session) throw new AppError('account_required', 'an API key belongs to one workspace: sign in to create another');
-      return reply.code(201).send(presentWorkspace(await createOwnedWorkspace(ctx, session.account_id, request.body.name), 'owner'));
+      return reply.code(201).send(presentWorkspace(await createOwnedWorkspace(ctx, session.account_id, request.body.name), 'owner', ctx.config.retention));
     },
   );
 
   app.get(P, { config: { scope: null }, schema: { tags, summary: 'A workspace', params: WorkspaceParams, response: withProblems({ 200: WorkspaceCard }, 404) } }, async (request) =>
-    presentWorkspace(await getWorkspace(ctx, request.params.workspace_id), request.principal?.role ?? null),
+    presentWorkspace(await getWorkspace(ctx, request.params.workspace_id), request.principal?.role ?? null, ctx.config.retention),
   );
 
   app.patch(
     P,
     { config: { scope: 'keys:manage' }, schema: { tags, summary: 'Rename a workspace or set its default retention', params: WorkspaceParams, body: UpdateBody, response: withProblems({ 200: WorkspaceCard }, 404) } },
-    async (request) => presentWorkspace(await updateWorkspace(ctx, request.params.workspace_id, request.body), request.principal?.role ?? null),
+    async (request) => presentWorkspace(await updateWorkspace(ctx, request.params.workspace_id, request.body), request.principal?.role ?? null, ctx.config.retention),
   );
 
   // Every signed-in member sees who else is in the workspace; an API key lists the people (their

@@ -1,5 +1,5 @@
 // Import a recording from a public URL: Hark downloads it (with retries) and prepares it.
-import { Button, Group, NumberInput, Paper, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,11 +7,14 @@ import { api, ok } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { ProblemAlert } from './Problem.tsx';
+import { RetentionDaysInput, retentionError } from './RetentionDaysInput.tsx';
+import { useWorkspace } from './WorkspaceLayout.tsx';
 
 export function ImportPanel({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
   const [url, setUrl] = useState('');
   const [metadata, setMetadata] = useState<Record<string, unknown> | null>({});
   const [retention, setRetention] = useState<number | string>('');
+  const retentionRange = useWorkspace().retention;
   const client = useQueryClient();
   const start = useMutation({
     mutationFn: () =>
@@ -39,9 +42,9 @@ export function ImportPanel({ workspaceId, onClose }: { workspaceId: string; onC
           <ProblemAlert error={start.error} title="Could not import" />
           <TextInput label="Audio URL" description="A public http or https link, reachable without a login" type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
           <MetadataEditor onChange={setMetadata} />
-          <NumberInput label="Keep the audio for (days)" description="Leave empty for the workspace's default" min={1} max={3650} value={retention} onChange={setRetention} w={260} />
+          <RetentionDaysInput value={retention} onChange={setRetention} />
           <Group>
-            <Button type="submit" loading={start.isPending} disabled={metadata === null}>
+            <Button type="submit" loading={start.isPending} disabled={metadata === null || retentionError(retention, retentionRange) !== null}>
               Import
             </Button>
             <Button variant="default" onClick={onClose}>

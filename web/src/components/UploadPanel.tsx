@@ -3,7 +3,7 @@
 // values from a CSV (`file,agent,queue,…`) or a file-name pattern (`{agent}_{recorded_at}_{queue}.wav`);
 // a recorded_at value is sent as when the call took place.
 // A new batch starts clean: the uploaded files and the metadata of the last one are cleared.
-import { Button, FileInput, Group, NumberInput, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { Button, FileInput, Group, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { sendForm, workspacePath } from '../api/client.ts';
@@ -12,6 +12,8 @@ import { metadataForFile, metadataFromCsv, splitCallTime } from '../lib/per-file
 import { FileDrop } from './FileDrop.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { problemMessage } from './Problem.tsx';
+import { RetentionDaysInput, retentionError } from './RetentionDaysInput.tsx';
+import { useWorkspace } from './WorkspaceLayout.tsx';
 
 interface Item {
   id: number;
@@ -28,6 +30,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
   const [items, setItems] = useState<Item[]>([]);
   const [metadata, setMetadata] = useState<Record<string, unknown> | null>({});
   const [retention, setRetention] = useState<number | string>('');
+  const retentionRange = useWorkspace().retention;
   const [busy, setBusy] = useState(false);
   const [csv, setCsv] = useState<{ name: string; byFile: Map<string, Record<string, string>>; problem: string | null } | null>(null);
   const [pattern, setPattern] = useState('');
@@ -155,9 +158,9 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
             {csv.name}: values for {csv.byFile.size} {csv.byFile.size === 1 ? 'file' : 'files'}
           </Text>
         )}
-        <NumberInput label="Keep the audio for (days)" description="Leave empty for the workspace's default" min={1} max={3650} value={retention} onChange={setRetention} w={260} />
+        <RetentionDaysInput value={retention} onChange={setRetention} />
         <Group>
-          <Button onClick={() => void start()} disabled={waiting === 0 || metadata === null || Boolean(csv?.problem)} loading={busy}>
+          <Button onClick={() => void start()} disabled={waiting === 0 || metadata === null || Boolean(csv?.problem) || retentionError(retention, retentionRange) !== null} loading={busy}>
             Upload {waiting > 0 ? `${waiting} ${waiting === 1 ? 'file' : 'files'}` : ''}
           </Button>
           <Button variant="default" onClick={onClose}>

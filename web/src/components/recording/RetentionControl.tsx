@@ -8,6 +8,8 @@ import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/queries.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { ProblemAlert } from '../Problem.tsx';
+import { retentionError } from '../RetentionDaysInput.tsx';
+import { useWorkspace } from '../WorkspaceLayout.tsx';
 
 const DAY_MS = 86_400_000;
 
@@ -15,6 +17,8 @@ export function RetentionControl({ workspaceId, recording: r, writer }: { worksp
   const client = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
   const [days, setDays] = useState<number | string>(r.retention_days);
+  const range = useWorkspace().retention;
+  const problem = days === '' ? 'A number of days' : retentionError(days, range);
   const save = useMutation({
     mutationFn: () => ok(api.PATCH('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}', { params: { path: { workspace_id: workspaceId, recording_id: r.id } }, body: { retention_days: Number(days) } })),
     onSuccess: async (saved) => {
@@ -23,7 +27,7 @@ export function RetentionControl({ workspaceId, recording: r, writer }: { worksp
       close();
     },
   });
-  const whole = typeof days === 'number' && Number.isInteger(days) && days >= 1;
+  const whole = problem === null && typeof days === 'number';
   const until = whole ? new Date(Date.parse(r.created_at) + days * DAY_MS) : null;
   const openDialog = () => {
     setDays(r.retention_days);
@@ -44,9 +48,9 @@ export function RetentionControl({ workspaceId, recording: r, writer }: { worksp
       )}
       <Modal opened={opened} onClose={close} title="How long to keep the audio" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack>
-          <NumberInput label="Days, counted from the upload" min={1} allowDecimal={false} value={days} onChange={setDays} data-autofocus />
+          <NumberInput label="Days, counted from the upload" min={range.min_days} max={range.max_days} clampBehavior="none" allowDecimal={false} value={days} onChange={setDays} error={problem} data-autofocus />
           <Text size="sm" c="dimmed" data-retention-until>
-            {until ? (until.getTime() <= Date.now() ? `That date (${formatDate(until.toISOString())}) has passed: the audio is deleted at the next sweep.` : `The audio is kept until ${formatDate(until.toISOString())}; transcripts and answers stay after it.`) : 'A whole number of days, 1 or more.'}
+            {until ? (until.getTime() <= Date.now() ? `That date (${formatDate(until.toISOString())}) has passed: the audio is deleted at the next sweep.` : `The audio is kept until ${formatDate(until.toISOString())}; transcripts and answers stay after it.`) : `From ${range.min_days} to ${range.max_days} days.`}
           </Text>
           <ProblemAlert error={save.error} />
           <Group justify="flex-end">

@@ -8,6 +8,7 @@ import { api, ok } from '../../api/client.ts';
 import { keys } from '../../api/queries.ts';
 import { can, type WorkspaceInfo } from '../../session.tsx';
 import { ProblemAlert } from '../Problem.tsx';
+import { retentionError } from '../RetentionDaysInput.tsx';
 
 export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const [name, setName] = useState(workspace.name);
@@ -16,9 +17,9 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const owner = can.manage(workspace.role);
-  // Said before saving, never corrected quietly: 0 must not become the shortest retention. (The
-  // longest is the server's to say: an operator sets it.)
-  const retentionError = retention !== '' && !(Number.isInteger(Number(retention)) && Number(retention) >= 1) ? 'At least 1 day, or empty for the default' : null;
+  // Said before saving, never corrected quietly: 0 must not become the shortest retention; the
+  // range is the server's (an operator sets it), as the workspace card gives it.
+  const retentionProblem = retentionError(retention, workspace.retention);
   const save = useMutation({
     mutationFn: () => ok(api.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } }, body: { name, default_retention_days: retention === '' ? null : Number(retention) } })),
     onSuccess: async () => {
@@ -41,7 +42,7 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (!retentionError) save.mutate();
+          if (!retentionProblem) save.mutate();
         }}
       >
         <Stack maw={480}>
@@ -49,13 +50,14 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
           <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} disabled={!owner} />
           <NumberInput
             label="Keep new recordings' audio for (days)"
-            description="Leave empty for the server's default"
-            min={1}
+            description={`Leave empty for the server's default: ${workspace.retention.server_default_days} days`}
+            min={workspace.retention.min_days}
+            max={workspace.retention.max_days}
             clampBehavior="none"
             allowDecimal={false}
             value={retention}
             onChange={setRetention}
-            error={retentionError}
+            error={retentionProblem}
             disabled={!owner}
           />
           {owner && (
