@@ -655,6 +655,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Send test event' }).click();
     // Nothing listens on port 9: the delivery is logged as failed, with its error.
     await page.getByRole('table', { name: 'Deliveries' }).getByText('webhook.test').waitFor({ timeout: 30_000 });
+    // Where it was sent, the test says how it fared: not delivered, and why.
+    await page.locator('[data-test-outcome="failed"]').getByText(/^Test event not delivered: /).waitFor({ timeout: 30_000 });
     await check(page, 'settings-webhooks');
     await page.getByRole('button', { name: 'Delete the webhook to http://127.0.0.1:9/hark-events' }).click();
     await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete', exact: true }).click();
@@ -711,7 +713,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page } = owner;
     await page.goto(`${workspaceUrl}/settings?tab=people`);
     await page.getByLabel('Add a person by e-mail').fill(`invitee-${Date.now()}@example.com`);
+    // No account has that address: Add is refused; inviting them instead clears the refusal.
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: /account with invitee-/ });
+    await refusal.waitFor();
     await page.getByRole('button', { name: 'Invite by link' }).click();
+    await page.getByTestId('secret').waitFor();
+    assert.equal(await refusal.count(), 0, 'the refusal of the add is gone once the invitation is made');
     const link = ((await page.getByTestId('secret').textContent()) ?? '').trim();
     assert.match(link, /\/invite\/[A-Za-z0-9_-]+$/);
     await page.getByRole('button', { name: 'Done' }).click();

@@ -53,6 +53,10 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
     onSuccess: () => client.invalidateQueries({ queryKey: keys.invitations(workspace.id) }),
   });
 
+  // The refusal of the last thing asked, and only that: an invitation sent after a refused add
+  // must not leave the add's refusal on screen.
+  const lastAction = [add, change, remove, invite, revoke].reduce((last, next) => (next.submittedAt > last.submittedAt ? next : last));
+
   return (
     <Stack>
       <Title order={2} fz="h3">
@@ -95,7 +99,7 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
           ))}
         </Stack>
       )}
-      <ProblemAlert error={add.error ?? invite.error ?? revoke.error ?? change.error ?? remove.error ?? members.error} />
+      <ProblemAlert error={lastAction.error ?? members.error} />
       <Table.ScrollContainer minWidth={480}>
         <Table aria-label="People">
           <Table.Thead>

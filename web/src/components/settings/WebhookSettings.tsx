@@ -1,7 +1,6 @@
 // Webhooks: create with event filters (the signing secret shown once), rotate the secret, the
 // deliveries log with status codes, redeliver, a test event, delete.
 import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
@@ -63,6 +62,31 @@ function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId
   );
 }
 
+/**
+ * How the test event just sent fared, said where it was asked for: waiting until its first
+ * delivery attempt is logged, then delivered (the endpoint's status) or failed (with the reason).
+ */
+function TestOutcome({ workspaceId, webhookId, eventId }: { workspaceId: string; webhookId: string; eventId: string }) {
+  const deliveries = useQuery({ ...queries.deliveries(workspaceId, webhookId), refetchInterval: (query) => (query.state.data?.data.some((d) => d.event_id === eventId) ? false : 1000) });
+  const attempt = deliveries.data?.data.find((d) => d.event_id === eventId);
+  if (!attempt) {
+    return (
+      <Text size="sm" c="dimmed" role="status" data-test-outcome="waiting">
+        Test event sent; waiting for the endpoint's answer…
+      </Text>
+    );
+  }
+  return attempt.success ? (
+    <Text size="sm" c="green.9" role="status" data-test-outcome="delivered">
+      Test event delivered: the endpoint answered {attempt.status_code}.
+    </Text>
+  ) : (
+    <Text size="sm" c="red.9" role="status" data-test-outcome="failed">
+      Test event not delivered: {attempt.status_code !== null ? `the endpoint answered ${attempt.status_code}` : (attempt.error ?? 'no answer')}.
+    </Text>
+  );
+}
+
 export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
   const path = { workspace_id: workspaceId };
   const client = useQueryClient();
@@ -70,6 +94,8 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
   const [chosen, setChosen] = useState<EventName[]>(['*']);
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  /** The test event last sent, per webhook. */
+  const [tested, setTested] = useState<Record<string, string>>({});
   const hooks = useQuery(queries.webhooks(workspaceId));
   const refresh = () => client.invalidateQueries({ queryKey: keys.webhooks(workspaceId) });
   const create = useMutation({
@@ -87,8 +113,8 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
   const remove = useMutation({ mutationFn: (id: string) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}', { params: { path: { ...path, webhook_id: id } } })), onSuccess: refresh });
   const sendTest = useMutation({
     mutationFn: (id: string) => ok(api.POST('/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/test', { params: { path: { ...path, webhook_id: id } } })),
-    onSuccess: (_answer, id) => {
-      notifications.show({ color: 'green', message: 'Test event sent: its delivery appears in the log.' });
+    onSuccess: (answer, id) => {
+      setTested((before) => ({ ...before, [id]: answer.event_id }));
       setOpen(id);
       void client.invalidateQueries({ queryKey: keys.deliveries(workspaceId, id) });
     },
@@ -132,6 +158,7 @@ export function WebhookSettings({ workspaceId }: { workspaceId: string }) {
                 </ConfirmButton>
               </Group>
             </Group>
+            {tested[hook.id] && <TestOutcome key={tested[hook.id]} workspaceId={workspaceId} webhookId={hook.id} eventId={tested[hook.id]!} />}
             {open === hook.id && <Deliveries workspaceId={workspaceId} webhookId={hook.id} />}
           </Stack>
         </Paper>
