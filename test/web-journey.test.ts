@@ -208,13 +208,15 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.match((await hit.locator('mark').first().textContent()) ?? '', new RegExp(word, 'i'));
     assert.match(page.url(), new RegExp(`/search\\?q=${word}$`));
     // The hit names its call: file, speaker and the agent from its metadata.
-    assert.match((await hit.locator('[data-hit-call]').textContent()) ?? '', /a\d\.wav.*channel_0.*agent: ana/);
+    assert.match((await hit.locator('[data-hit-call]').textContent()) ?? '', /a\d\.wav.*said by channel_0.*agent: ana/);
     await page.mouse.move(700, 500); // off the hovered link, whose hover colours are not the page's
     await check(page, 'search');
+    const label = (await hit.getByRole('link').textContent()) ?? '';
     await hit.getByRole('link').click();
     await page.getByLabel('Transcript', { exact: true }).waitFor();
-    // The recording opens with the player at the hit's time.
+    // The recording opens with the player at the hit's time, the time its link said.
     const t = new URL(page.url()).searchParams.get('t');
+    assert.equal(label, `Open at ${Math.floor(Number(t) / 60)}:${String(Math.floor(Number(t)) % 60).padStart(2, '0')}`);
     assert.match(t ?? '', /^\d+(\.\d+)?$/, `the link carries the hit's time: ${page.url()}`);
     if (Number(t) > 0.05) await page.waitForFunction((at) => Math.abs((document.querySelector('audio')?.currentTime ?? 0) - at) < 0.05, Number(t), { timeout: 10_000 });
   });

@@ -64,7 +64,7 @@ export default function Search() {
               </Text>
               {hit.speaker && (
                 <Badge variant="light" tt="none" size="sm" data-speaker={hit.speaker}>
-                  {hit.speaker}
+                  said by {hit.speaker}
                 </Badge>
               )}
               {metadataLine(hit.recording.metadata) && (
@@ -76,7 +76,7 @@ export default function Search() {
             <Group justify="space-between" wrap="nowrap" align="flex-start">
               <Snippet text={hit.snippet} />
               <Anchor component={Link} to={`/w/${workspace.id}/recordings/${hit.recording_id}?t=${hit.at}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
-                Open at {clock(hit.start)}
+                Open at {clock(hit.at)}
               </Anchor>
             </Group>
           </Stack>
