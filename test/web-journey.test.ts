@@ -136,6 +136,9 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByText('No transcript yet.').waitFor();
     await page.waitForLoadState('networkidle');
     assert.deepEqual(owner.problems.slice(problemsBefore), [], 'nothing refused on a fresh open');
+    // Each scenario once, by its own name (a "Default scenario" choice stood beside the scenario of that name).
+    const choices = await page.getByLabel('Transcribe with').locator('option').allTextContents();
+    assert.deepEqual(choices, [...new Set(choices)], `no scenario twice: ${choices.join(', ')}`);
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const transcript = page.getByLabel('Transcript', { exact: true });
     await transcript.waitFor({ timeout: 60_000 });

@@ -39,6 +39,9 @@ interface Props {
 export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
   const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
+  // The scenario a run without one gets (the server's choice): the automatic one, else the oldest.
+  const defaultTranscription = (transcriptionScenarios.find((s) => s.auto) ?? transcriptionScenarios[0])?.id ?? '';
+  const chosenTranscription = transcriptionScenario ?? defaultTranscription;
   const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
   const chosenAnalysis = analysisScenario ?? defaultAnalysisScenario(analysisScenarios, analysisRuns);
   const path = { workspace_id: workspaceId };
@@ -85,15 +88,15 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
           <Group align="end" gap="xs" wrap="nowrap">
             <NativeSelect
               label="Transcribe with"
-              data={[{ value: '', label: 'Default scenario' }, ...transcriptionScenarios.map((s) => ({ value: s.id, label: s.name }))]}
-              value={transcriptionScenario ?? ''}
+              data={transcriptionScenarios.map((s) => ({ value: s.id, label: s.auto ? `${s.name} (automatic)` : s.name }))}
+              value={chosenTranscription}
               onChange={(event) => setTranscriptionScenario(event.currentTarget.value || null)}
               flex={1}
             />
             <Button
               onClick={() =>
                 act(() =>
-                  ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs', { params: { path: { ...path, recording_id: recordingId } }, body: transcriptionScenario ? { transcription_scenario_id: transcriptionScenario } : {} })),
+                  ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs', { params: { path: { ...path, recording_id: recordingId } }, body: chosenTranscription ? { transcription_scenario_id: chosenTranscription } : {} })),
                 )
               }
             >
