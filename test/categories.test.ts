@@ -151,6 +151,9 @@ for (const backend of await backends()) {
       await client.createWebhook({ body: { url: 'https://hooks.example.com/hark', events: ['recording.categorized'] } });
       assert.deepEqual(await client.evaluateCategory({ path: { category_id: created.id } }), { recordings: 1, matched: 1 });
       assert.deepEqual(await withCategory(created.id), [recordingId]);
+      // The list counts the calls each category has, as the list's filter finds them.
+      const listed = (await client.listCategories()).data.find((c) => c.id === created.id);
+      assert.equal(listed?.recordings, (await withCategory(created.id)).length);
       const said = (await events()).at(-1);
       assert.equal(said?.recording_id, recordingId, 'the recording that gained the category says so');
       assert.deepEqual(said?.categories.sort(), [ids.angry, ids.refund, created.id].sort(), 'with every category it now has');

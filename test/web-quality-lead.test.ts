@@ -237,6 +237,8 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await check(page, 'lead-category-editor');
     const row = await saveAndApply(editor, 'No greeting');
     await page.getByText('“No greeting”: 3 of 10 transcribed calls meet it.').waitFor({ timeout: 30_000 });
+    // The list says how many calls meet each category.
+    await row.locator('[data-category-calls]').getByText('3', { exact: true }).waitFor();
     await check(page, 'lead-categories');
     await row.getByRole('link', { name: 'No greeting' }).click();
     await page.waitForURL(/category=cat-/);

@@ -466,7 +466,7 @@ type ListApiKeysAnswer struct {
 
 // ListCategoriesAnswer is the answer of ListCategories.
 type ListCategoriesAnswer struct {
-	Data []Category `json:"data"`
+	Data []map[string]any `json:"data"`
 }
 
 // ListEnginesAnswer is the answer of ListEngines.

@@ -593,7 +593,7 @@ class ListApiKeysAnswer(_ListApiKeysAnswerRequired, total=False):
 
 
 class _ListCategoriesAnswerRequired(TypedDict):
-    data: List['Category']
+    data: List[Dict[str, Any]]
 
 
 class ListCategoriesAnswer(_ListCategoriesAnswerRequired, total=False):

@@ -12030,7 +12030,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Category"][];
+                        data: (components["schemas"]["Category"] & {
+                            /** @description Recordings that meet it now (their latest transcript), as the list's category filter finds them */
+                            recordings: number;
+                        })[];
                     };
                 };
             };

@@ -34,9 +34,17 @@ const MAX_CATEGORIES = 100;
 
 const toCategory = (row: CategoryRow): Category => ({ id: row.id, name: row.name, rule: readStored(CategoryRuleSchema, row.rule, `category ${row.id} rule`), created_at: row.created_at, updated_at: row.updated_at });
 
-export async function listCategories(ctx: Context, workspaceId: string): Promise<Category[]> {
-  const rows = await ctx.db.selectFrom('categories').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
-  return rows.map(toCategory);
+/** The workspace's categories, each with how many recordings meet it now (their latest transcript; as the list's `category` filter finds them). */
+export async function listCategories(ctx: Context, workspaceId: string): Promise<(Category & { recordings: number })[]> {
+  const rows = await ctx.db
+    .selectFrom('categories')
+    .selectAll()
+    .select((eb) => eb.selectFrom('recording_categories as rc').select((c) => c.fn.countAll<string>().as('n')).whereRef('rc.category_id', '=', 'categories.id').as('recordings'))
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ ...toCategory(row), recordings: Number(row.recordings ?? 0) }));
 }
 
 export async function getCategory(ctx: Context, workspaceId: string, id: string): Promise<Category> {

@@ -17,6 +17,8 @@ const CategoryCard = Type.Object(
   },
   { $id: 'Category' },
 );
+/** A category as the list gives it: its card and how many calls meet it. */
+const ListedCategory = Type.Intersect([CategoryCard, Type.Object({ recordings: Type.Integer({ description: 'Recordings that meet it now (their latest transcript), as the list\'s category filter finds them' }) })]);
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const CategoryParams = Type.Object({ workspace_id: Type.String(), category_id: Type.String() });
 
@@ -26,7 +28,7 @@ export const categoryRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
   const write = { scope: 'scenarios:write' as const };
   const tags = ['categories'];
 
-  app.get(base, { config: read, schema: { tags, summary: 'List call categories', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(CategoryCard) }) }) } }, async (request) => ({
+  app.get(base, { config: read, schema: { tags, summary: 'List call categories', params: WorkspaceParams, response: withProblems({ 200: Type.Object({ data: Type.Array(ListedCategory) }) }) } }, async (request) => ({
     data: await listCategories(ctx, request.params.workspace_id),
   }));
   app.post(

@@ -15,7 +15,7 @@ import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { blankCondition, callWide, describeRule, withMetric, SIMILAR_THRESHOLD, talkMetricNames, type CategoryRule, type Condition, type ConditionType } from '../lib/categories.ts';
 import { can } from '../session.tsx';
 
-type Category = Schemas['Category'];
+type Category = Schemas['Category'] & { recordings: number };
 interface Draft {
   id: string | null;
   name: string;
@@ -55,7 +55,10 @@ export default function Categories() {
   });
   const apply = useMutation({
     mutationFn: (category: Category) => ok(api.POST('/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', { params: { path: { ...path, category_id: category.id } } })),
-    onSuccess: (result, category) => notifications.show({ color: 'green', message: `“${category.name}”: ${result.matched} of ${result.recordings} transcribed calls meet it.` }),
+    onSuccess: async (result, category) => {
+      notifications.show({ color: 'green', message: `“${category.name}”: ${result.matched} of ${result.recordings} transcribed calls meet it.` });
+      await refresh();
+    },
   });
   const remove = useMutation({
     mutationFn: (category: Category) => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/categories/{category_id}', { params: { path: { ...path, category_id: category.id } } })),
@@ -80,6 +83,7 @@ export default function Categories() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
+                <Table.Th>Calls</Table.Th>
                 <Table.Th>Rule</Table.Th>
                 <Table.Th />
               </Table.Tr>
@@ -92,6 +96,7 @@ export default function Categories() {
                       {category.name}
                     </Anchor>
                   </Table.Td>
+                  <Table.Td data-category-calls>{category.recordings}</Table.Td>
                   <Table.Td>
                     <Text size="sm">{describeRule(category.rule)}</Text>
                   </Table.Td>
