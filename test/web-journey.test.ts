@@ -263,6 +263,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await naming.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('button', { name: 'Add a question' }).click();
     await page.getByRole('textbox', { name: /^Question( \*)?$/ }).nth(0).fill('Did the agent greet the customer?');
+    // A new question's key follows its words, for reports and CSV columns (not q1).
+    assert.equal(await page.getByRole('textbox', { name: 'Key' }).nth(0).inputValue(), 'agent_greet_customer');
     await page.getByRole('button', { name: 'Add a question' }).click();
     await page.getByRole('textbox', { name: /^Question( \*)?$/ }).nth(1).fill('What did the customer ask for?');
     await page.getByLabel('Answer', { exact: true }).and(page.locator('input')).nth(1).click();
@@ -302,10 +304,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Analyse' }).click();
     const result = page.locator('[data-result]').first();
     await result.waitFor({ timeout: 60_000 });
-    const yesNo = await result.locator('[data-question="q1"] [data-answer]').first().getAttribute('data-answer');
+    const yesNo = await result.locator('[data-question="agent_greet_customer"] [data-answer]').first().getAttribute('data-answer');
     assert.ok(yesNo === 'true' || yesNo === 'false', `a boolean answer: ${yesNo}`);
-    await result.locator('[data-question="q2"] [data-answer="text"]').waitFor();
-    assert.equal(await result.locator('[data-question="q1"] [data-scope]').textContent(), 'first 20 s · by phrase, no model');
+    await result.locator('[data-question="customer_ask"] [data-answer="text"]').waitFor();
+    assert.equal(await result.locator('[data-question="agent_greet_customer"] [data-scope]').textContent(), 'first 20 s · by phrase, no model');
     const evidence = result.locator('[data-evidence]').first();
     if ((await evidence.count()) > 0) {
       const at = Number(await evidence.getAttribute('data-evidence'));
@@ -380,7 +382,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
   test('a passage that means yes, taught from the answer, becomes an example and the call is analysed again', async () => {
     const { page } = owner;
     const latest = page.locator('[data-result]').first();
-    const refund = latest.locator('[data-question="q3"]');
+    const refund = latest.locator('[data-question="refund_offered"]');
     const teach = refund.getByRole('button', { name: 'Means yes' }).first();
     await teach.waitFor({ timeout: 10_000 });
     // The button is described by the passage it teaches.
@@ -411,7 +413,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await editor.close();
     // A new run: its answer replaces the one shown, the earlier one folded away.
     await page.waitForFunction((run) => { const shown = document.querySelector('[data-result]'); return shown !== null && shown.getAttribute('data-result') !== run; }, firstRun, { timeout: 60_000 });
-    const again = page.locator('[data-result]').first().locator('[data-question="q3"]');
+    const again = page.locator('[data-result]').first().locator('[data-question="refund_offered"]');
     await again.locator('[data-answer="true"]').waitFor({ timeout: 60_000 });
     assert.equal(await again.locator('[data-uncertain]').count(), 0, 'the call says the example itself: a sure yes');
     assert.ok(((await again.getByRole('list', { name: /^Evidence for/ }).textContent()) ?? '').includes(sentence), 'the taught sentence is the evidence');

@@ -16,6 +16,7 @@ import { SpeakersNamedNotice } from '../components/scenario/SpeakersNamedNotice.
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { isMadeKey, questionKey } from '../lib/question-key.ts';
 
 type Scenario = Schemas['AnalysisScenario'];
 
@@ -54,6 +55,13 @@ export default function AnalysisScenario() {
     const [item] = next.splice(index, 1);
     next.splice(index + by, 0, item!);
     setQuestions(next);
+  };
+  // A new question's key follows its words (agent_offer_refund, not q5) until it is saved or typed by hand.
+  const saved = new Set(scenario.data?.questions.map((q) => q.id) ?? []);
+  const withKey = (before: Question, next: Question, index: number): Question => {
+    const others = questions.filter((_, i) => i !== index).map((x) => x.id);
+    const follows = next.text !== before.text && next.id === before.id && !saved.has(before.id) && isMadeKey(before.id, before.text, others);
+    return follows ? { ...next, id: questionKey(next.text, others) } : next;
   };
   const nextKey = () => {
     let n = questions.length + 1;
@@ -132,7 +140,7 @@ export default function AnalysisScenario() {
                   index={index}
                   count={questions.length}
                   speakers={speakers}
-                  onChange={(next) => setQuestions(questions.map((x, i) => (i === index ? next : x)))}
+                  onChange={(next) => setQuestions(questions.map((x, i) => (i === index ? withKey(q, next, index) : x)))}
                   onMove={(by) => move(index, by)}
                   onRemove={() => setQuestions(questions.filter((_, i) => i !== index))}
                 />
