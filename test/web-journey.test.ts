@@ -160,6 +160,16 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.deepEqual(await page.getByRole('definition').allTextContents(), ['ana', 'sales']);
     assert.equal(await page.locator('[data-metadata-field="agent"] dt').textContent(), 'agent');
     await check(page, 'recording-transcript');
+    // Metadata is edited after the upload: a field added, the others kept as they were.
+    await page.getByRole('button', { name: 'Edit metadata' }).click();
+    const editing = page.getByRole('dialog', { name: "The call's metadata" });
+    await editing.getByRole('button', { name: 'Add a field' }).click();
+    await editing.getByLabel('Metadata field 3', { exact: true }).fill('priority');
+    await editing.getByLabel('Metadata value 3', { exact: true }).fill('high');
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await editing.waitFor({ state: 'hidden' });
+    await page.locator('[data-metadata-field="priority"] dd').getByText('high').waitFor();
+    assert.deepEqual(await page.getByRole('definition').allTextContents(), ['ana', 'sales', 'high']);
     // The audio kept longer: days from the upload, the date they come to said before saving.
     await page.locator('[data-change-retention]').click();
     const keep = page.getByRole('dialog', { name: 'How long to keep the audio' });
@@ -721,9 +731,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.goto(`${workspaceUrl}/settings?tab=people`);
     await page.getByLabel('Add a person by e-mail').fill(`invitee-${Date.now()}@example.com`);
     // No account has that address: Add is refused; inviting them instead clears the refusal.
+    const problemsBefore = owner.problems.length;
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const refusal = page.getByRole('alert').filter({ hasText: /account with invitee-/ });
     await refusal.waitFor();
+    // That 404 was asked for: it is not one of the page's problems.
+    const asked = (problem: string) => /^HTTP 404: POST .*\/members$/.test(problem) || problem === 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)';
+    owner.problems.splice(problemsBefore, Infinity, ...owner.problems.slice(problemsBefore).filter((problem) => !asked(problem)));
     await page.getByRole('button', { name: 'Invite by link' }).click();
     await page.getByTestId('secret').waitFor();
     assert.equal(await refusal.count(), 0, 'the refusal of the add is gone once the invitation is made');

@@ -1,32 +1,21 @@
 // Metadata as key/value rows, or as JSON for nested values: both edit the same object.
 import { ActionIcon, Button, Group, SegmentedControl, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
+import { rowsToObject, type MetadataRow } from '../lib/metadata-rows.ts';
 
-export interface MetadataRow {
-  key: string;
-  value: string;
-}
+/** Metadata that rows can show: every value text, a number or true/false (else it is edited as JSON). */
+const flat = (value: Record<string, unknown>) => Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
 
-/** Rows become an object; a value that reads as a number or true/false is kept as one. */
-export function rowsToObject(rows: MetadataRow[]): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
-  for (const { key, value } of rows) {
-    if (!key.trim()) continue;
-    const text = value.trim();
-    object[key.trim()] = text === 'true' ? true : text === 'false' ? false : text !== '' && !Number.isNaN(Number(text)) ? Number(text) : value;
-  }
-  return object;
-}
-
-export function MetadataEditor({ onChange, suggestions = [] }: { onChange: (value: Record<string, unknown> | null) => void; suggestions?: string[] }) {
-  const [mode, setMode] = useState<'rows' | 'json'>('rows');
-  const [rows, setRows] = useState<MetadataRow[]>([{ key: '', value: '' }]);
-  const [json, setJson] = useState('{}');
+export function MetadataEditor({ onChange, suggestions = [], initial = {} }: { onChange: (value: Record<string, unknown> | null) => void; suggestions?: string[]; initial?: Record<string, unknown> }) {
+  const given = Object.keys(initial).length > 0;
+  const [mode, setMode] = useState<'rows' | 'json'>(flat(initial) ? 'rows' : 'json');
+  const [rows, setRows] = useState<MetadataRow[]>(given && flat(initial) ? Object.entries(initial).map(([key, value]) => ({ key, value: String(value) })) : [{ key: '', value: '' }]);
+  const [json, setJson] = useState(given ? JSON.stringify(initial, null, 2) : '{}');
   const [jsonError, setJsonError] = useState<string | null>(null);
 
   const updateRows = (next: MetadataRow[]) => {
     setRows(next);
-    onChange(rowsToObject(next));
+    onChange(rowsToObject(next, initial));
   };
   const updateJson = (text: string) => {
     setJson(text);

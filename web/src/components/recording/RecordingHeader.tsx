@@ -12,6 +12,7 @@ import { metadataEntries } from '../../lib/metadata-entries.ts';
 import { failedStatuses, preparingStatuses } from '../../lib/recording-status.ts';
 import { formatTime } from '../../lib/transcript-sync.ts';
 import { ProblemAlert } from '../Problem.tsx';
+import { MetadataEdit } from './MetadataEdit.tsx';
 import { RetentionControl } from './RetentionControl.tsx';
 import { PipelineBadge } from '../Status.tsx';
 import { sectionHref } from '../WorkspaceLayout.tsx';
@@ -73,18 +74,23 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
           </Button>
         )}
       </Group>
-      {Object.keys(r.metadata).length > 0 && (
-        <Group gap="lg" component="dl" aria-label="Metadata" m={0} style={{ rowGap: 4 }}>
-          {metadataEntries(r.metadata).map(([field, value]) => (
-            <Group key={field} gap={6} wrap="nowrap" data-metadata-field={field}>
-              <Text component="dt" size="sm" c="dimmed">
-                {field}
-              </Text>
-              <Text component="dd" size="sm" m={0} ff={typeof r.metadata[field] === 'string' ? undefined : 'monospace'} style={{ overflowWrap: 'anywhere' }}>
-                {value}
-              </Text>
+      {(Object.keys(r.metadata).length > 0 || writer) && (
+        <Group gap="lg" align="center" style={{ rowGap: 4 }}>
+          {Object.keys(r.metadata).length > 0 && (
+            <Group gap="lg" component="dl" aria-label="Metadata" m={0} style={{ rowGap: 4 }}>
+              {metadataEntries(r.metadata).map(([field, value]) => (
+                <Group key={field} gap={6} wrap="nowrap" data-metadata-field={field}>
+                  <Text component="dt" size="sm" c="dimmed">
+                    {field}
+                  </Text>
+                  <Text component="dd" size="sm" m={0} ff={typeof r.metadata[field] === 'string' ? undefined : 'monospace'} style={{ overflowWrap: 'anywhere' }}>
+                    {value}
+                  </Text>
+                </Group>
+              ))}
             </Group>
-          ))}
+          )}
+          {writer && <MetadataEdit workspaceId={workspaceId} recording={r} />}
         </Group>
       )}
       {r.error_code && (
