@@ -109,7 +109,7 @@ export default function Scenarios() {
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Questions</Table.Th>
                 <Table.Th>Engine</Table.Th>
-                <Table.Th>Automatic</Table.Th>
+                <Table.Th>Runs</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -124,7 +124,7 @@ export default function Scenarios() {
                   <Table.Td>
                     {s.engine} · {s.model}
                   </Table.Td>
-                  <Table.Td>{s.auto ? <Badge>automatic</Badge> : <Text size="sm">no</Text>}</Table.Td>
+                  <Table.Td>{s.auto ? <Badge>automatic</Badge> : <Text size="sm" c="dimmed">when asked</Text>}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -149,7 +149,7 @@ export default function Scenarios() {
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Engine</Table.Th>
                 <Table.Th>Language</Table.Th>
-                <Table.Th>Automatic</Table.Th>
+                <Table.Th>Runs</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -164,7 +164,7 @@ export default function Scenarios() {
                     {s.engine} · {s.model}
                   </Table.Td>
                   <Table.Td>{s.language}</Table.Td>
-                  <Table.Td>{s.auto ? <Badge>automatic</Badge> : <Text size="sm">no</Text>}</Table.Td>
+                  <Table.Td>{s.auto ? <Badge>automatic</Badge> : <Text size="sm" c="dimmed">when asked</Text>}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -74,8 +74,8 @@ export function WorkspaceSettings({ workspace }: { workspace: WorkspaceInfo }) {
         }}
       >
         <Group align="end">
-          <TextInput label="Create another workspace" placeholder="Name" required value={newName} onChange={(e) => setNewName(e.currentTarget.value)} />
-          <Button type="submit" variant="default" loading={create.isPending}>
+          <TextInput label="Create another workspace" placeholder="Its name" value={newName} onChange={(e) => setNewName(e.currentTarget.value)} />
+          <Button type="submit" variant="default" loading={create.isPending} disabled={newName.trim() === ''}>
             Create
           </Button>
         </Group>
