@@ -160,6 +160,24 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.deepEqual(await page.getByRole('definition').allTextContents(), ['ana', 'sales']);
     assert.equal(await page.locator('[data-metadata-field="agent"] dt').textContent(), 'agent');
     await check(page, 'recording-transcript');
+    // On a laptop's short screen the player stays in view under the header while the page scrolls.
+    await page.setViewportSize({ width: 1280, height: 600 });
+    // (A long call's transcript, stood in for by a tall block in the player's column.)
+    await page.evaluate(() => {
+      const tall = document.createElement('div');
+      tall.id = 'long-transcript';
+      tall.style.height = '2000px';
+      document.querySelector('[data-player]')!.parentElement!.appendChild(tall);
+      window.scrollTo(0, document.documentElement.scrollHeight);
+    });
+    await page.waitForFunction(() => window.scrollY > 1000);
+    const held = await page.locator('[data-player]').boundingBox();
+    assert.ok(held && held.y >= 60 && held.y < 120, `the player is held under the header (at ${held?.y})`);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.evaluate(() => {
+      document.getElementById('long-transcript')!.remove();
+      window.scrollTo(0, 0);
+    });
     // Metadata is edited after the upload: a field added, the others kept as they were.
     await page.getByRole('button', { name: 'Edit metadata' }).click();
     const editing = page.getByRole('dialog', { name: "The call's metadata" });

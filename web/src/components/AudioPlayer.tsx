@@ -154,7 +154,7 @@ export const AudioPlayer = forwardRef<PlayerHandle, Props>(function AudioPlayer(
   });
 
   return (
-    <Paper withBorder p="sm" radius="md">
+    <Paper withBorder p="sm" radius="md" className="hark-player" data-player>
       {/* Nothing is fetched until the audio plays or seeks when the waveform's levels give its length; without them, its header is read for it (once the waveform has answered). */}
       <audio ref={audio} src={src} preload={waveform && waveform.duration_seconds === 0 ? 'metadata' : 'none'} data-testid="audio" />
       <Stack gap={6}>
