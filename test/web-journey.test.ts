@@ -113,6 +113,15 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.keyboard.press('Escape');
     await table.getByRole('cell', { name: 'ana' }).first().waitFor();
     await check(page, 'recordings');
+    // On a phone the calls come first: the filters fold behind one button.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('[data-filters-toggle]').waitFor();
+    const firstCall = await page.getByRole('table', { name: 'Recordings' }).locator('tbody tr').first().boundingBox();
+    assert.ok(firstCall && firstCall.y + firstCall.height < 844, `the first call is on the phone's first screen (at ${firstCall?.y})`);
+    await page.locator('[data-filters-toggle]').click();
+    await page.getByRole('combobox', { name: 'Order' }).waitFor();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.locator('[data-filters-toggle]').waitFor({ state: 'detached' });
     // Sorted by call date; the view is kept when leaving by the sidebar and coming back.
     await page.getByRole('combobox', { name: 'Order' }).click();
     await page.getByRole('option', { name: 'Latest calls first' }).click();

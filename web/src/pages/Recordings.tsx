@@ -10,7 +10,8 @@ import { ProblemAlert } from '../components/Problem.tsx';
 import { RecordingFiltersBar } from '../components/RecordingFiltersBar.tsx';
 import { movingPipeline, PipelineBadge } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
-import { filtersFromSearch, filtersToQuery, filtersToSearch, recordingListQuery } from '../lib/filters.ts';
+import { activeFilterCount, filtersFromSearch, filtersToQuery, filtersToSearch, recordingListQuery } from '../lib/filters.ts';
+import { useMediaQuery } from '@mantine/hooks';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
 import { formatDateTime } from '../lib/dates.ts';
@@ -28,6 +29,10 @@ export default function Recordings() {
   const workspace = useWorkspace();
   const [search, setSearch] = useSearchParams();
   const [panel, setPanel] = useState<'upload' | 'import' | null>(null);
+  // On a phone the filters, columns and order fold behind one button: open, they took the screen
+  // before the first call (730 px).
+  const phone = useMediaQuery('(max-width: 48em)');
+  const [showFilters, setShowFilters] = useState(false);
   const filters = filtersFromSearch(search);
   const cursor = search.get('cursor');
   const columns = (search.get('columns') ?? '').split(',').filter(Boolean);
@@ -80,31 +85,40 @@ export default function Recordings() {
         {panel === 'upload' && <UploadPanel workspaceId={workspace.id} suggestions={fieldNames} onClose={() => setPanel(null)} />}
         {panel === 'import' && <ImportPanel workspaceId={workspace.id} onClose={() => setPanel(null)} />}
       </Suspense>
-      <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={(next) => setSearch(filtersToSearch(next, search))} />
-      <Group align="end" gap="sm">
-        <MultiSelect
-          label="Metadata columns"
-          placeholder={fieldNames.length > 0 ? 'Show fields as columns' : 'No metadata yet'}
-          data={fieldNames}
-          value={columns}
-          onChange={setColumns}
-          w={480}
-          maw="100%"
-          clearable
-          searchable
-        />
-        <Select
-          label="Order"
-          w={220}
-          allowDeselect={false}
-          data={[
-            { value: 'created_at', label: 'Latest uploads first' },
-            { value: 'recorded_at', label: 'Latest calls first' },
-          ]}
-          value={sort}
-          onChange={setSort}
-        />
-      </Group>
+      {phone && (
+        <Button variant="default" w="fit-content" onClick={() => setShowFilters(!showFilters)} aria-expanded={showFilters} data-filters-toggle>
+          {showFilters ? 'Hide filters' : activeFilterCount(filters) > 0 ? `Filters (${activeFilterCount(filters)} applied)` : 'Filters, columns and order'}
+        </Button>
+      )}
+      {(!phone || showFilters) && (
+        <>
+          <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={(next) => setSearch(filtersToSearch(next, search))} />
+          <Group align="end" gap="sm">
+            <MultiSelect
+              label="Metadata columns"
+              placeholder={fieldNames.length > 0 ? 'Show fields as columns' : 'No metadata yet'}
+              data={fieldNames}
+              value={columns}
+              onChange={setColumns}
+              w={480}
+              maw="100%"
+              clearable
+              searchable
+            />
+            <Select
+              label="Order"
+              w={220}
+              allowDeselect={false}
+              data={[
+                { value: 'created_at', label: 'Latest uploads first' },
+                { value: 'recorded_at', label: 'Latest calls first' },
+              ]}
+              value={sort}
+              onChange={setSort}
+            />
+          </Group>
+        </>
+      )}
       <ProblemAlert error={list.error} />
       {list.data && list.data.data.length === 0 ? (
         <Text c="dimmed" py="xl" ta="center">
