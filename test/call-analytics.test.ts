@@ -157,6 +157,11 @@ for (const backend of await oneBackend()) {
       });
       await client.waitForRecording(callId);
       await transcribe(callId, callScenario);
+      // The calls to transcribe again are found: two speakers or more, none of them the agent (in any case).
+      const missing = (await client.listRecordings({ query: { missing_speaker: 'Agent', limit: 200 } })).data.map((r) => r.id);
+      assert.ok(missing.includes(earlier), 'the call transcribed before its channels were named');
+      assert.ok(!missing.includes(callId), 'not a call whose transcript names the agent');
+      assert.deepEqual((await client.listRecordings({ query: { missing_speaker: 'channel_0', limit: 200 } })).data.map((r) => r.id).filter((id) => id === earlier), [], 'a speaker the call has');
       const supervisor = (await analyse(client, callId, named.id, 60_000, 'the named call\'s analysis')).answers[0]!;
       assert.deepEqual([supervisor.answer, supervisor.speaker, supervisor.speaker_not_found], [false, 'supervisor', undefined]);
       // A speaker written in another case is the transcript's.

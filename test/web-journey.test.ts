@@ -559,6 +559,17 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     // The calls transcribed before keep channel_0 and channel_1: the page says so, and transcribes them again in one click.
     await page.getByText('Earlier calls need transcribing again').waitFor();
     await check(page, 'call-qa-speakers-named');
+    // Come back to later (a new visit, nothing carried from the click), the page still says which calls cannot tell the agent.
+    await page.goto(`${workspaceUrl}/scenarios`);
+    await page.getByRole('table', { name: 'Analysis scenarios' }).getByRole('link', { name: 'Call QA' }).click();
+    await page.waitForURL(/\/scenarios\/analysis\/sca-/);
+    const missing = page.locator('[data-speakers-missing="agent"]');
+    await missing.getByText(/^\d+ calls? cannot tell who the agent is$/).waitFor();
+    await missing.getByRole('button', { name: /^Transcribe (it|them) again with “Default/ }).waitFor();
+    await check(page, 'call-qa-speakers-missing');
+    await page.goBack();
+    await page.goBack();
+    await page.getByText('Earlier calls need transcribing again').waitFor();
     await page.getByRole('button', { name: 'Transcribe earlier calls again' }).click();
     await page.getByText(/Transcribing \d+ calls again/).waitFor();
     await page.goto(`${workspaceUrl}/recordings`);

@@ -4330,6 +4330,8 @@ export interface operations {
                 sentiment_speaker?: string;
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
+                /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
+                missing_speaker?: string;
                 /** @description Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from */
                 sort?: "created_at" | "recorded_at";
             };
@@ -8942,6 +8944,8 @@ export interface operations {
                 sentiment_speaker?: string;
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
+                /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
+                missing_speaker?: string;
                 limit?: number;
                 offset?: number;
             };
@@ -11151,6 +11155,8 @@ export interface operations {
                 sentiment_speaker?: string;
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
+                /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
+                missing_speaker?: string;
             };
             header?: never;
             path: {
@@ -11294,6 +11300,8 @@ export interface operations {
                 sentiment_speaker?: string;
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
+                /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
+                missing_speaker?: string;
             };
             header?: never;
             path: {
@@ -11406,6 +11414,8 @@ export interface operations {
                 sentiment_speaker?: string;
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
+                /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
+                missing_speaker?: string;
             };
             header?: never;
             path: {
@@ -11535,6 +11545,8 @@ export interface operations {
                 sentiment_speaker?: string;
                 /** @description Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded") */
                 topic?: string;
+                /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
+                missing_speaker?: string;
                 limit?: number;
                 /** @description Rows skipped before the page (after the cursor's place, with one) */
                 offset?: number;

@@ -33,6 +33,8 @@ export interface RecordingFilters {
   sentiment_speaker?: string | undefined;
   /** Words that one of the latest transcript's key phrases contains ("refund" finds "full refund"). */
   topic?: string | undefined;
+  /** A speaker the latest transcript, of two speakers or more, does not name: a call transcribed before its channels were named. */
+  missing_speaker?: string | undefined;
   metadata: Record<string, string>;
 }
 
@@ -51,6 +53,9 @@ export const recordingFilterFields = {
   sentiment_max: Sentiment('at most'),
   sentiment_speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The speaker sentiment_min and sentiment_max are about (e.g. customer); any speaker when absent' })),
   topic: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded")' })),
+  missing_speaker: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart' }),
+  ),
 };
 
 /**
@@ -134,6 +139,15 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
       WHERE tt.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
         AND kp->>'text' ~* ${pattern})`);
   }
+  if (filters.missing_speaker !== undefined) {
+    const speaker = filters.missing_speaker.trim().toLowerCase();
+    if (speaker === '' || speaker.length > 64) throw invalid('missing_speaker', 'must be a speaker\'s name, up to 64 characters');
+    conditions.push(sql<boolean>`EXISTS (
+      SELECT 1 FROM transcripts mt
+      WHERE mt.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
+        AND jsonb_array_length(coalesce(mt.stats->'speakers', '[]'::jsonb)) >= 2
+        AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(mt.stats->'speakers') ms WHERE lower(ms->>'speaker') = ${speaker}::text))`);
+  }
   for (const [path, raw] of Object.entries(filters.metadata)) {
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     const alternatives = candidateValues(raw).map((value) => sql<boolean>`${column('metadata')} @> ${containment(path, value)}::jsonb`);
@@ -156,6 +170,7 @@ export function recordingFiltersOf(query: Record<string, unknown>): RecordingFil
     sentiment_max: query.sentiment_max === undefined ? undefined : Number(query.sentiment_max),
     sentiment_speaker: query.sentiment_speaker as string | undefined,
     topic: query.topic as string | undefined,
+    missing_speaker: query.missing_speaker as string | undefined,
     metadata: metadataFilters(query),
   };
 }

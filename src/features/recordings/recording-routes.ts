@@ -168,7 +168,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
     async (request) => {
       const query = request.query;
       // What the calls say (their topics, their speakers' sentiment) is the transcripts' to tell.
-      if (query.topic !== undefined || query.sentiment_min !== undefined || query.sentiment_max !== undefined) assertScope(request, 'transcripts:read', 'to filter by topic or sentiment');
+      if (query.topic !== undefined || query.sentiment_min !== undefined || query.sentiment_max !== undefined || query.missing_speaker !== undefined) assertScope(request, 'transcripts:read', 'to filter by topic, sentiment or speaker');
       const page = await listRecordings(ctx, request.params.workspace_id, {
         limit: query.limit,
         offset: query.offset,

@@ -12,6 +12,7 @@ import { RunOnRecordings } from '../components/RunOnRecordings.tsx';
 import { LeaveUnsaved } from '../components/scenario/LeaveUnsaved.tsx';
 import { useScenarioEditor } from '../components/scenario/use-scenario-editor.ts';
 import { ChangedElsewhere } from '../components/scenario/ChangedElsewhere.tsx';
+import { SpeakersMissingNotice } from '../components/scenario/SpeakersMissingNotice.tsx';
 import { SpeakersNamedNotice } from '../components/scenario/SpeakersNamedNotice.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
@@ -50,6 +51,8 @@ export default function AnalysisScenario() {
   const questions: Question[] = draft.questions;
   const speakers = [...new Set(['agent', 'customer', ...(transcriptionScenarios.data?.data ?? []).flatMap((t) => Object.values(t.options.speaker_labels ?? {}))])];
   const setQuestions = (next: Question[]) => set({ questions: next });
+  // The speaker the saved questions ask about first, if any (the agent, the customer).
+  const askedSpeaker = scenario.data?.questions.find((q) => q.speaker)?.speaker ?? null;
   const move = (index: number, by: number) => {
     const next = [...questions];
     const [item] = next.splice(index, 1);
@@ -99,6 +102,8 @@ export default function AnalysisScenario() {
         </Group>
       </Group>
       {speakersNamedIn && writer && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={speakersNamedIn} />}
+      {/* Said on every visit while calls cannot tell a speaker the questions ask about (the first such speaker). */}
+      {!speakersNamedIn && askedSpeaker && <SpeakersMissingNotice workspaceId={workspace.id} speaker={askedSpeaker} writer={writer} />}
       {/* Just added, it answers a call only when run on it: offered to answer every new call by itself. */}
       {state?.added && writer && scenario.data && (
         <Alert color="blue" title={scenario.data.auto ? 'New calls are answered by themselves' : 'Answer every new call?'} role="status">

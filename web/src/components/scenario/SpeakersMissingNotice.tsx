@@ -1,0 +1,65 @@
+// Said on an analysis scenario whose questions are about a speaker (the agent, the customer) while
+// some calls' latest transcripts have two channels and none of that name: they were transcribed
+// before the channels were named, so those questions read everyone's words there. Found by the
+// list's missing_speaker filter, so it is said on every visit until the calls are transcribed again
+// (one click starts it, on the transcription scenario that names the speaker).
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { api, ok } from '../../api/client.ts';
+import { useTranscriptionScenarios } from '../../api/queries.ts';
+import { ProblemAlert } from '../Problem.tsx';
+
+/** The most calls one click transcribes again (one execution; the list's page size). */
+const AT_MOST = 200;
+
+export function SpeakersMissingNotice({ workspaceId, speaker, writer }: { workspaceId: string; speaker: string; writer: boolean }) {
+  const scenarios = useTranscriptionScenarios(workspaceId);
+  const naming = scenarios.data?.data.find((s) => Object.values(s.options.speaker_labels ?? {}).some((name) => name.toLowerCase() === speaker.toLowerCase()));
+  const missing = useQuery({
+    queryKey: ['missing-speaker', workspaceId, speaker],
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: { limit: AT_MOST, offset: 0, missing_speaker: speaker } } })),
+  });
+  const key = useMemo(() => crypto.randomUUID(), []);
+  const again = useMutation({
+    mutationFn: (ids: string[]) =>
+      ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path: { workspace_id: workspaceId, scenario_id: naming!.id } }, body: { recording_ids: ids, idempotency_key: key } })),
+  });
+  const calls = missing.data?.data ?? [];
+  if (calls.length === 0) return null;
+  const count = `${calls.length}${missing.data?.next_cursor ? '+' : ''} ${calls.length === 1 ? 'call' : 'calls'}`;
+  return (
+    <Alert color="yellow" title={`${count} cannot tell who the ${speaker} is`} role="status" data-speakers-missing={speaker}>
+      <Stack gap="xs">
+        <Text size="sm">
+          {calls.length === 1 ? 'Its transcript has' : 'Their transcripts have'} two channels and none called “{speaker}” (transcribed before the channels were named), so questions about the {speaker} read everyone’s words there and are marked uncertain.
+        </Text>
+        {again.data ? (
+          <Text size="sm">
+            Transcribing {again.data.recording_ids.length} {again.data.recording_ids.length === 1 ? 'call' : 'calls'} again with “{naming?.name}”. When done, use Run on recordings… to answer them again (
+            <Anchor component={Link} to={`/w/${workspaceId}/executions`}>
+              Executions
+            </Anchor>
+            ).
+          </Text>
+        ) : naming ? (
+          writer && (
+            <Button size="xs" w="fit-content" onClick={() => again.mutate(calls.map((c) => c.id))} loading={again.isPending}>
+              Transcribe {calls.length === 1 ? 'it' : 'them'} again with “{naming.name}”
+            </Button>
+          )
+        ) : (
+          <Text size="sm">
+            No transcription scenario names a channel “{speaker}” yet: name the channels in one (
+            <Anchor component={Link} to={`/w/${workspaceId}/scenarios`}>
+              Scenarios
+            </Anchor>
+            ), then transcribe these calls again.
+          </Text>
+        )}
+        <ProblemAlert error={again.error} title="Not started" />
+      </Stack>
+    </Alert>
+  );
+}
