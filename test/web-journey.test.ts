@@ -693,6 +693,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Done' }).click();
     // The key answers to the person who made it.
     await page.locator('tr[data-key="Nightly export"]').getByText(email).waitFor();
+    // On a phone a key's Revoke is on the screen, not at the end of a row scrolled off to the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const revokeBox = await page.getByRole('button', { name: 'Revoke Nightly export' }).boundingBox();
+    assert.ok(revokeBox && revokeBox.x + revokeBox.width <= 390, `Revoke within the phone's width (ends at ${revokeBox ? revokeBox.x + revokeBox.width : '?'})`);
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole('button', { name: 'Revoke Nightly export' }).click();
     // What cannot be undone asks first.
     const dialog = page.getByRole('dialog', { name: 'Revoke the key “Nightly export”?' });

@@ -64,13 +64,20 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
               <Table.Th>Scopes</Table.Th>
               <Table.Th>Expires</Table.Th>
               <Table.Th>Made by</Table.Th>
-              <Table.Th />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {keys.data?.data.map((key) => (
               <Table.Tr key={key.id} data-key={key.name}>
-                <Table.Td>{key.name}</Table.Td>
+                {/* Revoke under the name: in the first column it stays on a phone's screen (at the row's end it was off to the side). */}
+                <Table.Td>
+                  <Stack gap={4} align="flex-start">
+                    <Text size="sm">{key.name}</Text>
+                    <ConfirmButton size="xs" title={`Revoke the key “${key.name}”?`} consequence="Every program using it is refused from now on. This cannot be undone: a new key has a new secret." confirm="Revoke" onConfirm={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
+                      Revoke
+                    </ConfirmButton>
+                  </Stack>
+                </Table.Td>
                 <Table.Td>
                   <Text ff="monospace" size="sm">
                     {key.prefix}…
@@ -82,11 +89,6 @@ export function KeySettings({ workspaceId }: { workspaceId: string }) {
                 <Table.Td>{key.expires_at ? formatDate(key.expires_at) : 'never'}</Table.Td>
                 <Table.Td>
                   <Text size="xs">{madeBy(key.created_by)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <ConfirmButton size="xs" title={`Revoke the key “${key.name}”?`} consequence="Every program using it is refused from now on. This cannot be undone: a new key has a new secret." confirm="Revoke" onConfirm={() => revoke.mutate(key.id)} aria-label={`Revoke ${key.name}`}>
-                    Revoke
-                  </ConfirmButton>
                 </Table.Td>
               </Table.Tr>
             ))}
