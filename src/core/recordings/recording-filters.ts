@@ -96,6 +96,10 @@ function parseDate(name: string, raw: string): Date {
   return date;
 }
 
+/** The id of the latest transcript of the recording whose id is `recordingId` (a column reference), as a scalar subquery. */
+export const latestTranscriptId = (recordingId: ReturnType<typeof sql.ref>) =>
+  sql<string>`(SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${recordingId} ORDER BY lt.seq DESC LIMIT 1)`;
+
 /** SQL conditions on the recordings table under `alias`, AND-ed by the caller. */
 export function recordingConditions(filters: RecordingFilters, alias: string): RawBuilder<boolean>[] {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
@@ -125,7 +129,7 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
     const speaker = filters.sentiment_speaker?.toLowerCase() ?? null;
     conditions.push(sql<boolean>`EXISTS (
       SELECT 1 FROM transcripts st, jsonb_array_elements(st.sentiment->'speakers') ss
-      WHERE st.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
+      WHERE st.id = ${latestTranscriptId(column('id'))}
         AND (${speaker}::text IS NULL OR lower(ss->>'speaker') = ${speaker}::text)
         AND (ss->>'mean')::float8 BETWEEN ${min}::float8 AND ${max}::float8)`);
   }
@@ -136,7 +140,7 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
     const pattern = `\\m${words.join('\\s+')}\\M`;
     conditions.push(sql<boolean>`EXISTS (
       SELECT 1 FROM transcripts tt, jsonb_array_elements(tt.key_phrases) kp
-      WHERE tt.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
+      WHERE tt.id = ${latestTranscriptId(column('id'))}
         AND kp->>'text' ~* ${pattern})`);
   }
   if (filters.missing_speaker !== undefined) {
@@ -144,7 +148,7 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
     if (speaker === '' || speaker.length > 64) throw invalid('missing_speaker', 'must be a speaker\'s name, up to 64 characters');
     conditions.push(sql<boolean>`EXISTS (
       SELECT 1 FROM transcripts mt
-      WHERE mt.id = (SELECT lt.id FROM transcripts lt WHERE lt.recording_id = ${column('id')} ORDER BY lt.seq DESC LIMIT 1)
+      WHERE mt.id = ${latestTranscriptId(column('id'))}
         AND jsonb_array_length(coalesce(mt.stats->'speakers', '[]'::jsonb)) >= 2
         AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(mt.stats->'speakers') ms WHERE lower(ms->>'speaker') = ${speaker}::text))`);
   }

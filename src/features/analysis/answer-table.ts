@@ -9,7 +9,7 @@ import { readStored } from '../../platform/db/stored-json.ts';
 import { invalid } from '../../errors.ts';
 import { getAnalysisScenario } from './analysis-scenarios.ts';
 import { csvDocument } from '../../core/csv.ts';
-import { recordingConditions, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
+import { latestTranscriptId, recordingConditions, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
 import { UNCERTAIN_BELOW, StoredAnswersSchema } from '../../core/analyses/analysis-result.ts';
 
 export interface AnswerCell {
@@ -83,7 +83,7 @@ export async function answerTable(
   const where = [...conditions, ...answerConditions];
   const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown; outdated: boolean; total: string }>`
     SELECT rec.id AS recording_id, rec.filename, rec.metadata_json, rec.recorded_at, res.analysis_run_id, res.answers,
-      res.transcript_id IS DISTINCT FROM (SELECT t.id FROM transcripts t WHERE t.recording_id = rec.id ORDER BY t.seq DESC LIMIT 1) AS outdated,
+      res.transcript_id IS DISTINCT FROM ${latestTranscriptId(sql.ref('rec.id'))} AS outdated,
       count(*) OVER () AS total
     FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id
     WHERE res.workspace_id = ${workspaceId} AND res.analysis_run_id IN (${chosen})
