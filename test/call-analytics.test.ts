@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hark as HarkClient, Schemas } from '../clients/typescript/src/index.ts';
 import { transcriptionEnds } from './helpers/api.ts';
-import { maxVolume, speech, stereoCall } from './helpers/audio.ts';
+import { dithered, maxVolume, speech, stereoCall } from './helpers/audio.ts';
 import { oneBackend, eventually, hasBlob, registerAccount, rejectsWith, startHark, type Account, type Hark } from './helpers/harness.ts';
 
 // The agent greets and mentions the recording, the customer complains, the agent offers a refund.
@@ -118,6 +118,32 @@ for (const backend of await oneBackend()) {
       assert.deepEqual([...new Set(transcript.segments.map((s) => s.channel))], [0]);
       assert.equal(transcript.stats.overlap_seconds, 0, 'no one talks over themselves');
       fs.rmSync(dual, { force: true });
+    });
+
+    test("a channel's silence that carries a recorder's dither is heard as silence: no words, turns or interruptions in it", async () => {
+      // The customer (flite's kal voice) speaks three times; between, the channel holds dither of a
+      // step either side of zero, as recorders write silence. pocketsphinx filled such stretches with
+      // a word seconds long ("up" from 18 s to 26 s) and lost the words beside them.
+      const utterances = [
+        { channel: 0 as const, at: 0.5, text: 'Thank you for calling, this is Sam. How can I help you today?' },
+        { channel: 1 as const, at: 5, text: 'I was charged twice for my order last week.', voice: 'kal' as const },
+        { channel: 0 as const, at: 9, text: 'I am sorry about that. Can you give me your order number please?' },
+        { channel: 1 as const, at: 14, text: 'Sure, it is four five seven two nine.', voice: 'kal' as const },
+        { channel: 0 as const, at: 18, text: 'Thanks. I have refunded the duplicate charge. You will see it in three to five business days.' },
+        { channel: 1 as const, at: 26, text: 'Thank you very much, goodbye.', voice: 'kal' as const },
+      ];
+      const { id } = await client.upload(dithered(stereoCall(utterances, 30)));
+      await client.waitForRecording(id);
+      const transcript = await transcribe(id, callScenario);
+      const customer = transcript.words.filter((w) => w.speaker === 'customer');
+      const heard = customer.map((w) => `${w.word}@${w.start}-${w.end}`).join(' ');
+      // The agent alone talks from 9 to 13 s and from 18 to 23.5 s.
+      for (const [from, to] of [[9, 13], [18, 23.5]] as const) assert.ok(customer.every((w) => w.end <= from || w.start >= to), `nothing heard from the customer between ${from} and ${to} s: ${heard}`);
+      assert.ok(customer.every((w) => w.end - w.start < 1.5), heard);
+      assert.equal(transcript.stats.speakers.find((s) => s.speaker === 'customer')?.turns, 3, heard);
+      assert.equal(transcript.stats.interruptions, 0, heard);
+      assert.equal(transcript.stats.overlap_seconds, 0, heard);
+      for (const word of ['order', 'thank', 'much']) assert.ok(customer.some((w) => w.word === word), `customer said "${word}": ${heard}`);
     });
 
     test('a mono call is not given the channels\' names: a question about one speaker reads everyone, uncertain', async () => {

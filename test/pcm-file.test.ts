@@ -9,6 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
 import { bufferSource, openPcmFile, quietestOffset, quietWindows, SAMPLE_RATE } from '../src/platform/media/pcm-file.ts';
+import { gatedSource, SILENT_LEVEL } from '../src/engines/transcription/near-silence.ts';
 import { whisperCppEngine } from '../src/engines/transcription/whisper-cpp.ts';
 import { speech } from './helpers/audio.ts';
 
@@ -131,4 +132,24 @@ test('pocketsphinx decodes a long input as utterances cut at pauses, with times 
     split.close();
     fs.rmSync(file, { force: true });
   }
+});
+
+test('near-silence (a few steps either side of zero) reads as zeros, 10 ms at a time, wherever a read starts', () => {
+  // 40 ms: dither, a frame with one sample beyond the level, more dither, a loud frame.
+  const frame = SAMPLE_RATE / 100;
+  const samples = new Int16Array(frame * 4);
+  for (let i = 0; i < samples.length; i++) samples[i] = ((i * 7) % (2 * SILENT_LEVEL + 1)) - SILENT_LEVEL;
+  samples[frame + 5] = SILENT_LEVEL + 1;
+  for (let i = frame * 3; i < frame * 4; i++) samples[i] = Math.round(3000 * Math.sin(i / 5));
+  const raw = Buffer.from(samples.buffer);
+  const gated = gatedSource(bufferSource(raw));
+  const whole = gated.read(0, samples.length);
+  const at = (buffer: Buffer, sample: number) => buffer.readInt16LE(sample * 2);
+  for (let i = 0; i < frame; i++) assert.equal(at(whole, i), 0);
+  for (let i = frame; i < frame * 2; i++) assert.equal(at(whole, i), samples[i], 'a frame that reaches past the level is kept whole');
+  for (let i = frame * 2; i < frame * 3; i++) assert.equal(at(whole, i), 0);
+  assert.ok(whole.subarray(frame * 6).equals(raw.subarray(frame * 6)), 'sound is untouched');
+  // Reads that start and end inside frames give the same samples.
+  for (const [offset, length] of [[3, 100], [150, 200], [frame * 2 + 17, frame + 40]] as const) assert.ok(gated.read(offset, length).equals(whole.subarray(offset * 2, (offset + length) * 2)));
+  assert.ok(raw.equals(Buffer.from(samples.buffer)), 'the source is not changed');
 });

@@ -10,9 +10,9 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 const next = (ext: string) => path.join(dir, `a${++counter}.${ext}`);
 
-export function speech(text: string): string {
+export function speech(text: string, voice: 'slt' | 'kal' = 'slt'): string {
   const out = next('wav');
-  execFileSync('flite', ['-voice', 'slt', '-t', text, '-o', out]);
+  execFileSync('flite', ['-voice', voice, '-t', text, '-o', out]);
   return out;
 }
 
@@ -78,9 +78,9 @@ export function multipart(
  * A call recorded on two channels, as call recorders write them: each utterance spoken by flite
  * on its channel (0 or 1) from its time in seconds, silence elsewhere; 16 kHz stereo WAV.
  */
-export function stereoCall(utterances: { channel: 0 | 1; at: number; text: string }[], seconds: number): string {
+export function stereoCall(utterances: { channel: 0 | 1; at: number; text: string; voice?: 'slt' | 'kal' }[], seconds: number): string {
   const out = next('wav');
-  const inputs = utterances.flatMap((u) => ['-i', speech(u.text)]);
+  const inputs = utterances.flatMap((u) => ['-i', speech(u.text, u.voice)]);
   const channel = (c: 0 | 1) => {
     const own = utterances.map((u, i) => ({ ...u, i })).filter((u) => u.channel === c);
     const delayed = own.map((u) => `[${u.i}:a]aresample=16000,adelay=${Math.round(u.at * 1000)}:all=1[d${u.i}]`);
@@ -90,6 +90,13 @@ export function stereoCall(utterances: { channel: 0 | 1; at: number; text: strin
   };
   const graph = [...channel(0), ...channel(1), '[c0][c1]join=inputs=2:channel_layout=stereo[out]'].join(';');
   execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', graph, '-map', '[out]', '-ar', '16000', out]);
+  return out;
+}
+
+/** `file` as a recorder writes it: its silences dithered a step either side of zero (by sox). */
+export function dithered(file: string): string {
+  const out = next('wav');
+  execFileSync('sox', [file, out, 'vol', '0.999']);
   return out;
 }
 

@@ -11,6 +11,7 @@ import type { Config } from '../../config.ts';
 import { createPocketsphinx, type DecodeTimings, type Pocketsphinx, type PocketsphinxWord } from './pocketsphinx-native.ts';
 import { openPcmFile, quietPieces, SAMPLE_RATE } from '../../platform/media/pcm-file.ts';
 import { segmentWords } from './segments.ts';
+import { gatedSource } from './near-silence.ts';
 import { decoderVocabulary, spottingDecoder, VOCABULARY_WEIGHT, writeVocabulary, type DecoderVocabulary, type SpottingDecoder } from './pocketsphinx-vocabulary.ts';
 import { EngineError, type SpottedPhrase, type TranscriptionEngine } from './types.ts';
 
@@ -74,7 +75,8 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
       } catch (error) {
         throw new EngineError('vocabulary_unpronounceable', `the scenario's vocabulary or phrases to spot: ${(error as Error).message}`, false);
       }
-      const pcm = openPcmFile(request.audioPath);
+      const file = openPcmFile(request.audioPath);
+      const pcm = gatedSource(file);
       try {
         const count = pieceCount(pcm.samples, cores);
         const pieces = count > 1 ? quietPieces(pcm, count, CUT_SEARCH_SECONDS) : [{ start: 0, length: pcm.samples }];
@@ -136,7 +138,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         }
         return { language: 'en', text: words.map((w) => w.word).join(' '), segments: segmentWords(words), words, timings: { ...timings }, ...(spotted ? { spotted } : {}) };
       } finally {
-        pcm.close();
+        file.close();
       }
     },
   };
