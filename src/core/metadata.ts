@@ -1,8 +1,11 @@
 // A recording's metadata: any JSON object the client chooses, returned unchanged, checked for
-// size, depth and NUL characters (the database's JSON cannot hold them). Shared by uploads, edits
+// size, depth, NUL characters and lone surrogates (the database's JSON cannot hold them) and
+// integers a JSON number cannot keep exactly. Shared by uploads, edits
 // and the stored selections of scenarios.
 import type { Context } from '../context.ts';
 import { invalid } from '../errors.ts';
+import { pathOfNumber, UNSAFE_INTEGER_MESSAGE, unsafeIntegerLiteral } from '../http/json-numbers.ts';
+import { assertStorable } from '../http/text-guard.ts';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../prototype-keys.ts';
 
 export interface Metadata {
@@ -21,6 +24,9 @@ export function parseMetadata(ctx: Context, raw: string | undefined): Metadata {
   } catch (error) {
     throw invalid('metadata', error instanceof RangeError ? 'nests too deeply' : 'must be a string holding a JSON object');
   }
+  const big = unsafeIntegerLiteral(raw);
+  const at = big === null ? null : pathOfNumber(value, Number(big));
+  if (big !== null) throw invalid(at ? `metadata/${at}` : 'metadata', `${big} ${UNSAFE_INTEGER_MESSAGE}`);
   return checkMetadata(ctx, value);
 }
 
@@ -38,10 +44,10 @@ export function checkMetadata(ctx: { config: { maxMetadataBytes: number } }, val
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(path, 'must be a JSON object');
   if (depthOf(value, MAX_METADATA_DEPTH + 1) > MAX_METADATA_DEPTH) throw invalid(path, `must not nest deeper than ${MAX_METADATA_DEPTH} levels`);
   if (hasPrototypeKey(value)) throw invalid(path, PROTOTYPE_KEY_MESSAGE);
+  assertStorable(value, path);
   const json = JSON.stringify(value);
   if (Buffer.byteLength(json) > ctx.config.maxMetadataBytes) {
     throw invalid(path, `must be at most ${ctx.config.maxMetadataBytes} bytes of JSON`);
   }
-  if (json.includes('\\u0000')) throw invalid(path, 'must not contain NUL characters');
   return { value: value as Record<string, unknown>, json };
 }

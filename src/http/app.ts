@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.ts';
-import { AppError } from '../errors.ts';
+import { AppError, invalid } from '../errors.ts';
 import { registerAuth } from '../features/access/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts';
 import { registerTextGuard } from './text-guard.ts';
@@ -74,6 +74,16 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   // (a run on the default scenario) can be left out as with any JSON API.
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.method === 'POST' && !request.headers['content-type']) request.body = {};
+  });
+  // A route that takes no body (a retry, a cancel) refuses one with fields, as a route with a body
+  // refuses a field it does not take: a field sent in vain is a mistake the client hears of. (A
+  // form route reads its own body: JSON sent there is its 415.)
+  app.addHook('preValidation', async (request) => {
+    const body: unknown = request.body;
+    const takesBody = request.routeOptions.schema?.body !== undefined || request.routeOptions.config.docBody !== undefined;
+    if (request.is404 || takesBody || body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return;
+    const [first] = Object.keys(body);
+    if (first !== undefined) throw invalid(Array.isArray(body) ? 'body' : first, 'is not a field of this request (it takes no body)');
   });
   app.addSchema(Problem);
 

@@ -39,6 +39,11 @@ export function meantErrors(errors: readonly ValidationError[]): ValidationError
       const branch = branchOf(e);
       if (branch !== undefined) branches.set(branch, [...(branches.get(branch) ?? []), e]);
     }
+    // A union of constants (a question's `type`): every constant is kept, to be named together.
+    if ([...branches.values()].every((list) => list.every((e) => e.keyword === 'const' && e.instancePath === anyOf.instancePath))) {
+      kept = kept.filter((e) => e !== anyOf);
+      continue;
+    }
     const wrongShape = (e: ValidationError) => (e.keyword === 'type' && e.instancePath === anyOf.instancePath) || (e.keyword === 'const' && e.instancePath === `${anyOf.instancePath}/type`);
     const meant = [...branches.values()].filter((list) => !list.some(wrongShape)).sort((a, b) => a.length - b.length)[0];
     if (!meant) continue;
@@ -52,7 +57,11 @@ export function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
     const where = error.validationContext ?? 'body';
-    const fieldErrors: FieldError[] = meantErrors(error.validation).map((v) => {
+    const meant = meantErrors(error.validation);
+    // A field that must be one constant of several (a question's `type`) is told them all.
+    const constants = new Map<string, unknown[]>();
+    for (const v of meant) if (v.keyword === 'const') constants.set(v.instancePath, [...(constants.get(v.instancePath) ?? []), (v.params as { allowedValue?: unknown }).allowedValue]);
+    const named: FieldError[] = meant.map((v) => {
       const params = v.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
       // A field as the client wrote it (`questions/0/text`, a query parameter's name), as the
       // checks made in code name theirs; the request's part only where the error is the part's own.
@@ -60,9 +69,12 @@ export function toAppError(error: FastifyError): AppError {
       const pointer = `${v.instancePath}${named ? `/${named}` : ''}`.replace(/^\//, '');
       const path = pointer === '' ? where : pointer;
       const unknown = params.additionalProperty === undefined ? undefined : where === 'querystring' ? 'is not a query parameter of this route' : 'is not a field of this request';
-      const message = params.allowedValues ? `must be one of: ${params.allowedValues.join(', ')}` : (unknown ?? v.message ?? 'is invalid');
+      const allowed = params.allowedValues ?? (v.keyword === 'const' ? [...new Set(constants.get(v.instancePath))] : undefined);
+      const message = allowed ? (allowed.length === 1 ? `must be ${String(allowed[0])}` : `must be one of: ${allowed.join(', ')}`) : (unknown ?? v.message ?? 'is invalid');
       return { path, message };
     });
+    // The same complaint about the same field (from two branches of a schema) is said once.
+    const fieldErrors = named.filter((e, i) => named.findIndex((o) => o.path === e.path && o.message === e.message) === i);
     return new AppError('validation_failed', fieldErrors.map((e) => `${e.path} ${e.message}`).join('; '), fieldErrors);
   }
   switch (error.code) {

@@ -2,9 +2,11 @@
 // never a prototype). A body that holds such a key, or `constructor` with a `prototype`, is valid
 // JSON refused by name (400 validation_failed), as metadata in a form field is: no code that
 // copies a body can be led into changing a prototype. Malformed or empty JSON is 400 invalid_json.
+// An integer beyond what a number keeps exactly is refused too (./json-numbers.ts).
 import type { FastifyInstance } from 'fastify';
 import { AppError, invalid } from '../errors.ts';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../prototype-keys.ts';
+import { pathOfNumber, UNSAFE_INTEGER_MESSAGE, unsafeIntegerLiteral } from './json-numbers.ts';
 
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -19,6 +21,8 @@ export function registerJsonBody(app: FastifyInstance): void {
     }
     // Only a body that could name such a key is walked: one spelling it, or escaping any character.
     if (/__proto__|"constructor"|\\u/.test(text) && hasPrototypeKey(value)) return done(invalid('body', PROTOTYPE_KEY_MESSAGE), undefined);
+    const big = unsafeIntegerLiteral(text);
+    if (big !== null) return done(invalid(pathOfNumber(value, Number(big)) || 'body', `${big} ${UNSAFE_INTEGER_MESSAGE}`), undefined);
     done(null, value);
   });
 }

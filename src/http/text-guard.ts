@@ -1,7 +1,8 @@
 // What PostgreSQL text and jsonb cannot hold is refused here with a 400 naming where it was, before
 // any query: U+0000 (NUL) and lone UTF-16 surrogates ("\ud800", which is no character) anywhere in
 // a request (path, query, JSON body, form field, file name), and numbers a JSON body writes beyond
-// what a number can hold (1e400, read as Infinity).
+// what a number can hold (1e400, read as Infinity). Paths are a field's JSON pointer without its
+// leading slash ("metadata/a", "retention_days"), as the schemas' errors name them.
 import type { FastifyInstance } from 'fastify';
 import { invalid } from '../errors.ts';
 
@@ -20,6 +21,9 @@ const textProblem = (text: string): string | null => (text.includes(NUL) ? NUL_M
 /** A key as a path may show it. */
 const shown = (key: string): string => key.replaceAll(NUL, '\\u0000').replace(LONE_SURROGATE, '\uFFFD');
 
+/** `key` under `path` ("" for the top of a body or query: the key alone). */
+const under = (path: string, key: string | number): string => (path === '' ? String(key) : `${path}/${key}`);
+
 /** The JSON-pointer-like path of the first string, key or number that cannot be stored, and why; or null. */
 export function findUnstorable(value: unknown, path: string, depth = 0): { path: string; message: string } | null {
   if (typeof value === 'string') {
@@ -30,23 +34,24 @@ export function findUnstorable(value: unknown, path: string, depth = 0): { path:
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnstorable(value[i], `${path}/${i}`, depth + 1);
+      const found = findUnstorable(value[i], under(path, i), depth + 1);
       if (found) return found;
     }
     return null;
   }
   for (const [key, item] of Object.entries(value)) {
     const problem = textProblem(key);
-    if (problem) return { path: `${path}/${shown(key)}`, message: problem };
-    const found = findUnstorable(item, `${path}/${key}`, depth + 1);
+    if (problem) return { path: under(path, shown(key)), message: problem };
+    const found = findUnstorable(item, under(path, key), depth + 1);
     if (found) return found;
   }
   return null;
 }
 
-export function assertStorable(value: unknown, path: string): void {
+/** Throws a 400 naming the first string, key or number of `value` that cannot be stored; `whole` names `value` itself. */
+export function assertStorable(value: unknown, path: string, whole = path): void {
   const found = findUnstorable(value, path);
-  if (found) throw invalid(found.path, found.message);
+  if (found) throw invalid(found.path || whole, found.message);
 }
 
 export function registerTextGuard(app: FastifyInstance): void {
@@ -54,10 +59,9 @@ export function registerTextGuard(app: FastifyInstance): void {
     if (/%00/.test(request.url)) throw invalid(request.url.includes('?') && request.url.indexOf('%00') > request.url.indexOf('?') ? 'querystring' : 'path', 'must not contain the NUL character (%00)');
   });
   app.addHook('preValidation', async (request) => {
-    assertStorable(request.query, 'querystring');
-    assertStorable(request.params, 'params');
+    assertStorable(request.query, '', 'querystring');
+    assertStorable(request.params, '', 'path');
     const body: unknown = request.body;
-    if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) assertStorable(body, 'body');
-    else if (typeof body === 'string') assertStorable(body, 'body');
+    if ((body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) || typeof body === 'string') assertStorable(body, '', 'body');
   });
 }

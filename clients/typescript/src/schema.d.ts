@@ -6192,7 +6192,10 @@ export interface operations {
     createTranscriptionExecution: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any text with a character that is not white space: the same key and body answer the same execution */
+                "idempotency-key"?: string;
+            };
             path: {
                 workspace_id: string;
                 scenario_id: string;
@@ -6205,7 +6208,7 @@ export interface operations {
                     /** @description Omit to use the scenario's selection */
                     recording_ids?: string[];
                     /** @description Any text with a character that is not white space: the same key and body answer the same execution */
-                    idempotency_key: string;
+                    idempotency_key?: string;
                 };
             };
         };
@@ -8627,7 +8630,10 @@ export interface operations {
     createAnalysisExecution: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any text with a character that is not white space: the same key and body answer the same execution */
+                "idempotency-key"?: string;
+            };
             path: {
                 workspace_id: string;
                 scenario_id: string;
@@ -8640,7 +8646,7 @@ export interface operations {
                     /** @description Omit to use the scenario's selection */
                     recording_ids?: string[];
                     /** @description Any text with a character that is not white space: the same key and body answer the same execution */
-                    idempotency_key: string;
+                    idempotency_key?: string;
                 };
             };
         };

@@ -35,10 +35,15 @@ export function presentExecution(execution: ExecutionView) {
   };
 }
 
+const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'Any text with a character that is not white space: the same key and body answer the same execution' });
+
 export const ExecutionBody = Type.Object(
   {
     recording_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'Omit to use the scenario\'s selection' })),
-    idempotency_key: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'Any text with a character that is not white space: the same key and body answer the same execution' }),
+    idempotency_key: Type.Optional(IdempotencyKey),
   },
   { additionalProperties: false },
 );
+
+/** The key may come as Stripe's header instead of the body's field. */
+export const ExecutionHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) });

@@ -53,6 +53,14 @@ export interface ExecutionBody {
   idempotency_key: string;
 }
 
+/** The execution's key: the body's `idempotency_key` or the `Idempotency-Key` header (one is required; both must agree). */
+export function idempotencyKeyOf(body: { idempotency_key?: string | undefined }, headers: { 'idempotency-key'?: string | undefined }): string {
+  const [field, header] = [body.idempotency_key, headers['idempotency-key']];
+  if (field !== undefined && header !== undefined && field !== header) throw invalid('idempotency_key', 'differs from the Idempotency-Key header: send the key once, or the same in both');
+  const key = field ?? header;
+  if (key === undefined) throw invalid('idempotency_key', 'is required: in the body, or as an Idempotency-Key header');
+  return key;
+}
 /** An execution of `scenario` as the request body asks; `startRuns` makes its child runs. */
 export function startExecution(
   ctx: Context,

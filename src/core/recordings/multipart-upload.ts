@@ -18,7 +18,14 @@ export interface ParsedUpload {
 
 const MULTIPART_OVERHEAD = 1024 * 1024;
 
-export async function readUpload(ctx: Context, request: FastifyRequest): Promise<ParsedUpload> {
+export interface UploadForm {
+  /** The text fields the form takes (any when absent); another is a 400 naming it. */
+  fields?: readonly string[];
+  /** Whether a field may be sent more than once (as OpenAI's `timestamp_granularities[]`); else a 400. */
+  repeats?: boolean;
+}
+
+export async function readUpload(ctx: Context, request: FastifyRequest, form: UploadForm = {}): Promise<ParsedUpload> {
   if (!request.isMultipart()) {
     throw new AppError('unsupported_media_type', 'send the audio as multipart/form-data with a "file" part');
   }
@@ -57,6 +64,8 @@ export async function readUpload(ctx: Context, request: FastifyRequest): Promise
       } else {
         assertStorable(String(part.value), part.fieldname);
         assertStorable(part.fieldname, 'form');
+        if (form.fields && !form.fields.includes(part.fieldname)) throw invalid(part.fieldname, `is not a field of this form (it takes file, ${form.fields.join(', ')})`);
+        if (!form.repeats && Object.hasOwn(fields, part.fieldname)) throw invalid(part.fieldname, 'is sent more than once');
         fields[part.fieldname] = String(part.value);
         entries.push([part.fieldname, String(part.value)]);
       }

@@ -2,11 +2,11 @@
 // executions over many recordings (start, idempotent by key; list; read with counts).
 import { Type, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ExecutionBody, ExecutionCard, presentExecution, type ExecutionView } from '../executions/execution-card.ts';
+import { ExecutionBody, ExecutionCard, ExecutionHeaders, presentExecution, type ExecutionView } from '../executions/execution-card.ts';
 import { RetrySettings, ScenarioVersion, SelectionSchema } from './scenario-card.ts';
 import type { Context } from '../../context.ts';
 import type { Scope } from '../../scopes.ts';
-import { getExecution, listExecutions, type ExecutionKind } from '../executions/executions.ts';
+import { getExecution, idempotencyKeyOf, listExecutions, type ExecutionKind } from '../executions/executions.ts';
 import { Page, ShortListQuery, StringEnum, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { offsetPage, offsetStart, type RowWindow } from '../cursor.ts';
 
@@ -91,11 +91,13 @@ export const scenarioRoutes =
           description: 'A new execution answers 202; the same key with the same body answers 200 with the original; with another body 422.',
           params: ScenarioParams,
           body: ExecutionBody,
+          headers: ExecutionHeaders,
           response: withProblems({ 200: ExecutionCard, 202: ExecutionCard }, 402, 404, 409, 422),
         },
       },
       async (request, reply) => {
-        const { execution, created } = await service.startExecution(ctx, request.params.workspace_id, request.params.scenario_id, request.body);
+        const body = { ...request.body, idempotency_key: idempotencyKeyOf(request.body, request.headers) };
+        const { execution, created } = await service.startExecution(ctx, request.params.workspace_id, request.params.scenario_id, body);
         return reply.code(created ? 202 : 200).send(presentExecution(execution));
       },
     );

@@ -45,7 +45,7 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
       },
     },
     async (request, reply) => {
-      const upload = await readUpload(ctx, request);
+      const upload = await readUpload(ctx, request, { repeats: false });
       try {
         // Every field is metadata, as CONTRACT.md has it ("retention_days" too: the workspace's default retention applies).
         const fields = upload.fields;

@@ -81,7 +81,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       },
     },
     async (request, reply) => {
-      const upload = await readUpload(ctx, request);
+      const upload = await readUpload(ctx, request, { fields: ['metadata', 'retention_days', 'recorded_at'] });
       let recording;
       try {
         const metadata = parseMetadata(ctx, upload.fields.metadata);

@@ -94,7 +94,7 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
       },
     },
     async (request, reply) => {
-      const upload = await readUpload(ctx, request);
+      const upload = await readUpload(ctx, request, { repeats: true });
       try {
         const fields = upload.fields;
         const format = (fields.response_format ?? 'json') as Format;

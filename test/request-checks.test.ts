@@ -1,0 +1,96 @@
+// What a second black-box probe of the API found, each with the test that shows it fixed: metadata
+// that the database or a JSON number cannot keep is a 400 naming where (not a 500, not a changed
+// value), a form or a route refuses the fields it does not take, errors name each field once and
+// every allowed value, an import's file name keeps no folders, and an execution's idempotency key
+// may come as Stripe's Idempotency-Key header.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { multipart, speech } from './helpers/audio.ts';
+import { assertProblem, oneBackend, registerAccount, startHark, type Account, type Hark } from './helpers/harness.ts';
+
+for (const backend of await oneBackend()) {
+  describe(`request checks on ${backend}`, () => {
+    let hark: Hark;
+    let account: Account;
+    let P: string;
+    const audio = fs.readFileSync(speech('Thank you for calling.'));
+    const upload = (fields: Record<string, string>) => {
+      const form = multipart(fields, { content: audio, filename: 'call.wav', contentType: 'audio/wav' });
+      return hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, payload: form.payload, headers: form.headers });
+    };
+    /** The body's errors, as "path: message". */
+    const errorsOf = (body: Record<string, unknown>) => (body.errors as { path: string; message: string }[]).map((e) => `${e.path}: ${e.message}`);
+    const recordingCount = async () => (await hark.request({ method: 'GET', url: `${P}/recordings`, key: account.key })).json<{ data: unknown[] }>().data.length;
+
+    before(async () => {
+      hark = await startHark({ backend, workers: false });
+      account = await registerAccount(hark);
+      P = `/api/v1/workspaces/${account.workspaceId}`;
+    });
+    after(() => hark.destroy());
+
+    test('metadata with a lone surrogate or an integer beyond 2^53 is a 400 naming its field, on a form as in JSON, and nothing is kept', async () => {
+      assert.deepEqual(errorsOf(assertProblem(await upload({ metadata: '{"a":"\\ud800"}' }), 400, 'validation_failed')), ['metadata/a: must be well-formed Unicode (a lone surrogate such as \\ud800 is no character)']);
+      const big = assertProblem(await upload({ metadata: '{"order":{"n":12345678901234567890}}' }), 400, 'validation_failed');
+      assert.match(errorsOf(big)[0] ?? '', /^metadata\/order\/n: 12345678901234567890 is an integer beyond what a JSON number keeps exactly .*send it as a string$/);
+      const imported = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: '{"url":"https://example.com/a.wav","metadata":{"id":-9007199254740993}}', headers: { 'content-type': 'application/json' } });
+      assert.match(errorsOf(assertProblem(imported, 400, 'validation_failed'))[0] ?? '', /^metadata\/id: -9007199254740993 is an integer beyond/);
+      assert.equal(await recordingCount(), 0);
+      // The largest exact integer, and digits in a string, are kept as sent.
+      const kept = await upload({ metadata: '{"n":9007199254740991,"s":"12345678901234567890","f":1.5e300}' });
+      assert.equal(kept.statusCode, 202, kept.body);
+      assert.deepEqual(kept.json<{ metadata: unknown }>().metadata, { n: 9007199254740991, s: '12345678901234567890', f: 1.5e300 });
+    });
+
+    test('an upload form refuses a field it does not take, and a field sent twice', async () => {
+      assert.deepEqual(errorsOf(assertProblem(await upload({ agent: 'sam' }), 400, 'validation_failed')), ['agent: is not a field of this form (it takes file, metadata, retention_days, recorded_at)']);
+      const twice = multipart({}, { content: audio, filename: 'call.wav', contentType: 'audio/wav' });
+      const payload = Buffer.from(twice.payload.toString('latin1').replace(/^(--[^\r]+)\r\n/, '$1\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n{"a":1}\r\n$1\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n{"a":2}\r\n$1\r\n'), 'latin1');
+      const sentTwice = await hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, payload, headers: twice.headers });
+      assert.deepEqual(errorsOf(assertProblem(sentTwice, 400, 'validation_failed')), ['metadata: is sent more than once']);
+      assert.equal(await recordingCount(), 1, 'only the recording kept by the test before');
+    });
+
+    test('a route that takes no body refuses one with fields', async () => {
+      const retry = await hark.request({ method: 'POST', url: `${P}/transcription-runs/trn-00000000-0000-7000-8000-000000000000/retry`, key: account.key, payload: { force: true } });
+      assert.deepEqual(errorsOf(assertProblem(retry, 400, 'validation_failed')), ['force: is not a field of this request (it takes no body)']);
+      const bare = await hark.request({ method: 'POST', url: `${P}/transcription-runs/trn-00000000-0000-7000-8000-000000000000/retry`, key: account.key });
+      assertProblem(bare, 404, 'not_found');
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/no-such-thing`, key: account.key, payload: { a: 1 } }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, payload: { file: 'x' } }), 415, 'unsupported_media_type');
+    });
+
+    test('errors name a body field by its path, each once, and every value a field may take', async () => {
+      const huge = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: '{"url":"https://example.com/a.wav","retention_days":1e400}', headers: { 'content-type': 'application/json' } });
+      assert.deepEqual(errorsOf(assertProblem(huge, 400, 'validation_failed')), ['retention_days: must be a finite number (1e400 is beyond what a number can hold)']);
+      const nameless = await hark.request({ method: 'POST', url: `${P}/analysis-scenarios`, key: account.key, payload: { name: '' } });
+      assert.deepEqual(errorsOf(assertProblem(nameless, 400, 'validation_failed')), ['name: must NOT have fewer than 1 characters']);
+      const typed = await hark.request({ method: 'POST', url: `${P}/analysis-scenarios`, key: account.key, payload: { name: 'QA', questions: [{ id: 'q', text: 'How many?', type: 'number' }] } });
+      assert.deepEqual(errorsOf(assertProblem(typed, 400, 'validation_failed')), ['questions/0/type: must be one of: boolean, text']);
+    });
+
+    test("an import's file name keeps its last part only", async () => {
+      const imported = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: { url: 'https://example.com/a.wav', filename: '../../calls\\2026/monday.wav' } });
+      assert.equal(imported.statusCode, 202, imported.body);
+      assert.equal(imported.json<{ filename: string }>().filename, 'monday.wav');
+    });
+
+    test("an execution's idempotency key may come as the Idempotency-Key header; both must agree, and one is needed", async () => {
+      const recordingId = (await upload({})).json<{ id: string }>().id;
+      const scenarios = await hark.request({ method: 'GET', url: `${P}/transcription-scenarios`, key: account.key });
+      const scenarioId = scenarios.json<{ data: { id: string }[] }>().data[0]!.id;
+      const execute = (headers: Record<string, string>, body: Record<string, unknown>) => hark.request({ method: 'POST', url: `${P}/transcription-scenarios/${scenarioId}/executions`, key: account.key, headers, payload: { recording_ids: [recordingId], ...body } });
+      const first = await execute({ 'idempotency-key': 'nightly-1' }, {});
+      assert.equal(first.statusCode, 202, first.body);
+      assert.equal(first.json<{ idempotency_key: string }>().idempotency_key, 'nightly-1');
+      const again = await execute({ 'idempotency-key': 'nightly-1' }, {});
+      assert.equal(again.statusCode, 200);
+      assert.equal(again.json<{ id: string }>().id, first.json<{ id: string }>().id);
+      const sameInBoth = await execute({ 'idempotency-key': 'nightly-1' }, { idempotency_key: 'nightly-1' });
+      assert.equal(sameInBoth.json<{ id: string }>().id, first.json<{ id: string }>().id);
+      assert.deepEqual(errorsOf(assertProblem(await execute({ 'idempotency-key': 'nightly-1' }, { idempotency_key: 'nightly-2' }), 400, 'validation_failed')), ['idempotency_key: differs from the Idempotency-Key header: send the key once, or the same in both']);
+      assert.deepEqual(errorsOf(assertProblem(await execute({}, {}), 400, 'validation_failed')), ['idempotency_key: is required: in the body, or as an Idempotency-Key header']);
+    });
+  });
+}
