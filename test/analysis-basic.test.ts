@@ -373,6 +373,22 @@ describe('basic engine: boolean phrasing', () => {
 });
 
 describe('basic engine: text questions', () => {
+  test('what a customer asked for: the words after how they say they want it, not the agent\'s own requests', async () => {
+    const asked = async (segments: TranscriptSegment[], question = 'What did the customer ask for?') => answer(await engine.analyze(input(segments, [txt('r', question)])), 'r');
+    const refund = await asked(punctuatedCall.slice(0, 1).concat([seg(7, 12, "Hi. I'd like a refund, please, the kettle came broken."), seg(12.5, 15, 'Sorry about that. I need your order number.')]));
+    assert.equal(refund.answer, 'a refund');
+    assert.ok(refund.confidence >= 0.6 && refund.evidence[0]?.text.startsWith("I'd like a refund"), JSON.stringify(refund));
+    assert.equal((await asked(billingCall)).answer, 'my bill i think i was charged twice this month');
+    assert.equal((await asked([seg(0, 3, 'hello how may i help'), seg(3, 6, 'can i get a copy of my last invoice')], 'What does the caller want?')).answer, 'a copy of my last invoice');
+    assert.equal((await asked([seg(0, 3, 'support how can i help you'), seg(3, 6, 'i want to cancel my subscription please')], 'What was the customer\'s request?')).answer, 'cancel my subscription');
+    // Said without asking: the first sentence that says more than hello, uncertain.
+    const unasked = await asked([seg(0, 3, 'Thanks for calling, how can I help?'), seg(3, 6, 'My internet keeps dropping every evening.')]);
+    assert.equal(unasked.answer, 'My internet keeps dropping every evening.');
+    assert.ok(unasked.confidence < 0.6);
+    // "What size did they want?" asks for a size, not for the request.
+    assert.notEqual((await asked([seg(0, 3, 'i want to swap these shoes for a size nine')], 'What size did the customer want instead?')).answer, 'swap these shoes for a size nine');
+  });
+
   test('amounts: spoken and written money', async () => {
     const spoken = await engine.analyze(input(billingCall, [txt('paid', 'How much did the customer pay?')]));
     assert.equal(answer(spoken, 'paid').answer, '$36.99');

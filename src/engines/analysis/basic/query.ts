@@ -84,7 +84,13 @@ export interface Query {
   asksChange: boolean;
   /** The question asks what the call (or a party) was about or why ("what did the customer call about", "the reason for calling"). */
   asksTopic: boolean;
+  /** The question asks what a party asked for or wanted ("what did the customer ask for", "what does the caller need"). */
+  asksRequest: boolean;
 }
+
+/** Lemmas of wanting, asked with "what": "what did the customer want / need / request". */
+const REQUEST_ASKED = new Set(['want', 'need', 'request', 'require']);
+const WHAT_AUXILIARIES = new Set(['did', 'does', 'do', 'was', 'is', 'were', 'has', 'had', 'would']);
 
 /** Words that ask what a call was about. */
 const TOPIC_ASKED = new Set(['reason', 'reasons', 'purpose', 'topic', 'subject']);
@@ -160,5 +166,9 @@ export function buildQuery(w: Wink, question: string): Query {
   const role = terms.some((t) => AGENT_ROLES.has(t.lemma)) ? 'agent' : terms.some((t) => CUSTOMER_ROLES.has(t.lemma)) ? 'customer' : null;
   const asksChange = intent !== null && words.some((word) => CHANGE_ASKED.has(word));
   const asksTopic = (wh === 'what' && words.includes('about')) || wh === 'why' || words.some((word) => TOPIC_ASKED.has(word));
-  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic };
+  const lemmas = toks.map((t) => t.lemma);
+  // "what did / does / was …": a "what size did they want" asks for a size, not for the request.
+  const afterWhat = words[words.indexOf('what') + 1] ?? '';
+  const asksRequest = wh === 'what' && intent === null && WHAT_AUXILIARIES.has(afterWhat) && (lemmas.some((l) => REQUEST_ASKED.has(l)) || ((lemmas.includes('ask') || lemmas.includes('look')) && words.includes('for')));
+  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest };
 }

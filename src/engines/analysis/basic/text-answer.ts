@@ -163,8 +163,91 @@ function notTheAgents(q: Query, units: Unit[], found: AnswerBody<string> | null)
   return agents !== undefined && found.answer.toLowerCase() === agents.toLowerCase() ? null : found;
 }
 
+/**
+ * How a caller says what they want, in the order they are tried: a wish in the first person ("i
+ * would like", "i need", "i'm calling about"), then a request ("can i get", "could you"). Words
+ * as wink reads them ("i'd" is "i" and "would"; "i'm" stays one word). A last part of words in
+ * OPTIONAL may be left out ("i would like a refund").
+ */
+const REQUEST_OPENINGS: readonly (readonly string[])[][] = [
+  [['i'], ['would', 'd'], ['like', 'love'], ['to']],
+  [['i'], ['want', 'wanted', 'need', 'needed'], ['to']],
+  [['i'], ['wanna']],
+  [["i'm", 'im', 'i am', 'i was'], ['calling', 'ringing', 'phoning'], ['to', 'about', 'because', 'regarding']],
+  [["i'm", 'im', 'i am', 'i was'], ['looking', 'hoping', 'trying'], ['for', 'to']],
+  [['can', 'could', 'may'], ['i', 'we'], ['get', 'have']],
+  [['can', 'could', 'would'], ['you'], ['please']],
+];
+const OPTIONAL = new Set(['to', 'for', 'about', 'because', 'regarding', 'please']);
+const REQUEST_MAX_WORDS = 12;
+/** Words of courtesy cut from the ends of a request ("a refund please"). */
+const COURTESY = new Set(['please', 'thanks', 'thank', 'you', 'so', 'just']);
+
+/** The token index after `part` matched at `k` ("i am" takes two tokens), or -1. */
+function matchPart(normal: string[], k: number, part: readonly string[]): number {
+  for (const option of part) {
+    const words = option.split(' ');
+    if (words.every((word, j) => normal[k + j] === word)) return k + words.length;
+  }
+  return -1;
+}
+
+/**
+ * The words after a request's opening in `u` up to the end of its clause ("i would like a refund
+ * please, my blender…" → "a refund"), or null. A unit that asks with a wh-word ("how can i help")
+ * requests nothing; a request for the other party's details ("i need your account number") is the
+ * agent's, not one.
+ */
+function requestIn(u: Unit, openings: readonly (readonly string[])[][]): string | null {
+  const normal = u.toks.map((t) => t.normal);
+  if (u.toks.some((t) => t.inq && WH_ASKING.has(t.normal))) return null;
+  for (const opening of openings) {
+    for (let i = 0; i < normal.length; i++) {
+      let k = i;
+      for (const [p, part] of opening.entries()) {
+        const next = matchPart(normal, k, part);
+        if (next >= 0) k = next;
+        else if (p === opening.length - 1 && part.every((word) => OPTIONAL.has(word))) break;
+        else {
+          k = -1;
+          break;
+        }
+      }
+      if (k < 0 || k >= u.toks.length) continue;
+      let from = k;
+      while (from < u.toks.length && COURTESY.has(normal[from]!)) from++;
+      let to = from;
+      // The clause ends at punctuation, at "please", or after a dozen words in an unpunctuated run.
+      while (to + 1 < u.toks.length && to - from < REQUEST_MAX_WORDS - 1 && u.toks[to + 1]!.pos !== 'PUNCT' && normal[to + 1] !== 'please') to++;
+      while (to >= from && COURTESY.has(normal[to]!)) to--;
+      if (to < from || normal[from] === 'your' || !u.toks.slice(from, to + 1).some((t) => t.content)) continue;
+      return u.text.slice(u.toks[from]!.start, u.toks[to]!.end).trim();
+    }
+  }
+  return null;
+}
+/** Wh-words whose question offers help rather than asks for it ("how can i help"). */
+const WH_ASKING = new Set(['how', 'what', 'where', 'when', 'why', 'who', 'which']);
+
+/**
+ * What a party asked for: the first wish said in the first person, else the first request, else
+ * (uncertain) the first sentence that says more than hello.
+ */
+function requestAnswer(units: Unit[]): AnswerBody<string> | null {
+  for (const [openings, confidence] of [[REQUEST_OPENINGS.slice(0, 5), 0.6], [REQUEST_OPENINGS.slice(5), 0.45]] as const) {
+    for (const u of units) {
+      const wanted = requestIn(u, openings);
+      if (wanted !== null) return { answer: truncate(wanted, ANSWER_MAX_CHARS), confidence, evidence: uniqueEvidence([u]) };
+    }
+  }
+  return topicAnswer(units);
+}
+
 export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBody<string> {
   if (units.length === 0) return noAnswer();
+  // What was asked for is rarely asked in the call's words ("what did the customer ask for?" vs
+  // "i would like a refund"): read how people say what they want.
+  if (q.asksRequest) return requestAnswer(units) ?? noAnswer();
   const types = q.intent !== null && q.intent !== 'name' ? INTENT_TYPES[q.intent] : [];
   const ranked = rankCandidates(q, units, matches, types);
   const best = ranked[0];
