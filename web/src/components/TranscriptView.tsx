@@ -5,12 +5,13 @@
 // Enter on it, or a segment's time button seeks the audio there. The words are one tab stop:
 // arrow keys move between them (← → a word, ↑ ↓ a segment, Home and End), as in a toolbar.
 import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
-import { Fragment, memo, useMemo, useState, type KeyboardEvent } from 'react';
+import { Fragment, memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../api/client.ts';
-import { formatTime, wordAt } from '../lib/transcript-sync.ts';
+import { followScroll, formatTime, wordAt } from '../lib/transcript-sync.ts';
 import { spottedWords } from '../lib/spotted-words.ts';
 import { formatDuration } from '../lib/durations.ts';
+import { wholePercents } from '../lib/percent.ts';
 
 type Transcript = Schemas['Transcript'];
 
@@ -52,11 +53,28 @@ function ChapterHeading({ chapter, number, onSeek }: { chapter: Transcript['chap
 }
 
 /** Speakers still called by their channel (channel_0, channel_1): no scenario named them. */
+/** How long the transcript leaves alone a box its reader scrolled. */
+const READER_SCROLL_MS = 4000;
+
 const byChannelOnly = (speakers: readonly { speaker: string }[]) => speakers.length > 1 && speakers.every((s) => /^channel_\d+$/.test(s.speaker));
 
 export function TranscriptView({ transcript, time, onSeek, speakersHref }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void; speakersHref?: string }) {
   const words = transcript.words;
   const current = wordAt(words, time);
+  // The box follows the word heard (a seek from search, an answer's evidence, playback), unless the
+  // reader scrolled it in the last few seconds.
+  const viewport = useRef<HTMLDivElement>(null);
+  const readerScrolledAt = useRef(0);
+  useEffect(() => {
+    const box = viewport.current;
+    const word = current >= 0 ? box?.querySelector<HTMLElement>(`[data-word="${current}"]`) : null;
+    if (!box || !word || Date.now() - readerScrolledAt.current < READER_SCROLL_MS) return;
+    const to = followScroll(box.getBoundingClientRect(), word.getBoundingClientRect(), box.scrollTop);
+    if (to !== null) box.scrollTo({ top: to });
+  }, [current]);
+  const readerScrolls = () => {
+    readerScrolledAt.current = Date.now();
+  };
   // The words under a phrase spotting heard in the audio (what the words may garble).
   const spotted = useMemo(() => spottedWords(words, transcript.spotted ?? []), [words, transcript.spotted]);
   // Each segment's words (its channel's, inside its times), found once.
@@ -107,6 +125,8 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
     (event.currentTarget.querySelector(`[data-word="${to}"]`) as HTMLElement | null)?.focus();
   };
   const speakers = transcript.stats.speakers;
+  // Whole percents that add up to 100 (talk ratios of 0.455 and 0.545 showed as 46 % and 55 %).
+  const talkPercents = wholePercents(speakers.map((s) => s.talk_ratio));
   // Headings only where a call has several chapters, by the segment each starts at.
   const chapterAt = useMemo(() => {
     const chapters = transcript.chapters ?? [];
@@ -117,7 +137,7 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
 
   return (
     <Paper withBorder p="md" radius="md">
-      <ScrollArea.Autosize mah={520} type="auto">
+      <ScrollArea.Autosize mah={520} type="auto" viewportRef={viewport} viewportProps={{ onWheel: readerScrolls, onTouchMove: readerScrolls }}>
         <Stack gap="sm" aria-label="Transcript" onKeyDown={onWordKey}>
           {transcript.summary && (
             <Box>
@@ -129,9 +149,9 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
           )}
           {several && (
             <Group gap="lg" aria-label="Talk statistics">
-              {speakers.map((s) => (
+              {speakers.map((s, i) => (
                 <Text key={s.speaker} size="sm" data-speaker-stats={s.speaker}>
-                  <b>{s.speaker}</b> {Math.round(s.talk_ratio * 100)} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatDuration(s.longest_turn_seconds)}
+                  <b>{s.speaker}</b> {talkPercents[i]} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatDuration(s.longest_turn_seconds)}
                   {sentimentLine(transcript.sentiment.speakers.find((x) => x.speaker === s.speaker))}
                 </Text>
               ))}

@@ -1,5 +1,6 @@
 // Call categories in words, and the blank conditions the editor starts from.
 import type { Schemas } from '../api/client.ts';
+import { NEGATIVE_SENTIMENT } from './filters.ts';
 
 export type CategoryRule = Schemas['CategoryRule'];
 export type Condition = CategoryRule['conditions'][number];
@@ -35,7 +36,8 @@ export function blankCondition(type: ConditionType): Condition {
   if (type === 'phrase') return { type, phrases: [], said: true };
   if (type === 'similar_to') return { type, text: '', speaker: 'customer' };
   if (type === 'talk') return { type, metric: 'silence_seconds', op: 'above', value: 30 };
-  return { type, speaker: 'customer', part: 'mean', op: 'below', value: -0.2 };
+  // As negative as the recordings' "Negative" filter: a new condition and the filter find the same calls.
+  return { type, speaker: 'customer', part: 'mean', op: 'below', value: NEGATIVE_SENTIMENT };
 }
 
 /** One condition in a sentence: `agent says "refund" in the first 15 s`. */

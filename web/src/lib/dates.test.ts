@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime } from './dates.ts';
+import { formatDate, formatDateTime, periodLabel } from './dates.ts';
 
 describe('dates', () => {
   it('writes a day, a short month and a year, in local time', () => {
@@ -12,5 +12,15 @@ describe('dates', () => {
   it('writes nothing for a value that is not a date', () => {
     expect(formatDate('soon')).toBe('');
     expect(formatDateTime('')).toBe('');
+  });
+});
+
+describe('periodLabel', () => {
+  it('says a report period as people say it, from its first day, whatever the time zone', () => {
+    expect(periodLabel('2026-11-16', 'day')).toBe('16 Nov 2026');
+    expect(periodLabel('2026-11-16', 'week')).toBe('week of 16 Nov 2026');
+    expect(periodLabel('2026-11-01', 'month')).toBe('Nov 2026');
+    expect(periodLabel('2026-11-01T00:00:00.000Z', 'month')).toBe('Nov 2026');
+    expect(periodLabel('(none)', 'week')).toBe('(none)');
   });
 });

@@ -19,3 +19,12 @@ export function formatDateTime(value: string | number | Date): string {
   if (Number.isNaN(date.getTime())) return '';
   return `${formatDate(date)}, ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
+
+/** A report's period as people say it: "16 Nov 2026", "week of 16 Nov 2026", "Nov 2026" (from its first day, "2026-11-16"). */
+export function periodLabel(first: string, period: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(first);
+  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
+  if (!match || !month) return first;
+  const day = `${Number(match[3])} ${month} ${match[1]}`;
+  return period === 'month' ? `${month} ${match[1]}` : period === 'week' ? `week of ${day}` : day;
+}

@@ -19,9 +19,11 @@ export interface RecordingFilters {
 }
 
 export type Sentiment = 'negative' | 'positive';
+/** A speaker's mean sentiment at or below this is negative, wherever the interface says so (a filter, a new category's condition). */
+export const NEGATIVE_SENTIMENT = -0.05;
 /** The API's sentiment bounds for each choice. */
 export const sentimentBounds: Record<Sentiment, { sentiment_min?: string; sentiment_max?: string }> = {
-  negative: { sentiment_max: '-0.05' },
+  negative: { sentiment_max: String(NEGATIVE_SENTIMENT) },
   positive: { sentiment_min: '0.2' },
 };
 

@@ -15,8 +15,8 @@ describe('report charts', () => {
     // In the order the table lists them (by value), whatever the groups' order (ben came first).
     expect(chart.series.map((s) => s.name)).toEqual(['ana', 'ben']);
     expect(chart.rows).toEqual([
-      { 'recorded_at:week': '2026-11-09', ben: 50, ana: 100 },
-      { 'recorded_at:week': '2026-11-16', ana: 25 },
+      { 'recorded_at:week': 'week of 9 Nov 2026', ben: 50, ana: 100 },
+      { 'recorded_at:week': 'week of 16 Nov 2026', ana: 25 },
     ]);
   });
 

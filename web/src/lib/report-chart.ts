@@ -1,5 +1,7 @@
 // Turns an analysis report into chart rows: one row per x value (a period, or a metadata value),
 // one series per question (or, grouped by a field over time, per field value for one question).
+import { periodLabel } from './dates.ts';
+
 export interface ReportGroup {
   key: Record<string, string | null>;
   results: number;
@@ -41,7 +43,8 @@ export function chartOf(groups: ReportGroup[], fieldKey: string | null, period: 
     }
     byX.set(xValue, row);
   }
-  const rows = [...byX.values()].sort((a, b) => String(a[x]).localeCompare(String(b[x])));
+  // Sorted by the period's first day (or the field's value), then shown as people say a period.
+  const rows = [...byX.values()].sort((a, b) => String(a[x]).localeCompare(String(b[x]))).map((row) => (period ? { ...row, [x]: periodLabel(String(row[x]), period) } : row));
   // Lines per field value are listed in the order the table lists the groups (by value); bars per question in the questions' order.
   const named = [...series].map(([name, text]) => ({ name, label: text }));
   return { rows, x, series: periodKey && fieldKey ? named.sort((a, b) => a.name.localeCompare(b.name)) : named };

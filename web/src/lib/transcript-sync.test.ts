@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatTime, indexAt, wordAt, wordsOf } from './transcript-sync.ts';
+import { followScroll, formatTime, indexAt, wordAt, wordsOf } from './transcript-sync.ts';
 
 const words = [
   { start: 0.5, end: 0.9, word: 'hello' },
@@ -24,5 +24,16 @@ describe('the word being heard', () => {
   test('times read as m:ss or h:mm:ss', () => {
     expect(formatTime(65.4)).toBe('1:05');
     expect(formatTime(3725)).toBe('1:02:05');
+  });
+});
+
+describe('following the word heard', () => {
+  test('scrolls only when the word is out of the box, to a third of the way down', () => {
+    const box = { top: 100, height: 300 };
+    expect(followScroll(box, { top: 150, height: 20 }, 0)).toBeNull();
+    expect(followScroll(box, { top: 390, height: 20 }, 0)).toBe(190);
+    expect(followScroll(box, { top: 1100, height: 20 }, 200)).toBe(1100);
+    expect(followScroll(box, { top: 40, height: 20 }, 500)).toBe(340);
+    expect(followScroll(box, { top: 90, height: 20 }, 5)).toBe(0);
   });
 });

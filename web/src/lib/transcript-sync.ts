@@ -45,3 +45,14 @@ export function formatTime(seconds: number): string {
   const s = whole % 60;
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
 }
+
+/**
+ * Where a scrolled box of the transcript should scroll so the word heard is in view: null while
+ * it is in view already; else the word a third of the way down. Positions are the word's and the
+ * box's on the page (getBoundingClientRect), `scrollTop` the box's.
+ */
+export function followScroll(box: { top: number; height: number }, word: { top: number; height: number }, scrollTop: number): number | null {
+  const offset = word.top - box.top;
+  if (offset >= 0 && offset + word.height <= box.height) return null;
+  return Math.max(0, scrollTop + offset - box.height / 3);
+}

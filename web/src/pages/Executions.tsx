@@ -40,12 +40,13 @@ export default function Executions() {
                   <Table.Tr key={e.id} data-execution={e.id}>
                     <Table.Td>
                       <Group gap={6} wrap="nowrap">
-                        {e.kind === 'analysis' ? (
-                          <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}`} size="sm">
-                            {e.scenario_name ?? 'Deleted scenario'}
-                          </Anchor>
+                        {e.scenario_name === null || e.scenario_name === undefined ? (
+                          <Text size="sm">Deleted scenario</Text>
                         ) : (
-                          <Text size="sm">{e.scenario_name ?? 'Deleted scenario'}</Text>
+                          // An analysis opens on the answers it gave; a transcription on its scenario.
+                          <Anchor component={Link} to={e.kind === 'analysis' ? `/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}` : `/w/${workspace.id}/scenarios/transcription/${e.scenario_id}`} size="sm">
+                            {e.scenario_name}
+                          </Anchor>
                         )}
                         <Badge size="xs" variant="light">
                           {e.kind}

@@ -12,9 +12,34 @@ import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { wholePercents } from '../lib/percent.ts';
 import { chartOf } from '../lib/report-chart.ts';
+import { periodLabel } from '../lib/dates.ts';
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
 import { formatDuration } from '../lib/durations.ts';
+
+const choiceKey = (workspaceId: string) => `hark.reports.scenario.${workspaceId}`;
+/** The analysis scenario last chosen on the Reports page of a workspace, on this browser. */
+function readChoice(workspaceId: string): string | null {
+  try {
+    return localStorage.getItem(choiceKey(workspaceId));
+  } catch {
+    return null;
+  }
+}
+function rememberChoice(workspaceId: string, scenarioId: string): void {
+  try {
+    localStorage.setItem(choiceKey(workspaceId), scenarioId);
+  } catch {
+    // Storage refused (private mode): the page keeps its choice in the address only.
+  }
+}
+
+/** A group's value as the table shows it: a period as people say it ("week of 16 Nov 2026"), no value as "(none)". */
+const keyLabel = (key: string, value: string | null | undefined): string => {
+  if (value === null || value === undefined) return '(none)';
+  const period = /^(?:recorded_at|created_at):(day|week|month)$/.exec(key)?.[1];
+  return period ? periodLabel(value, period) : value;
+};
 
 const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
 
@@ -50,7 +75,10 @@ export default function Reports() {
   });
   const newestScenario = newest.data?.data[0]?.analysis_scenario_id;
   const known = (id: string | undefined) => (id && scenarios.data?.data.some((s) => s.id === id) ? id : undefined);
-  const scenarioId = search.get('scenario') ?? (newest.isPending ? null : (known(newestScenario) ?? scenarios.data?.data[0]?.id ?? null));
+  // The scenario last chosen here (on this browser) before the one that ran last: one call analysed
+  // with another scenario does not turn the page to a report of one call.
+  const remembered = known(readChoice(workspace.id) ?? undefined);
+  const scenarioId = search.get('scenario') ?? remembered ?? (newest.isPending ? null : (known(newestScenario) ?? scenarios.data?.data[0]?.id ?? null));
   const field = search.get('field');
   const period = search.get('period');
   const questionId = search.get('question');
@@ -73,7 +101,7 @@ export default function Reports() {
 
   // Each group's talk shares as a stacked bar per speaker (they add up to 100 %).
   const talkRows = (talk.data?.groups ?? []).map((g) => ({
-    group: groupBy.map((k) => g.key[k] ?? '(none)').join(' · ') || 'All calls',
+    group: groupBy.map((k) => keyLabel(k, g.key[k])).join(' · ') || 'All calls',
     ...Object.fromEntries(talkSpeakers.map((name) => [name, Math.round((g.speakers.find((x) => x.speaker === name)?.talk_share ?? 0) * 100)])),
   }));
   /** Downloads a report as CSV (the grouping as the page has it); a refusal is shown, not thrown. */
@@ -96,7 +124,10 @@ export default function Reports() {
     <Stack>
       <Title order={1}>Reports</Title>
       <Group align="end">
-        <Select label="Analysis scenario" data={scenarios.data?.data.map((s) => ({ value: s.id, label: s.name })) ?? []} value={scenarioId} onChange={(v) => set('scenario', v)} allowDeselect={false} w={260} />
+        <Select label="Analysis scenario" data={scenarios.data?.data.map((s) => ({ value: s.id, label: s.name })) ?? []} value={scenarioId} onChange={(v) => {
+            if (v) rememberChoice(workspace.id, v);
+            set('scenario', v);
+          }} allowDeselect={false} w={260} />
         <Select label="Group by metadata field" placeholder="No field" data={[
             { group: 'Metadata', items: fields.data?.data.map((f) => f.field) ?? [] },
             { group: 'Calls', items: [{ value: CATEGORY, label: 'call category' }] },
@@ -165,7 +196,7 @@ export default function Reports() {
                       {groups.map((g, i) => (
                         <Table.Tr key={i}>
                           {groupBy.map((k) => (
-                            <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
+                            <Table.Td key={k}>{keyLabel(k, g.key[k])}</Table.Td>
                           ))}
                           <Table.Td>{g.calls}</Table.Td>
                           {g.questions.map((q) => (
@@ -213,7 +244,7 @@ export default function Reports() {
                 {recordings.data?.groups.map((g, i) => (
                   <Table.Tr key={i}>
                     {groupBy.map((k) => (
-                      <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
+                      <Table.Td key={k}>{keyLabel(k, g.key[k])}</Table.Td>
                     ))}
                     <Table.Td>{g.recordings}</Table.Td>
                     <Table.Td>
@@ -267,7 +298,7 @@ export default function Reports() {
                   return (
                   <Table.Tr key={i}>
                     {groupBy.map((k) => (
-                      <Table.Td key={k}>{g.key[k] ?? '(none)'}</Table.Td>
+                      <Table.Td key={k}>{keyLabel(k, g.key[k])}</Table.Td>
                     ))}
                     <Table.Td>{g.transcripts}</Table.Td>
                     {talkSpeakers.map((name) => {
