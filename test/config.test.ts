@@ -8,7 +8,9 @@ import { everyMinutes } from '../src/runtime.ts';
 test('defaults and converted values', () => {
   const config = loadConfig({ PORT: '9000', HARK_IMPORT_ALLOW_PRIVATE: 'true', HARK_RETENTION_DEFAULT_DAYS: '', HARK_REGISTRATION: 'closed' });
   assert.equal(config.port, 9000);
-  assert.equal(config.importAllowPrivate, true);
+  assert.equal(config.importAllowPrivate, true, 'the older name still allows');
+  assert.equal(loadConfig({ HARK_ALLOW_PRIVATE_ADDRESSES: '1' }).importAllowPrivate, true);
+  assert.equal(loadConfig({}).importAllowPrivate, false);
   assert.equal(config.registration, 'closed');
   assert.deepEqual(config.retention, { minDays: 1, maxDays: 3650, defaultDays: 7 });
   assert.equal(config.maxAudioSeconds, 4 * 3600);

@@ -60,7 +60,7 @@ export function scenarioName(given: string | undefined, otherwise: string): stri
 
 /**
  * An engine's address, checked when the scenario is saved as imports and webhooks are: http(s),
- * no credentials in it, and a public address unless HARK_IMPORT_ALLOW_PRIVATE (names are resolved
+ * no credentials in it, and a public address unless HARK_ALLOW_PRIVATE_ADDRESSES (names are resolved
  * now and again, on the connected address, when the engine is called). A remote engine needs an
  * address, the scenario's or the operator's, and is refused when the operator switched remote
  * engines off.
@@ -80,7 +80,7 @@ export async function checkEngineAddress(config: Config, engine: { name: string;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw invalid('options/base_url', 'must be an http or https URL');
   if (url.username || url.password) throw invalid('options/base_url', 'must not contain credentials');
   if (config.importAllowPrivate) return;
-  const allowHint = 'an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE';
+  const allowHint = 'an operator may allow private addresses with HARK_ALLOW_PRIVATE_ADDRESSES';
   // The same rules as imports and webhooks: a private literal or a local name ("localhost.") at once.
   try {
     assertLiteralAllowed(url.hostname, { allowPrivate: false });

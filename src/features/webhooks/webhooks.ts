@@ -33,11 +33,11 @@ async function checkUrl(ctx: Context, raw: string): Promise<string> {
     try {
       assertLiteralAllowed(url.hostname, { allowPrivate: false });
     } catch (error) {
-      if (error instanceof AddressNotAllowedError) throw invalid('url', `must reach a public address (${error.address} is not; an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE=1)`);
+      if (error instanceof AddressNotAllowedError) throw invalid('url', `must reach a public address (${error.address} is not; an operator may allow private addresses with HARK_ALLOW_PRIVATE_ADDRESSES=1)`);
       throw error;
     }
     const addresses = await dns.lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
-    if (addresses.some((a) => !isPublicAddress(a.address))) throw invalid('url', 'must reach a public address (an operator may allow private addresses with HARK_IMPORT_ALLOW_PRIVATE=1)');
+    if (addresses.some((a) => !isPublicAddress(a.address))) throw invalid('url', 'must reach a public address (an operator may allow private addresses with HARK_ALLOW_PRIVATE_ADDRESSES=1)');
   }
   return url.toString();
 }

@@ -35,7 +35,7 @@ export class AddressNotAllowedError extends Error {
 }
 
 export interface AddressPolicy {
-  /** HARK_IMPORT_ALLOW_PRIVATE: every address is allowed. */
+  /** HARK_ALLOW_PRIVATE_ADDRESSES: every address is allowed. */
   allowPrivate: boolean;
   /** Replaces the public-address rule (tests use it to stand in for the internet). */
   isAllowed?: AddressCheck | undefined;
