@@ -7,6 +7,9 @@
 //                          the engine, to tune on
 //   analysis-holdout-3.json split "holdout-3" written for the semantic yes/no goal, before the
 //                          engine ran on it, by a writer who never saw the engine
+//   analysis-requests.json split "requests-dev" and "requests-holdout": what a customer asked
+//                          for ("what did the customer ask for?"), written by a helper who never
+//                          saw the engine; the held-out calls in other trades and other wordings
 // Only the held-out splits say how the engine does on calls it was not fitted to, so each split is
 // reported on its own and dev is never mixed into a held-out figure. Boolean accuracy is printed
 // next to "always true", "always false" and the majority answer on the same questions.
@@ -14,7 +17,7 @@
 // sentences that mean yes, written by a helper in a quality lead's role from each question's text
 // and the kind of call alone, never seeing a call or the engine), as a team would set them up.
 // Tune with `--split dev --verbose`; run the held-out splits only to measure.
-//   npx tsx bench/analysis-basic.ts [--verbose] [--examples] [--runs N] [--split dev|dev-2|holdout|holdout-2|holdout-3]
+//   npx tsx bench/analysis-basic.ts [--verbose] [--examples] [--runs N] [--split dev|dev-2|requests-dev|holdout|holdout-2|holdout-3|requests-holdout]
 //   (--verbose prints the answers without examples, or with them where --examples is given)
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -32,8 +35,8 @@ interface TextQ { id: string; text: string; type: 'text'; expected: string[] }
 interface Call { id: string; split?: string; file: string; segments: TranscriptSegment[]; questions: (BoolQ | TextQ)[] }
 interface Dataset { calls: Call[] }
 
-const FILES = ['./analysis-dataset.json', './analysis-dev-2.json', './analysis-holdout.json', './analysis-holdout-3.json'];
-const SPLIT_ORDER = ['dev', 'dev-2', 'holdout', 'holdout-2', 'holdout-3'];
+const FILES = ['./analysis-dataset.json', './analysis-dev-2.json', './analysis-holdout.json', './analysis-holdout-3.json', './analysis-requests.json'];
+const SPLIT_ORDER = ['dev', 'dev-2', 'requests-dev', 'holdout', 'holdout-2', 'holdout-3', 'requests-holdout'];
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');

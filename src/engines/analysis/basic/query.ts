@@ -86,10 +86,13 @@ export interface Query {
   asksTopic: boolean;
   /** The question asks what a party asked for or wanted ("what did the customer ask for", "what does the caller need"). */
   asksRequest: boolean;
+  /** It asks for a request after the first ("what else did the customer ask for", "… after that"). */
+  asksNextRequest: boolean;
 }
 
 /** Lemmas of wanting, asked with "what": "what did the customer want / need / request". */
 const REQUEST_ASKED = new Set(['want', 'need', 'request', 'require']);
+const NEXT_REQUEST = new Set(['after', 'also', 'add', 'another', 'second', 'next', 'then']);
 const WHAT_AUXILIARIES = new Set(['did', 'does', 'do', 'was', 'is', 'were', 'has', 'had', 'would']);
 
 /** Words that ask what a call was about. */
@@ -167,8 +170,10 @@ export function buildQuery(w: Wink, question: string): Query {
   const asksChange = intent !== null && words.some((word) => CHANGE_ASKED.has(word));
   const asksTopic = (wh === 'what' && words.includes('about')) || wh === 'why' || words.some((word) => TOPIC_ASKED.has(word));
   const lemmas = toks.map((t) => t.lemma);
-  // "what did / does / was …": a "what size did they want" asks for a size, not for the request.
+  // "what did / does / was / else …": a "what size did they want" asks for a size, not for the request.
   const afterWhat = words[words.indexOf('what') + 1] ?? '';
-  const asksRequest = wh === 'what' && intent === null && WHAT_AUXILIARIES.has(afterWhat) && (lemmas.some((l) => REQUEST_ASKED.has(l)) || ((lemmas.includes('ask') || lemmas.includes('look')) && words.includes('for')));
-  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest };
+  const asksRequest = wh === 'what' && intent === null && (WHAT_AUXILIARIES.has(afterWhat) || afterWhat === 'else') && (lemmas.some((l) => REQUEST_ASKED.has(l)) || ((lemmas.includes('ask') || lemmas.includes('look')) && words.includes('for')));
+  // "what else did they ask for", "… after that", "what did they add to the request": the next one.
+  const asksNextRequest = asksRequest && (afterWhat === 'else' || lemmas.some((l) => NEXT_REQUEST.has(l)));
+  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest, asksNextRequest };
 }

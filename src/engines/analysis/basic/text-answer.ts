@@ -175,9 +175,13 @@ const REQUEST_OPENINGS: readonly (readonly string[])[][] = [
   [['i'], ['wanna']],
   [["i'm", 'im', 'i am', 'i was'], ['calling', 'ringing', 'phoning'], ['to', 'about', 'because', 'regarding']],
   [["i'm", 'im', 'i am', 'i was'], ['looking', 'hoping', 'trying'], ['for', 'to']],
+  [["i'm", 'im', 'i am', 'i was'], ['wondering'], ['if i could', 'if you could', 'if we could', 'whether i could', 'whether you could', 'if']],
+  [['is it possible', 'would it be possible'], ['to', 'for me to', 'for you to']],
   [['can', 'could', 'may'], ['i', 'we'], ['get', 'have']],
   [['can', 'could', 'would'], ['you'], ['please']],
 ];
+/** The first openings are wishes in the first person; the rest, requests. */
+const WISHES = 6;
 const OPTIONAL = new Set(['to', 'for', 'about', 'because', 'regarding', 'please']);
 const REQUEST_MAX_WORDS = 12;
 /** Words of courtesy cut from the ends of a request ("a refund please"). */
@@ -218,14 +222,18 @@ function requestIn(u: Unit, openings: readonly (readonly string[])[][]): string 
       while (from < u.toks.length && COURTESY.has(normal[from]!)) from++;
       let to = from;
       // The clause ends at punctuation, at "please", or after a dozen words in an unpunctuated run.
-      while (to + 1 < u.toks.length && to - from < REQUEST_MAX_WORDS - 1 && u.toks[to + 1]!.pos !== 'PUNCT' && normal[to + 1] !== 'please') to++;
+      while (to + 1 < u.toks.length && to - from < REQUEST_MAX_WORDS - 1 && !endsClause(u, to + 1) && normal[to + 1] !== 'please') to++;
       while (to >= from && COURTESY.has(normal[to]!)) to--;
-      if (to < from || normal[from] === 'your' || !u.toks.slice(from, to + 1).some((t) => t.content)) continue;
+      if (to < from || normal[from] === 'your' || DETAILS_ASKED.has(normal[from]!) || !u.toks.slice(from, to + 1).some((t) => t.content)) continue;
       return u.text.slice(u.toks[from]!.start, u.toks[to]!.end).trim();
     }
   }
   return null;
 }
+/** Punctuation that ends a clause: not a hyphen inside a word ("ninety-day"). */
+const endsClause = (u: Unit, i: number): boolean => u.toks[i]!.pos === 'PUNCT' && !(u.toks[i]!.value === '-' && u.toks[i]!.start === u.toks[i - 1]?.end);
+/** What an agent asks a caller to do with their details ("can you confirm the address"): no request of the caller's. */
+const DETAILS_ASKED = new Set(['confirm', 'tell', 'give', 'spell', 'verify', 'read', 'provide', 'repeat', 'hold', 'state']);
 /** Wh-words whose question offers help rather than asks for it ("how can i help"). */
 const WH_ASKING = new Set(['how', 'what', 'where', 'when', 'why', 'who', 'which']);
 
@@ -233,21 +241,31 @@ const WH_ASKING = new Set(['how', 'what', 'where', 'when', 'why', 'who', 'which'
  * What a party asked for: the first wish said in the first person, else the first request, else
  * (uncertain) the first sentence that says more than hello.
  */
-function requestAnswer(units: Unit[]): AnswerBody<string> | null {
-  for (const [openings, confidence] of [[REQUEST_OPENINGS.slice(0, 5), 0.6], [REQUEST_OPENINGS.slice(5), 0.45]] as const) {
+function requestAnswer(units: Unit[], next: boolean): AnswerBody<string> | null {
+  if (next) {
+    // The second request of the call, in the order they were said.
+    const said = units.flatMap((u) => {
+      const wanted = requestIn(u, REQUEST_OPENINGS);
+      return wanted === null ? [] : [{ u, wanted }];
+    });
+    const second = said.find((r) => r.wanted !== said[0]?.wanted);
+    return second ? { answer: truncate(second.wanted, ANSWER_MAX_CHARS), confidence: 0.45, evidence: uniqueEvidence([second.u]) } : null;
+  }
+  for (const [openings, confidence] of [[REQUEST_OPENINGS.slice(0, WISHES), 0.6], [REQUEST_OPENINGS.slice(WISHES), 0.45]] as const) {
     for (const u of units) {
       const wanted = requestIn(u, openings);
       if (wanted !== null) return { answer: truncate(wanted, ANSWER_MAX_CHARS), confidence, evidence: uniqueEvidence([u]) };
     }
   }
-  return topicAnswer(units);
+  // Said without a request's words: the first sentence after the agent's opening that says more than hello.
+  return topicAnswer(units.length > 2 ? units.slice(1) : units);
 }
 
 export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBody<string> {
   if (units.length === 0) return noAnswer();
   // What was asked for is rarely asked in the call's words ("what did the customer ask for?" vs
   // "i would like a refund"): read how people say what they want.
-  if (q.asksRequest) return requestAnswer(units) ?? noAnswer();
+  if (q.asksRequest) return requestAnswer(units, q.asksNextRequest) ?? noAnswer();
   const types = q.intent !== null && q.intent !== 'name' ? INTENT_TYPES[q.intent] : [];
   const ranked = rankCandidates(q, units, matches, types);
   const best = ranked[0];
