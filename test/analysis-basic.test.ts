@@ -385,6 +385,10 @@ describe('basic engine: text questions', () => {
     const unasked = await asked([seg(0, 3, 'Thanks for calling, how can I help?'), seg(3, 6, 'My internet keeps dropping every evening.')]);
     assert.equal(unasked.answer, 'My internet keeps dropping every evening.');
     assert.ok(unasked.confidence < 0.6);
+    // The next request, not the agent's own "can you confirm…".
+    const twoAsks = [seg(0, 3, 'support how can i help'), seg(3, 6, 'is it possible to move my delivery to friday'), seg(6, 9, 'sure can you confirm the postcode'), seg(9, 12, 'yes and could you also leave it with a neighbour')];
+    assert.equal((await asked(twoAsks)).answer, 'move my delivery to friday');
+    assert.equal((await asked(twoAsks, 'What else did the customer ask for?')).answer, 'leave it with a neighbour');
     // "What size did they want?" asks for a size, not for the request.
     assert.notEqual((await asked([seg(0, 3, 'i want to swap these shoes for a size nine')], 'What size did the customer want instead?')).answer, 'swap these shoes for a size nine');
   });

@@ -185,7 +185,7 @@ const WISHES = 6;
 const OPTIONAL = new Set(['to', 'for', 'about', 'because', 'regarding', 'please']);
 const REQUEST_MAX_WORDS = 12;
 /** Words of courtesy cut from the ends of a request ("a refund please"). */
-const COURTESY = new Set(['please', 'thanks', 'thank', 'you', 'so', 'just']);
+const COURTESY = new Set(['please', 'thanks', 'thank', 'you', 'so', 'just', 'also']);
 
 /** The token index after `part` matched at `k` ("i am" takes two tokens), or -1. */
 function matchPart(normal: string[], k: number, part: readonly string[]): number {
