@@ -197,6 +197,17 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     const named = (await answers.locator('[data-call] a').allTextContents()).filter((text) => text.endsWith('.wav')).sort();
     assert.deepEqual(named, calls.flatMap((c, i) => (c.greets ? [] : [path.basename(files[i]!)])).sort());
     await check(page, 'lead-answers-no');
+    // One agent's calls without a greeting: the recordings' filters beside the answers'.
+    await page.getByLabel('Metadata field', { exact: true }).fill('agent');
+    await page.getByRole('combobox', { name: 'equals' }).fill('ben');
+    await page.getByRole('combobox', { name: 'equals' }).press('Enter');
+    const bens = calls.flatMap((c, i) => (c.greets || c.agent !== 'ben' ? [] : [path.basename(files[i]!)])).sort();
+    await page.getByText(`${bens.length} ${bens.length === 1 ? 'call' : 'calls'}.`).waitFor();
+    assert.deepEqual((await answers.locator('[data-call] a').allTextContents()).filter((text) => text.endsWith('.wav')).sort(), bens);
+    assert.match(page.url(), /metadata\.agent=ben/);
+    await check(page, 'lead-answers-agent');
+    await page.getByRole('button', { name: 'Remove the filter on agent' }).click();
+    await page.getByText('3 calls.').waitFor();
   });
 
   test('the weekly greeting rate per agent counts calls, and a re-run leaves it as it is', async () => {

@@ -1,15 +1,19 @@
 // Answers across calls: one row per call, one column per question — the answer (marked uncertain
 // when its confidence is low) linked to the moment of its evidence in the call. For one execution
-// (?execution_id=) or every call's latest result; filtered by answer, exportable as CSV.
+// (?execution_id=) or every call's latest result; filtered by answer and by the recordings' own
+// filters (an agent's calls, a week, a category), exportable as CSV.
 import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { download, workspacePath } from '../api/client.ts';
-import { queries } from '../api/queries.ts';
+import { queries, useMetadataFields } from '../api/queries.ts';
+import { RecordingFiltersBar } from '../components/RecordingFiltersBar.tsx';
+import { activeFilterCount, filtersFromSearch, filtersToQuery, filtersToSearch } from '../lib/filters.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
 import './Answers.css';
 
 const choices = [
@@ -25,7 +29,11 @@ export default function Answers() {
   const [search, setSearch] = useSearchParams();
   const executionId = search.get('execution_id');
   const filters = Object.fromEntries([...search.entries()].filter(([name]) => name.startsWith('answer.')));
-  const query = { ...(executionId ? { execution_id: executionId } : {}), ...filters, limit: 1000, offset: 0 };
+  // "Sam's calls with no refund": the recordings' filters beside the answers'.
+  const callFilters = filtersFromSearch(search);
+  const fields = useMetadataFields(workspace.id);
+  const [showCallFilters, setShowCallFilters] = useState(false);
+  const query = { ...(executionId ? { execution_id: executionId } : {}), ...filters, ...filtersToQuery(callFilters), limit: 1000, offset: 0 };
 
   const table = useQuery(queries.answers(workspace.id, scenarioId, query));
   const questions = table.data?.questions ?? [];
@@ -50,6 +58,12 @@ export default function Answers() {
         {executionId ? 'The calls of one execution.' : "Each call's latest answers."} {table.data ? `${table.data.total} ${table.data.total === 1 ? 'call' : 'calls'}.` : ''}
       </Text>
       <ProblemAlert error={table.error} />
+      {phone && (
+        <Button variant="default" w="fit-content" onClick={() => setShowCallFilters(!showCallFilters)} aria-expanded={showCallFilters} data-filters-toggle>
+          {showCallFilters ? 'Hide call filters' : activeFilterCount(callFilters) > 0 ? `Call filters (${activeFilterCount(callFilters)} applied)` : 'Call filters'}
+        </Button>
+      )}
+      {(!phone || showCallFilters) && <RecordingFiltersBar filters={callFilters} fields={fields.data?.data ?? []} onChange={(next) => setSearch(filtersToSearch(next, search), { replace: true })} />}
       <Group align="flex-end">
         {questions
           .filter((q) => q.type === 'boolean')
