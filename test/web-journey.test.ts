@@ -88,6 +88,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.locator('[data-skipped]').getByText('Left out, not audio: notes.txt.', { exact: false }).waitFor();
     await page.getByLabel('Metadata field 1', { exact: true }).fill('agent');
     await page.getByLabel('Metadata value 1', { exact: true }).fill('ana');
+    // A file-name pattern the names do not fit is said before anything is sent.
+    await page.getByLabel('File-name pattern').fill('{agent}_{queue}');
+    await page.locator(`[data-file-warning="${path.basename(files[0]!)}"]`).getByText('its name does not fit the pattern: no values of its own').waitFor();
+    await page.getByLabel('File-name pattern').fill('');
+    assert.equal(await page.locator('[data-file-warning]').count(), 0);
     // Each file's own values from a CSV, beside the batch's.
     // Given as bytes: a path would be read by the page later, lazily, from a file that must still exist.
     const csv = `file,queue\n${path.basename(files[0]!)},billing\n${path.basename(files[1]!)},sales\n`;

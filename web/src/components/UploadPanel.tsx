@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { sendForm, workspacePath } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
-import { metadataForFile, metadataFromCsv, splitCallTime } from '../lib/per-file-metadata.ts';
+import { fileWarning, metadataForFile, metadataFromCsv, splitCallTime } from '../lib/per-file-metadata.ts';
 import { FileDrop } from './FileDrop.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { problemMessage } from './Problem.tsx';
@@ -40,6 +40,8 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
   const [batch, setBatch] = useState(0);
   const client = useQueryClient();
   const ownMetadata = (file: File) => metadataForFile(file.name, metadata ?? {}, csv?.byFile ?? null, pattern);
+  // Said before the upload: a name the pattern does not fit, a file the CSV lacks, a call time that is no date.
+  const warningOf = (file: File) => fileWarning(file.name, metadata ?? {}, csv?.byFile ?? null, pattern);
 
   const readCsv = async (file: File | null) => {
     if (!file) return setCsv(null);
@@ -118,6 +120,11 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
                     {item.state === 'failed' ? item.message : item.state === 'done' ? 'Uploaded' : item.state === 'uploading' ? `${Math.round(item.progress * 100)} %` : 'Waiting'}
                   </Text>
                 </Group>
+                {item.state === 'waiting' && warningOf(item.file) && (
+                  <Text size="xs" c="#9a3412" data-file-warning={item.file.name}>
+                    {warningOf(item.file)}
+                  </Text>
+                )}
                 {Object.keys(ownMetadata(item.file)).length > 0 && (
                   <Text size="xs" c="dimmed" data-file-metadata={item.file.name}>
                     {Object.entries(ownMetadata(item.file))

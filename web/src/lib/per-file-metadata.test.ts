@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { metadataForFile, metadataFromCsv, metadataFromPattern, parseCsv } from './per-file-metadata.ts';
+import { fileWarning, metadataForFile, metadataFromCsv, metadataFromPattern, parseCsv } from './per-file-metadata.ts';
 
 describe('metadata per file', () => {
   test('a CSV names each file in its first column; quoted cells and CRLF are read', () => {
@@ -24,5 +24,15 @@ describe('metadata per file', () => {
     expect(metadataForFile('a.wav', { agent: 'batch', team: 'north' }, csv, '{agent}.wav')).toEqual({ agent: 'ana', team: 'north' });
     expect(metadataForFile('sam.wav', { team: 'north' }, csv, '{agent}.wav')).toEqual({ agent: 'sam', team: 'north' });
     expect(metadataForFile('sam.wav', { team: 'north' }, null, '')).toEqual({ team: 'north' });
+  });
+});
+
+describe('a file\'s warning before upload', () => {
+  test('says where a file gets no values of its own, or a call time that is no date', () => {
+    expect(fileWarning('ana_2026-11-02_billing.wav', {}, null, '{agent}_{recorded_at}_{queue}')).toBeNull();
+    expect(fileWarning('recording7.wav', {}, null, '{agent}_{recorded_at}_{queue}')).toBe('its name does not fit the pattern: no values of its own');
+    expect(fileWarning('ana_2026-13-02_billing.wav', {}, null, '{agent}_{recorded_at}_{queue}')).toBe('recorded_at “2026-13-02” is not a date (2026-11-20, or 2026-11-20T09:30)');
+    expect(fileWarning('b.wav', {}, new Map([['a.wav', { agent: 'ana' }]]), '')).toBe('not in the CSV: no values of its own');
+    expect(fileWarning('b.wav', { agent: 'ana' }, null, '')).toBeNull();
   });
 });

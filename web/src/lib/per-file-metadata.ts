@@ -118,3 +118,13 @@ export function splitCallTime(own: Record<string, unknown>): { metadata: Record<
   const recordedAt = callTimeFrom(text);
   return { metadata, recordedAt, problem: recordedAt === null ? `${CALL_TIME_FIELD} “${text}” is not a date (2026-11-20, or 2026-11-20T09:30)` : null };
 }
+
+/**
+ * What to tell about a file before it is uploaded, or null: a pattern its name does not fit, a CSV
+ * without its row (it gets no values of its own), a call time that is no date (it would be refused).
+ */
+export function fileWarning(filename: string, batch: Record<string, unknown>, csv: Map<string, Record<string, string>> | null, pattern: string): string | null {
+  if (csv && !csv.has(filename)) return 'not in the CSV: no values of its own';
+  if (!csv && pattern.trim() && metadataFromPattern(pattern, filename) === null) return 'its name does not fit the pattern: no values of its own';
+  return splitCallTime(metadataForFile(filename, batch, csv, pattern)).problem;
+}
