@@ -50,7 +50,10 @@ export default function Categories() {
     onSuccess: async (saved) => {
       setDraft(null);
       await refresh();
-      notifications.show({ color: 'green', message: `Saved “${saved.name}”. New transcripts are sorted by it; apply it to sort the calls already transcribed.` });
+      // A rule just written or changed is checked against the calls already transcribed at once, so
+      // its count is never the 0 (or the old rule's) that waits for "Apply to past calls".
+      notifications.show({ color: 'green', message: `Saved “${saved.name}”. New transcripts are sorted by it; checking the calls already transcribed…` });
+      apply.mutate({ ...saved, recordings: 0 });
     },
   });
   const apply = useMutation({
