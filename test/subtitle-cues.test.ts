@@ -1,5 +1,6 @@
-// Subtitle cues a reader can follow: a long segment cut at sentence ends, then commas or words,
-// each cue timed by its words; short segments and segments without words stay as written.
+// Subtitle cues a reader can follow: a long segment cut where a cue would grow too long, after a
+// sentence end, else a comma, else between words, each cue timed by its words; short sentences
+// share a cue; short segments and segments without words stay as written.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_CUE_CHARS, MAX_CUE_SECONDS, subtitleCues } from '../src/features/transcription/subtitle-cues.ts';
@@ -10,17 +11,23 @@ function said(shown: string[], from = 0) {
   return shown.map((punctuated_word, i) => ({ word: punctuated_word.toLowerCase().replace(/[^a-z0-9]/g, '') || 'x', punctuated_word, start: from + i * 0.4, end: from + i * 0.4 + 0.35, confidence: 0.9, channel: 0, speaker: 'channel_0' }));
 }
 
-test('a long segment is cut at its sentence ends, each cue timed by its own words', () => {
+test('a long segment is cut where a cue would grow too long, after a sentence end where there is one, each cue timed by its own words', () => {
   const words = said('Thank you for calling. How can I help you today? My parcel never arrived, and it was $25 with delivery, I paid it on the first of the month.'.split(' '));
   const segment = { start: 0, end: words.at(-1)!.end, text: words.map((w) => w.punctuated_word).join(' '), channel: 0, speaker: 'channel_0' };
   const cues = subtitleCues([segment], words);
-  assert.deepEqual(cues.slice(0, 2).map((c) => c.text), ['Thank you for calling.', 'How can I help you today?']);
-  assert.equal(cues[1]!.start, words[4]!.start);
+  // Two short sentences share a cue; the next cue starts where the sentence after them does.
+  assert.deepEqual(cues.map((c) => c.text), ['Thank you for calling. How can I help you today?', 'My parcel never arrived, and it was $25 with delivery,', 'I paid it on the first of the month.']);
+  assert.equal(cues[1]!.start, words[10]!.start);
   assert.equal(cues.map((c) => c.text).join(' '), segment.text, 'every word once, in order');
   for (const cue of cues) {
     assert.ok(cue.end - cue.start <= MAX_CUE_SECONDS && cue.text.length <= MAX_CUE_CHARS, JSON.stringify(cue));
   }
-  assert.ok(cues.length >= 4, 'the long last sentence is cut too');
+});
+
+test('a short sentence is no cue of its own: it shares one with the sentence before it', () => {
+  const words = said('The light is flashing red. Flashing red. It has been like that since Monday and I tried turning it off and on.'.split(' '));
+  const segment = { start: 0, end: words.at(-1)!.end, text: words.map((w) => w.punctuated_word).join(' '), channel: 0, speaker: 'channel_0' };
+  assert.deepEqual(subtitleCues([segment], words).map((c) => c.text), ['The light is flashing red. Flashing red.', 'It has been like that since Monday and I tried turning it off and on.']);
 });
 
 test('a short segment, and one without words, stay whole; a number keeps its unshown words', () => {

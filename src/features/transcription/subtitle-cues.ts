@@ -1,7 +1,8 @@
 // Subtitle cues from a transcript's segments: a segment a reader can take in at once (up to 7 s
 // and two lines of 42 characters) is one cue, as written; a longer one (a recogniser cuts only at
-// pauses of 0.6 s or at 15 s) is cut at its sentence ends, then at its commas or between words,
-// each cue timed by its own words. A segment without words stays whole.
+// pauses of 0.6 s or at 15 s) is cut where a cue would grow too long: after its last sentence end,
+// else its last comma, else between words, each cue timed by its own words. Short sentences share
+// a cue (a cue of two words for 0.8 s is gone before it is read). A segment without words stays whole.
 import type { Segment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { wordsBySegment } from '../../core/transcripts/segment-words.ts';
 
@@ -12,6 +13,12 @@ export const MAX_CUE_SECONDS = 7;
 export const MAX_CUE_CHARS = 84;
 
 const shown = (word: ShownWord): string => word.punctuated_word ?? word.word;
+
+/** The last index of `list` whose item passes `test`, or null. */
+function lastIndexWhere<T>(list: readonly T[], test: (item: T) => boolean): number | null {
+  for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;
+  return null;
+}
 
 /** The cues of `segments`, whose words are `words` (each a segment's by its channel and time). */
 export function subtitleCues(segments: readonly CueSegment[], words: readonly ShownWord[]): CueSegment[] {
@@ -28,24 +35,20 @@ export function subtitleCues(segments: readonly CueSegment[], words: readonly Sh
       cues.push({ ...segment, start: piece[0]!.start, end: piece.at(-1)!.end, text: text(piece) });
       piece = [];
     };
-    for (const [k, word] of own.entries()) {
+    for (const word of own) {
       // A word that shows nothing (inside a number) stays with the word that writes it.
       if (piece.length > 0 && shown(word) !== '') {
         const longer = [...piece, word];
         if (word.end - piece[0]!.start > MAX_CUE_SECONDS || text(longer).length > MAX_CUE_CHARS) {
-          // Too long with it: cut after the piece's last comma where there is one, else here.
-          let comma = piece.length - 1;
-          while (comma > 0 && !/,$/.test(shown(piece[comma]!))) comma--;
-          const rest = comma > 0 ? piece.slice(comma + 1) : [];
-          if (comma > 0) piece = piece.slice(0, comma + 1);
+          // Too long with it: cut after the piece's last sentence end, else its last comma, else here.
+          const cut = lastIndexWhere(piece, (w) => /[.?!]$/.test(shown(w))) ?? lastIndexWhere(piece, (w) => /,$/.test(shown(w)));
+          const rest = cut !== null ? piece.slice(cut + 1) : [];
+          if (cut !== null) piece = piece.slice(0, cut + 1);
           close();
           piece = rest;
         }
       }
       piece.push(word);
-      const next = own[k + 1];
-      const ends = /[.?!]$/.test(shown(word)) && (next === undefined || shown(next) !== '');
-      if (ends) close();
     }
     close();
     return cues;

@@ -47,7 +47,15 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, ear
             <Text size="sm">Answered on an earlier transcript of this call: its passages may differ from the transcript shown. Analyse again to answer this one.</Text>
           </Group>
         )}
-        {result.summary && <Text size="sm">{result.summary}</Text>}
+        {result.summary && (
+          // Labelled, and apart from the answers: it is the call told short, not evidence for one.
+          <Text size="sm" data-summary>
+            <Text span size="xs" fw={600} c="dimmed" tt="uppercase" mr={6}>
+              Summary
+            </Text>
+            {result.summary}
+          </Text>
+        )}
         {result.answers.map((answer) => {
           const meansYes = meansYesOf(answer, teaching);
           return (
