@@ -21,6 +21,9 @@ test('a polite "no thanks" is no complaint, and an opening "okay" no praise', ()
   assert.ok(scoreText('no that is fine thank you') > 0.2, 'was -0.4');
   assert.ok(scoreText('No thank you, that is great.') > 0.2, 'was 0.1');
   assert.equal(scoreText('Okay, my account number is on the letter.'), 0, 'was 0.81');
+  assert.equal(scoreText('Okay.'), 0, 'an acknowledgement alone: was 0.81');
+  assert.equal(scoreText('alright'), 0);
+  assert.ok(scoreText('Okay, great.') > 0.2, 'praise after it stays');
   assert.ok(scoreText('No, this is not acceptable.') < 0, 'a "no" that refuses stays');
   assert.ok(scoreText('Well, this is terrible.') < -0.3);
 });

@@ -56,7 +56,11 @@ const mean = (values: readonly number[]) => (values.length === 0 ? null : round(
 const POLITE_NO = /\bno,?\s+(?=(?:thanks|thank you|problem|worries|that'?s (?:fine|all|great|okay)|that is (?:fine|all|great|okay))\b)/gi;
 const OPENING_FILLER = /(^|[.?!]\s+)(?:okay|ok|alright|all right|right|well|so),?\s+(?=\w)/gi;
 
+/** A sentence that is only an acknowledgement ("Okay.", "Alright!"): no judgement (the lexicon scored "Okay." +0.81). */
+const ACKNOWLEDGEMENT_ONLY = /^\s*(?:okay|ok|alright|all right|right|well|so|mm+|uh huh|mhm)[\s.,!?]*$/i;
+
 export function scoreText(text: string): number {
+  if (ACKNOWLEDGEMENT_ONLY.test(text)) return 0;
   const instance = wink();
   const judged = text.replace(POLITE_NO, '').replace(OPENING_FILLER, '$1');
   return round(instance.readDoc(judged).out(instance.its.sentiment) as number);
