@@ -553,6 +553,16 @@ describe('basic engine: the quality lead\'s classic questions in the words calls
     seg(12, 15, 'march fifth nineteen eighty'),
   ];
   const plain = [seg(0, 4, 'thanks for calling how can i help'), seg(4, 8, 'my bill is twice what it should be'), seg(8, 12, 'let me look at the account')];
+  test('"you\'re welcome" answers a thanks: no greeting, and never its evidence', async () => {
+    const thanked = [seg(0, 3, 'my parcel never came'), seg(3, 6, "i'll send another one today"), seg(6, 8, 'thank you'), seg(8, 10, "you're welcome")];
+    const greeting = answer(await engine.analyze(input(thanked, [bool('greet', 'Did the agent greet the customer?')])), 'greet');
+    assert.ok(greeting.evidence.every((e) => !/welcome/.test(e.text)), JSON.stringify(greeting));
+    assert.ok(greeting.answer === false || greeting.confidence < 0.6, JSON.stringify(greeting));
+    const welcomed = answer(await engine.analyze(input([seg(0, 3, 'welcome to acme support'), ...thanked], [bool('greet', 'Did the agent greet the customer?')])), 'greet');
+    assert.equal(welcomed.answer, true);
+    assert.match(welcomed.evidence[0]?.text ?? '', /welcome to acme/);
+  });
+
   test('"sorry" is an apology, a date of birth checks who is calling', async () => {
     const questions = [bool('apology', 'Did the agent apologise?'), bool('id', "Did the agent verify the customer's identity?")];
     const said = await engine.analyze(input(call, questions));

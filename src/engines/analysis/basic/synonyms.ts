@@ -85,12 +85,19 @@ function asksAgain(toks: Token[], i: number): boolean {
   return a === 'what' || a === 'pardon' || a === 'come' || ((a === 'could' || a === 'can') && b === 'you' && (c === 'repeat' || c === 'say'));
 }
 
+/** "you're welcome", "you are most welcome": the answer to a thanks, no greeting ("welcome to acme" is one). */
+function answersThanks(toks: Token[], i: number): boolean {
+  const before = toks.slice(Math.max(0, i - 3), i).map((t) => t.normal);
+  return before.includes("you're") || before.includes('youre') || (before.includes('you') && (before.includes('are') || before.includes("'re")));
+}
+
 /** Tags each token with the groups of its lemma or form, and of any multi-word entry starting at it. */
 export function assignGroups(toks: Token[]): void {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (t === undefined) continue;
     if (t.normal === 'sorry' && asksAgain(toks, i)) continue;
+    if (t.normal === 'welcome' && answersThanks(toks, i)) continue;
     for (const key of [t.lemma, t.normal]) {
       for (const g of SYNONYMS.single.get(key) ?? []) if (!t.groups.includes(g)) t.groups.push(g);
       for (const p of SYNONYMS.phrases.get(key) ?? []) {
