@@ -4,7 +4,7 @@
 // heard lit; a click on a word,
 // Enter on it, or a segment's time button seeks the audio there. The words are one tab stop:
 // arrow keys move between them (← → a word, ↑ ↓ a segment, Home and End), as in a toolbar.
-import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Flex, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../api/client.ts';
@@ -199,20 +199,23 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
           {segments.map(({ segment, indexes }, i) => (
             <Fragment key={i}>
               {chapterAt.has(i) && <ChapterHeading chapter={chapterAt.get(i)!.chapter} number={chapterAt.get(i)!.number} onSeek={onSeek} />}
-              <Group align="flex-start" gap="sm" wrap="nowrap">
-                <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
-                  {formatTime(segment.start)}
-                </Anchor>
-                {several && (
-                  // The speaker at the start of each turn, in a column of its own.
-                  <Box w={{ base: 88, sm: 104 }} style={{ flexShrink: 0 }}>
-                    {segments[i - 1]?.segment.speaker !== segment.speaker && (
-                      <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={{ base: 88, sm: 104 }} data-speaker={segment.speaker}>
-                        {segment.speaker}
-                      </Badge>
-                    )}
-                  </Box>
-                )}
+              {/* On a phone the time and the speaker head the words, which take the whole width. */}
+              <Flex direction={{ base: 'column', xs: 'row' }} align="flex-start" gap={{ base: 0, xs: 'sm' }}>
+                <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+                  <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
+                    {formatTime(segment.start)}
+                  </Anchor>
+                  {several && (
+                    // The speaker at the start of each turn, in a column of its own.
+                    <Box w={{ base: 'auto', xs: 88, sm: 104 }} style={{ flexShrink: 0 }}>
+                      {segments[i - 1]?.segment.speaker !== segment.speaker && (
+                        <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={{ base: 160, xs: 88, sm: 104 }} data-speaker={segment.speaker}>
+                          {segment.speaker}
+                        </Badge>
+                      )}
+                    </Box>
+                  )}
+                </Group>
                 <Text size="md" style={{ lineHeight: 1.7, minWidth: 0, overflowWrap: 'anywhere' }}>
                   {indexes.length > 0
                     ? // A number written over several words is carried by its first; the others write nothing.
@@ -223,7 +226,7 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
                       ))
                     : segment.text}
                 </Text>
-              </Group>
+              </Flex>
             </Fragment>
           ))}
         </Stack>

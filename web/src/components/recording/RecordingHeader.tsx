@@ -16,6 +16,7 @@ import { MetadataEdit } from './MetadataEdit.tsx';
 import { RetentionControl } from './RetentionControl.tsx';
 import { PipelineBadge } from '../Status.tsx';
 import { sectionHref } from '../WorkspaceLayout.tsx';
+import { FileName } from '../FileName.tsx';
 
 /** The recording holds audio, or will once prepared: not when its download or preparation failed, nor after its retention. */
 const keepsAudio = (r: Schemas['Recording']) => r.audio_deleted_at === null && !failedStatuses.has(r.status);
@@ -48,7 +49,7 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Title order={1} fz="h2" style={{ wordBreak: 'break-word' }}>
-            {r.filename}
+            <FileName name={r.filename} />
           </Title>
           <Group gap="xs">
             <PipelineBadge pipeline={r.pipeline} />
