@@ -96,7 +96,6 @@ export default function TranscriptionScenario() {
       >
         <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
-            {renamed && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={scenarioId} byHand />}
             {stale && <ChangedElsewhere onReload={reload} onOverwrite={overwrite} saving={save.isPending} />}
             <ProblemAlert error={save.error ?? remove.error} title="Not saved" />
             <TextInput label="Name" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} />
@@ -165,6 +164,8 @@ export default function TranscriptionScenario() {
                 Save
               </Button>
             )}
+            {/* Beside Save, where the reader is when it appears (at the top it went unseen). */}
+            {renamed && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={scenarioId} byHand />}
           </Stack>
         </fieldset>
       </form>
