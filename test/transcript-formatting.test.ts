@@ -85,6 +85,14 @@ test('"and", "but" and "or" carry a sentence on even where the model would end i
   assert.equal(text('when did you order it i placed it last week', { 5: 0.1 }, { 5: 0 }), 'When did you order it? I placed it last week.', '"when" asks as often as it opens a clause');
 });
 
+test('a question said straight after a statement, without a pause, is a sentence of its own where the model ends one before it', () => {
+  const text = (said: string, odds: Record<number, number>) => punctuate(spoken(said), undefined, said.split(' ').map((_, i) => odds[i] ?? -10)).map((w) => w.punctuated_word).join(' ');
+  assert.equal(text('you will see it in five days is there anything else', { 7: 0.3 }), 'You will see it in five days. Is there anything else?');
+  assert.equal(text('let me check that for you can you hold on', { 6: 2.6 }), 'Let me check that for you. Can you hold on?');
+  assert.equal(text('you will see it in five days is there anything else', { 7: -3 }), 'You will see it in five days is there anything else.', 'not where the model does not say so');
+  assert.equal(text('the reason is there was a fault', { 2: 0.5 }), 'The reason is there was a fault.', 'nor where the statement before it would be under three words');
+});
+
 test('a break never splits a number, nor cuts a sentence of one or two words, nor asks without a subject after the verb', () => {
   const format = (said: string, pauses: Record<number, number>) => formatTranscript({ language: 'en', text: '', segments: [{ start: 0, end: 999, text: '', channel: 0, speaker: 'agent' }], words: spoken(said, pauses) }, false).text;
   assert.equal(format('it costs twenty five dollars', { 3: 0.3 }), 'It costs $25.', 'not "twenty, $5"');

@@ -110,14 +110,23 @@ const capitalise = (word: string) => (MARKER.test(word) ? word : word.charAt(0).
 export function punctuate(words: readonly SpeakerWord[], pauses: Readonly<Pauses> = PAUSES, odds?: readonly number[]): FormattedWord[] {
   const out: FormattedWord[] = [];
   let sentence: FormattedWord[] = [];
+  /** The index in `words` of each word of `sentence`. */
+  let at: number[] = [];
+  const end = (part: FormattedWord[], said: readonly string[]) => {
+    part[part.length - 1]!.punctuated_word += asks(said) ? '?' : '.';
+    part[0]!.punctuated_word = capitalise(part[0]!.punctuated_word);
+    out.push(...part);
+  };
   const close = () => {
     if (sentence.length === 0) return;
     const said = sentence.map((w) => w.word.toLowerCase());
-    const last = sentence[sentence.length - 1]!;
-    last.punctuated_word += asks(said) ? '?' : '.';
-    sentence[0]!.punctuated_word = capitalise(sentence[0]!.punctuated_word);
-    out.push(...sentence);
+    const tail = asks(said) ? -1 : tailQuestion(said, at.map((i) => odds?.[i] ?? -Infinity));
+    if (tail > 0) {
+      end(sentence.slice(0, tail), said.slice(0, tail));
+      end(sentence.slice(tail), said.slice(tail));
+    } else end(sentence, said);
     sentence = [];
+    at = [];
   };
   for (const [i, word] of words.entries()) {
     const previous = words[i - 1];
@@ -141,9 +150,28 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Readonly<Pauses
     if (pause >= pauses.sentence || (breaks && sentence.length >= SHORTEST_SENTENCE && opens)) close();
     else if (last && last.punctuated_word !== '' && !MARKER.test(last.word) && !/[.,?!;:]$/.test(last.punctuated_word) && pause >= pauses.break && !inNumber && (opener || (!holds && (pause >= pauses.comma || JOINERS.has(lower) || (clause && sentence.length >= SHORTEST_SENTENCE && opens))))) last.punctuated_word += ',';
     sentence.push({ ...word, punctuated_word: FIRST_PERSON.test(lower) ? `I${word.word.slice(1)}` : word.word });
+    at.push(i);
   }
   close();
   return out;
+}
+
+/** The least log-odds of a sentence end, without a pause, before a question at a sentence's end: stricter than at a break (SENTENCE_LOG_ODDS), since no pause says so too. */
+export const TAIL_QUESTION_LOG_ODDS = -1;
+/** The most words of such a question ("is there anything else"). */
+const TAIL_QUESTION_WORDS = 6;
+
+/**
+ * Where a question said straight after a statement, without a pause, starts at the end of a
+ * sentence ("… in three to five business days is there anything else"): a verb that asks with its
+ * subject after it ("is there", "can I", "do you") where the language model gives a sentence end
+ * at least TAIL_QUESTION_LOG_ODDS, after a statement of three words or more; -1 where none.
+ */
+function tailQuestion(said: readonly string[], odds: readonly number[]): number {
+  for (let j = Math.max(SHORTEST_SENTENCE, said.length - TAIL_QUESTION_WORDS); j <= said.length - 2; j++) {
+    if (AUXILIARIES.has(said[j]!) && SUBJECTS.has(said[j + 1]!) && !tells(said, j) && !HOLDS.has(said[j - 1]!) && (odds[j] ?? -Infinity) >= TAIL_QUESTION_LOG_ODDS) return j;
+  }
+  return -1;
 }
 
 /** Where a vocabulary term's words are said in a row, they are written as the team writes them (the punctuation after them kept). */
