@@ -1,11 +1,11 @@
 // Reports: an analysis scenario's yes-rates per group (a metadata field and/or day, week, month)
 // as a chart and a table, with CSV; and recordings per group with their hours of audio.
 import '@mantine/charts/styles.css';
-import { Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { BarChart, LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, download, ok, workspacePath } from '../api/client.ts';
 import { keys, queries, useAnalysisScenarios, useMetadataFields } from '../api/queries.ts';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
@@ -118,6 +118,10 @@ export default function Reports() {
   const groups = analysis.data?.groups ?? [];
   const questions = groups[0]?.questions ?? [];
   const chart = chartOf(groups, fieldKey, period, questionId);
+  const answered = groups.flatMap((g) => g.questions);
+  const answeredCount = answered.reduce((sum, q) => sum + q.true + q.false, 0);
+  const uncertainCount = answered.reduce((sum, q) => sum + q.uncertain, 0);
+  const mostlyUncertain = answeredCount > 0 && uncertainCount * 2 >= answeredCount;
   const csv = csvOf('analysis', `analysis_scenario_id=${encodeURIComponent(scenarioId ?? '')}&${query.toString()}`, 'analysis-report.csv');
 
   return (
@@ -163,6 +167,16 @@ export default function Reports() {
           <Stack>
             <ProblemAlert error={analysis.error} />
             {groups.length === 0 && analysis.isSuccess && <Text c="dimmed">No analysis results for this scenario yet.</Text>}
+            {mostlyUncertain && scenarioId && (
+              // Rates of unsure answers give a quality lead nothing to act on: say what makes them sure.
+              <Text size="sm" c="#9a3412" role="status" data-mostly-uncertain>
+                {uncertainCount} of {answeredCount} yes/no answers here are uncertain. Without a language model, an answer is sure where the question’s phrases (the words that count, such as “thank you for calling”) are said or not:{' '}
+                <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${scenarioId}`} size="sm">
+                  add phrases to its questions
+                </Anchor>
+                , then analyse again.
+              </Text>
+            )}
             {groups.length > 0 && chart.series.length > 0 && (
               <div aria-label="Yes-rate chart, in percent" role="img" data-testid="report-chart">
                 {period ? (
