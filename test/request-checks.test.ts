@@ -43,6 +43,19 @@ for (const backend of await oneBackend()) {
       assert.deepEqual(kept.json<{ metadata: unknown }>().metadata, { n: 9007199254740991, s: '12345678901234567890', f: 1.5e300 });
     });
 
+    test('bytes that are not UTF-8 in a form field or a file name are a 400, not text changed to U+FFFD', async () => {
+      const form = multipart({ metadata: '{"agent":"XX"}' }, { content: audio, filename: 'call.wav', contentType: 'audio/wav' });
+      const raw = (replace: [string, Buffer]) => {
+        const at = form.payload.indexOf(replace[0]);
+        return Buffer.concat([form.payload.subarray(0, at), replace[1], form.payload.subarray(at + replace[0].length)]);
+      };
+      const send = (payload: Buffer) => hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, payload, headers: form.headers });
+      const before = await recordingCount();
+      assert.deepEqual(errorsOf(assertProblem(await send(raw(['XX', Buffer.from([0xff, 0xfe])])), 400, 'validation_failed')).map((e) => e.split(':')[0]), ['metadata']);
+      assert.deepEqual(errorsOf(assertProblem(await send(raw(['call.wav', Buffer.from([0x63, 0xed, 0xa0, 0x80, 0x2e, 0x77, 0x61, 0x76])])), 400, 'validation_failed')).map((e) => e.split(':')[0]), ['file']);
+      assert.equal(await recordingCount(), before);
+    });
+
     test('an upload form refuses a field it does not take, and a field sent twice', async () => {
       assert.deepEqual(errorsOf(assertProblem(await upload({ agent: 'sam' }), 400, 'validation_failed')), ['agent: is not a field of this form (it takes file, metadata, retention_days, recorded_at)']);
       const twice = multipart({}, { content: audio, filename: 'call.wav', contentType: 'audio/wav' });

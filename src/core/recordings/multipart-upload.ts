@@ -17,6 +17,9 @@ export interface ParsedUpload {
 }
 
 const MULTIPART_OVERHEAD = 1024 * 1024;
+/** What the form parser reads bytes that are not UTF-8 as. */
+const REPLACED = '\uFFFD';
+const NOT_UTF8 = 'must be UTF-8 text (it holds bytes that are not, or U+FFFD, the mark of a text already damaged)';
 
 export interface UploadForm {
   /** The text fields the form takes (any when absent); another is a 400 naming it. */
@@ -58,10 +61,17 @@ export async function readUpload(ctx: Context, request: FastifyRequest, form: Up
           part.file.resume();
           throw invalid('file', 'the file name must not contain the NUL character');
         }
+        if (part.filename?.includes(REPLACED)) {
+          part.file.resume();
+          throw invalid('file', NOT_UTF8);
+        }
         audio = await receiveAudio(ctx.blobs, part.file, max);
         filename = part.filename;
         contentType = contentTypeFor(part.mimetype, audio.format);
       } else {
+        // Bytes that are not UTF-8 were read as U+FFFD: refused, not kept changed.
+        if (part.fieldname.includes(REPLACED)) throw invalid('form', `a field name ${NOT_UTF8}`);
+        if (String(part.value).includes(REPLACED)) throw invalid(part.fieldname, NOT_UTF8);
         assertStorable(String(part.value), part.fieldname);
         assertStorable(part.fieldname, 'form');
         if (form.fields && !form.fields.includes(part.fieldname)) throw invalid(part.fieldname, `is not a field of this form (it takes file, ${form.fields.join(', ')})`);
