@@ -182,7 +182,8 @@ export default function Reports() {
                 {period ? (
                   <LineChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend connectNulls />
                 ) : (
-                  <BarChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend />
+                  // A rate of 0 % still draws a sliver, so it is told apart from a question no call answered.
+                  <BarChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend minBarSize={3} />
                 )}
               </div>
             )}
