@@ -1,4 +1,4 @@
-// A file name that may wrap after its separators ("sam_2026-11-20_billing.wav" on a phone), not
+// A file name that may wrap after its separators ("sam_2026-11-20_billing.wav" as a phone's title), not
 // inside a word.
 import { Fragment } from 'react';
 

@@ -4,13 +4,14 @@
 // heard lit; a click on a word,
 // Enter on it, or a segment's time button seeks the audio there. The words are one tab stop:
 // arrow keys move between them (← → a word, ↑ ↓ a segment, Home and End), as in a toolbar.
-import { Anchor, Badge, Box, Flex, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../api/client.ts';
 import { followScroll, formatTime, wordAt } from '../lib/transcript-sync.ts';
 import { spottedWords } from '../lib/spotted-words.ts';
 import { formatDuration } from '../lib/durations.ts';
+import './TranscriptView.css';
 import { wholePercents } from '../lib/percent.ts';
 
 type Transcript = Schemas['Transcript'];
@@ -66,11 +67,17 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
   const viewport = useRef<HTMLDivElement>(null);
   const readerScrolledAt = useRef(0);
   useEffect(() => {
-    const box = viewport.current;
-    const word = current >= 0 ? box?.querySelector<HTMLElement>(`[data-word="${current}"]`) : null;
-    if (!box || !word || Date.now() - readerScrolledAt.current < READER_SCROLL_MS) return;
-    const to = followScroll(box.getBoundingClientRect(), word.getBoundingClientRect(), box.scrollTop);
-    if (to !== null) box.scrollTo({ top: to });
+    // Not for the first word (the box opens at the top), and measured in the next frame, so the
+    // page's first layout is not forced early.
+    if (current <= 0) return;
+    const frame = requestAnimationFrame(() => {
+      const box = viewport.current;
+      const word = box?.querySelector<HTMLElement>(`[data-word="${current}"]`);
+      if (!box || !word || Date.now() - readerScrolledAt.current < READER_SCROLL_MS) return;
+      const to = followScroll(box.getBoundingClientRect(), word.getBoundingClientRect(), box.scrollTop);
+      if (to !== null) box.scrollTo({ top: to });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [current]);
   const readerScrolls = () => {
     readerScrolledAt.current = Date.now();
@@ -199,21 +206,21 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
           {segments.map(({ segment, indexes }, i) => (
             <Fragment key={i}>
               {chapterAt.has(i) && <ChapterHeading chapter={chapterAt.get(i)!.chapter} number={chapterAt.get(i)!.number} onSeek={onSeek} />}
-              {/* On a phone the time and the speaker head the words, which take the whole width. */}
-              <Flex direction={{ base: 'column', xs: 'row' }} align="flex-start" gap={{ base: 0, xs: 'sm' }}>
+              {/* On a phone the time and the speaker head the words, which take the whole width (TranscriptView.css). */}
+              <div className="hark-segment">
                 <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
                   <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
                     {formatTime(segment.start)}
                   </Anchor>
                   {several && (
                     // The speaker at the start of each turn, in a column of its own.
-                    <Box w={{ base: 'auto', xs: 88, sm: 104 }} style={{ flexShrink: 0 }}>
+                    <div className="hark-segment-speaker">
                       {segments[i - 1]?.segment.speaker !== segment.speaker && (
-                        <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} maw={{ base: 160, xs: 88, sm: 104 }} data-speaker={segment.speaker}>
+                        <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} data-speaker={segment.speaker}>
                           {segment.speaker}
                         </Badge>
                       )}
-                    </Box>
+                    </div>
                   )}
                 </Group>
                 <Text size="md" style={{ lineHeight: 1.7, minWidth: 0, overflowWrap: 'anywhere' }}>
@@ -226,7 +233,7 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
                       ))
                     : segment.text}
                 </Text>
-              </Flex>
+              </div>
             </Fragment>
           ))}
         </Stack>

@@ -15,7 +15,6 @@ import { useMediaQuery } from '@mantine/hooks';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
 import { formatDateTime } from '../lib/dates.ts';
-import { FileName } from '../components/FileName.tsx';
 
 export type Recording = Schemas['Recording'];
 
@@ -146,7 +145,7 @@ export default function Recordings() {
                 <Table.Tr key={recording.id}>
                   <Table.Td>
                     <Anchor component={Link} to={`/w/${workspace.id}/recordings/${recording.id}`}>
-                      <FileName name={recording.filename} />
+                      {recording.filename}
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
