@@ -57,12 +57,16 @@ for (const backend of await oneBackend()) {
     });
 
     test('an upload form refuses a field it does not take, and a field sent twice', async () => {
-      assert.deepEqual(errorsOf(assertProblem(await upload({ agent: 'sam' }), 400, 'validation_failed')), ['agent: is not a field of this form (it takes file, metadata, retention_days, recorded_at)']);
+      assert.deepEqual(errorsOf(assertProblem(await upload({ agent: 'sam' }), 400, 'validation_failed')), ['agent: is not a field of this form (it takes file, metadata, retention_days, recorded_at, filename)']);
+      // A name to keep, as an import takes one.
+      const named = await upload({ filename: 'calls/monday-0930.wav' });
+      assert.equal(named.statusCode, 202, named.body);
+      assert.equal(named.json<{ filename: string }>().filename, 'monday-0930.wav');
       const twice = multipart({}, { content: audio, filename: 'call.wav', contentType: 'audio/wav' });
       const payload = Buffer.from(twice.payload.toString('latin1').replace(/^(--[^\r]+)\r\n/, '$1\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n{"a":1}\r\n$1\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n{"a":2}\r\n$1\r\n'), 'latin1');
       const sentTwice = await hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, payload, headers: twice.headers });
       assert.deepEqual(errorsOf(assertProblem(sentTwice, 400, 'validation_failed')), ['metadata: is sent more than once']);
-      assert.equal(await recordingCount(), 1, 'only the recording kept by the test before');
+      assert.equal(await recordingCount(), 2, 'the recordings kept by the tests before, and the named one');
     });
 
     test('a route that takes no body refuses one with fields', async () => {

@@ -4438,6 +4438,8 @@ export interface operations {
                      * @description When the call took place (default: the file's own creation time where its container has one, else now)
                      */
                     recorded_at?: string;
+                    /** @description The name to keep, as an import takes it (default: the file part's own name) */
+                    filename?: string;
                 };
             };
         };

@@ -31,6 +31,7 @@ const UploadForm = Type.Object({
   metadata: Type.Optional(Type.String({ description: 'A JSON object, as a string (at most 64 KiB)' })),
   retention_days: Type.Optional(Type.Integer({ description: 'Days to keep the audio; within the plan bounds (default 7)' })),
   recorded_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the call took place (default: the file\'s own creation time where its container has one, else now)' })),
+  filename: Type.Optional(Type.String({ maxLength: 255, description: 'The name to keep, as an import takes it (default: the file part\'s own name)' })),
 });
 
 const ImportBody = Type.Object(
@@ -81,7 +82,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       },
     },
     async (request, reply) => {
-      const upload = await readUpload(ctx, request, { fields: ['metadata', 'retention_days', 'recorded_at'] });
+      const upload = await readUpload(ctx, request, { fields: ['metadata', 'retention_days', 'recorded_at', 'filename'] });
       let recording;
       try {
         const metadata = parseMetadata(ctx, upload.fields.metadata);
@@ -90,7 +91,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
         recording = await createFromUpload(ctx, request.params.workspace_id, {
           recordedAt,
           audio: upload.audio,
-          filename: sanitizeFilename(upload.filename, 'upload'),
+          filename: sanitizeFilename(upload.fields.filename || upload.filename, 'upload'),
           contentType: upload.contentType,
           metadata,
           retentionDays,
