@@ -39,3 +39,12 @@ test('a short segment, and one without words, stay whole; a number keeps its uns
   const srt = exportTranscript('srt', [{ ...bare, text: said(Array(40).fill('word')).map(() => 'word').join(' ') }], said(Array(40).fill('word')));
   assert.ok(srt.split('-->').length - 1 >= 3, srt);
 });
+
+test('a cut after a number keeps the words it wrote in, so the next cue starts at its own first word', () => {
+  const words = said('Your total comes to $25. '.split(' ').slice(0, 5).concat(['', 'We will send the receipt to the address on the account today.']).join(' ').split(' '));
+  const segment = { start: 0, end: words.at(-1)!.end, text: words.map((w) => w.punctuated_word).filter(Boolean).join(' '), channel: 0, speaker: 'channel_0' };
+  const cues = subtitleCues([segment], words);
+  assert.deepEqual(cues.map((c) => c.text), ['Your total comes to $25.', 'We will send the receipt to the address on the account today.']);
+  assert.equal(cues[1]!.start, words.find((w) => w.punctuated_word === 'We')!.start);
+});
+

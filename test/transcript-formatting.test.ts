@@ -91,6 +91,9 @@ test('a question said straight after a statement, without a pause, is a sentence
   assert.equal(text('let me check that for you can you hold on', { 6: 2.6 }), 'Let me check that for you. Can you hold on?');
   assert.equal(text('you will see it in five days is there anything else', { 7: -3 }), 'You will see it in five days is there anything else.', 'not where the model does not say so');
   assert.equal(text('the reason is there was a fault', { 2: 0.5 }), 'The reason is there was a fault.', 'nor where the statement before it would be under three words');
+  // A comma a clause's break left before it gives way to the full stop.
+  const clause = 'because it broke is there a fix';
+  assert.equal(punctuate(spoken(clause, { 3: 0.2 }), undefined, clause.split(' ').map((_, i) => (i === 3 ? 0.5 : -10))).map((w) => w.punctuated_word).join(' '), 'Because it broke. Is there a fix?');
 });
 
 test('a break never splits a number, nor cuts a sentence of one or two words, nor asks without a subject after the verb', () => {

@@ -2,12 +2,12 @@
 // 12345678901234567890 as 12345678901234567000, so a metadata value would come back changed and a
 // filter on it would find nothing: such an integer is refused (400), asking for a string instead.
 
-export const UNSAFE_INTEGER_MESSAGE = `is an integer beyond what a JSON number keeps exactly (±${Number.MAX_SAFE_INTEGER}): send it as a string`;
+const UNSAFE_INTEGER_MESSAGE = `is an integer beyond what a JSON number keeps exactly (±${Number.MAX_SAFE_INTEGER}): send it as a string`;
 
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
 /** The first integer literal of a JSON text (outside its strings) beyond ±(2^53 - 1), or null. */
-export function unsafeIntegerLiteral(text: string): string | null {
+function unsafeIntegerLiteral(text: string): string | null {
   // Only a text with 16 digits in a row can write one.
   if (!/\d{16}/.test(text)) return null;
   for (let i = 0; i < text.length; i++) {
@@ -26,8 +26,19 @@ export function unsafeIntegerLiteral(text: string): string | null {
   return null;
 }
 
-/** The JSON-pointer path (no leading slash) under `path` of the first number in `value` equal to `n`, or null. */
-export function pathOfNumber(value: unknown, n: number, path = ''): string | null {
+/**
+ * Where `text` (JSON that parsed to `value`) writes an integer a number cannot keep exactly, and
+ * why, or null: the number's JSON-pointer path without its leading slash, under `base` ("" for the
+ * top of a body; `whole` names the value itself).
+ */
+export function inexactInteger(text: string, value: unknown, base: string, whole: string): { path: string; message: string } | null {
+  const literal = unsafeIntegerLiteral(text);
+  if (literal === null) return null;
+  return { path: pathOfNumber(value, Number(literal), base) || whole, message: `${literal} ${UNSAFE_INTEGER_MESSAGE}` };
+}
+
+/** The path under `path` of the first number in `value` equal to `n`, or null. */
+function pathOfNumber(value: unknown, n: number, path: string): string | null {
   if (typeof value === 'number') return value === n ? path : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [key, item] of Object.entries(value)) {

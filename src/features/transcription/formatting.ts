@@ -113,7 +113,9 @@ export function punctuate(words: readonly SpeakerWord[], pauses: Readonly<Pauses
   /** The index in `words` of each word of `sentence`. */
   let at: number[] = [];
   const end = (part: FormattedWord[], said: readonly string[]) => {
-    part[part.length - 1]!.punctuated_word += asks(said) ? '?' : '.';
+    const last = part[part.length - 1]!;
+    // A comma left at a break before a question split off here gives way to the full stop.
+    last.punctuated_word = last.punctuated_word.replace(/,$/, '') + (asks(said) ? '?' : '.');
     part[0]!.punctuated_word = capitalise(part[0]!.punctuated_word);
     out.push(...part);
   };

@@ -41,7 +41,9 @@ export function subtitleCues(segments: readonly CueSegment[], words: readonly Sh
         const longer = [...piece, word];
         if (word.end - piece[0]!.start > MAX_CUE_SECONDS || text(longer).length > MAX_CUE_CHARS) {
           // Too long with it: cut after the piece's last sentence end, else its last comma, else here.
-          const cut = lastIndexWhere(piece, (w) => /[.?!]$/.test(shown(w))) ?? lastIndexWhere(piece, (w) => /,$/.test(shown(w)));
+          let cut = lastIndexWhere(piece, (w) => /[.?!]$/.test(shown(w))) ?? lastIndexWhere(piece, (w) => /,$/.test(shown(w)));
+          // The words a number's first word writes ("twenty five." → "$25.", "") stay with it.
+          while (cut !== null && cut + 1 < piece.length && shown(piece[cut + 1]!) === '') cut++;
           const rest = cut !== null ? piece.slice(cut + 1) : [];
           if (cut !== null) piece = piece.slice(0, cut + 1);
           close();

@@ -164,24 +164,25 @@ function notTheAgents(q: Query, units: Unit[], found: AnswerBody<string> | null)
 }
 
 /**
- * How a caller says what they want, in the order they are tried: a wish in the first person ("i
- * would like", "i need", "i'm calling about"), then a request ("can i get", "could you"). Words
- * as wink reads them ("i'd" is "i" and "would"; "i'm" stays one word). A last part of words in
- * OPTIONAL may be left out ("i would like a refund").
+ * How a caller says what they want: first a wish in the first person ("i would like", "i need",
+ * "i'm calling about"), then a request ("can i get", "could you"). Words as wink reads them ("i'd"
+ * is "i" and "would"; "i'm" stays one word). A last part of words in OPTIONAL may be left out ("i
+ * would like a refund").
  */
-const REQUEST_OPENINGS: readonly (readonly string[])[][] = [
+type Opening = readonly (readonly string[])[];
+const WISHES: readonly Opening[] = [
   [['i'], ['would', 'd'], ['like', 'love'], ['to']],
   [['i'], ['want', 'wanted', 'need', 'needed'], ['to']],
   [['i'], ['wanna']],
   [["i'm", 'im', 'i am', 'i was'], ['calling', 'ringing', 'phoning'], ['to', 'about', 'because', 'regarding']],
   [["i'm", 'im', 'i am', 'i was'], ['looking', 'hoping', 'trying'], ['for', 'to']],
   [["i'm", 'im', 'i am', 'i was'], ['wondering'], ['if i could', 'if you could', 'if we could', 'whether i could', 'whether you could', 'if']],
+];
+const REQUESTS: readonly Opening[] = [
   [['is it possible', 'would it be possible'], ['to', 'for me to', 'for you to']],
   [['can', 'could', 'may'], ['i', 'we'], ['get', 'have']],
   [['can', 'could', 'would'], ['you'], ['please']],
 ];
-/** The first openings are wishes in the first person; the rest, requests. */
-const WISHES = 6;
 const OPTIONAL = new Set(['to', 'for', 'about', 'because', 'regarding', 'please']);
 const REQUEST_MAX_WORDS = 12;
 /** Words of courtesy cut from the ends of a request ("a refund please"). */
@@ -202,7 +203,7 @@ function matchPart(normal: string[], k: number, part: readonly string[]): number
  * requests nothing; a request for the other party's details ("i need your account number") is the
  * agent's, not one.
  */
-function requestIn(u: Unit, openings: readonly (readonly string[])[][]): string | null {
+function requestIn(u: Unit, openings: readonly Opening[]): string | null {
   const normal = u.toks.map((t) => t.normal);
   if (u.toks.some((t) => t.inq && WH_ASKING.has(t.normal))) return null;
   for (const opening of openings) {
@@ -245,13 +246,13 @@ function requestAnswer(units: Unit[], next: boolean): AnswerBody<string> | null 
   if (next) {
     // The second request of the call, in the order they were said.
     const said = units.flatMap((u) => {
-      const wanted = requestIn(u, REQUEST_OPENINGS);
+      const wanted = requestIn(u, [...WISHES, ...REQUESTS]);
       return wanted === null ? [] : [{ u, wanted }];
     });
     const second = said.find((r) => r.wanted !== said[0]?.wanted);
     return second ? { answer: truncate(second.wanted, ANSWER_MAX_CHARS), confidence: 0.45, evidence: uniqueEvidence([second.u]) } : null;
   }
-  for (const [openings, confidence] of [[REQUEST_OPENINGS.slice(0, WISHES), 0.6], [REQUEST_OPENINGS.slice(WISHES), 0.45]] as const) {
+  for (const [openings, confidence] of [[WISHES, 0.6], [REQUESTS, 0.45]] as const) {
     for (const u of units) {
       const wanted = requestIn(u, openings);
       if (wanted !== null) return { answer: truncate(wanted, ANSWER_MAX_CHARS), confidence, evidence: uniqueEvidence([u]) };
