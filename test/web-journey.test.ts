@@ -198,10 +198,18 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await editing.getByRole('button', { name: 'Add a field' }).click();
     await editing.getByLabel('Metadata field 3', { exact: true }).fill('priority');
     await editing.getByLabel('Metadata value 3', { exact: true }).fill('high');
+    // A recorded_at field is when the call took place, not metadata: one that is no date is said, and holds Save.
+    await editing.getByRole('button', { name: 'Add a field' }).click();
+    await editing.getByLabel('Metadata field 4', { exact: true }).fill('recorded_at');
+    await editing.getByLabel('Metadata value 4', { exact: true }).fill('2026-11-31');
+    await editing.locator('[data-call-time-problem]').getByText('recorded_at “2026-11-31” is not a date', { exact: false }).waitFor();
+    assert.equal(await editing.getByRole('button', { name: 'Save' }).isDisabled(), true);
+    await editing.getByLabel('Metadata value 4', { exact: true }).fill('2026-11-20T09:30');
     await editing.getByRole('button', { name: 'Save' }).click();
     await editing.waitFor({ state: 'hidden' });
     await page.locator('[data-metadata-field="priority"] dd').getByText('high').waitFor();
     assert.deepEqual(await page.getByRole('definition').allTextContents(), ['ana', 'sales', 'high']);
+    await page.getByText('call of 20 Nov 2026, 09:30', { exact: false }).waitFor();
     // The audio kept longer: days from the upload, the date they come to said before saving.
     await page.locator('[data-change-retention]').click();
     const keep = page.getByRole('dialog', { name: 'How long to keep the audio' });
@@ -490,6 +498,14 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     assert.match(csv.split('\n')[0]!, /metadata\.agent/);
     assert.match(csv, /ana/);
+    // Another scenario chosen here is the one Reports opens on next, not the one that ran last.
+    await chosen.click();
+    await page.getByRole('option', { name: 'Default call review (basic engine)' }).click();
+    await page.goto(`${workspaceUrl}/reports`);
+    for (let i = 0; i < 50 && (await chosen.inputValue()) !== 'Default call review (basic engine)'; i++) await page.waitForTimeout(200);
+    assert.equal(await chosen.inputValue(), 'Default call review (basic engine)');
+    await chosen.click();
+    await page.getByRole('option', { name: 'Call review', exact: true }).click();
   });
 
   test('a call on two channels: the transcript names each speaker and shows the talk statistics', async () => {

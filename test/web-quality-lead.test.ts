@@ -249,6 +249,10 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.getByText('“No greeting”: 3 of 10 transcribed calls meet it.').waitFor({ timeout: 30_000 });
     // The list says how many calls meet each category.
     await row.locator('[data-category-calls]').getByText('3', { exact: true }).waitFor();
+    // The check against past calls has finished (its button no longer busy) and its notice has settled.
+    await row.locator('button[data-loading]').waitFor({ state: 'detached' });
+    await page.getByText('“No greeting”: 3 of 10 transcribed calls meet it.').waitFor();
+    await page.waitForTimeout(400);
     await check(page, 'lead-categories');
     await row.getByRole('link', { name: 'No greeting' }).click();
     await page.waitForURL(/category=cat-/);

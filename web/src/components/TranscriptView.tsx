@@ -53,10 +53,10 @@ function ChapterHeading({ chapter, number, onSeek }: { chapter: Transcript['chap
   );
 }
 
-/** Speakers still called by their channel (channel_0, channel_1): no scenario named them. */
 /** How long the transcript leaves alone a box its reader scrolled. */
 const READER_SCROLL_MS = 4000;
 
+/** Speakers still called by their channel (channel_0, channel_1): no scenario named them. */
 const byChannelOnly = (speakers: readonly { speaker: string }[]) => speakers.length > 1 && speakers.every((s) => /^channel_\d+$/.test(s.speaker));
 
 export function TranscriptView({ transcript, time, onSeek, speakersHref }: { transcript: Transcript; time: number; onSeek: (seconds: number) => void; speakersHref?: string }) {

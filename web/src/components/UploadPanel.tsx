@@ -120,11 +120,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
                     {item.state === 'failed' ? item.message : item.state === 'done' ? 'Uploaded' : item.state === 'uploading' ? `${Math.round(item.progress * 100)} %` : 'Waiting'}
                   </Text>
                 </Group>
-                {item.state === 'waiting' && warningOf(item.file) && (
-                  <Text size="xs" c="#9a3412" data-file-warning={item.file.name}>
-                    {warningOf(item.file)}
-                  </Text>
-                )}
+                {item.state === 'waiting' && <FileWarning name={item.file.name} warning={warningOf(item.file)} />}
                 {Object.keys(ownMetadata(item.file)).length > 0 && (
                   <Text size="xs" c="dimmed" data-file-metadata={item.file.name}>
                     {Object.entries(ownMetadata(item.file))
@@ -176,5 +172,14 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
         </Group>
       </Stack>
     </Paper>
+  );
+}
+
+/** What a file waiting to be sent will lack or have refused, said beside it. */
+function FileWarning({ name, warning }: { name: string; warning: string | null }) {
+  return warning === null ? null : (
+    <Text size="xs" c="#9a3412" data-file-warning={name}>
+      {warning}
+    </Text>
   );
 }

@@ -53,11 +53,11 @@ export default function Categories() {
       // A rule just written or changed is checked against the calls already transcribed at once, so
       // its count is never the 0 (or the old rule's) that waits for "Apply to past calls".
       notifications.show({ color: 'green', message: `Saved “${saved.name}”. New transcripts are sorted by it; checking the calls already transcribed…` });
-      apply.mutate({ ...saved, recordings: 0 });
+      apply.mutate(saved);
     },
   });
   const apply = useMutation({
-    mutationFn: (category: Category) => ok(api.POST('/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', { params: { path: { ...path, category_id: category.id } } })),
+    mutationFn: (category: Pick<Category, 'id' | 'name'>) => ok(api.POST('/api/v1/workspaces/{workspace_id}/categories/{category_id}/evaluate', { params: { path: { ...path, category_id: category.id } } })),
     onSuccess: async (result, category) => {
       notifications.show({ color: 'green', message: `“${category.name}”: ${result.matched} of ${result.recordings} transcribed calls meet it.` });
       await refresh();

@@ -68,16 +68,18 @@ export default function Reports() {
   const fields = useMetadataFields(workspace.id);
   // Unless one is chosen, the scenario whose answers are newest (the first one where none has any):
   // opening Reports shows answers, not an empty chart for a scenario never run.
-  const newest = useQuery({
-    queryKey: [...keys.reports(workspace.id), 'newest-result'] as const,
-    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-results', { params: { path: { workspace_id: workspace.id }, query: { limit: 1 } } })),
-    enabled: !search.get('scenario'),
-  });
-  const newestScenario = newest.data?.data[0]?.analysis_scenario_id;
   const known = (id: string | undefined) => (id && scenarios.data?.data.some((s) => s.id === id) ? id : undefined);
   // The scenario last chosen here (on this browser) before the one that ran last: one call analysed
   // with another scenario does not turn the page to a report of one call.
   const remembered = known(readChoice(workspace.id) ?? undefined);
+  const newest = useQuery({
+    queryKey: [...keys.reports(workspace.id), 'newest-result'] as const,
+    queryFn: () => ok(api.GET('/api/v1/workspaces/{workspace_id}/analysis-results', { params: { path: { workspace_id: workspace.id }, query: { limit: 1 } } })),
+    // Not asked where the address or this browser's last choice names a scenario that still exists
+    // (with no choice kept, asked at once, beside the scenarios).
+    enabled: !search.get('scenario') && (readChoice(workspace.id) === null || (scenarios.isSuccess && remembered === undefined)),
+  });
+  const newestScenario = newest.data?.data[0]?.analysis_scenario_id;
   const scenarioId = search.get('scenario') ?? remembered ?? (newest.isPending ? null : (known(newestScenario) ?? scenarios.data?.data[0]?.id ?? null));
   const field = search.get('field');
   const period = search.get('period');
