@@ -305,6 +305,23 @@ const booleanCases: [string[], string, boolean][] = [
   [['my parcel arrived broken', "i'd be happy to refund the whole order"], 'Did the agent offer money back?', true],
   // "the offer" names a thing: a commitment in the call does not make it accepted.
   [['what i can do is take half of that off', 'can you not take off the whole thing'], 'Did the customer accept the offer?', false],
+  // What could, would or usually happens answers no question of what did, only one of what was said.
+  [['you could also switch to the annual plan'], 'Did the customer switch to the annual plan?', false],
+  [['okay i switched you to the annual plan'], 'Did the customer switch to the annual plan?', true],
+  [['you could also switch to the annual plan'], 'Did the agent suggest the annual plan?', true],
+  [['that would mean upgrading your plan'], 'Did the customer upgrade?', false],
+  [['if you upgrade you get two more seats'], 'Did the customer upgrade?', false],
+  [["i'd like a refund for the broken kettle"], 'Did the customer get a refund?', false],
+  [["i'd like a refund for the broken kettle"], 'Did the customer ask for a refund?', true],
+  // A waived fee is not charged.
+  [['there is a twenty dollar late fee', 'as a one time courtesy i will waive the late fee'], 'Was the customer charged the late fee?', false],
+  [['there is a twenty dollar late fee', 'as a one time courtesy i will waive the late fee'], 'Was the late fee waived?', true],
+  // A reply that answers a question in the call with a negated statement denies it.
+  [['will i have to pay for the visit', 'the visit itself will not cost you anything'], 'Will the customer pay for the visit?', false],
+  // Taking what was put forward accepts it, named or called "the offer".
+  [['the best i can do is twenty percent off', 'fine i will take it'], 'Did the customer accept the offer?', true],
+  [['the best i can do is twenty percent off', 'no thanks i will look elsewhere'], 'Did the customer accept the offer?', false],
+  [['we have a room at the member rate of ninety dollars', "okay i'll take that"], 'Did the customer accept the member rate?', true],
 ];
 
 describe('basic engine: examples beside a boolean question', () => {

@@ -1,10 +1,11 @@
 // Boolean questions: a statement matching the question affirms it unless its key words are
 // negated; a matching question in the call is settled by the reply in the next unit.
 import type { Evidence } from '../types.ts';
+import { accepts, GENERIC_OFFERS, proposes } from './acceptance.ts';
 import { type AnswerBody, uniqueEvidence } from './evidence.ts';
 import { clamp, round2 } from './format.ts';
 import { isNegativeVerb, NEGATORS } from './lexicon.ts';
-import { coverageWithout, isInterrogativeMatch, isNegatedMatch, type Match, matchUnit, unionCoverage } from './matching.ts';
+import { coverageWithout, isInterrogativeMatch, isIrrealisMatch, isNegatedMatch, type Match, matchUnit, unionCoverage } from './matching.ts';
 import type { Query } from './query.ts';
 import type { Unit } from './tokens.ts';
 
@@ -46,12 +47,37 @@ function replyVerdict(q: Query, u: Unit, resp: Unit, rm: Match, cov: number): Ve
   const respNeg = rm.hits.size > 0 && isNegatedMatch(q, rm);
   if (pol === 'no' || respNeg) return { kind: 'deny', strength: cov, units: [u, resp] };
   if (pol === 'yes') return { kind: 'affirm', strength: cov, units: [u, resp] };
-  // A reply that carries on without yes or no, and does not ask back, accepts the premise.
-  return resp.hasInq ? null : { kind: 'affirm', strength: cov * 0.8, units: [u, resp] };
+  if (resp.hasInq) return null;
+  // A reply that carries on without yes or no denies with a negated statement ("it won't cost you
+  // anything") and otherwise accepts the premise.
+  const denies = resp.toks.some((t) => t.neg && t.content && !t.inq);
+  return { kind: denies ? 'deny' : 'affirm', strength: cov * 0.8, units: [u, resp] };
+}
+
+/** How much of the thing accepted a proposal must name before its taking counts ("the new rate" by "our member rate"). */
+const ACCEPTED_THING = 0.4;
+
+/**
+ * "did the customer accept the offer / the new rate?": a unit that puts something forward and
+ * names enough of what the question asks about (or the question only says "the offer"), then a
+ * reply that takes it ("fine, i'll take it").
+ */
+function acceptanceVerdicts(q: Query, units: Unit[], matches: Match[]): Verdict[] {
+  if (q.acceptTerms.length === 0) return [];
+  const named = q.terms.filter((t, ti) => !q.acceptTerms.includes(ti) && t.weight > 0.1);
+  const generic = named.every((t) => GENERIC_OFFERS.has(t.lemma));
+  const verdicts: Verdict[] = [];
+  for (const m of matches) {
+    const resp = units[m.unit.idx + 1];
+    if (resp === undefined || m.unit.hasInq || !accepts(resp)) continue;
+    const cov = coverageWithout(q, m, q.acceptTerms);
+    if (generic ? proposes(m.unit) : cov >= ACCEPTED_THING) verdicts.push({ kind: 'affirm', strength: Math.max(cov, BOOLEAN_THRESHOLD), units: [m.unit, resp] });
+  }
+  return verdicts;
 }
 
 function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
-  const verdicts: Verdict[] = [];
+  const verdicts: Verdict[] = acceptanceVerdicts(q, units, matches);
   for (const m of matches) {
     if (m.hits.size === 0) continue;
     const u = m.unit;
@@ -77,6 +103,7 @@ function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
       }
     }
     if (m.coverage < BOOLEAN_THRESHOLD) continue;
+    if (q.factual && isIrrealisMatch(q, m) && !isNegatedMatch(q, m)) continue;
     verdicts.push({ kind: isNegatedMatch(q, m) ? 'deny' : 'affirm', strength: m.coverage, units: [u] });
   }
   return verdicts;

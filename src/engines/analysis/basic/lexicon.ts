@@ -15,7 +15,7 @@ export const NEGATORS = new Set([
  * Verbs (and "unable") that negate what follows them: "i declined the warranty", "the courier
  * refused to leave it", "it stopped working". "stop" only counts as a verb ("the bus stop").
  */
-export const NEGATIVE_VERBS = new Set(['decline', 'refuse', 'reject', 'deny', 'fail', 'neglect', 'forget', 'stop', 'cease', 'unable']);
+export const NEGATIVE_VERBS = new Set(['decline', 'refuse', 'reject', 'deny', 'fail', 'neglect', 'forget', 'stop', 'cease', 'unable', 'waive']);
 
 export function isNegativeVerb(lemma: string, pos: string): boolean {
   return NEGATIVE_VERBS.has(lemma) && (lemma !== 'stop' || pos === 'VERB');

@@ -177,6 +177,12 @@ export function isNegatedMatch(q: Query, m: Match): boolean {
   return false;
 }
 
+/** Every occurrence of the heavy terms is in a clause of what could or would happen ("you could upgrade"). */
+export function isIrrealisMatch(q: Query, m: Match): boolean {
+  const idx = strongTermIndices(q, m).flatMap((ti) => m.hits.get(ti) ?? []);
+  return idx.length > 0 && idx.every((k) => m.unit.toks[k]?.irr === true);
+}
+
 /** Most occurrences of the heavy terms are inside a question: the unit asks rather than states. */
 export function isInterrogativeMatch(q: Query, m: Match): boolean {
   let inq = 0;

@@ -15,7 +15,8 @@ const CUSTOMER_ROLES = new Set(['customer', 'caller', 'client', 'consumer', 'use
 /** Reporting / framing verbs of analysis questions ("did the agent mention..."). */
 const META_WORDS = new Set([
   'ask', 'mention', 'say', 'tell', 'state', 'discuss', 'request', 'inquire', 'enquire', 'bring', 'provide', 'give',
-  'express', 'indicate', 'explain', 'offer', 'want', 'need', 'try', 'able', 'agree',
+  'express', 'indicate', 'explain', 'offer', 'want', 'need', 'try', 'able', 'agree', 'suggest', 'recommend', 'propose',
+  'advise', 'warn', 'inform', 'remind',
 ]);
 /** A question about asking ("did the customer ask...") is answered by the asking itself, not a reply. */
 const ASK_WORDS = new Set(['ask', 'request', 'inquire', 'enquire', 'question']);
@@ -88,7 +89,19 @@ export interface Query {
   asksRequest: boolean;
   /** It asks for a request after the first ("what else did the customer ask for", "… after that"). */
   asksNextRequest: boolean;
+  /**
+   * It asks what happened ("did the customer upgrade?"), not what was said, offered, wanted or
+   * possible: words of what could or would happen (irrealis.ts) do not answer it.
+   */
+  factual: boolean;
 }
+
+/** Question words for which what could or would happen is the answer: saying, offering, wanting, being able. */
+const NOT_FACTUAL = new Set([
+  'can', 'could', 'may', 'might', 'would', 'should', 'offer', 'suggest', 'recommend', 'propose', 'tell', 'mention', 'say',
+  'explain', 'inform', 'warn', 'advise', 'ask', 'request', 'want', 'need', 'like', 'wish', 'hope', 'try', 'able',
+  'allow', 'option', 'possible', 'discuss', 'talk', 'describe', 'promise', 'remind', 'told', 'available',
+]);
 
 /** Lemmas of wanting, asked with "what": "what did the customer want / need / request". */
 const REQUEST_ASKED = new Set(['want', 'need', 'request', 'require']);
@@ -175,5 +188,6 @@ export function buildQuery(w: Wink, question: string): Query {
   const asksRequest = wh === 'what' && intent === null && (WHAT_AUXILIARIES.has(afterWhat) || afterWhat === 'else') && (lemmas.some((l) => REQUEST_ASKED.has(l)) || ((lemmas.includes('ask') || lemmas.includes('look')) && words.includes('for')));
   // "what else did they ask for", "… after that", "what did they add to the request": the next one.
   const asksNextRequest = asksRequest && (afterWhat === 'else' || lemmas.some((l) => NEXT_REQUEST.has(l)));
-  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest, asksNextRequest };
+  const factual = !toks.some((t) => NOT_FACTUAL.has(t.normal) || NOT_FACTUAL.has(t.lemma));
+  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest, asksNextRequest, factual };
 }

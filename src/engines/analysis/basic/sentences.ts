@@ -4,6 +4,7 @@ import type { AnalysisInput, TranscriptSegment } from '../types.ts';
 import { refineEntities } from './entities.ts';
 import { round3 } from './format.ts';
 import { markInterrogative } from './interrogative.ts';
+import { markIrrealis } from './irrealis.ts';
 import { markNegation } from './negation.ts';
 import { assignGroups } from './synonyms.ts';
 import { type Entity, isContent, readSpan, type Token, type Unit } from './tokens.ts';
@@ -19,6 +20,7 @@ function finishUnit(text: string, toks: Token[], ents: Entity[], start: number, 
   assignGroups(toks);
   markNegation(toks);
   markInterrogative(toks);
+  markIrrealis(toks);
   refineEntities(toks, ents);
   for (const e of ents) for (let k = e.from; k <= e.to; k++) {
     const t = toks[k];

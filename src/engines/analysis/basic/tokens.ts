@@ -24,6 +24,8 @@ export interface Token {
   negBy: number;
   /** Inside an interrogative clause. */
   inq: boolean;
+  /** Inside a clause of what could, would or usually happens (irrealis.ts). */
+  irr: boolean;
   /** Type of the entity covering the token. */
   ent: string | null;
 }
@@ -73,7 +75,7 @@ const STEM_CACHE_MAX = 50_000;
 
 const PRONOUN_CONTRACTION = /^(i|you|we|they|he|she|it|that|there|what|who)'(m|re|s|ll|d|ve)$/;
 
-/** Tokenises once with wink; `content`, `groups`, `neg`, `inq` and `ent` are left for later stages. */
+/** Tokenises once with wink; `content`, `groups`, `neg`, `inq`, `irr` and `ent` are left for later stages. */
 export function readSpan(w: Wink, text: string): DocSpan {
   const { nlp } = w;
   const its = nlp.its;
@@ -129,6 +131,7 @@ export function readSpan(w: Wink, text: string): DocSpan {
       neg: false,
       negBy: -1,
       inq: false,
+      irr: false,
       ent: null,
     });
     offset += value.length;
