@@ -322,6 +322,11 @@ const booleanCases: [string[], string, boolean][] = [
   [['the best i can do is twenty percent off', 'fine i will take it'], 'Did the customer accept the offer?', true],
   [['the best i can do is twenty percent off', 'no thanks i will look elsewhere'], 'Did the customer accept the offer?', false],
   [['we have a room at the member rate of ninety dollars', "okay i'll take that"], 'Did the customer accept the member rate?', true],
+  // Asking is a question, a wish or an order: a statement of what will happen asks for nothing.
+  [['the refund will come as a cheque in the mail'], 'Did the customer ask for a cheque?', false],
+  [['could you mail me a cheque instead'], 'Did the customer ask for a cheque?', true],
+  [['that is too slow just send my money back'], 'Did the customer ask for a refund?', true],
+  [['i never asked for a cheque'], 'Did the customer ask for a cheque?', false],
 ];
 
 describe('basic engine: examples beside a boolean question', () => {

@@ -1,7 +1,7 @@
 // Boolean questions: a statement matching the question affirms it unless its key words are
 // negated; a matching question in the call is settled by the reply in the next unit.
 import type { Evidence } from '../types.ts';
-import { accepts, GENERIC_OFFERS, proposes } from './acceptance.ts';
+import { accepts, GENERIC_OFFERS, proposes, requests } from './acceptance.ts';
 import { type AnswerBody, uniqueEvidence } from './evidence.ts';
 import { clamp, round2 } from './format.ts';
 import { isNegativeVerb, NEGATORS } from './lexicon.ts';
@@ -104,6 +104,8 @@ function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
     }
     if (m.coverage < BOOLEAN_THRESHOLD) continue;
     if (q.factual && isIrrealisMatch(q, m) && !isNegatedMatch(q, m)) continue;
+    // "did the customer ask for a cheque?" is not answered by "you'll get a cheque".
+    if (q.askQuestion && !requests(u) && !isNegatedMatch(q, m)) continue;
     verdicts.push({ kind: isNegatedMatch(q, m) ? 'deny' : 'affirm', strength: m.coverage, units: [u] });
   }
   return verdicts;

@@ -1,5 +1,6 @@
 // Matching a question's terms against units: per-term hits and strengths, weighted coverage, a
 // rarity-aware ranking score, and whether the matched words are negated or asked about.
+import { requests } from './acceptance.ts';
 import { FUNCTION_POS, NEGATORS } from './lexicon.ts';
 import type { Query, Term } from './query.ts';
 import type { Token, Unit } from './tokens.ts';
@@ -114,6 +115,13 @@ export function matchUnit(q: Query, u: Unit): Match {
       hits.set(offering, [at]);
       strength.set(offering, SYNONYM_HIT);
     }
+  }
+  // "did the customer ask for a refund?" is met by "just send my money back": an unmatched asking
+  // verb is met by the unit asking for something, in a question, a wish or an order.
+  const asking = q.terms.findIndex((term, ti) => term.asking && !hits.has(ti));
+  if (asking >= 0 && hits.size > 0 && requests(u)) {
+    hits.set(asking, []);
+    strength.set(asking, SYNONYM_HIT);
   }
   let w = 0;
   for (const [ti, s] of strength) w += (q.terms[ti]?.weight ?? 0) * s;

@@ -56,6 +56,8 @@ export interface Term {
   concept: string | null;
   /** A verb of offering ("did the agent offer…", "was a refund offered"), met by a speaker's commitment. */
   offering: boolean;
+  /** A verb of asking ("did the customer ask for…"), met by a request in the speaker's own form. */
+  asking: boolean;
 }
 
 /** Question verbs that a speaker's own commitment satisfies: "we will refund it" offers a refund. */
@@ -172,7 +174,7 @@ export function buildQuery(w: Wink, question: string): Query {
     else if (META_WORDS.has(t.lemma)) weight = 0.35;
     else if (t.pos === 'VERB') weight = 1.5;
     else if (t.pos === 'ADV') weight = 0.6;
-    terms.push({ lemma: t.lemma, normal: t.normal, stem: t.stem, groups: t.groups, weight, concept: CONCEPT_ENTITY.get(t.lemma) ?? null, offering: OFFER_VERBS.has(t.lemma) && !DETERMINERS.has(prev?.normal ?? '') });
+    terms.push({ lemma: t.lemma, normal: t.normal, stem: t.stem, groups: t.groups, weight, concept: CONCEPT_ENTITY.get(t.lemma) ?? null, offering: OFFER_VERBS.has(t.lemma) && !DETERMINERS.has(prev?.normal ?? ''), asking: ASK_WORDS.has(t.lemma) && !DETERMINERS.has(prev?.normal ?? '') });
   }
   // Role words are rarely spoken ("the agent", "the customer"), so a unit is not marked down for
   // lacking them; they still count when they do occur.
