@@ -47,6 +47,9 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['wait', 'hold'],
   ['recommend', 'suggest', 'advise'],
   ['upgrade', 'upsell'],
+  ['deactivate', 'deactivation', 'block', 'freeze', 'disable', 'suspend'],
+  ['compensate', 'compensation', 'credit', 'goodwill'],
+  ['technician', 'engineer', 'tech'],
 ];
 
 /** The greeting group: summaries treat it as courtesy boilerplate. */
