@@ -154,7 +154,9 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
   }
   for (const [path, raw] of Object.entries(filters.metadata)) {
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
-    const alternatives = candidateValues(raw).map((value) => sql<boolean>`${column('metadata')} @> ${containment(path, value)}::jsonb`);
+    // `a.b` is the field b inside a, or a field whose own name is "a.b" (metadata is kept as sent).
+    const probes = candidateValues(raw).flatMap((value) => [containment(path, value), ...(path.includes('.') ? [JSON.stringify({ [path]: value })] : [])]);
+    const alternatives = probes.map((probe) => sql<boolean>`${column('metadata')} @> ${probe}::jsonb`);
     conditions.push(sql<boolean>`(${sql.join(alternatives, sql` OR `)})`);
   }
   return conditions;

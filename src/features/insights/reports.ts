@@ -76,7 +76,8 @@ export function parseGroupBy(values: string[], source: KeySource = 'recordings',
     const field = /^metadata\.([^.]+(\.[^.]+)*)$/.exec(value)?.[1];
     if (field && field.length <= 200) {
       const path = field.split('.');
-      const expression = path.length === 1 ? sql<string | null>`rec.metadata ->> ${path[0]}` : sql<string | null>`rec.metadata #>> ${path}::text[]`;
+      // `a.b` is the field b inside a or, where there is none, a field named "a.b", as the filters read it.
+      const expression = path.length === 1 ? sql<string | null>`rec.metadata ->> ${path[0]}` : sql<string | null>`coalesce(rec.metadata #>> ${path}::text[], rec.metadata ->> ${field})`;
       return { name: value, expression, label: (v) => (v === null || v === undefined ? null : String(v)), period: false };
     }
     throw invalid('group_by', `"${value}" is not metadata.<field>, category, recorded_at:day|week|month or created_at:day|week|month`);
