@@ -8,7 +8,9 @@
 // - sentence ends (. ?) and commas: precision, recall, F1 (a passage's last word, an end by
 //   construction, is left out);
 // - capitals at sentence starts and on names (the words the reference capitalises mid-sentence);
-// - numbers, money, times and percentages written as the reference writes them;
+// - numbers, money, times and percentages written as the reference writes them: all of them, and
+//   ("heard right") those of the clips whose number words the recogniser all got right, the
+//   formatter's own share (a misheard "fourteen" cannot be written as 14);
 // beside the trivial baseline (the recogniser's own text: no marks, no capitals, numbers in
 // words), the WER (formatting changes no recognised word, so it is the same with formatting
 // undone), and formatting's time against the decode's.
@@ -140,7 +142,25 @@ interface Scores {
   starts: number;
   names: number;
   numbers: number;
-  counts: { starts: number; names: number; numbers: number };
+  /** Numbers of the clips whose number words the recogniser all heard right: the formatter's own share. */
+  heard: number;
+  counts: { starts: number; names: number; numbers: number; heard: number };
+}
+
+/** Words that say a number, an amount or a unit of one. */
+const NUMBER_WORDS = new Set([
+  'zero', 'oh', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen',
+  'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety',
+  'hundred', 'thousand', 'million', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth',
+  'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth',
+  'thirtieth', 'dollar', 'dollars', 'cent', 'cents', 'percent', 'point', 'pm', 'am',
+]);
+
+/** Every number word of the clip's reference was recognised as itself. */
+function numbersHeard(clip: Clip): boolean {
+  const pairs = align(clip.reference.map((t) => t.norm), clip.words.map((w) => normal(w.word)));
+  const heard = new Set(pairs.filter(([, , same]) => same).map(([r]) => r));
+  return clip.reference.every((t, r) => !NUMBER_WORDS.has(t.norm) || heard.has(r));
 }
 
 /** The recogniser's language model's odds of a sentence end before each word of a clip, asked once. */
@@ -159,6 +179,8 @@ function score(data: Clip[], format: boolean, pauses: Readonly<Pauses> = PAUSES)
   let namesRight = 0;
   let numbers = 0;
   let numbersRight = 0;
+  let heard = 0;
+  let heardRight = 0;
   for (const clip of data) {
     const punctuated = format ? punctuate(clip.words, pauses, odds(clip)).map((w) => w.punctuated_word) : clip.words.map((w) => w.word);
     const counted = marks(clip, punctuated);
@@ -179,12 +201,17 @@ function score(data: Clip[], format: boolean, pauses: Readonly<Pauses> = PAUSES)
       }
     }
     const text = formatted.filter(Boolean).join(' ');
+    const allHeard = numbersHeard(clip);
     for (const number of clip.numbers) {
+      const right = new RegExp(`(^|\\s)${number.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&')}(?=[\\s.,?!]|$)`).test(text);
       numbers++;
-      if (new RegExp(`(^|\\s)${number.replace(/[$.*+?^()[\]{}|\\]/g, '\\$&')}(?=[\\s.,?!]|$)`).test(text)) numbersRight++;
+      if (right) numbersRight++;
+      if (!allHeard) continue;
+      heard++;
+      if (right) heardRight++;
     }
   }
-  return { ends: f1(ends), commas: f1(commas), questions: f1(questions), starts: startsRight / Math.max(1, starts), names: namesRight / Math.max(1, names), numbers: numbersRight / Math.max(1, numbers), counts: { starts, names, numbers } };
+  return { ends: f1(ends), commas: f1(commas), questions: f1(questions), starts: startsRight / Math.max(1, starts), names: namesRight / Math.max(1, names), numbers: numbersRight / Math.max(1, numbers), heard: heardRight / Math.max(1, heard), counts: { starts, names, numbers, heard } };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -222,17 +249,17 @@ for (const brk of [0.03, 0.05, 0.08]) {
 }
 console.log('  (* chosen; "rules": the word lists alone, without the language model)');
 
-console.log('\nset        text           end P/R/F1          comma P/R/F1        question P/R/F1     starts      names       numbers     WER');
+console.log('\nset        text           end P/R/F1          comma P/R/F1        question P/R/F1     starts      names       numbers     heard right  WER');
 for (const [name, clipsOf] of SET_NAMES.map((n) => [n, data[n]!] as const)) {
   const reference = clipsOf.map((c) => c.reference.map((t) => t.norm).join(' ')).join(' ');
   const recognised = clipsOf.map((c) => c.words.map((w) => normal(w.word)).join(' ')).join(' ');
   for (const [label, format, pauses] of [['as recognised', false, PAUSES], ['rules only', true, RULES_ONLY], ['formatted', true, PAUSES]] as const) {
     const s = score(clipsOf, format, pauses);
     const prf = (x: ReturnType<typeof f1>) => `${x.precision.toFixed(2)}/${x.recall.toFixed(2)}/${x.f1.toFixed(2)}`.padEnd(20);
-    console.log(`${name.padEnd(10)} ${label.padEnd(14)} ${prf(s.ends)}${prf(s.commas)}${prf(s.questions)}${pct(s.starts).padEnd(12)}${pct(s.names).padEnd(12)}${pct(s.numbers).padEnd(12)}${pct(wer(reference, recognised))}`);
+    console.log(`${name.padEnd(10)} ${label.padEnd(14)} ${prf(s.ends)}${prf(s.commas)}${prf(s.questions)}${pct(s.starts).padEnd(12)}${pct(s.names).padEnd(12)}${pct(s.numbers).padEnd(12)}${pct(s.heard).padEnd(13)}${pct(wer(reference, recognised))}`);
   }
   const s = score(clipsOf, true);
-  console.log(`${' '.repeat(11)}(${clipsOf.length} clips; ${s.counts.starts} sentence starts, ${s.counts.names} names, ${s.counts.numbers} numbers aligned or expected)`);
+  console.log(`${' '.repeat(11)}(${clipsOf.length} clips; ${s.counts.starts} sentence starts, ${s.counts.names} names, ${s.counts.numbers} numbers aligned or expected, ${s.counts.heard} of them in clips whose number words were all recognised)`);
 }
 
 const decode = Object.values(data).flat().reduce((sum, c) => sum + c.decodeSeconds, 0);

@@ -223,6 +223,38 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await keep.waitFor({ state: 'hidden' });
     await page.getByText(`audio kept until ${until}`, { exact: false }).waitFor();
 
+    // The transcript box follows the word heard, except for a while after its reader scrolled it
+    // (a long call's transcript stood in for by a tall block above the words).
+    const box = transcript.locator('xpath=ancestor::*[contains(@class, "mantine-ScrollArea-viewport")][1]');
+    await transcript.evaluate((element) => {
+      const tall = document.createElement('div');
+      tall.id = 'long-transcript';
+      tall.style.height = '2000px';
+      element.prepend(tall);
+    });
+    const lastWord = (await words.count()) - 1;
+    const hear = (fraction: number) => page.evaluate((f) => {
+      const audio = document.querySelector('audio')!;
+      audio.currentTime = audio.duration * f;
+    }, fraction);
+    const inView = () => box.evaluate((element, i) => {
+      const word = element.querySelector(`[data-word="${i}"]`)!.getBoundingClientRect();
+      const frame = element.getBoundingClientRect();
+      return word.top >= frame.top && word.bottom <= frame.bottom;
+    }, lastWord);
+    await hear(0.97);
+    await page.waitForFunction((i) => document.querySelector('[data-word][aria-current="true"]')?.getAttribute('data-word') === String(i), lastWord, { timeout: 10_000 });
+    await page.waitForFunction(() => (document.querySelector('.mantine-ScrollArea-viewport')?.scrollTop ?? 0) > 1000, undefined, { timeout: 5_000 });
+    assert.ok(await inView(), 'the box scrolled to the word heard');
+    // The reader scrolls back to the top (the scrollbar dragged, or Page Up): the box stays there.
+    await box.evaluate((element) => element.scrollTo({ top: 0 }));
+    await hear(0.3);
+    await hear(0.97);
+    await page.waitForTimeout(500);
+    assert.equal(await box.evaluate((element) => element.scrollTop), 0, 'the box left where its reader put it');
+    await page.evaluate(() => document.getElementById('long-transcript')!.remove());
+    await hear(0);
+
     // A reviewer's keys: speed, skips, and the words reached and played without a mouse.
     const audioTime = () => page.evaluate(() => document.querySelector('audio')!.currentTime);
     await page.getByLabel('Playback speed').selectOption('2');

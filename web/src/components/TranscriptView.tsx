@@ -66,6 +66,8 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
   // reader scrolled it in the last few seconds.
   const viewport = useRef<HTMLDivElement>(null);
   const readerScrolledAt = useRef(0);
+  /** Where the box last scrolled itself to, until its scroll event comes. */
+  const followedTo = useRef<number | null>(null);
   useEffect(() => {
     // Not for the first word (the box opens at the top), and measured in the next frame, so the
     // page's first layout is not forced early.
@@ -75,12 +77,19 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
       const word = box?.querySelector<HTMLElement>(`[data-word="${current}"]`);
       if (!box || !word || Date.now() - readerScrolledAt.current < READER_SCROLL_MS) return;
       const to = followScroll(box.getBoundingClientRect(), word.getBoundingClientRect(), box.scrollTop);
-      if (to !== null) box.scrollTo({ top: to });
+      if (to === null) return;
+      followedTo.current = to;
+      box.scrollTo({ top: to });
     });
     return () => cancelAnimationFrame(frame);
   }, [current]);
-  const readerScrolls = () => {
-    readerScrolledAt.current = Date.now();
+  // Any scroll but the box's own following is its reader's: the wheel, a finger, the scrollbar
+  // dragged, Page Down, moving between words with the keys.
+  const onScroll = () => {
+    const box = viewport.current;
+    const ours = box !== null && followedTo.current !== null && Math.abs(box.scrollTop - followedTo.current) < 2;
+    followedTo.current = null;
+    if (!ours) readerScrolledAt.current = Date.now();
   };
   // The words under a phrase spotting heard in the audio (what the words may garble).
   const spotted = useMemo(() => spottedWords(words, transcript.spotted ?? []), [words, transcript.spotted]);
@@ -144,7 +153,7 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
 
   return (
     <Paper withBorder p="md" radius="md">
-      <ScrollArea.Autosize mah={520} type="auto" viewportRef={viewport} viewportProps={{ onWheel: readerScrolls, onTouchMove: readerScrolls }}>
+      <ScrollArea.Autosize mah={520} type="auto" viewportRef={viewport} viewportProps={{ onScroll }}>
         <Stack gap="sm" aria-label="Transcript" onKeyDown={onWordKey}>
           {transcript.summary && (
             <Box>
