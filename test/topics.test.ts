@@ -37,6 +37,20 @@ test('key phrases: rare words outrank common ones, noun phrases stay whole, verb
   assert.deepEqual(keyPhrases(timed(['okay yes thank you', 'you know what I mean'])), []);
 });
 
+test('small talk and a common verb said once are no topics; a rare verb said once is', () => {
+  const texts = keyPhrases(
+    timed([
+      'Good morning, my modem light keeps blinking.',
+      'I read the manual and I tried to meet the technician.',
+      'Please escalate the modem fault.',
+      'Thank you, have a wonderful evening.',
+    ]),
+  ).map((k) => k.text);
+  assert.ok(texts.some((t) => t.includes('modem')), texts.join(', '));
+  assert.ok(texts.includes('escalate'), `a rare verb said once is a topic: ${texts.join(', ')}`);
+  for (const none of ['read', 'meet', 'wonderful evening', 'evening', 'morning']) assert.ok(!texts.includes(none), `${none} in ${texts.join(', ')}`);
+});
+
 test('a redaction marker is no topic, and a segment is listed once among a phrase\'s places', () => {
   const phrases = keyPhrases([
     { start: 0, end: 4, text: 'My phone number is [PHONE_NUMBER] and my card number is [CREDIT_CARD].' },

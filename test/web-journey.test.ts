@@ -659,6 +659,14 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('option', { name: 'Yes', exact: true }).click();
     await answers.locator('[data-call]').first().waitFor();
     await check(page, 'answers');
+    // "Clear filters" clears the answers' filters too, not only the calls'.
+    await page.getByLabel('Filter: Did the agent greet the customer in the first 15 seconds?').click();
+    await page.getByRole('option', { name: 'No', exact: true }).click();
+    await page.getByText('No call matches.').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await answers.locator('[data-call]').first().waitFor();
+    assert.doesNotMatch(page.url(), /answer\./, 'no answer filter left in the URL');
+    assert.equal(await page.getByLabel('Filter: Did the agent greet the customer in the first 15 seconds?').inputValue(), '');
     // On a phone each call is a block that fits the screen: the table does not scroll sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     // (The page lays itself out for a phone once it has heard of the new width: waited for, not raced.)

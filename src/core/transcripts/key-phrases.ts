@@ -24,6 +24,10 @@ const KEY_PHRASES = 10;
 /** Words spoken English uses more often than this (per million) are never key on their own. */
 const COMMON_PER_MILLION = 400;
 const NOUNS = new Set(['NOUN', 'PROPN']);
+/** A verb said once is key only where spoken English says it at most this often ("refund", not "read" or "meet"). */
+const COMMON_VERB_PER_MILLION = 100;
+/** Nouns of greeting and courtesy: a phrase they head ("wonderful evening", "good morning") is small talk, no topic. */
+const COURTESY_NOUNS = new Set(['morning', 'afternoon', 'evening', 'night', 'day', 'pleasure', 'welcome', 'thanks', 'bye', 'goodbye', 'sir', 'madam', "ma'am"]);
 
 let nlp: WinkMethods | null = null;
 const wink = () => (nlp ??= winkNLP(model, ['sbd', 'pos']));
@@ -56,6 +60,8 @@ const informative = (word: string) => Math.log(1e6 / (perMillion(word) + 1));
 interface Candidate {
   text: string;
   words: string[];
+  /** A single verb, by its lemma. */
+  verb: boolean;
   mentions: { start: number; end: number }[];
 }
 
@@ -66,10 +72,10 @@ interface TimedText {
 }
 
 /** Candidate phrases of one segment's text. */
-function candidatesOf(text: string): { text: string; words: string[] }[] {
+function candidatesOf(text: string): { text: string; words: string[]; verb: boolean }[] {
   const instance = wink();
   const its = instance.its;
-  const found: { text: string; words: string[] }[] = [];
+  const found: { text: string; words: string[]; verb: boolean }[] = [];
   const tokens: { word: string; pos: string; stop: boolean; lemma: string }[] = [];
   // wink-nlp's types give its.lemma a signature token.out does not take; it works as the others.
   const lemma = its.lemma as unknown as typeof its.normal;
@@ -101,7 +107,7 @@ function candidatesOf(text: string): { text: string; words: string[] }[] {
     while (run.length > 1 && (run[0]!.stop || (run[0]!.pos === 'ADJ' && perMillion(run[0]!.word.toLowerCase()) > COMMON_PER_MILLION))) run.shift();
     if (run.length > 0 && run.length <= 4) {
       const words = run.map((t) => (t.pos === 'PROPN' ? t.word : t.word.toLowerCase()));
-      found.push({ text: words.join(' '), words: words.map((w) => w.toLowerCase()) });
+      found.push({ text: words.join(' '), words: words.map((w) => w.toLowerCase()), verb: false });
     }
     run = [];
   };
@@ -112,7 +118,7 @@ function candidatesOf(text: string): { text: string; words: string[] }[] {
       continue;
     }
     close();
-    if (wordLike && !token.stop && token.pos === 'VERB' && token.lemma.length > 2) found.push({ text: token.lemma, words: [token.lemma] });
+    if (wordLike && !token.stop && token.pos === 'VERB' && token.lemma.length > 2) found.push({ text: token.lemma, words: [token.lemma], verb: true });
   }
   close();
   return found;
@@ -130,17 +136,18 @@ export function keyPhrases(segments: readonly TimedText[]): KeyPhrase[] {
   for (const segment of segments) {
     // A redaction's marker ([PHONE_NUMBER]) stands for what was taken out: it is no topic.
     for (const found of candidatesOf(segment.text.replace(/\[[A-Z_]+\]/g, ' '))) {
-      // A phrase of only common words says nothing about this call.
-      if (found.words.every((word) => perMillion(word) > COMMON_PER_MILLION)) continue;
+      // A phrase of only common words says nothing about this call, nor one of courtesy.
+      if (found.words.every((word) => perMillion(word) > COMMON_PER_MILLION) || COURTESY_NOUNS.has(found.words.at(-1)!)) continue;
       const key = found.words.join(' ');
-      const candidate = byText.get(key) ?? { text: found.text, words: found.words, mentions: [] };
+      const candidate = byText.get(key) ?? { text: found.text, words: found.words, verb: found.verb, mentions: [] };
       candidate.mentions.push({ start: segment.start, end: segment.end });
       byText.set(key, candidate);
     }
   }
   // A word is said wherever a phrase holding it is ("internet" in "internet connection").
   const inside = (outer: readonly string[], inner: readonly string[]) => outer.length > inner.length && ` ${outer.join(' ')} `.includes(` ${inner.join(' ')} `);
-  const candidates = [...byText.values()];
+  // A common verb said once ("read", "meet") is no topic; said again, or rare ("refund"), it may be.
+  const candidates = [...byText.values()].filter((c) => !(c.verb && c.mentions.length < 2 && perMillion(c.words[0]!) > COMMON_VERB_PER_MILLION));
   for (const single of candidates.filter((c) => c.words.length === 1)) {
     const within = candidates.filter((c) => inside(c.words, single.words)).flatMap((c) => c.mentions);
     // Each segment once: a word said alone and inside a phrase in one segment is one mention.

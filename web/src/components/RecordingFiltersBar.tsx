@@ -15,8 +15,12 @@ import { pipelineLabels } from './Status.tsx';
 
 const toDate = (value: string | null) => (value ? dayjs(value).toDate() : null);
 
-/** `onTyping`: told whether a metadata filter is typed but not yet added (a dialog acting on the filters waits for it). */
-export function RecordingFiltersBar({ filters, fields, onChange, onTyping }: { filters: RecordingFilters; fields: Schemas['MetadataField'][]; onChange: (next: RecordingFilters) => void; onTyping?: (typing: boolean) => void }) {
+/**
+ * `onTyping`: told whether a metadata filter is typed but not yet added (a dialog acting on the
+ * filters waits for it). `otherFilters` and `onClear`: a page's own filters beside these (the
+ * answers' "greeting: no"), which "Clear filters" clears too.
+ */
+export function RecordingFiltersBar({ filters, fields, onChange, onTyping, otherFilters = 0, onClear }: { filters: RecordingFilters; fields: Schemas['MetadataField'][]; onChange: (next: RecordingFilters) => void; onTyping?: (typing: boolean) => void; otherFilters?: number; onClear?: () => void }) {
   const categories = useCategories(useWorkspace().id);
   const [field, setField] = useState('');
   const [value, setValue] = useState('');
@@ -73,8 +77,8 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping }: { f
           label="Sentiment"
           placeholder="Any"
           data={[
-            { value: 'negative', label: 'Negative (a speaker at −0.05 or below)' },
-            { value: 'positive', label: 'Positive (a speaker at 0.2 or above)' },
+            { value: 'negative', label: 'Negative (a speaker below −0.05)' },
+            { value: 'positive', label: 'Positive (a speaker above +0.20)' },
           ]}
           value={filters.sentiment}
           onChange={(sentiment) => onChange({ ...filters, sentiment: sentiment as Sentiment | null })}
@@ -97,13 +101,14 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping }: { f
         <Button variant="default" onClick={addMetadata} disabled={!field.trim() || value === ''}>
           Add filter
         </Button>
-        {(activeFilterCount(filters) > 0 || typing) && (
+        {(activeFilterCount(filters) > 0 || otherFilters > 0 || typing) && (
           <Button
             variant="subtle"
             onClick={() => {
               setField('');
               setValue('');
-              onChange(emptyFilters);
+              if (onClear) onClear();
+              else onChange(emptyFilters);
             }}
           >
             Clear filters

@@ -13,6 +13,7 @@ import { spottedWords } from '../lib/spotted-words.ts';
 import { formatDuration } from '../lib/durations.ts';
 import './TranscriptView.css';
 import { wholePercents } from '../lib/percent.ts';
+import { signedScore } from '../lib/filters.ts';
 
 type Transcript = Schemas['Transcript'];
 
@@ -35,13 +36,11 @@ const Word = memo(function Word({ text, index, active, focusable, onSeek, start,
   );
 });
 
-const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n).toFixed(1)}`;
-
-/** " · mood +0.4 (−0.3 → +0.5)": a speaker's mean sentiment, and how it moved from the first third to the last. */
+/** " · sentiment +0.40 (first third −0.30 → last third +0.50)": a speaker's mean sentiment, and how it moved from the start of the call to its end. */
 function sentimentLine(s: Schemas['Transcript']['sentiment']['speakers'][number] | undefined): string {
   if (!s) return '';
-  const moved = s.first_third !== null && s.last_third !== null ? ` (${signed(s.first_third)} → ${signed(s.last_third)})` : '';
-  return ` · sentiment ${signed(s.mean)}${moved}`;
+  const moved = s.first_third !== null && s.last_third !== null ? ` (first third ${signedScore(s.first_third)} → last third ${signedScore(s.last_third)})` : '';
+  return ` · sentiment ${signedScore(s.mean)}${moved}`;
 }
 
 /** "2 · billing address · 0:41–1:20", a button that plays the chapter. */

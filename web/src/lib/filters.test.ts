@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { activeFilterCount, emptyFilters, filtersFromSearch, filtersToQuery, filtersToSearch } from './filters.ts';
+import { activeFilterCount, emptyFilters, filtersFromSearch, filtersToQuery, filtersToSearch, signedScore } from './filters.ts';
 
 describe('filters and the URL', () => {
   test('a URL gives its filters and the filters give the URL back', () => {
@@ -23,8 +23,9 @@ describe('filters and the URL', () => {
     const filters = filtersFromSearch(new URLSearchParams('topic=refund&sentiment=negative&category=cat-1'));
     expect(filters).toEqual({ ...emptyFilters, category: 'cat-1', topic: 'refund', sentiment: 'negative' });
     expect(filtersToSearch(filters).toString()).toBe('category=cat-1&topic=refund&sentiment=negative');
-    expect(filtersToQuery(filters)).toEqual({ category: 'cat-1', topic: 'refund', sentiment_max: '-0.05' });
-    expect(filtersToQuery({ ...emptyFilters, sentiment: 'positive' })).toEqual({ sentiment_min: '0.2' });
+    // Below −0.05, as a category's "below −0.05" reads it: scores have three decimals, the API's bounds are inclusive.
+    expect(filtersToQuery(filters)).toEqual({ category: 'cat-1', topic: 'refund', sentiment_max: '-0.051' });
+    expect(filtersToQuery({ ...emptyFilters, sentiment: 'positive' })).toEqual({ sentiment_min: '0.201' });
     expect(filtersFromSearch(new URLSearchParams('sentiment=angry')).sentiment).toBeNull();
   });
 
@@ -34,5 +35,14 @@ describe('filters and the URL', () => {
     expect(filtersToSearch(filters).toString()).toBe('pipeline_status=transcribed&status=completed');
     expect(filtersToQuery({ ...emptyFilters, stage: 'analysed' })).toEqual({ pipeline_status: 'analysed' });
     expect(activeFilterCount({ ...emptyFilters, stage: 'failed' })).toBe(1);
+  });
+});
+
+describe('signedScore', () => {
+  test('two decimals with a sign, so a mean at a bound reads as the bound', () => {
+    expect(signedScore(-0.05)).toBe('−0.05');
+    expect(signedScore(0.3)).toBe('+0.30');
+    expect(signedScore(-0.001)).toBe('0.00');
+    expect(signedScore(0)).toBe('0.00');
   });
 });

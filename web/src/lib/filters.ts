@@ -19,13 +19,26 @@ export interface RecordingFilters {
 }
 
 export type Sentiment = 'negative' | 'positive';
-/** A speaker's mean sentiment at or below this is negative, wherever the interface says so (a filter, a new category's condition). */
+/** A speaker's mean sentiment below this is negative, wherever the interface says so (a filter, a new category's condition "below"). */
 export const NEGATIVE_SENTIMENT = -0.05;
-/** The API's sentiment bounds for each choice. */
+/** …and above this, positive. */
+export const POSITIVE_SENTIMENT = 0.2;
+/**
+ * The API's sentiment bounds for each choice. Its bounds are inclusive and scores have three
+ * decimals, so "below −0.05" is "at most −0.051": the same calls as a category's "below −0.05"
+ * (a mean of exactly −0.05 is in neither).
+ */
+const SCORE_STEP = 0.001;
 export const sentimentBounds: Record<Sentiment, { sentiment_min?: string; sentiment_max?: string }> = {
-  negative: { sentiment_max: String(NEGATIVE_SENTIMENT) },
-  positive: { sentiment_min: '0.2' },
+  negative: { sentiment_max: (NEGATIVE_SENTIMENT - SCORE_STEP).toFixed(3) },
+  positive: { sentiment_min: (POSITIVE_SENTIMENT + SCORE_STEP).toFixed(3) },
 };
+
+/** A sentiment score as the interface writes it: two decimals and its sign ("−0.05", "+0.30", "0.00"), so a mean at a bound is not rounded across it. */
+export function signedScore(value: number): string {
+  const shown = Math.abs(value).toFixed(2);
+  return shown === '0.00' ? '0.00' : `${value > 0 ? '+' : '−'}${shown}`;
+}
 
 export const emptyFilters: RecordingFilters = { stage: null, status: null, recordedAfter: null, recordedBefore: null, category: null, topic: null, sentiment: null, metadata: {} };
 

@@ -18,6 +18,7 @@ import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { isMadeKey, questionKey } from '../lib/question-key.ts';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 type Scenario = Schemas['AnalysisScenario'];
 
@@ -45,6 +46,7 @@ export default function AnalysisScenario() {
       ),
     remove: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-scenarios/{scenario_id}', { params: { path } })),
   });
+  usePageTitle(scenario.data?.name, workspace.name);
 
   if (scenario.error) return <ProblemAlert error={scenario.error} />;
   if (!draft) return <Text c="dimmed">Loading…</Text>;

@@ -15,6 +15,7 @@ import { formatDateTime } from '../lib/dates.ts';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import './Answers.css';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 const choices = [
   { value: 'true', label: 'Yes' },
@@ -25,6 +26,7 @@ const choices = [
 export default function Answers() {
   const phone = useMediaQuery('(max-width: 36em)');
   const workspace = useWorkspace();
+  usePageTitle('Answers across calls', workspace.name);
   const { scenarioId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const executionId = search.get('execution_id');
@@ -63,7 +65,16 @@ export default function Answers() {
           {showCallFilters ? 'Hide call filters' : activeFilterCount(callFilters) > 0 ? `Call filters (${activeFilterCount(callFilters)} applied)` : 'Call filters'}
         </Button>
       )}
-      {(!phone || showCallFilters) && <RecordingFiltersBar filters={callFilters} fields={fields.data?.data ?? []} onChange={(next) => setSearch(filtersToSearch(next, search), { replace: true })} />}
+      {(!phone || showCallFilters) && (
+        <RecordingFiltersBar
+          filters={callFilters}
+          fields={fields.data?.data ?? []}
+          onChange={(next) => setSearch(filtersToSearch(next, search), { replace: true })}
+          otherFilters={Object.keys(filters).length}
+          // Every filter goes, the answers' too; the execution the table is of stays.
+          onClear={() => setSearch(executionId ? { execution_id: executionId } : {}, { replace: true })}
+        />
+      )}
       <Group align="flex-end">
         {questions
           .filter((q) => q.type === 'boolean')

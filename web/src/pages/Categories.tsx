@@ -14,6 +14,7 @@ import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { blankCondition, callWide, describeRule, withMetric, SIMILAR_THRESHOLD, talkMetricNames, type CategoryRule, type Condition, type ConditionType } from '../lib/categories.ts';
 import { can } from '../session.tsx';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 type Category = Schemas['Category'] & { recordings: number };
 interface Draft {
@@ -35,6 +36,7 @@ const ops = [
 
 export default function Categories() {
   const workspace = useWorkspace();
+  usePageTitle('Categories', workspace.name);
   const path = { workspace_id: workspace.id };
   const categories = useCategories(workspace.id);
   const client = useQueryClient();

@@ -7,9 +7,11 @@ import { ProblemAlert } from '../components/Problem.tsx';
 import { StatusBadge } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export default function Executions() {
   const workspace = useWorkspace();
+  usePageTitle('Executions', workspace.name);
   const executions = useQuery({
     ...queries.executions(workspace.id),
     select: (page) => page.data,

@@ -8,8 +8,10 @@ import { api, ok } from '../api/client.ts';
 import { keys, queries } from '../api/queries.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export default function Invite() {
+  usePageTitle('Join a workspace');
   const { token = '' } = useParams();
   const [password, setPassword] = useState('');
   const navigate = useNavigate();

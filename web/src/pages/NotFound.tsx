@@ -1,7 +1,9 @@
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export default function NotFound() {
+  usePageTitle('Not found');
   return (
     <Container size="sm" py="xl">
       <Stack>

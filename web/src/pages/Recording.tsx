@@ -18,6 +18,7 @@ import { movingPipeline } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { failedStatuses, preparingStatuses } from '../lib/recording-status.ts';
 import { can } from '../session.tsx';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 // Stable stand-ins for lists not loaded yet, so the memoised parts see the same value each render.
 const NONE: never[] = [];
@@ -37,6 +38,7 @@ export default function Recording() {
     // Polled while the audio is prepared or a run moves the call along the pipeline.
     refetchInterval: (q) => (q.state.data && (preparingStatuses.has(q.state.data.status) || movingPipeline.has(q.state.data.pipeline.status)) ? 1500 : false),
   });
+  usePageTitle(recording.data?.filename ?? 'Recording', workspace.name);
   const transcriptionRuns = useQuery({
     ...queries.transcriptionRuns(workspace.id, recordingId),
     refetchInterval: (q) => (q.state.data?.data.some((r) => activeRun(r.status)) ? 1500 : false),

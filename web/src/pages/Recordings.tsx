@@ -15,6 +15,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
 import { formatDateTime } from '../lib/dates.ts';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export type Recording = Schemas['Recording'];
 
@@ -27,6 +28,7 @@ const cell = (value: unknown) => (value === undefined || value === null ? '' : t
 
 export default function Recordings() {
   const workspace = useWorkspace();
+  usePageTitle('Recordings', workspace.name);
   const [search, setSearch] = useSearchParams();
   const [panel, setPanel] = useState<'upload' | 'import' | null>(null);
   // On a phone the filters, columns and order fold behind one button: open, they took the screen

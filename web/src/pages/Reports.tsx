@@ -11,11 +11,13 @@ import { keys, queries, useAnalysisScenarios, useMetadataFields } from '../api/q
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { wholePercents } from '../lib/percent.ts';
+import { signedScore } from '../lib/filters.ts';
 import { chartOf } from '../lib/report-chart.ts';
 import { periodLabel } from '../lib/dates.ts';
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
 import { formatDuration } from '../lib/durations.ts';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 const choiceKey = (workspaceId: string) => `hark.reports.scenario.${workspaceId}`;
 /** The analysis scenario last chosen on the Reports page of a workspace, on this browser. */
@@ -46,11 +48,6 @@ const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'c
 /** The field select's value for grouping by call category (no metadata field is named so). */
 const CATEGORY = '@category';
 
-/** A sentiment to one decimal with its sign, never "-0.0". */
-const signed = (value: number): string => {
-  const shown = value.toFixed(1);
-  return shown === '-0.0' || shown === '0.0' ? '0.0' : value > 0 ? `+${shown}` : shown;
-};
 
 /** Hours of audio as hours and minutes ("2 h 05 min"), or minutes and seconds under an hour ("0 min 17 s"); whole seconds counted as the list and the player count them (down). */
 const audioLength = (seconds: number): string => {
@@ -61,6 +58,7 @@ const audioLength = (seconds: number): string => {
 
 export default function Reports() {
   const workspace = useWorkspace();
+  usePageTitle('Reports', workspace.name);
   const [search, setSearch] = useSearchParams();
   /** The tab shown: the question to chart belongs to the Answers tab alone. */
   const [tab, setTab] = useState<string | null>('analysis');
@@ -320,7 +318,7 @@ export default function Reports() {
                     <Table.Td>{g.transcripts}</Table.Td>
                     {talkSpeakers.map((name) => {
                       const s = g.speakers.find((x) => x.speaker === name);
-                      const mood = s && s.sentiment_avg !== null ? ` · sentiment ${signed(s.sentiment_avg)}` : '';
+                      const mood = s && s.sentiment_avg !== null ? ` · sentiment ${signedScore(s.sentiment_avg)}` : '';
                       return <Table.Td key={name}>{s ? `${percents[g.speakers.indexOf(s)]} % · ${Math.round(s.words_per_minute_avg)} wpm${mood}` : '—'}</Table.Td>;
                     })}
                     <Table.Td>{formatDuration(g.silence_seconds_avg)}</Table.Td>

@@ -9,9 +9,11 @@ import { keys, useAnalysisScenarios, useTranscriptionScenarios } from '../api/qu
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export default function Scenarios() {
   const workspace = useWorkspace();
+  usePageTitle('Scenarios', workspace.name);
   const path = { workspace_id: workspace.id };
   const transcription = useTranscriptionScenarios(workspace.id);
   const analysis = useAnalysisScenarios(workspace.id);

@@ -9,6 +9,7 @@ import { queries } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
@@ -33,6 +34,7 @@ function metadataLine(metadata: Record<string, unknown>): string {
 
 export default function Search() {
   const workspace = useWorkspace();
+  usePageTitle('Search', workspace.name);
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [draft, setDraft] = useState(q);

@@ -9,9 +9,11 @@ import { WebhookSettings } from '../components/settings/WebhookSettings.tsx';
 import { WorkspaceSettings } from '../components/settings/WorkspaceSettings.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { can } from '../session.tsx';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export default function Settings() {
   const workspace = useWorkspace();
+  usePageTitle('Settings', workspace.name);
   const [search, setSearch] = useSearchParams();
   const owner = can.manage(workspace.role);
   const tab = search.get('tab') ?? 'workspace';

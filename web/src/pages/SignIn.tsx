@@ -7,8 +7,10 @@ import { api, ok } from '../api/client.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useSetSession } from '../session.tsx';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export default function SignIn() {
+  usePageTitle('Sign in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const navigate = useNavigate();

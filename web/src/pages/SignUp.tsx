@@ -8,8 +8,10 @@ import { AuthCard } from '../components/AuthCard.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useSetSession } from '../session.tsx';
 import { formatDate } from '../lib/dates.ts';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 export default function SignUp() {
+  usePageTitle('Sign up');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [workspace, setWorkspace] = useState('');

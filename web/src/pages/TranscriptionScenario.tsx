@@ -16,6 +16,7 @@ import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { SpeakersNamedNotice } from '../components/scenario/SpeakersNamedNotice.tsx';
 import { useState } from 'react';
+import { usePageTitle } from '../components/PageTitle.ts';
 
 type Scenario = Schemas['TranscriptionScenario'];
 
@@ -54,6 +55,7 @@ export default function TranscriptionScenario() {
       ),
     remove: () => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}', { params: { path } })),
   });
+  usePageTitle(scenario.data?.name, workspace.name);
 
   if (scenario.error) return <ProblemAlert error={scenario.error} />;
   // The form appears with the engines' catalog, which says which fields the chosen engine takes (a field must not appear later under the reader's hand).
