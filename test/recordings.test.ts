@@ -303,6 +303,9 @@ for (const backend of await backends({ s3: true })) {
       assert.match(tooLong.detail, /retention_days/);
 
       await hark.runtime.ctx.db.updateTable('recordings').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', card.id).execute();
+      // Past expires_at and not yet swept (the sweep runs hourly): the audio is neither served nor transcribed.
+      await rejectsWith(client.createTranscriptionRun({ path: { recording_id: card.id }, body: {} }), 409, 'audio_expired');
+      assertProblem(await hark.request({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/recordings/${card.id}/audio`, key: account.key }), 409, 'audio_expired');
       const { expireAudio } = await import('../src/features/recordings/expire-audio.ts');
       assert.ok((await expireAudio(hark.runtime.ctx)) >= 1);
       const expired = await client.getRecording({ path: { recording_id: card.id } });

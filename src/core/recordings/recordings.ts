@@ -227,12 +227,25 @@ export async function deleteRecording(ctx: Context, workspaceId: string, id: str
   });
 }
 
+/**
+ * The recording's audio is gone by its retention: deleted, or past `expires_at` and waiting for the
+ * sweep that deletes it (it is neither served nor transcribed in the meantime).
+ */
+export function audioExpired(recording: Pick<Recording, 'audio_deleted_at' | 'expires_at'>, now = new Date()): boolean {
+  return recording.audio_deleted_at !== null || (recording.expires_at !== null && recording.expires_at.getTime() <= now.getTime());
+}
+
+/** 409 `audio_expired` where the recording's audio is gone by its retention (audioExpired). */
+export function assertAudioKept(recording: Pick<Recording, 'audio_deleted_at' | 'expires_at'>): void {
+  if (audioExpired(recording)) throw new AppError('audio_expired', recording.audio_deleted_at !== null ? 'the recording\'s audio was deleted by its retention' : 'the recording\'s audio is past its retention (expires_at) and is being deleted');
+}
+
 /** A transcription can start once the audio is here (it waits while preparation runs). */
-export function assertTranscribable(recording: Pick<Recording, 'status' | 'audio_deleted_at'>): void {
+export function assertTranscribable(recording: Pick<Recording, 'status' | 'audio_deleted_at' | 'expires_at'>): void {
   if (downloadingStatuses.includes(recording.status)) throw new AppError('recording_not_ready', `the recording is ${recording.status}: its audio has not been downloaded`);
   if (recording.status === 'download_failed') throw new AppError('recording_failed', 'the recording is download_failed: its audio has not been downloaded');
   if (recording.status === 'failed') throw new AppError('recording_failed', 'the recording failed to prepare');
-  if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
+  assertAudioKept(recording);
 }
 
 export interface ListOptions extends RecordingFilters {

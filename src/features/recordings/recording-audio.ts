@@ -9,7 +9,7 @@ import { openPcmFile } from '../../platform/media/pcm-file.ts';
 import { waveformOf, type Waveform } from '../../platform/media/waveform.ts';
 import { AppError } from '../../errors.ts';
 import { recordingKeys } from '../../platform/storage/blobs.ts';
-import { getRecording, storageUnavailable } from '../../core/recordings/recordings.ts';
+import { assertAudioKept, getRecording, storageUnavailable } from '../../core/recordings/recordings.ts';
 
 export const audioVariants = ['original', 'prepared'] as const;
 export type AudioVariant = (typeof audioVariants)[number];
@@ -53,7 +53,7 @@ const unsatisfiable = (size: number) => new AppError('range_not_satisfiable', `t
 
 export async function recordingAudio(ctx: Context, workspaceId: string, id: string, variant: AudioVariant, rangeHeader: string | undefined): Promise<AudioBytes> {
   const recording = await getRecording(ctx, workspaceId, id);
-  if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
+  assertAudioKept(recording);
   const keys = recordingKeys(workspaceId, recording.id);
   const redacted = recording.audio_redacted_at !== null;
   const key = redacted ? keys.redacted : keys[variant];
@@ -85,7 +85,7 @@ export const WAVEFORM_POINTS = 1600;
  */
 export async function recordingWaveform(ctx: Context, workspaceId: string, id: string): Promise<Waveform> {
   const recording = await getRecording(ctx, workspaceId, id);
-  if (recording.audio_deleted_at !== null) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention');
+  assertAudioKept(recording);
   const keys = recordingKeys(workspaceId, recording.id);
   const variant = recording.audio_redacted_at !== null ? 'redacted' : 'prepared';
   // A later redaction replaces the redacted copy: its time names the waveform drawn from it.

@@ -8,7 +8,7 @@ import { RetrySettings } from '../../core/scenarios/scenario-card.ts';
 import { presentTranscriptionRun, TranscriptionOptions, transcriptionOptionDefaults } from './transcription-card.ts';
 import type { Context } from '../../context.ts';
 import type { TranscriptionRunsTable } from '../../platform/db/tables.ts';
-import type { Recording } from '../../core/recordings/recordings.ts';
+import { audioExpired, type Recording } from '../../core/recordings/recordings.ts';
 import { EngineError } from '../../platform/engine-error.ts';
 import { openPcmFile } from '../../platform/media/pcm-file.ts';
 import { loadTranscriptionEngine, transcriptionEngine } from '../../engines/transcription/registry.ts';
@@ -93,7 +93,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const recording = await ctx.db.selectFrom('recordings').selectAll().where('id', '=', run.recording_id).executeTakeFirst();
     if (!recording) return { fail: new EngineError('recording_failed', 'the recording was deleted', false) };
     if (recording.status === 'queued' || recording.status === 'processing') return { wait: PREPARATION_POLL_SECONDS };
-    if (recording.audio_deleted_at) return { fail: new EngineError('audio_expired', 'the recording is expired', false) };
+    if (audioExpired(recording)) return { fail: new EngineError('audio_expired', 'the recording is expired', false) };
     if (recording.status !== 'completed') return { fail: new EngineError('recording_failed', `the recording is ${recording.status}`, false) };
     return { input: recording };
   },

@@ -85,7 +85,7 @@ export async function startTranscriptionExecution(ctx: Context, workspaceId: str
   const scenario = await getTranscriptionScenario(ctx.db, workspaceId, scenarioId);
   return startExecution(ctx, 'transcription', workspaceId, scenario, body, async (trx, executionId, recordingIds) => {
     const recordings = recordingIds.length
-      ? await trx.selectFrom('recordings').select(['id', 'status', 'audio_deleted_at']).where('workspace_id', '=', workspaceId).where('id', '=', sql<string>`ANY(${recordingIds}::text[])`).execute()
+      ? await trx.selectFrom('recordings').select(['id', 'status', 'audio_deleted_at', 'expires_at']).where('workspace_id', '=', workspaceId).where('id', '=', sql<string>`ANY(${recordingIds}::text[])`).execute()
       : [];
     for (const recording of recordings) {
       try {
