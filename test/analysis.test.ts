@@ -209,7 +209,7 @@ for (const backend of await backends()) {
       assert.deepEqual([a.statusCode, b.statusCode].sort(), [200, 202]);
       const executionId = a.json<{ id: string }>().id;
       assert.equal(b.json<{ id: string }>().id, executionId);
-      assertProblem(await hark.request({ method: 'POST', url, key: account.key, payload: { recording_ids: [], idempotency_key: 'analysis-batch-1' } }), 422, 'idempotency_key_reused');
+      assertProblem(await hark.request({ method: 'POST', url, key: account.key, payload: { idempotency_key: 'analysis-batch-1' } }), 422, 'idempotency_key_reused');
       const children = (await client.listAnalysisRuns({ query: { jobId: executionId } })).data;
       assert.equal(children.length, 1);
       await rejectsWith(client.listAnalysisRuns({ query: { status: 'bogus' } }), 400, 'validation_failed');

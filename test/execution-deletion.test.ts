@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { executionProgress } from '../src/core/events.ts';
 import { speech } from './helpers/audio.ts';
-import { assertProblem, backends, registerAccount, startHark, type Hark } from './helpers/harness.ts';
+import { assertProblem, backends, registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
 
 for (const backend of await backends()) {
   describe(`deleting an execution's recordings on ${backend}`, () => {
@@ -53,7 +53,16 @@ for (const backend of await backends()) {
     test('an execution with nothing to run is complete as it is made, and says so once', async () => {
       const before = (await hark.runtime.ctx.db.selectFrom('webhook_events').select('id').where('type', '=', 'execution.completed').execute()).length;
       const transcription = (await client.listTranscriptionScenarios()).data[0]!.id;
-      const empty = await client.createTranscriptionExecution({ path: { scenario_id: transcription }, body: { recording_ids: [], idempotency_key: 'nothing' } });
+      // An empty list is a client's mistake, not an execution: a 400 naming the field, nothing made.
+      const refused = await rejectsWith(client.createTranscriptionExecution({ path: { scenario_id: transcription }, body: { recording_ids: [], idempotency_key: 'nothing' } }), 400, 'validation_failed');
+      assert.equal(refused.problem.errors?.[0]?.path, 'recording_ids');
+      // Unknown ids are named by their place in the list.
+      const ghosts = ['fl-00000000-0000-7000-8000-000000000001', 'fl-00000000-0000-7000-8000-000000000002'];
+      const unknown = await rejectsWith(client.createTranscriptionExecution({ path: { scenario_id: transcription }, body: { recording_ids: ghosts, idempotency_key: 'ghosts' } }), 400, 'validation_failed');
+      assert.deepEqual(unknown.problem.errors?.map((e) => e.path), ['recording_ids/0', 'recording_ids/1']);
+      // A selection that finds nothing is one: complete as it is made.
+      const scoped = await client.createTranscriptionScenario({ body: { name: 'nobody', selection: { metadata: { team: 'no such team' } } } });
+      const empty = await client.createTranscriptionExecution({ path: { scenario_id: scoped.id }, body: { idempotency_key: 'nothing' } });
       assert.equal(empty.status, 'completed');
       const row = await hark.runtime.ctx.db.selectFrom('executions').select('finished_at').where('id', '=', empty.id).executeTakeFirstOrThrow();
       assert.ok(row.finished_at, 'finished as it is made');

@@ -198,8 +198,13 @@ for (const backend of await backends({ s3: true })) {
       const waiting = await client.createTranscriptionRun({ path: { recording_id: recordingId }, body: { transcription_scenario_id: patient.id } });
       await eventually(async () => {
         const card = await client.getTranscriptionRun({ path: { run_id: waiting.id } });
-        return card.status === 'queued' && card.error_code === 'engine_unreachable';
+        return card.status === 'queued' && card.last_error?.code === 'engine_unreachable' ? card : null;
       }, 60_000, 'the first attempt to fail and the run to wait');
+      // Waiting is not failing: no failure fields (a client trusting `retryable` would get a 409), the last error apart.
+      const waitingCard = await client.getTranscriptionRun({ path: { run_id: waiting.id } });
+      assert.deepEqual([waitingCard.error_code, waitingCard.error_message, waitingCard.retryable], [null, null, null]);
+      assert.match(waitingCard.last_error?.message ?? '', /./);
+      await rejectsWith(client.retryTranscriptionRun({ path: { run_id: waiting.id } }), 409, 'run_not_retryable');
       const cancelled = await client.cancelTranscriptionRun({ path: { run_id: waiting.id } });
       assert.deepEqual([cancelled.status, cancelled.error_code, cancelled.error_message, cancelled.retryable], ['cancelled', null, null, null]);
     });

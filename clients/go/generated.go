@@ -102,23 +102,24 @@ type Execution struct {
 
 // TranscriptionRun is a resource of the Hark API.
 type TranscriptionRun struct {
-	ID                      string  `json:"id"`
-	TranscriptionScenarioID string  `json:"transcription_scenario_id"`
-	TranscriptID            *string `json:"transcript_id"`
-	Status                  string  `json:"status"`
-	RecordingID             string  `json:"recording_id"`
-	ExecutionID             *string `json:"execution_id"`
-	RetryOf                 *string `json:"retry_of"`
-	Attempts                int64   `json:"attempts"`
-	Progress                float64 `json:"progress"`
-	Engine                  string  `json:"engine"`
-	Model                   string  `json:"model"`
-	ErrorCode               *string `json:"error_code"`
-	ErrorMessage            *string `json:"error_message"`
-	Retryable               *bool   `json:"retryable"`
-	CreatedAt               string  `json:"created_at"`
-	StartedAt               *string `json:"started_at"`
-	CompletedAt             *string `json:"completed_at"`
+	ID                      string         `json:"id"`
+	TranscriptionScenarioID string         `json:"transcription_scenario_id"`
+	TranscriptID            *string        `json:"transcript_id"`
+	Status                  string         `json:"status"`
+	RecordingID             string         `json:"recording_id"`
+	ExecutionID             *string        `json:"execution_id"`
+	RetryOf                 *string        `json:"retry_of"`
+	Attempts                int64          `json:"attempts"`
+	Progress                float64        `json:"progress"`
+	Engine                  string         `json:"engine"`
+	Model                   string         `json:"model"`
+	ErrorCode               *string        `json:"error_code"`
+	ErrorMessage            *string        `json:"error_message"`
+	Retryable               *bool          `json:"retryable"`
+	LastError               map[string]any `json:"last_error"`
+	CreatedAt               string         `json:"created_at"`
+	StartedAt               *string        `json:"started_at"`
+	CompletedAt             *string        `json:"completed_at"`
 }
 
 // TalkStats is a resource of the Hark API.
@@ -156,24 +157,25 @@ type AnalysisScenario struct {
 
 // AnalysisRun is a resource of the Hark API.
 type AnalysisRun struct {
-	ID                 string  `json:"id"`
-	AnalysisScenarioID string  `json:"analysis_scenario_id"`
-	TranscriptID       *string `json:"transcript_id"`
-	TranscriptionRunID *string `json:"transcription_run_id"`
-	Status             string  `json:"status"`
-	RecordingID        string  `json:"recording_id"`
-	ExecutionID        *string `json:"execution_id"`
-	RetryOf            *string `json:"retry_of"`
-	Attempts           int64   `json:"attempts"`
-	Progress           float64 `json:"progress"`
-	Engine             string  `json:"engine"`
-	Model              string  `json:"model"`
-	ErrorCode          *string `json:"error_code"`
-	ErrorMessage       *string `json:"error_message"`
-	Retryable          *bool   `json:"retryable"`
-	CreatedAt          string  `json:"created_at"`
-	StartedAt          *string `json:"started_at"`
-	CompletedAt        *string `json:"completed_at"`
+	ID                 string         `json:"id"`
+	AnalysisScenarioID string         `json:"analysis_scenario_id"`
+	TranscriptID       *string        `json:"transcript_id"`
+	TranscriptionRunID *string        `json:"transcription_run_id"`
+	Status             string         `json:"status"`
+	RecordingID        string         `json:"recording_id"`
+	ExecutionID        *string        `json:"execution_id"`
+	RetryOf            *string        `json:"retry_of"`
+	Attempts           int64          `json:"attempts"`
+	Progress           float64        `json:"progress"`
+	Engine             string         `json:"engine"`
+	Model              string         `json:"model"`
+	ErrorCode          *string        `json:"error_code"`
+	ErrorMessage       *string        `json:"error_message"`
+	Retryable          *bool          `json:"retryable"`
+	LastError          map[string]any `json:"last_error"`
+	CreatedAt          string         `json:"created_at"`
+	StartedAt          *string        `json:"started_at"`
+	CompletedAt        *string        `json:"completed_at"`
 }
 
 // AnalysisResult is a resource of the Hark API.

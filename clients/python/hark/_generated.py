@@ -136,6 +136,7 @@ class _TranscriptionRunRequired(TypedDict):
     error_code: Optional[str]
     error_message: Optional[str]
     retryable: Optional[bool]
+    last_error: Optional[Dict[str, Any]]
     created_at: str
     started_at: Optional[str]
     completed_at: Optional[str]
@@ -203,6 +204,7 @@ class _AnalysisRunRequired(TypedDict):
     error_code: Optional[str]
     error_message: Optional[str]
     retryable: Optional[bool]
+    last_error: Optional[Dict[str, Any]]
     created_at: str
     started_at: Optional[str]
     completed_at: Optional[str]

@@ -1696,6 +1696,10 @@ export interface components {
             error_code: string | null;
             error_message: string | null;
             retryable: boolean | null;
+            last_error: {
+                code: string;
+                message: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
             started_at: string | null;
@@ -1818,6 +1822,10 @@ export interface components {
             error_code: string | null;
             error_message: string | null;
             retryable: boolean | null;
+            last_error: {
+                code: string;
+                message: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
             started_at: string | null;
@@ -6207,7 +6215,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Omit to use the scenario's selection */
+                    /** @description At least one; omit to use the scenario's selection */
                     recording_ids?: string[];
                     /** @description Any text with a character that is not white space: the same key and body answer the same execution */
                     idempotency_key?: string;
@@ -6534,6 +6542,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;
@@ -6679,6 +6691,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;
@@ -6881,6 +6897,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;
@@ -6999,6 +7019,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;
@@ -8645,7 +8669,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Omit to use the scenario's selection */
+                    /** @description At least one; omit to use the scenario's selection */
                     recording_ids?: string[];
                     /** @description Any text with a character that is not white space: the same key and body answer the same execution */
                     idempotency_key?: string;
@@ -9356,6 +9380,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;
@@ -9502,6 +9530,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;
@@ -9705,6 +9737,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;
@@ -9824,6 +9860,10 @@ export interface operations {
                         error_code: string | null;
                         error_message: string | null;
                         retryable: boolean | null;
+                        last_error: {
+                            code: string;
+                            message: string;
+                        } | null;
                         /** Format: date-time */
                         created_at: string;
                         started_at: string | null;

@@ -39,7 +39,7 @@ const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S
 
 export const ExecutionBody = Type.Object(
   {
-    recording_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'Omit to use the scenario\'s selection' })),
+    recording_ids: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 10_000, description: 'At least one; omit to use the scenario\'s selection' })),
     idempotency_key: Type.Optional(IdempotencyKey),
   },
   { additionalProperties: false },

@@ -84,9 +84,10 @@ async function createExecution(ctx: Context, request: ExecutionRequest): Promise
   if (request.recordingIds) {
     const found = await ctx.db.selectFrom('recordings').select('id').where('workspace_id', '=', request.workspaceId).where('id', '=', sql<string>`ANY(${recordingIds}::text[])`).execute();
     const known = new Set(found.map((r) => r.id));
-    const unknown = recordingIds.filter((id) => !known.has(id));
+    const unknown = request.recordingIds.flatMap((id, i) => (known.has(id) ? [] : [{ id, i }]));
     if (unknown.length > 0) {
-      throw new AppError('validation_failed', `unknown recording ids: ${unknown.join(', ')}`, unknown.map((id) => ({ path: 'recording_ids', message: `unknown recording ${id}` })));
+      // Each unknown id named by its place in the body (`recording_ids/1`), as every refused field is.
+      throw new AppError('validation_failed', `unknown recording ids: ${[...new Set(unknown.map((u) => u.id))].join(', ')}`, unknown.map((u) => ({ path: `recording_ids/${u.i}`, message: `unknown recording ${u.id}` })));
     }
   }
   const id = newUuid();

@@ -14,9 +14,15 @@ export const runCardFields = {
   progress: Type.Number({ description: '0..1 while running, 1 when completed' }),
   engine: Type.String(),
   model: Type.String(),
-  error_code: Nullable(Type.String()),
-  error_message: Nullable(Type.String()),
-  retryable: Nullable(Type.Boolean()),
+  error_code: Nullable(Type.String({ description: 'Present on failure (status failed), else null' })),
+  error_message: Nullable(Type.String({ description: 'Present on failure (status failed), else null' })),
+  retryable: Nullable(Type.Boolean({ description: 'Present on failure: whether POST …/retry may start a new run for it' })),
+  last_error: Nullable(
+    Type.Object(
+      { code: Type.String(), message: Type.String() },
+      { description: "While a run waits to be tried again by its scenario's `retry` (status queued), why its last attempt failed; null otherwise" },
+    ),
+  ),
   created_at: DateTime,
   started_at: NullableDateTime,
   completed_at: NullableDateTime,
@@ -25,6 +31,7 @@ export const runCardFields = {
 type RunFields = Omit<Selectable<RunColumns>, 'scenario'>;
 
 export function presentRunFields(run: RunFields) {
+  const failed = run.status === 'failed';
   return {
     status: run.status as 'queued' | 'running' | 'completed' | 'failed' | 'cancelled',
     recording_id: run.recording_id,
@@ -34,9 +41,11 @@ export function presentRunFields(run: RunFields) {
     progress: run.progress,
     engine: run.engine,
     model: run.model,
-    error_code: run.error_code,
-    error_message: run.error_message,
-    retryable: run.retryable,
+    // The failure fields are a failed run's; a run waiting for its next attempt shows its last error apart.
+    error_code: failed ? run.error_code : null,
+    error_message: failed ? run.error_message : null,
+    retryable: failed ? run.retryable : null,
+    last_error: !failed && run.status !== 'completed' && run.status !== 'cancelled' && run.error_code !== null ? { code: run.error_code, message: run.error_message ?? '' } : null,
     created_at: run.created_at,
     started_at: run.started_at,
     completed_at: run.completed_at,

@@ -115,7 +115,11 @@ export async function cancelRun(ctx: Context, kind: AnyRunKind, workspaceId: str
     if (row) await runEvent(ctx, trx, kind, row);
     return row;
   });
-  if (!cancelled) throw new AppError('run_not_cancellable', `the run is ${run.status}; only a queued or running run can be cancelled`);
+  if (!cancelled) {
+    // Said as the run is now: it may have finished between the read above and the cancel.
+    const now = await getRun(ctx.db, kind, workspaceId, id);
+    throw new AppError('run_not_cancellable', `the run is ${now.status}; only a queued or running run can be cancelled`);
+  }
   abortActive(run.id);
   return cancelled;
 }

@@ -40,6 +40,11 @@ export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label
                       {run.error_code}: {run.error_message}
                     </Text>
                   )}
+                  {run.last_error && (
+                    <Text size="xs" c="#9a3412" data-last-error>
+                      Attempt {run.attempts} failed ({run.last_error.code}: {run.last_error.message}); it is tried again by itself.
+                    </Text>
+                  )}
                 </Stack>
               </Table.Td>
               <Table.Td>
