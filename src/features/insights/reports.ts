@@ -6,7 +6,7 @@ import { invalid } from '../../errors.ts';
 import { scenarioQuestions } from '../../core/analyses/questions.ts';
 import { getScenario } from '../../core/scenarios/scenario-store.ts';
 import { csvDocument } from '../../core/csv.ts';
-import { recordingConditions, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
+import { recordingConditions, recordingStatuses, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
 import type { AnalysisReport, RecordingsReport, TalkReport } from './report-schemas.ts';
 
 interface GroupKey {
@@ -304,7 +304,8 @@ export function analysisReportCsv(report: AnalysisReport): string {
 }
 
 export function recordingsReportCsv(report: RecordingsReport): string {
-  const statuses = [...new Set(report.groups.flatMap((g) => Object.keys(g.by_status)))].sort();
+  // Every status a recording can have, always in this order: the columns do not move with the data.
+  const statuses = recordingStatuses;
   const header = [...report.group_by, 'recordings', ...statuses, 'total_duration_seconds'];
   const lines = report.groups.map((g) => [...report.group_by.map((name) => g.key[name]), g.recordings, ...statuses.map((s) => g.by_status[s] ?? 0), g.total_duration_seconds]);
   return csvDocument([header, ...lines]);
