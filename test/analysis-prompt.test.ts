@@ -252,6 +252,8 @@ describe('coerceModelAnswers and parseModelJson', () => {
   });
   it('marks missing answers null and rejects replies of the wrong shape', () => {
     assert.deepEqual(coerceModelAnswers({ answers: {} }, input({ summary: false })).answers, { cancel: null, account: null });
+    // null is no answer, for a text question as for a boolean one: both come back uncertain.
+    assert.deepEqual(coerceModelAnswers({ answers: { cancel: null, account: null } }, input({ summary: false })).answers, { cancel: null, account: null });
     for (const bad of [null, [], 'text', { summary: 'x' }]) {
       assert.throws(() => coerceModelAnswers(bad, input()), (e: unknown) => e instanceof EngineError && e.code === 'engine_bad_response' && e.retryable);
     }

@@ -328,10 +328,10 @@ function coerceBoolean(value: unknown): boolean | null {
   return null;
 }
 
+/** A string from a string, a number or a boolean; null for anything else, JSON's null too (a text answer the model did not give is uncertain, as a boolean one is). */
 function coerceString(value: unknown, max: number): string | null {
   if (typeof value === 'string') return truncate(value.trim(), max);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === null) return '';
   return null;
 }
 
