@@ -4,7 +4,7 @@
 // and the stored selections of scenarios.
 import type { Context } from '../context.ts';
 import { invalid } from '../errors.ts';
-import { inexactInteger } from '../http/json-numbers.ts';
+import { inexactNumber } from '../http/json-numbers.ts';
 import { assertStorable } from '../http/text-guard.ts';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../prototype-keys.ts';
 
@@ -24,7 +24,7 @@ export function parseMetadata(ctx: Context, raw: string | undefined): Metadata {
   } catch (error) {
     throw invalid('metadata', error instanceof RangeError ? 'nests too deeply' : 'must be a string holding a JSON object');
   }
-  const inexact = inexactInteger(raw, value, 'metadata', 'metadata');
+  const inexact = inexactNumber(raw, value, 'metadata', 'metadata');
   if (inexact) throw invalid(inexact.path, inexact.message);
   return checkMetadata(ctx, value);
 }

@@ -1,15 +1,36 @@
-// Integers a JSON text writes beyond what a JSON number keeps exactly. JSON.parse reads
-// 12345678901234567890 as 12345678901234567000, so a metadata value would come back changed and a
-// filter on it would find nothing: such an integer is refused (400), asking for a string instead.
+// Numbers a JSON text writes beyond what a JSON number keeps exactly. JSON.parse reads
+// 12345678901234567890 as 12345678901234567000 and 1.0000000000000000000001 as 1, so a metadata
+// value would come back changed and a filter on it would find nothing: such a number is refused
+// (400), asking for a string instead. The same number written otherwise (1.50 for 1.5, 1e21) is
+// kept: it is the same value.
 
 const UNSAFE_INTEGER_MESSAGE = `is an integer beyond what a JSON number keeps exactly (±${Number.MAX_SAFE_INTEGER}): send it as a string`;
+const INEXACT_NUMBER_MESSAGE = 'has more digits, or a larger or smaller exponent, than a JSON number keeps exactly: send it as a string';
 
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
-/** The first integer literal of a JSON text (outside its strings) beyond ±(2^53 - 1), or null. */
-function unsafeIntegerLiteral(text: string): string | null {
-  // Only a text with 16 digits in a row can write one.
-  if (!/\d{16}/.test(text)) return null;
+/** A decimal number as significant digits (no leading or trailing zeros) and the power of ten after its first digit; "" for zero. */
+function decimal(literal: string): { digits: string; exponent: number } | null {
+  const match = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!match) return null;
+  const whole = match[1]!;
+  const all = whole + (match[2] ?? '');
+  const leading = all.length - all.replace(/^0+/, '').length;
+  const digits = all.replace(/^0+/, '').replace(/0+$/, '');
+  return { digits, exponent: digits === '' ? 0 : whole.length - leading - 1 + Number(match[3] ?? 0) };
+}
+
+/** The literal stands for another value than the number JSON.parse makes of it. */
+function changedByParsing(literal: string): boolean {
+  const written = decimal(literal);
+  const kept = decimal(String(Math.abs(Number(literal))));
+  return written === null || kept === null || written.digits !== kept.digits || written.exponent !== kept.exponent;
+}
+
+/** The first number literal of a JSON text (outside its strings) that a number cannot keep exactly, and whether it is an integer; or null. */
+function inexactLiteral(text: string): { literal: string; integer: boolean } | null {
+  // A decimal of 15 significant digits or fewer, without an exponent, is always kept exactly.
+  if (!/\d{16}|\d[eE][+-]?\d/.test(text)) return null;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
@@ -19,7 +40,8 @@ function unsafeIntegerLiteral(text: string): string | null {
       NUMBER.lastIndex = i;
       const match = NUMBER.exec(text);
       if (!match) continue;
-      if (match[1] === undefined && match[2] === undefined && !Number.isSafeInteger(Number(match[0]))) return match[0];
+      const integer = match[1] === undefined && match[2] === undefined;
+      if (integer ? !Number.isSafeInteger(Number(match[0])) : changedByParsing(match[0])) return { literal: match[0], integer };
       i += match[0].length - 1;
     }
   }
@@ -27,19 +49,19 @@ function unsafeIntegerLiteral(text: string): string | null {
 }
 
 /**
- * Where `text` (JSON that parsed to `value`) writes an integer a number cannot keep exactly, and
+ * Where `text` (JSON that parsed to `value`) writes a number a JSON number cannot keep exactly, and
  * why, or null: the number's JSON-pointer path without its leading slash, under `base` ("" for the
  * top of a body; `whole` names the value itself).
  */
-export function inexactInteger(text: string, value: unknown, base: string, whole: string): { path: string; message: string } | null {
-  const literal = unsafeIntegerLiteral(text);
-  if (literal === null) return null;
-  return { path: pathOfNumber(value, Number(literal), base) || whole, message: `${literal} ${UNSAFE_INTEGER_MESSAGE}` };
+export function inexactNumber(text: string, value: unknown, base: string, whole: string): { path: string; message: string } | null {
+  const found = inexactLiteral(text);
+  if (found === null) return null;
+  return { path: pathOfNumber(value, Number(found.literal), base) || whole, message: `${found.literal} ${found.integer ? UNSAFE_INTEGER_MESSAGE : INEXACT_NUMBER_MESSAGE}` };
 }
 
-/** The path under `path` of the first number in `value` equal to `n`, or null. */
+/** The path under `path` of the first number in `value` equal to `n` (JSON's null for a number too large), or null. */
 function pathOfNumber(value: unknown, n: number, path: string): string | null {
-  if (typeof value === 'number') return value === n ? path : null;
+  if (typeof value === 'number') return value === n || (Number.isNaN(value) && Number.isNaN(n)) ? path : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [key, item] of Object.entries(value)) {
     const found = pathOfNumber(item, n, path === '' ? key : `${path}/${key}`);
