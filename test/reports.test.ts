@@ -212,6 +212,12 @@ for (const backend of await backends()) {
     test('a query parameter a route does not take is a 400 naming it; pipeline_status filters the reports as the list', async () => {
       const get = (url: string) => hark.request({ method: 'GET', url, key: account.key });
       const routes = [`${P}/recordings?`, `${P}/search?q=refund&`, `${P}/analysis-scenarios/${scenarioId}/answers?`, `${P}/reports/analysis?analysis_scenario_id=${scenarioId}&`, `${P}/reports/recordings?`, `${P}/reports/talk?`];
+      // A read that takes no query parameters refuses one too, rather than answer as if it had not been sent.
+      for (const route of [`${P}/engines?limit=1`, `${P}/categories?cursor=abc`, `${P}/members?bogus=1`, `/api/v1/workspaces?limit=1`]) {
+        const name = new URL(route, 'http://x').searchParams.keys().next().value!;
+        assert.deepEqual(assertProblem(await get(route), 400, 'validation_failed').errors, [{ path: name, message: 'is not a query parameter of this route' }], route);
+      }
+      assert.equal((await get(`${P}/engines`)).statusCode, 200);
       for (const route of routes) {
         const problem = assertProblem(await get(`${route}metdata.team=red`), 400, 'validation_failed');
         assert.deepEqual(problem.errors, [{ path: 'metdata.team', message: 'is not a query parameter of this route' }], route);

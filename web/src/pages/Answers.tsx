@@ -14,7 +14,7 @@ import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
-import './Answers.css';
+import '../styles/phone-cards.css';
 import { usePageTitle } from '../components/PageTitle.ts';
 
 const choices = [
@@ -86,7 +86,7 @@ export default function Answers() {
         </Button>
       </Group>
       <Table.ScrollContainer minWidth={phone ? 0 : 360}>
-        <Table striped aria-label="Answers" aria-busy={table.isPending} className="hark-answers">
+        <Table striped aria-label="Answers" aria-busy={table.isPending} className="hark-phone-cards">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Call</Table.Th>

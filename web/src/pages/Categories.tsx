@@ -15,6 +15,8 @@ import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { blankCondition, callWide, describeRule, withMetric, SIMILAR_THRESHOLD, talkMetricNames, type CategoryRule, type Condition, type ConditionType } from '../lib/categories.ts';
 import { can } from '../session.tsx';
 import { usePageTitle } from '../components/PageTitle.ts';
+import { useMediaQuery } from '@mantine/hooks';
+import '../styles/phone-cards.css';
 
 type Category = Schemas['Category'] & { recordings: number };
 interface Draft {
@@ -37,6 +39,7 @@ const ops = [
 export default function Categories() {
   const workspace = useWorkspace();
   usePageTitle('Categories', workspace.name);
+  const cards = useMediaQuery('(max-width: 36em)');
   const path = { workspace_id: workspace.id };
   const categories = useCategories(workspace.id);
   const client = useQueryClient();
@@ -83,8 +86,9 @@ export default function Categories() {
       {draft && <CategoryEditor draft={draft} onChange={setDraft} onCancel={() => setDraft(null)} onSave={() => save.mutate(draft)} saving={save.isPending} error={save.error} />}
       {categories.data && categories.data.data.length === 0 && !draft && <Text c="dimmed">No categories yet.</Text>}
       {categories.data && categories.data.data.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table aria-label="Categories" verticalSpacing="sm">
+        // On a phone each category is a block of its own (phone-cards.css), its buttons on screen.
+        <Table.ScrollContainer minWidth={cards ? 0 : 560}>
+          <Table aria-label="Categories" verticalSpacing="sm" className="hark-phone-cards">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
@@ -101,8 +105,10 @@ export default function Categories() {
                       {category.name}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td data-category-calls>{category.recordings}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-category-calls data-label="Calls">
+                    {category.recordings}
+                  </Table.Td>
+                  <Table.Td data-label="Rule">
                     <Text size="sm">{describeRule(category.rule)}</Text>
                   </Table.Td>
                   <Table.Td>

@@ -8,10 +8,13 @@ import { StatusBadge } from '../components/Status.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { usePageTitle } from '../components/PageTitle.ts';
+import { useMediaQuery } from '@mantine/hooks';
+import '../styles/phone-cards.css';
 
 export default function Executions() {
   const workspace = useWorkspace();
   usePageTitle('Executions', workspace.name);
+  const phone = useMediaQuery('(max-width: 36em)');
   const executions = useQuery({
     ...queries.executions(workspace.id),
     select: (page) => page.data,
@@ -24,8 +27,9 @@ export default function Executions() {
       <ProblemAlert error={executions.error} />
       {executions.data?.length === 0 && <Text c="dimmed">No executions yet. Open a scenario and choose “Run on recordings…”.</Text>}
       {executions.data && executions.data.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table aria-label="Executions">
+        // On a phone each execution is a block of its own (phone-cards.css).
+        <Table.ScrollContainer minWidth={phone ? 0 : 640}>
+          <Table aria-label="Executions" className="hark-phone-cards">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Scenario</Table.Th>
@@ -55,10 +59,10 @@ export default function Executions() {
                         </Badge>
                       </Group>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Status">
                       <StatusBadge status={e.status} />
                     </Table.Td>
-                    <Table.Td miw={220}>
+                    <Table.Td miw={phone ? undefined : 220} data-label="Progress">
                       <Progress.Root size="lg" title={`${done} of ${e.recording_ids.length} done`}>
                         <Progress.Section value={(e.counts.completed / total) * 100} color="green" aria-label={`${e.counts.completed} of ${e.recording_ids.length} completed`} />
                         <Progress.Section value={(e.counts.failed / total) * 100} color="red" aria-label={`${e.counts.failed} of ${e.recording_ids.length} failed`} />
@@ -76,7 +80,7 @@ export default function Executions() {
                         {e.counts.deleted > 0 && <Text size="xs">{e.counts.deleted} deleted</Text>}
                       </Group>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Started">
                       <Text size="xs">{formatDateTime(e.created_at)}</Text>
                     </Table.Td>
                   </Table.Tr>

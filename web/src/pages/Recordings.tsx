@@ -16,6 +16,7 @@ import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { usePageTitle } from '../components/PageTitle.ts';
+import '../styles/phone-cards.css';
 
 export type Recording = Schemas['Recording'];
 
@@ -29,6 +30,8 @@ const cell = (value: unknown) => (value === undefined || value === null ? '' : t
 export default function Recordings() {
   const workspace = useWorkspace();
   usePageTitle('Recordings', workspace.name);
+  // Below this width the table's rows are blocks (phone-cards.css).
+  const cards = useMediaQuery('(max-width: 36em)');
   const [search, setSearch] = useSearchParams();
   const [panel, setPanel] = useState<'upload' | 'import' | null>(null);
   // On a phone the filters, columns and order fold behind one button: open, they took the screen
@@ -127,8 +130,9 @@ export default function Recordings() {
           {cursor || Object.keys(filtersToQuery(filters)).length > 0 ? 'No recordings match these filters.' : 'No recordings yet. Upload a file to get its transcript.'}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={340 + columns.length * 110}>
-          <Table striped highlightOnHover aria-label="Recordings" aria-busy={list.isPending}>
+        // On a phone each call is a block of its own (phone-cards.css), not a table wider than the screen.
+        <Table.ScrollContainer minWidth={cards ? 0 : 340 + columns.length * 110}>
+          <Table striped highlightOnHover aria-label="Recordings" aria-busy={list.isPending} className="hark-phone-cards">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>File</Table.Th>
@@ -150,14 +154,16 @@ export default function Recordings() {
                       {recording.filename}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Status">
                     <PipelineBadge pipeline={recording.pipeline} />
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
-                  <Table.Td>{formatDateTime(recording.recorded_at)}</Table.Td>
+                  <Table.Td data-label="Call date">{formatDateTime(recording.recorded_at)}</Table.Td>
                   <Table.Td visibleFrom="sm">{formatDateTime(recording.created_at)}</Table.Td>
                   {columns.map((c) => (
-                    <Table.Td key={c}>{cell((recording.metadata as Record<string, unknown>)[c])}</Table.Td>
+                    <Table.Td key={c} data-label={c}>
+                      {cell((recording.metadata as Record<string, unknown>)[c])}
+                    </Table.Td>
                   ))}
                 </Table.Tr>
               ))}
