@@ -624,7 +624,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.goBack();
     await page.getByText('Earlier calls need transcribing again').waitFor();
     await page.getByRole('button', { name: 'Transcribe earlier calls again' }).click();
-    await page.getByText(/Transcribing \d+ calls again/).waitFor();
+    // Its progress is followed here, and once the calls are transcribed Call QA is offered on them again.
+    await page.locator('[data-transcribing-again]').getByText(/^(Transcribing \d+ calls again: \d+ of \d+ done|Transcribed again: \d+ of \d+ calls)\.$/).waitFor();
+    await page.locator('[data-transcribing-again="completed"]').getByText(/^Transcribed again: \d+ of \d+ calls\.$/).waitFor({ timeout: 120_000 });
+    await page.getByRole('button', { name: 'Answer “Call QA” on them again' }).waitFor();
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
     await page.getByRole('button', { name: 'Transcribe' }).click();
@@ -839,12 +842,15 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const refusal = page.getByRole('alert').filter({ hasText: /account with invitee-/ });
     await refusal.waitFor();
+    // …and the way on is said beside it.
+    await page.locator('[data-invite-instead]').getByText(/“Invite by link” makes a link/).waitFor();
     // That 404 was asked for: it is not one of the page's problems.
     const asked = (problem: string) => /^HTTP 404: POST .*\/members$/.test(problem) || problem === 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)';
     owner.problems.splice(problemsBefore, Infinity, ...owner.problems.slice(problemsBefore).filter((problem) => !asked(problem)));
     await page.getByRole('button', { name: 'Invite by link' }).click();
     await page.getByTestId('secret').waitFor();
     assert.equal(await refusal.count(), 0, 'the refusal of the add is gone once the invitation is made');
+    assert.equal(await page.locator('[data-invite-instead]').count(), 0);
     const link = ((await page.getByTestId('secret').textContent()) ?? '').trim();
     assert.match(link, /\/invite\/[A-Za-z0-9_-]+$/);
     await page.getByRole('button', { name: 'Done' }).click();

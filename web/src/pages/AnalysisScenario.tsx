@@ -103,9 +103,9 @@ export default function AnalysisScenario() {
         )}
         </Group>
       </Group>
-      {speakersNamedIn && writer && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={speakersNamedIn} />}
+      {speakersNamedIn && writer && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={speakersNamedIn} {...(scenario.data ? { answerWith: { id: scenario.data.id, name: scenario.data.name } } : {})} />}
       {/* Said on every visit while calls cannot tell a speaker the questions ask about (the first such speaker). */}
-      {!speakersNamedIn && askedSpeaker && <SpeakersMissingNotice workspaceId={workspace.id} speaker={askedSpeaker} writer={writer} />}
+      {!speakersNamedIn && askedSpeaker && <SpeakersMissingNotice workspaceId={workspace.id} speaker={askedSpeaker} writer={writer} {...(scenario.data ? { answerWith: { id: scenario.data.id, name: scenario.data.name } } : {})} />}
       {/* Just added, it answers a call only when run on it: offered to answer every new call by itself. */}
       {state?.added && writer && scenario.data && (
         <Alert color="blue" title={scenario.data.auto ? 'New calls are answered by themselves' : 'Answer every new call?'} role="status">

@@ -63,7 +63,7 @@ export default function Executions() {
                       <StatusBadge status={e.status} />
                     </Table.Td>
                     <Table.Td miw={phone ? undefined : 220} data-label="Progress">
-                      <Progress.Root size="lg" title={`${done} of ${e.recording_ids.length} done`}>
+                      <Progress.Root size="lg" w="100%" title={`${done} of ${e.recording_ids.length} done`}>
                         <Progress.Section value={(e.counts.completed / total) * 100} color="green" aria-label={`${e.counts.completed} of ${e.recording_ids.length} completed`} />
                         <Progress.Section value={(e.counts.failed / total) * 100} color="red" aria-label={`${e.counts.failed} of ${e.recording_ids.length} failed`} />
                         <Progress.Section value={(e.counts.running / total) * 100} color="blue" aria-label={`${e.counts.running} of ${e.recording_ids.length} running`} />

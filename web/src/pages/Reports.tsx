@@ -180,7 +180,7 @@ export default function Reports() {
             {groups.length > 0 && chart.series.length > 0 && (
               <div aria-label="Yes-rate chart, in percent" role="img" data-testid="report-chart">
                 {period ? (
-                  <LineChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend connectNulls />
+                  <LineChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100], padding: { top: 8, bottom: 8 } }} xAxisProps={{ padding: { left: 24, right: 24 } }} unit=" %" withLegend connectNulls />
                 ) : (
                   // A rate of 0 % still draws a sliver, so it is told apart from a question no call answered.
                   <BarChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend minBarSize={3} />

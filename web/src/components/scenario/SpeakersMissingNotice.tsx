@@ -8,13 +8,15 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { api, ok } from '../../api/client.ts';
-import { useTranscriptionScenarios } from '../../api/queries.ts';
+import { queries, useTranscriptionScenarios } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
+import { TranscribingAgain } from './TranscribingAgain.tsx';
 
 /** The most calls one click transcribes again (one execution; the list's page size). */
 const AT_MOST = 200;
 
-export function SpeakersMissingNotice({ workspaceId, speaker, writer }: { workspaceId: string; speaker: string; writer: boolean }) {
+/** `answerWith`: the analysis scenario to offer to answer on the calls once they are transcribed again. */
+export function SpeakersMissingNotice({ workspaceId, speaker, writer, answerWith }: { workspaceId: string; speaker: string; writer: boolean; answerWith?: { id: string; name: string } }) {
   const scenarios = useTranscriptionScenarios(workspaceId);
   const naming = scenarios.data?.data.find((s) => Object.values(s.options.speaker_labels ?? {}).some((name) => name.toLowerCase() === speaker.toLowerCase()));
   const missing = useQuery({
@@ -26,6 +28,10 @@ export function SpeakersMissingNotice({ workspaceId, speaker, writer }: { worksp
     mutationFn: (ids: string[]) =>
       ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-scenarios/{scenario_id}/executions', { params: { path: { workspace_id: workspaceId, scenario_id: naming!.id } }, body: { recording_ids: ids, idempotency_key: key } })),
   });
+  // A transcription by the naming scenario still under way (started here, or on an earlier visit): its progress, not a second start.
+  const executions = useQuery({ ...queries.executions(workspaceId), enabled: naming !== undefined });
+  const underWay = executions.data?.data.find((e) => e.kind === 'transcription' && e.scenario_id === naming?.id && (e.status === 'queued' || e.status === 'running'));
+  const started = again.data ?? underWay;
   const calls = missing.data?.data ?? [];
   if (calls.length === 0) return null;
   const count = `${calls.length}${missing.data?.next_cursor ? '+' : ''} ${calls.length === 1 ? 'call' : 'calls'}`;
@@ -35,14 +41,8 @@ export function SpeakersMissingNotice({ workspaceId, speaker, writer }: { worksp
         <Text size="sm">
           {calls.length === 1 ? 'Its transcript has' : 'Their transcripts have'} two channels and none called “{speaker}” (transcribed before the channels were named), so questions about the {speaker} read everyone’s words there and are marked uncertain.
         </Text>
-        {again.data ? (
-          <Text size="sm">
-            Transcribing {again.data.recording_ids.length} {again.data.recording_ids.length === 1 ? 'call' : 'calls'} again with “{naming?.name}”. When done, use Run on recordings… to answer them again (
-            <Anchor component={Link} to={`/w/${workspaceId}/executions`}>
-              Executions
-            </Anchor>
-            ).
-          </Text>
+        {started ? (
+          <TranscribingAgain workspaceId={workspaceId} execution={started} {...(answerWith ? { answerWith } : {})} />
         ) : naming ? (
           writer && (
             <Button size="xs" w="fit-content" onClick={() => again.mutate(calls.map((c) => c.id))} loading={again.isPending}>

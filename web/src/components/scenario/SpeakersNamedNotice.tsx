@@ -3,18 +3,19 @@
 // scenario saved with other channel names. Calls transcribed before keep the names they had
 // (channel_0 and channel_1), so questions and categories about the agent or the customer find
 // nobody in them until they are transcribed again, which one click starts (one execution).
-import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Link } from 'react-router';
 import { api, ok } from '../../api/client.ts';
 import { useTranscriptionScenarios } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
+import { TranscribingAgain } from './TranscribingAgain.tsx';
 
 /** The pipeline statuses of a call that has a transcript. */
 const TRANSCRIBED = 'transcribed,analysing,analysed';
 
-export function SpeakersNamedNotice({ workspaceId, transcriptionScenarioId, byHand = false }: { workspaceId: string; transcriptionScenarioId: string; byHand?: boolean }) {
+/** `answerWith`: the analysis scenario to offer to answer on the calls once they are transcribed again. */
+export function SpeakersNamedNotice({ workspaceId, transcriptionScenarioId, byHand = false, answerWith }: { workspaceId: string; transcriptionScenarioId: string; byHand?: boolean; answerWith?: { id: string; name: string } }) {
   const scenarios = useTranscriptionScenarios(workspaceId);
   const name = scenarios.data?.data.find((s) => s.id === transcriptionScenarioId)?.name ?? 'the transcription scenario';
   // Only worth saying where some call was transcribed already.
@@ -38,13 +39,7 @@ export function SpeakersNamedNotice({ workspaceId, transcriptionScenarioId, byHa
             : `Call QA asks about the agent and the customer, so “${name}” now names channel 0 “agent” and channel 1 “customer”. Calls transcribed before keep “channel_0” and “channel_1”: until they are transcribed again, Call QA cannot tell who said what in them.`}
         </Text>
         {again.data ? (
-          <Text size="sm">
-            Transcribing {again.data.recording_ids.length} calls again. When they are done, use Run on recordings… to answer {byHand ? 'your questions' : 'Call QA'} on them (
-            <Anchor component={Link} to={`/w/${workspaceId}/executions`}>
-              Executions
-            </Anchor>
-            ).
-          </Text>
+          <TranscribingAgain workspaceId={workspaceId} execution={again.data} {...(answerWith ? { answerWith } : {})} />
         ) : (
           <Button size="xs" w="fit-content" onClick={() => again.mutate()} loading={again.isPending}>
             Transcribe earlier calls again

@@ -3,7 +3,7 @@
 import { Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ok } from '../../api/client.ts';
+import { api, ApiError, ok } from '../../api/client.ts';
 import { keys, queries } from '../../api/queries.ts';
 import { can, type WorkspaceInfo } from '../../session.tsx';
 import { ProblemAlert } from '../Problem.tsx';
@@ -100,6 +100,12 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
         </Stack>
       )}
       <ProblemAlert error={lastAction.error ?? members.error} />
+      {/* Someone without an account here is invited, not added: the way on is said where the refusal is. */}
+      {lastAction === add && add.error instanceof ApiError && add.error.status === 404 && (
+        <Text size="sm" data-invite-instead>
+          No account uses {email || 'that address'} on this server yet: “Invite by link” makes a link with which they create one and join.
+        </Text>
+      )}
       <Table.ScrollContainer minWidth={480}>
         <Table aria-label="People">
           <Table.Thead>
