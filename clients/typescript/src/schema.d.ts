@@ -1585,7 +1585,7 @@ export interface components {
                 error_code: string | null;
                 error_message: string | null;
             };
-            /** @description Where recorded_at comes from */
+            /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
             recorded_at_source: "client" | "file" | "upload";
             /** Format: date-time */
             created_at: string;
@@ -4500,7 +4500,7 @@ export interface operations {
                             error_code: string | null;
                             error_message: string | null;
                         };
-                        /** @description Where recorded_at comes from */
+                        /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
@@ -4675,7 +4675,7 @@ export interface operations {
                             error_code: string | null;
                             error_message: string | null;
                         };
-                        /** @description Where recorded_at comes from */
+                        /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
@@ -4833,7 +4833,7 @@ export interface operations {
                             error_code: string | null;
                             error_message: string | null;
                         };
-                        /** @description Where recorded_at comes from */
+                        /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
@@ -5003,7 +5003,7 @@ export interface operations {
                             error_code: string | null;
                             error_message: string | null;
                         };
-                        /** @description Where recorded_at comes from */
+                        /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;
@@ -5234,7 +5234,7 @@ export interface operations {
                             error_code: string | null;
                             error_message: string | null;
                         };
-                        /** @description Where recorded_at comes from */
+                        /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
                         /** Format: date-time */
                         created_at: string;

@@ -37,7 +37,7 @@ export const RecordingCard = Type.Object(
       },
       { description: 'Where the call stands; filter the list with pipeline_status' },
     ),
-    recorded_at_source: Type.Union([Type.Literal('client'), Type.Literal('file'), Type.Literal('upload')], { description: 'Where recorded_at comes from' }),
+    recorded_at_source: Type.Union([Type.Literal('client'), Type.Literal('file'), Type.Literal('upload')], { description: 'Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio\'s own tags), `upload` (when the recording arrived here, uploaded or imported)' }),
     created_at: DateTime,
     updated_at: DateTime,
   },
