@@ -65,7 +65,7 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
     <Modal opened={opened} onClose={onClose} title="Run on recordings" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
         <Text size="sm">
-          Every recording that matches these filters ({kind === 'analysis' ? 'transcribed ones, unless you pick a status' : 'ones whose audio is prepared'}) gets a run, up to 10,000 at a time.
+          Every recording that matches these filters gets a run, up to 10,000 at a time. With Status left at “Any”, that is every {kind === 'analysis' ? 'transcribed call' : 'call whose audio is prepared'} the other filters find.
         </Text>
         <RecordingFiltersBar filters={filters} fields={fields.data?.data ?? []} onChange={setFilters} onTyping={setTyping} />
         {typing && (
