@@ -218,6 +218,12 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     const weeks = await page.getByRole('table', { name: 'Answers per group' }).locator('tbody tr td:nth-child(2)').allTextContents();
     assert.deepEqual([...new Set(weeks)], ['week of 16 Nov 2026']);
     await check(page, 'lead-report');
+    // A point of the chart says how many answers its rate is of.
+    const plot = (await page.getByTestId('report-chart').boundingBox())!;
+    await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 3);
+    await page.locator('[data-rate-tooltip]').getByText('ana: 80 % of 5 answers').waitFor();
+    await page.locator('[data-rate-tooltip]').getByText('ben: 60 % of 5 answers').waitFor();
+    await page.mouse.move(0, 0);
     await runCallQa(page, 2);
     assert.deepEqual(await greetingRates(page), first, 'the same calls answered twice are still five calls each');
   });

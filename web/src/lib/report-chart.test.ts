@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { chartOf, type ReportGroup } from './report-chart.ts';
 
-const q = (id: string, rate: number | null) => ({ question_id: id, question: `Question ${id}?`, true: 0, false: 0, rate });
+const q = (id: string, rate: number | null) => ({ question_id: id, question: `Question ${id}?`, true: rate === null ? 0 : rate * 4, false: rate === null ? 0 : 4 - rate * 4, rate });
 const groups: ReportGroup[] = [
   { key: { 'metadata.agent': 'ben', 'recorded_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 0.5), q('refund', null)] },
   { key: { 'metadata.agent': 'ana', 'recorded_at:week': '2026-11-09' }, results: 2, questions: [q('greeting', 1), q('refund', 0)] },
@@ -18,6 +18,8 @@ describe('report charts', () => {
       { 'recorded_at:week': 'week of 9 Nov 2026', ben: 50, ana: 100 },
       { 'recorded_at:week': 'week of 16 Nov 2026', ana: 25 },
     ]);
+    // Each point's rate is of so many answers, by the label the chart shows.
+    expect(chart.counts['week of 16 Nov 2026']).toEqual({ ana: 4 });
   });
 
   test('by field only: a bar per question for each value, rates in percent, no rate stays empty', () => {

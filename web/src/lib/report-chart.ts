@@ -12,6 +12,8 @@ export interface ChartData {
   rows: Record<string, string | number | null>[];
   x: string;
   series: { name: string; label: string }[];
+  /** How many yes/no answers each point's rate is of, by the row's x label and the series' name ("100 %" of 1 call is not of 40). */
+  counts: Record<string, Record<string, number>>;
 }
 
 const label = (value: string | null) => value ?? '(none)';
@@ -25,27 +27,34 @@ export function chartOf(groups: ReportGroup[], fieldKey: string | null, period: 
   const x = periodKey ?? fieldKey ?? 'all';
   const questions = groups[0]?.questions ?? [];
   const byX = new Map<string, Record<string, string | number | null>>();
+  const countsByX = new Map<string, Record<string, number>>();
   const series = new Map<string, string>();
   for (const group of groups) {
     const xValue = periodKey ? label(group.key[periodKey] ?? null) : fieldKey ? label(group.key[fieldKey] ?? null) : 'All';
     const row = byX.get(xValue) ?? { [x]: xValue };
+    const counts = countsByX.get(xValue) ?? {};
     if (periodKey && fieldKey) {
       // Lines per field value, for one question.
       const q = group.questions.find((item) => item.question_id === (questionId ?? questions[0]?.question_id));
       const name = label(group.key[fieldKey] ?? null);
       series.set(name, name);
       row[name] = q?.rate === null || q?.rate === undefined ? null : Math.round(q.rate * 1000) / 10;
+      counts[name] = q ? q.true + q.false : 0;
     } else {
       for (const q of group.questions) {
         series.set(q.question_id, q.question);
         row[q.question_id] = q.rate === null ? null : Math.round(q.rate * 1000) / 10;
+        counts[q.question_id] = q.true + q.false;
       }
     }
     byX.set(xValue, row);
+    countsByX.set(xValue, counts);
   }
   // Sorted by the period's first day (or the field's value), then shown as people say a period.
-  const rows = [...byX.values()].sort((a, b) => String(a[x]).localeCompare(String(b[x]))).map((row) => (period ? { ...row, [x]: periodLabel(String(row[x]), period) } : row));
+  const shown = (value: string) => (period ? periodLabel(value, period) : value);
+  const rows = [...byX.values()].sort((a, b) => String(a[x]).localeCompare(String(b[x]))).map((row) => ({ ...row, [x]: shown(String(row[x])) }));
+  const counts = Object.fromEntries([...countsByX].map(([value, byName]) => [shown(value), byName]));
   // Lines per field value are listed in the order the table lists the groups (by value); bars per question in the questions' order.
   const named = [...series].map(([name, text]) => ({ name, label: text }));
-  return { rows, x, series: periodKey && fieldKey ? named.sort((a, b) => a.name.localeCompare(b.name)) : named };
+  return { rows, x, series: periodKey && fieldKey ? named.sort((a, b) => a.name.localeCompare(b.name)) : named, counts };
 }

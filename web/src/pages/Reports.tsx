@@ -1,7 +1,7 @@
 // Reports: an analysis scenario's yes-rates per group (a metadata field and/or day, week, month)
 // as a chart and a table, with CSV; and recordings per group with their hours of audio.
 import '@mantine/charts/styles.css';
-import { Anchor, Button, Group, SegmentedControl, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SegmentedControl, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { BarChart, LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,7 +12,7 @@ import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { wholePercents } from '../lib/percent.ts';
 import { signedScore } from '../lib/filters.ts';
-import { chartOf } from '../lib/report-chart.ts';
+import { chartOf, type ChartData } from '../lib/report-chart.ts';
 import { periodLabel } from '../lib/dates.ts';
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
@@ -55,6 +55,27 @@ const audioLength = (seconds: number): string => {
   if (total >= 3600) return `${Math.floor(total / 3600)} h ${String(Math.floor((total % 3600) / 60)).padStart(2, '0')} min`;
   return `${Math.floor(total / 60)} min ${String(total % 60).padStart(2, '0')} s`;
 };
+
+/** A chart point's tooltip: each series' rate and how many answers it is of ("100 % of 1" is not "100 % of 40"). */
+function RateTooltip({ label, points, chart }: { label: string; points: { name: string; value: number | null; color: string }[]; chart: ChartData }) {
+  if (points.length === 0) return null;
+  return (
+    <Paper withBorder shadow="sm" p="xs" data-rate-tooltip>
+      <Text size="sm" fw={600}>
+        {label}
+      </Text>
+      {points.map((p) => {
+        const n = chart.counts[label]?.[p.name] ?? 0;
+        const name = chart.series.find((s) => s.name === p.name)?.label ?? p.name;
+        return (
+          <Text key={p.name} size="sm">
+            <span style={{ color: p.color }}>●</span> {name}: {p.value === null ? '—' : `${p.value} %`} of {n} {n === 1 ? 'answer' : 'answers'}
+          </Text>
+        );
+      })}
+    </Paper>
+  );
+}
 
 export default function Reports() {
   const workspace = useWorkspace();
@@ -180,10 +201,31 @@ export default function Reports() {
             {groups.length > 0 && chart.series.length > 0 && (
               <div aria-label="Yes-rate chart, in percent" role="img" data-testid="report-chart">
                 {period ? (
-                  <LineChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100], padding: { top: 8, bottom: 8 } }} xAxisProps={{ padding: { left: 24, right: 24 } }} unit=" %" withLegend connectNulls />
+                  <LineChart
+                    h={300}
+                    data={chart.rows}
+                    dataKey={chart.x}
+                    series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))}
+                    yAxisProps={{ domain: [0, 100], padding: { top: 8, bottom: 8 } }}
+                    xAxisProps={{ padding: { left: 24, right: 24 } }}
+                    unit=" %"
+                    withLegend
+                    connectNulls
+                    tooltipProps={{ content: ({ label, payload }) => <RateTooltip label={String(label ?? '')} points={(payload ?? []).map((p) => ({ name: String(p.name ?? ''), value: p.value as number | null, color: String(p.color ?? '') }))} chart={chart} /> }}
+                  />
                 ) : (
                   // A rate of 0 % still draws a sliver, so it is told apart from a question no call answered.
-                  <BarChart h={300} data={chart.rows} dataKey={chart.x} series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))} yAxisProps={{ domain: [0, 100] }} unit=" %" withLegend minBarSize={3} />
+                  <BarChart
+                    h={300}
+                    data={chart.rows}
+                    dataKey={chart.x}
+                    series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))}
+                    yAxisProps={{ domain: [0, 100] }}
+                    unit=" %"
+                    withLegend
+                    minBarSize={3}
+                    tooltipProps={{ content: ({ label, payload }) => <RateTooltip label={String(label ?? '')} points={(payload ?? []).map((p) => ({ name: String(p.name ?? ''), value: p.value as number | null, color: String(p.color ?? '') }))} chart={chart} /> }}
+                  />
                 )}
               </div>
             )}
