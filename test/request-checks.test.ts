@@ -37,9 +37,10 @@ for (const backend of await oneBackend()) {
       const imported = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: '{"url":"https://example.com/a.wav","metadata":{"id":-9007199254740993}}', headers: { 'content-type': 'application/json' } });
       assert.match(errorsOf(assertProblem(imported, 400, 'validation_failed'))[0] ?? '', /^metadata\/id: -9007199254740993 is an integer beyond/);
       // A decimal with more digits than a number keeps, or an exponent beyond its range, is refused too (it became 1, 0, null).
-      for (const [literal, path] of [['1.0000000000000000000001', 'metadata/x'], ['0.1e-400', 'metadata/x'], ['1e400', 'metadata/x']] as const) {
-        assert.match(errorsOf(assertProblem(await upload({ metadata: `{"x":${literal}}` }), 400, 'validation_failed'))[0] ?? '', new RegExp(`^${path}: ${literal.replace('.', '\\.')} has more digits.*send it as a string$`));
+      for (const literal of ['1.0000000000000000000001', '0.1e-400']) {
+        assert.match(errorsOf(assertProblem(await upload({ metadata: `{"x":${literal}}` }), 400, 'validation_failed'))[0] ?? '', new RegExp(`^metadata/x: ${literal.replace('.', '\\.')} has more digits.*send it as a string$`));
       }
+      assert.deepEqual(errorsOf(assertProblem(await upload({ metadata: '{"x":1e400}' }), 400, 'validation_failed')), ['metadata/x: must be a finite number (1e400 is beyond what a number can hold)']);
       assert.equal(await recordingCount(), 0);
       // The largest exact integer, digits in a string, and a number written otherwise (1.50 is 1.5) are kept.
       const kept = await upload({ metadata: '{"n":9007199254740991,"s":"12345678901234567890","f":1.5e300,"d":1.50,"z":0.30000000000000004}' });

@@ -5,7 +5,7 @@
 // kept: it is the same value.
 
 const UNSAFE_INTEGER_MESSAGE = `is an integer beyond what a JSON number keeps exactly (±${Number.MAX_SAFE_INTEGER}): send it as a string`;
-const INEXACT_NUMBER_MESSAGE = 'has more digits, or a larger or smaller exponent, than a JSON number keeps exactly: send it as a string';
+const INEXACT_NUMBER_MESSAGE = 'has more digits, or a smaller exponent, than a JSON number keeps exactly: send it as a string';
 
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
@@ -41,7 +41,9 @@ function inexactLiteral(text: string): { literal: string; integer: boolean } | n
       const match = NUMBER.exec(text);
       if (!match) continue;
       const integer = match[1] === undefined && match[2] === undefined;
-      if (integer ? !Number.isSafeInteger(Number(match[0])) : changedByParsing(match[0])) return { literal: match[0], integer };
+      // A number beyond the largest a double holds (1e400) is refused as not finite, where values are checked (text-guard.ts).
+      const decimalKept = !Number.isFinite(Number(match[0])) || !changedByParsing(match[0]);
+      if (integer ? !Number.isSafeInteger(Number(match[0])) : !decimalKept) return { literal: match[0], integer };
       i += match[0].length - 1;
     }
   }
