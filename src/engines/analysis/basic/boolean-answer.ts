@@ -1,8 +1,9 @@
 // Boolean questions: a statement matching the question affirms it unless its key words are
 // negated; a matching question in the call is settled by the reply in the next unit.
 import type { Evidence } from '../types.ts';
-import { accepts, GENERIC_OFFERS, proposes, requests } from './acceptance.ts';
+import { accepts, GENERIC_OFFERS, proposes } from './acceptance.ts';
 import { type AnswerBody, uniqueEvidence } from './evidence.ts';
+import { requests } from './requesting.ts';
 import { clamp, round2 } from './format.ts';
 import { isNegativeVerb, NEGATORS } from './lexicon.ts';
 import { coverageWithout, isInterrogativeMatch, isIrrealisMatch, isNegatedMatch, type Match, matchUnit, unionCoverage } from './matching.ts';

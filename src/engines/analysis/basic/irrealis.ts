@@ -16,7 +16,7 @@ const WISHING = new Set(['want', 'hope', 'wish', 'plan']);
 const CLAUSE_BREAK = new Set(['and', 'but', 'or', 'so', 'because', 'although', 'though', 'however', 'yet', 'then', 'until', 'while', 'whereas', 'since', 'when']);
 const SCOPE = 8;
 
-/** Where an irrealis clause opens at `i`, or false. */
+/** Whether an irrealis clause opens at `i`. */
 function opensAt(toks: Token[], i: number): boolean {
   const t = toks[i]!;
   const prev = toks[i - 1]?.normal;

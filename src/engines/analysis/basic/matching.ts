@@ -1,6 +1,6 @@
 // Matching a question's terms against units: per-term hits and strengths, weighted coverage, a
 // rarity-aware ranking score, and whether the matched words are negated or asked about.
-import { requests } from './acceptance.ts';
+import { requests } from './requesting.ts';
 import { FUNCTION_POS, NEGATORS } from './lexicon.ts';
 import type { Query, Term } from './query.ts';
 import type { Token, Unit } from './tokens.ts';
