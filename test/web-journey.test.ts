@@ -662,6 +662,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('option', { name: 'Yes', exact: true }).click();
     await answers.locator('[data-call]').first().waitFor();
     await check(page, 'answers');
+    // Each page says what it is in its title (the tab, the history, a screen reader's page change).
+    assert.match(await page.title(), /^Answers across calls · .+ · Hark$/);
     // "Clear filters" clears the answers' filters too, not only the calls'.
     await page.getByLabel('Filter: Did the agent greet the customer in the first 15 seconds?').click();
     await page.getByRole('option', { name: 'No', exact: true }).click();

@@ -139,7 +139,8 @@ async function selectRecordings(ctx: Context, request: ExecutionRequest): Promis
   query =
     request.kind === 'analysis'
       ? query.where((eb) => eb.exists(eb.selectFrom('transcripts as t').select('t.id').whereRef('t.recording_id', '=', 'recordings.id').where('t.workspace_id', '=', request.workspaceId)))
-      : query.where('audio_deleted_at', 'is', null).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]));
+      : // The audio kept, as audioExpired (core/recordings) reads it: not deleted, not past expires_at.
+        query.where('audio_deleted_at', 'is', null).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]));
   // Stored selections are checked against the statuses when saved (scenarios/selection.ts).
   const statuses = (request.selection.statuses.length > 0 ? request.selection.statuses : ['completed']) as RecordingStatus[];
   query = query.where('status', 'in', statuses);

@@ -45,7 +45,7 @@ export function presentRunFields(run: RunFields) {
     error_code: failed ? run.error_code : null,
     error_message: failed ? run.error_message : null,
     retryable: failed ? run.retryable : null,
-    last_error: !failed && run.status !== 'completed' && run.status !== 'cancelled' && run.error_code !== null ? { code: run.error_code, message: run.error_message ?? '' } : null,
+    last_error: (run.status === 'queued' || run.status === 'running') && run.error_code !== null ? { code: run.error_code, message: run.error_message ?? '' } : null,
     created_at: run.created_at,
     started_at: run.started_at,
     completed_at: run.completed_at,

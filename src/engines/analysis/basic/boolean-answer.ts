@@ -104,10 +104,11 @@ function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
       }
     }
     if (m.coverage < BOOLEAN_THRESHOLD) continue;
-    if (q.factual && isIrrealisMatch(q, m) && !isNegatedMatch(q, m)) continue;
-    // "did the customer ask for a cheque?" is not answered by "you'll get a cheque".
-    if (q.askQuestion && !requests(u) && !isNegatedMatch(q, m)) continue;
-    verdicts.push({ kind: isNegatedMatch(q, m) ? 'deny' : 'affirm', strength: m.coverage, units: [u] });
+    const negated = isNegatedMatch(q, m);
+    // A yes needs a statement of fact ("you could upgrade" is none) and, for a question about
+    // asking, a request ("did the customer ask for a cheque?" is not answered by "you'll get a cheque").
+    if (!negated && ((q.factual && isIrrealisMatch(q, m)) || (q.askQuestion && !requests(u)))) continue;
+    verdicts.push({ kind: negated ? 'deny' : 'affirm', strength: m.coverage, units: [u] });
   }
   return verdicts;
 }
