@@ -7,6 +7,9 @@
 //                          the engine, to tune on
 //   analysis-holdout-3.json split "holdout-3" written for the semantic yes/no goal, before the
 //                          engine ran on it, by a writer who never saw the engine
+//   analysis-dev-3.json    split "dev-3"     132 calls, 1,040 yes/no questions in six trades, written
+//                          by six helpers who never saw the engine nor any other set; each question
+//                          names the segments that decide it; to tune on (it has no examples)
 //   analysis-requests.json split "requests-dev" and "requests-holdout": what a customer asked
 //                          for ("what did the customer ask for?"), written by a helper who never
 //                          saw the engine; the held-out calls in other trades and other wordings
@@ -17,7 +20,7 @@
 // sentences that mean yes, written by a helper in a quality lead's role from each question's text
 // and the kind of call alone, never seeing a call or the engine), as a team would set them up.
 // Tune with `--split dev --verbose`; run the held-out splits only to measure.
-//   npx tsx bench/analysis-basic.ts [--verbose] [--examples] [--runs N] [--split dev|dev-2|requests-dev|holdout|holdout-2|holdout-3|requests-holdout]
+//   npx tsx bench/analysis-basic.ts [--verbose] [--examples] [--runs N] [--split dev|dev-2|dev-3|requests-dev|holdout|holdout-2|holdout-3|requests-holdout]
 //   (--verbose prints the answers without examples, or with them where --examples is given)
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -35,8 +38,8 @@ interface TextQ { id: string; text: string; type: 'text'; expected: string[] }
 interface Call { id: string; split?: string; file: string; segments: TranscriptSegment[]; questions: (BoolQ | TextQ)[] }
 interface Dataset { calls: Call[] }
 
-const FILES = ['./analysis-dataset.json', './analysis-dev-2.json', './analysis-holdout.json', './analysis-holdout-3.json', './analysis-requests.json'];
-const SPLIT_ORDER = ['dev', 'dev-2', 'requests-dev', 'holdout', 'holdout-2', 'holdout-3', 'requests-holdout'];
+const FILES = ['./analysis-dataset.json', './analysis-dev-2.json', './analysis-dev-3.json', './analysis-holdout.json', './analysis-holdout-3.json', './analysis-requests.json'];
+const SPLIT_ORDER = ['dev', 'dev-2', 'dev-3', 'requests-dev', 'holdout', 'holdout-2', 'holdout-3', 'requests-holdout'];
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');
@@ -52,6 +55,8 @@ const allCalls = FILES.flatMap((f) => read<Dataset>(f).calls.map((c) => ({ ...c,
 /** Per data file, each boolean question's examples by `call/question`. */
 const EXAMPLES = read<{ examples: Record<string, Record<string, string[]>> }>('./analysis-examples.json').examples;
 const examplesOf = (call: Call, id: string): string[] => {
+  // A file with no examples at all (dev-3) is run without them both times.
+  if (EXAMPLES[call.file] === undefined) return [];
   const examples = EXAMPLES[call.file]?.[`${call.id}/${id}`];
   if (examples === undefined) throw new Error(`analysis-examples.json has no examples for ${call.file} ${call.id}/${id}`);
   return examples;
