@@ -221,6 +221,36 @@ describe('basic engine: boolean questions', () => {
     assert.equal(answer(neg, 'notasked').answer, true);
   });
 
+  test('a question whether a thing was mentioned is answered yes by a statement that it is not so, or by asking about it', async () => {
+    const call = [
+      seg(0, 5, "you're booked for tuesday and there's no cancellation fee if plans change"),
+      seg(5, 8, 'okay will there be a charge for parking'),
+      seg(8, 11, 'no parking is free for visitors'),
+    ];
+    const out = await engine.analyze(input(call, [
+      bool('fee', 'Did the agent mention a cancellation fee?'),
+      bool('parking', 'Was parking mentioned?'),
+      bool('charged', 'Was there a cancellation fee?'),
+      bool('deposit', 'Did the agent mention a deposit?'),
+    ]));
+    assert.equal(answer(out, 'fee').answer, true);
+    assert.ok(answer(out, 'fee').evidence.some((e) => e.text.includes('no cancellation fee')));
+    assert.equal(answer(out, 'parking').answer, true);
+    // Whether there was one is another question: the statement denies it.
+    assert.equal(answer(out, 'charged').answer, false);
+    assert.equal(answer(out, 'deposit').answer, false);
+  });
+
+  test("a negation inside a question's own clause (if, when, before…) does not negate the question", async () => {
+    const call = [seg(0, 6, 'the tech will call before arriving and if you are away from home in the window there is a forty nine dollar trip fee')];
+    const out = await engine.analyze(input(call, [
+      bool('fee', "Did the agent mention a fee if the customer isn't home?"),
+      bool('nofee', 'Did the agent not mention a fee?'),
+    ]));
+    assert.equal(answer(out, 'fee').answer, true);
+    assert.equal(answer(out, 'nofee').answer, false);
+  });
+
   test('never / no / cannot negate nearby words', async () => {
     const call = [
       seg(0, 4, 'hi i ordered a lamp two weeks ago and i never received the package'),

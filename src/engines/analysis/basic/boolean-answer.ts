@@ -83,6 +83,12 @@ function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
     if (m.hits.size === 0) continue;
     const u = m.unit;
     const resp = units[u.idx + 1];
+    // Asking about a thing, or saying it is not so, still speaks of it: "did the agent mention a
+    // fee?" is answered yes by "will there be a fee" and by "there's no fee".
+    if (q.mentions) {
+      if (m.coverage >= BOOLEAN_THRESHOLD) verdicts.push({ kind: 'affirm', strength: m.coverage, units: [u] });
+      continue;
+    }
     // A question in the call ("was anyone injured") is answered by the next unit, unless the
     // question being analysed is whether someone asked.
     if (isInterrogativeMatch(q, m) && !q.askQuestion) {

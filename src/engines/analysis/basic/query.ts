@@ -96,7 +96,19 @@ export interface Query {
    * possible: words of what could or would happen (irrealis.ts) do not answer it.
    */
   factual: boolean;
+  /**
+   * It asks whether a thing was spoken of ("did the agent mention the fee?", "was the customer told
+   * about the deposit?"): "there's no fee" speaks of it, so a negated statement answers yes.
+   */
+  mentions: boolean;
 }
+
+/** Words that open a clause of its own inside a question: its negators do not negate the question. */
+const SUBORDINATORS = new Set(['if', 'when', 'whenever', 'because', 'since', 'unless', 'while', 'before', 'after', 'until', 'although', 'though', 'whether', 'once']);
+/** Lemmas of speaking of a thing, whatever is said of it. */
+const MENTION_WORDS = new Set(['mention', 'discuss', 'raise', 'bring']);
+/** Lemmas of telling, which speak of a thing when followed by "about" or "of" ("told about the fee"). */
+const TELL_WORDS = new Set(['tell', 'inform', 'warn', 'remind', 'notify', 'talk', 'speak', 'ask']);
 
 /** Question words for which what could or would happen is the answer: saying, offering, wanting, being able. */
 const NOT_FACTUAL = new Set([
@@ -154,8 +166,11 @@ export function buildQuery(w: Wink, question: string): Query {
   }
   // "did the customer decline the offer" asks "did the customer not take the offer"; a negator
   // and a negative verb together ("did they not refuse") cancel out.
-  const negWord = toks.some((t) => NEGATORS.has(t.normal));
-  const negVerb = toks.some((t) => isNegativeVerb(t.lemma, t.pos));
+  // Only the main clause's: "did the agent mention a fee if the customer isn't home?" is not negated.
+  const subordinate = toks.findIndex((t, i) => i > 1 && SUBORDINATORS.has(t.normal));
+  const main = subordinate < 0 ? toks : toks.slice(0, subordinate);
+  const negWord = main.some((t) => NEGATORS.has(t.normal));
+  const negVerb = main.some((t) => isNegativeVerb(t.lemma, t.pos));
   const negated = negWord !== negVerb;
   const askQuestion = toks.some((t) => ASK_WORDS.has(t.lemma));
   const seen = new Set<string>();
@@ -191,5 +206,6 @@ export function buildQuery(w: Wink, question: string): Query {
   // "what else did they ask for", "… after that", "what did they add to the request": the next one.
   const asksNextRequest = asksRequest && (afterWhat === 'else' || lemmas.some((l) => NEXT_REQUEST.has(l)));
   const factual = !toks.some((t) => NOT_FACTUAL.has(t.normal) || NOT_FACTUAL.has(t.lemma));
-  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest, asksNextRequest, factual };
+  const mentions = main.some((t, i) => MENTION_WORDS.has(t.lemma) || MENTION_WORDS.has(t.normal) || ((TELL_WORDS.has(t.lemma) || t.normal === 'told') && toks.slice(i + 1, i + 4).some((o) => o.normal === 'about' || o.normal === 'of')));
+  return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest, asksNextRequest, factual, mentions };
 }
