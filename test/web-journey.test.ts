@@ -871,6 +871,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
 
   test('sign-out ends the session', async () => {
     const { page, context } = owner;
+    // Signed in, the sign-up and sign-in pages say so and lead back to the workspace.
+    await page.goto('/sign-up');
+    await page.getByText(`You are signed in as ${email}`).waitFor();
+    await check(page, 'sign-up-signed-in');
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Open Support calls' }).click();
+    await page.waitForURL(`${workspaceUrl}/recordings`);
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByRole('button', { name: /^Account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ok } from '../api/client.ts';
+import { AlreadySignedIn } from '../components/AlreadySignedIn.tsx';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useSetSession } from '../session.tsx';
@@ -40,6 +41,7 @@ export default function SignIn() {
         </>
       }
     >
+      {!signIn.isPending && !signIn.isSuccess && <AlreadySignedIn hint="Signing in below switches to another account." />}
       <form onSubmit={submit}>
         <Stack>
           <ProblemAlert error={signIn.error} title="Could not sign in" />

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ok } from '../api/client.ts';
+import { AlreadySignedIn } from '../components/AlreadySignedIn.tsx';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useSetSession } from '../session.tsx';
@@ -72,6 +73,7 @@ export default function SignUp() {
         </>
       }
     >
+      {!signUp.isPending && <AlreadySignedIn hint="Signing up makes another account, with a workspace of its own." />}
       <form onSubmit={submit}>
         <Stack>
           <ProblemAlert error={signUp.error} title="Could not create the account" />
