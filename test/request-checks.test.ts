@@ -86,6 +86,13 @@ for (const backend of await oneBackend()) {
     test('errors name a body field by its path, each once, and every value a field may take', async () => {
       const huge = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: '{"url":"https://example.com/a.wav","retention_days":1e400}', headers: { 'content-type': 'application/json' } });
       assert.deepEqual(errorsOf(assertProblem(huge, 400, 'validation_failed')), ['retention_days: must be a finite number (1e400 is beyond what a number can hold)']);
+      // An integer beyond 2^53 outside metadata is judged by its field's range (a string is no answer there), and metadata's still is refused after it.
+      const big = (tail: string) => hark.request({ method: 'POST', url: `${P}/recordings/import`, key: account.key, payload: `{"url":"https://example.com/a.wav","retention_days":99999999999999999999${tail}}`, headers: { 'content-type': 'application/json' } });
+      assert.deepEqual(errorsOf(assertProblem(await big(''), 400, 'validation_failed')), ['retention_days: must be an integer from 1 to 3650']);
+      assert.match(errorsOf(assertProblem(await big(',"metadata":{"n":12345678901234567890}'), 400, 'validation_failed'))[0] ?? '', /^metadata\/n: 12345678901234567890 is an integer beyond .*send it as a string$/);
+      // Speaker labels are by channel number: another key is refused, not dropped.
+      const labels = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios`, key: account.key, payload: { name: 'Labels', options: { speaker_labels: { 0: 'agent', abc: 'x' } } } });
+      assert.deepEqual(errorsOf(assertProblem(labels, 400, 'validation_failed')).map((e) => e.split(':')[0]), ['options/speaker_labels/abc']);
       const nameless = await hark.request({ method: 'POST', url: `${P}/analysis-scenarios`, key: account.key, payload: { name: '' } });
       assert.deepEqual(errorsOf(assertProblem(nameless, 400, 'validation_failed')), ['name: must NOT have fewer than 1 characters']);
       const typed = await hark.request({ method: 'POST', url: `${P}/analysis-scenarios`, key: account.key, payload: { name: 'QA', questions: [{ id: 'q', text: 'How many?', type: 'number' }] } });

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, invalid } from '../errors.ts';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../prototype-keys.ts';
-import { inexactNumber } from './json-numbers.ts';
+import { inexactNumber, inMetadata } from './json-numbers.ts';
 
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -21,7 +21,7 @@ export function registerJsonBody(app: FastifyInstance): void {
     }
     // Only a body that could name such a key is walked: one spelling it, or escaping any character.
     if (/__proto__|"constructor"|\\u/.test(text) && hasPrototypeKey(value)) return done(invalid('body', PROTOTYPE_KEY_MESSAGE), undefined);
-    const inexact = inexactNumber(text, value, '', 'body');
+    const inexact = inexactNumber(text, value, '', 'body', inMetadata);
     if (inexact) return done(invalid(inexact.path, inexact.message), undefined);
     done(null, value);
   });

@@ -2,7 +2,8 @@
 // 12345678901234567890 as 12345678901234567000 and 1.0000000000000000000001 as 1, so a metadata
 // value would come back changed and a filter on it would find nothing: such a number is refused
 // (400), asking for a string instead. The same number written otherwise (1.50 for 1.5, 1e21) is
-// kept: it is the same value.
+// kept: it is the same value. Elsewhere (a retention, a limit) the number is left to the field's
+// own check, which names its range: a string would be no answer there.
 
 const UNSAFE_INTEGER_MESSAGE = `is an integer beyond what a JSON number keeps exactly (±${Number.MAX_SAFE_INTEGER}): send it as a string`;
 const INEXACT_NUMBER_MESSAGE = 'has more digits, or a smaller exponent, than a JSON number keeps exactly: send it as a string';
@@ -27,10 +28,10 @@ function changedByParsing(literal: string): boolean {
   return written === null || kept === null || written.digits !== kept.digits || written.exponent !== kept.exponent;
 }
 
-/** The first number literal of a JSON text (outside its strings) that a number cannot keep exactly, and whether it is an integer; or null. */
-function inexactLiteral(text: string): { literal: string; integer: boolean } | null {
+/** The number literals of a JSON text (outside its strings) that a number cannot keep exactly, each with whether it is an integer. */
+function* inexactLiterals(text: string): Generator<{ literal: string; integer: boolean }> {
   // A decimal of 15 significant digits or fewer, without an exponent, is always kept exactly.
-  if (!/\d{16}|\d[eE][+-]?\d/.test(text)) return null;
+  if (!/\d{16}|\d[eE][+-]?\d/.test(text)) return;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
@@ -43,23 +44,27 @@ function inexactLiteral(text: string): { literal: string; integer: boolean } | n
       const integer = match[1] === undefined && match[2] === undefined;
       // A number beyond the largest a double holds (1e400) is refused as not finite, where values are checked (text-guard.ts).
       const decimalKept = !Number.isFinite(Number(match[0])) || !changedByParsing(match[0]);
-      if (integer ? !Number.isSafeInteger(Number(match[0])) : !decimalKept) return { literal: match[0], integer };
+      if (integer ? !Number.isSafeInteger(Number(match[0])) : !decimalKept) yield { literal: match[0], integer };
       i += match[0].length - 1;
     }
   }
-  return null;
 }
 
 /**
  * Where `text` (JSON that parsed to `value`) writes a number a JSON number cannot keep exactly, and
  * why, or null: the number's JSON-pointer path without its leading slash, under `base` ("" for the
- * top of a body; `whole` names the value itself).
+ * top of a body; `whole` names the value itself). Only numbers at a path `kept` accepts count.
  */
-export function inexactNumber(text: string, value: unknown, base: string, whole: string): { path: string; message: string } | null {
-  const found = inexactLiteral(text);
-  if (found === null) return null;
-  return { path: pathOfNumber(value, Number(found.literal), base) || whole, message: `${found.literal} ${found.integer ? UNSAFE_INTEGER_MESSAGE : INEXACT_NUMBER_MESSAGE}` };
+export function inexactNumber(text: string, value: unknown, base: string, whole: string, kept: (path: string) => boolean = () => true): { path: string; message: string } | null {
+  for (const found of inexactLiterals(text)) {
+    const path = pathOfNumber(value, Number(found.literal), base) || whole;
+    if (kept(path)) return { path, message: `${found.literal} ${found.integer ? UNSAFE_INTEGER_MESSAGE : INEXACT_NUMBER_MESSAGE}` };
+  }
+  return null;
 }
+
+/** A path inside metadata, a recording's or a selection's: a value kept and matched as it was sent. */
+export const inMetadata = (path: string): boolean => path.split('/').includes('metadata');
 
 /** The path under `path` of the first number in `value` equal to `n` (JSON's null for a number too large), or null. */
 function pathOfNumber(value: unknown, n: number, path: string): string | null {

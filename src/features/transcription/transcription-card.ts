@@ -34,6 +34,8 @@ export const TranscriptionOptions = Type.Object({
   ),
   speaker_labels: Type.Optional(
     Type.Record(Type.String({ pattern: '^[0-7]$' }), Type.String({ minLength: 1, maxLength: 64 }), {
+      // A key that is no channel number is refused, not dropped.
+      additionalProperties: false,
       description: 'The speaker of each channel, by channel number, e.g. {"0": "agent", "1": "customer"}; a channel without a label is "channel_<n>"',
     }),
   ),
