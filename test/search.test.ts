@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
-import { speech } from './helpers/audio.ts';
+import { speech, stereoCall } from './helpers/audio.ts';
 import { backends, registerAccount, rejectsWith, startHark, type Hark } from './helpers/harness.ts';
 
 const words = (text: string) => text.toLowerCase().split(/\s+/).filter((w) => /^[a-z]{5,}$/.test(w));
@@ -99,6 +99,23 @@ for (const backend of await backends()) {
       assert.deepEqual(after.map((hit) => hit.recording_id), [first.id], 'one hit, not one per transcript');
       assert.equal(after[0]!.transcript_id, again.id);
       assert.notEqual(after[0]!.transcript_id, before[0]!.transcript_id);
+    });
+
+    test('a word said in several segments of a call is one hit that says how many, of the speaker asked for too', async () => {
+      const file = stereoCall([
+        { channel: 0, at: 0, text: 'I would like a refund for the broken kettle.' },
+        { channel: 1, at: 4, text: 'Of course, I will send the refund today.', voice: 'kal' },
+        { channel: 0, at: 8, text: 'Thank you, the refund is all I need.' },
+      ], 12);
+      const { id } = await client.upload(file);
+      const transcript = await client.transcribe({ id });
+      const saying = (speaker?: string) => transcript.segments.filter((s) => /\brefund\b/i.test(s.text) && (speaker === undefined || s.speaker === speaker)).length;
+      assert.ok(saying() >= 2, `"refund" recognised in two segments at least: ${JSON.stringify(transcript.segments)}`);
+      const hits = (await search({ q: 'refund' })).data.filter((hit) => hit.recording_id === id);
+      assert.equal(hits.length, 1, 'one hit per call');
+      assert.equal(hits[0]!.matches, saying());
+      const theirs = (await search({ q: 'refund', speaker: 'channel_1' })).data.filter((hit) => hit.recording_id === id);
+      assert.deepEqual(theirs.map((hit) => [hit.speaker, hit.matches]), saying('channel_1') > 0 ? [['channel_1', saying('channel_1')]] : []);
     });
 
     test('bad queries are 400; a key without transcripts:read is 403', async () => {

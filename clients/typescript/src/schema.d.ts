@@ -11627,6 +11627,8 @@ export interface operations {
                             speaker: string | null;
                             /** @description The segment around the match, each matching word between <mark> and </mark> */
                             snippet: string;
+                            /** @description How many segments of this transcript match (of the speaker asked for); the hit is the first of them */
+                            matches: number;
                             /** @description The call the hit is in: its file name, when it took place and its metadata (e.g. the agent) */
                             recording: {
                                 filename: string;

@@ -25,6 +25,7 @@ const SearchHit = Type.Object({
   end: Type.Number(),
   speaker: Nullable(Type.String()),
   snippet: Type.String({ description: 'The segment around the match, each matching word between <mark> and </mark>' }),
+  matches: Type.Integer({ minimum: 1, description: 'How many segments of this transcript match (of the speaker asked for); the hit is the first of them' }),
   recording: Type.Object(
     { filename: Type.String(), recorded_at: DateTime, metadata: JsonObject },
     { description: 'The call the hit is in: its file name, when it took place and its metadata (e.g. the agent)' },

@@ -2,7 +2,8 @@
 // "exact phrases", or, -excluded, as websearch_to_tsquery reads them) over each transcript's text
 // and its words as recognised (a formatted "$40" is found by "forty dollars"), stored with each transcript and indexed with GIN (migration 018), over each recording's latest
 // transcript, then the first segment of each matching transcript that
-// matches by itself, with its times and the match marked in a snippet. Newest transcripts first.
+// matches by itself, with its times and the match marked in a snippet, and how many segments
+// match. Newest transcripts first.
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { invalid } from '../../errors.ts';
@@ -26,6 +27,8 @@ export interface SearchHit {
   at: number;
   speaker: string | null;
   snippet: string;
+  /** How many segments of the transcript match; the hit is the first. */
+  matches: number;
   /** The call the hit is in, to tell hits apart without opening them. */
   recording: { filename: string; recorded_at: Date; metadata: Record<string, unknown> };
 }
@@ -44,7 +47,7 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
   // to machine code first, 50 ms of every search (bench/scale.ts). Off, in the query's transaction.
   const rows = await ctx.db.transaction().execute(async (trx) => {
     await sql`SET LOCAL jit = off`.execute(trx);
-    const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; at: number | null; speaker: string | null; snippet: string; filename: string; recorded_at: Date; metadata_json: string }>`
+    const { rows } = await sql<{ seq: number; transcript_id: string; recording_id: string; start: number; end: number; at: number | null; matches: number; speaker: string | null; snippet: string; filename: string; recorded_at: Date; metadata_json: string }>`
     SELECT t.seq, t.id AS transcript_id, t.recording_id, (s.segment->>'start')::float8 AS start, (s.segment->>'end')::float8 AS "end",
       -- The first word of the segment (its channel, its time span) that matches a search word.
       (SELECT (w->>'start')::float8 FROM jsonb_array_elements(t.words) AS x(w)
@@ -52,6 +55,9 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
           AND (w->>'start')::float8 >= (s.segment->>'start')::float8 - 0.01 AND (w->>'start')::float8 < (s.segment->>'end')::float8
           AND to_tsvector('english', w->>'word') @@ ${tsquery}
         ORDER BY (w->>'start')::float8 LIMIT 1) AS at,
+      -- How many segments match by their text (the hit shows the first).
+      (SELECT count(*) FROM jsonb_array_elements(t.segments) AS e(segment)
+        WHERE to_tsvector('english', segment->>'text') @@ ${tsquery} ${speakerIs})::int AS matches,
       rec.filename, rec.recorded_at, rec.metadata_json,
       s.segment->>'speaker' AS speaker,
       ts_headline('english', s.segment->>'text', ${tsquery}, ${`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=20, MinWords=6, MaxFragments=1`}) AS snippet
@@ -89,6 +95,8 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
     start: Number(hit.start),
     end: Number(hit.end),
     at: hit.at === null ? Number(hit.start) : Number(hit.at),
+    // A hit found only by the words as recognised ("forty dollars" shown "$40") is one place at least.
+    matches: Math.max(1, Number(hit.matches)),
     recording: { filename, recorded_at, metadata: JSON.parse(metadata_json) as Record<string, unknown> },
   }));
   const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;

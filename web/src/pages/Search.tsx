@@ -69,6 +69,11 @@ export default function Search() {
                   said by {hit.speaker}
                 </Badge>
               )}
+              {hit.matches > 1 && (
+                <Text size="xs" c="dimmed" data-hit-matches>
+                  said in {hit.matches} places (the first shown)
+                </Text>
+              )}
               {metadataLine(hit.recording.metadata) && (
                 <Text size="xs" c="dimmed">
                   {metadataLine(hit.recording.metadata)}
