@@ -62,6 +62,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText('Your workspace is ready').waitFor();
     assert.match((await page.getByTestId('first-api-key').textContent()) ?? '', /^hark_/);
+    // The whole key is in sight: it wraps rather than runs past its box.
+    assert.ok(await page.getByTestId('first-api-key').evaluate((el) => el.scrollWidth <= el.clientWidth), 'the key fits its box');
     await check(page, 'sign-up-done');
     await page.getByRole('button', { name: 'Continue to my recordings' }).click();
     await page.waitForURL('**/recordings');
@@ -88,6 +90,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.locator('[data-skipped]').getByText('Left out, not audio: notes.txt.', { exact: false }).waitFor();
     await page.getByLabel('Metadata field 1', { exact: true }).fill('agent');
     await page.getByLabel('Metadata value 1', { exact: true }).fill('ana');
+    // The page's Upload button again (or Import) drops nothing chosen: the panel closes by its own Close only.
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('button', { name: 'Import from a URL' }).click();
+    assert.equal(await page.getByLabel('Metadata value 1', { exact: true }).inputValue(), 'ana');
+    await page.getByRole('button', { name: 'Close' }).last().click();
     // A file-name pattern the names do not fit is said before anything is sent.
     await page.getByLabel('File-name pattern').fill('{agent}_{queue}');
     await page.locator(`[data-file-warning="${path.basename(files[0]!)}"]`).getByText('its name does not fit the pattern: no values of its own').waitFor();

@@ -33,7 +33,9 @@ export default function Recordings() {
   // Below this width the table's rows are blocks (phone-cards.css).
   const cards = useMediaQuery('(max-width: 36em)');
   const [search, setSearch] = useSearchParams();
-  const [panel, setPanel] = useState<'upload' | 'import' | null>(null);
+  // Each panel opens and closes on its own: opening one never drops what the other holds.
+  const [uploading, setUploading] = useState(false);
+  const [importing, setImporting] = useState(false);
   // On a phone the filters, columns and order fold behind one button: open, they took the screen
   // before the first call (730 px).
   const phone = useMediaQuery('(max-width: 48em)');
@@ -79,16 +81,19 @@ export default function Recordings() {
         <Title order={1}>Recordings</Title>
         {can.write(workspace.role) && (
           <Group gap="xs">
-            <Button onClick={() => setPanel(panel === 'upload' ? null : 'upload')}>Upload</Button>
-            <Button variant="default" onClick={() => setPanel(panel === 'import' ? null : 'import')}>
+            {/* They open their panels; a panel closes by its own Close, so files chosen are never dropped by a second click here. */}
+            <Button variant={uploading ? 'light' : 'filled'} aria-expanded={uploading} onClick={() => setUploading(true)}>
+              Upload
+            </Button>
+            <Button variant="default" aria-expanded={importing} onClick={() => setImporting(true)}>
               Import from a URL
             </Button>
           </Group>
         )}
       </Group>
       <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
-        {panel === 'upload' && <UploadPanel workspaceId={workspace.id} suggestions={fieldNames} onClose={() => setPanel(null)} />}
-        {panel === 'import' && <ImportPanel workspaceId={workspace.id} onClose={() => setPanel(null)} />}
+        {uploading && <UploadPanel workspaceId={workspace.id} suggestions={fieldNames} onClose={() => setUploading(false)} />}
+        {importing && <ImportPanel workspaceId={workspace.id} onClose={() => setImporting(false)} />}
       </Suspense>
       {phone && (
         <Button variant="default" w="fit-content" onClick={() => setShowFilters(!showFilters)} aria-expanded={showFilters} data-filters-toggle>

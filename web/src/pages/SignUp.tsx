@@ -43,7 +43,7 @@ export default function SignUp() {
           <Text size="sm" c="dimmed">
             It is shown only now. Copy it somewhere safe if you will call the API; you do not need it to use this site.
           </Text>
-          <Code block data-testid="first-api-key">
+          <Code block data-testid="first-api-key" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
             {registration.api_key}
           </Code>
           <CopyButton value={registration.api_key}>

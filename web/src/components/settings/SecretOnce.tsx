@@ -6,7 +6,7 @@ export function SecretOnce({ title, secret, onDone }: { title: string; secret: s
     <Alert color="yellow" title={title}>
       <Stack gap="xs">
         <Text size="sm">It is shown only now: copy it somewhere safe.</Text>
-        <Code block data-testid="secret">
+        <Code block data-testid="secret" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
           {secret}
         </Code>
         <CopyButton value={secret}>
