@@ -131,6 +131,11 @@ describe('basic engine: output contract', () => {
     // Found in the call's words, "calling" in a greeting is no reason either.
     const greeted = await engine.analyze(input([seg(0, 3, 'Thank you for calling, this is Sam.'), seg(3.5, 6, 'Hi, my parcel never arrived.')], [txt('reason', 'What was the reason for the call?')]));
     assert.equal(answer(greeted, 'reason').answer, 'Hi, my parcel never arrived.');
+    // Nor is the agent's opening: who is speaking, and an offer to help.
+    for (const opening of ['my name is dana', 'acme support mike speaking', 'you have reached acme billing how may i assist you']) {
+      const opened = await engine.analyze(input([seg(0, 2, 'thank you for calling acme'), seg(2.5, 4, opening), seg(4.5, 8, 'hi i was charged twice for my order and i want my money back')], [txt('why', 'Why did the customer call?')]));
+      assert.equal(answer(opened, 'why').answer, 'hi i was charged twice for my order and i want my money back', opening);
+    }
   });
 
   test('aborted signal rejects', async () => {

@@ -291,7 +291,7 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
 
   const answerUnit = best.inq && best.resp !== undefined && !best.resp.hasInq ? best.resp : best.m.unit;
   // "What was the reason for the call?" finds "thank you for calling": hello is no reason.
-  if (q.asksTopic && types.length === 0 && !saysMoreThanHello(answerUnit)) return topicAnswer(units) ?? noAnswer();
+  if (q.asksTopic && types.length === 0 && !saysWhy(answerUnit)) return topicAnswer(units) ?? noAnswer();
   if (q.intent === 'name') {
     const name = nameOf(q, units, best, answerUnit);
     if (name !== null) return name;
@@ -306,8 +306,15 @@ export function answerText(q: Query, units: Unit[], matches: Match[]): AnswerBod
 /** A unit that says more than hello: two words beyond greetings, courtesies and names. */
 const saysMoreThanHello = (u: Unit): boolean => u.toks.filter((t) => t.content && !POLITE.has(t.lemma) && !POLITE.has(t.normal) && !t.groups.includes(GREETING_GROUP) && t.ent !== 'PERSON').length >= 2;
 
-/** The first unit that says more than hello, as an uncertain answer to what the call was about. */
+/** An agent's opening: who is speaking and an offer to help ("this is dana", "acme support mike speaking", "how can i help"). */
+const OPENING = /\b(my name is|this is|speaking|you've reached|you have reached|how (can|may) i (help|assist)|what can i do for you)\b/;
+const opens = (u: Unit): boolean => OPENING.test(u.toks.map((t) => t.normal).join(' '));
+
+/** A unit that may say what the call is about: more than hello, and not the agent's opening. */
+const saysWhy = (u: Unit): boolean => saysMoreThanHello(u) && !opens(u);
+
+/** The first unit that says more than hello, past the agent's opening, as an uncertain answer to what the call was about. */
 function topicAnswer(units: Unit[]): AnswerBody<string> | null {
-  const unit = units.find(saysMoreThanHello);
+  const unit = units.find(saysWhy);
   return unit ? { answer: truncate(unit.text, ANSWER_MAX_CHARS), confidence: 0.3, evidence: uniqueEvidence([unit]) } : null;
 }
