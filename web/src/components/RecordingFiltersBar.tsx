@@ -12,6 +12,8 @@ import { activeFilterCount, emptyFilters, type RecordingFilters, type Sentiment 
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { pipelineLabels } from './Status.tsx';
 
+/** A status is where a call stands now: an analysed call has its transcript, but is no longer "Transcribed". */
+const FILTER_LABELS: Record<string, string> = { transcribed: 'Transcribed only', audio_ready: 'Audio ready only' };
 
 const toDate = (value: string | null) => (value ? dayjs(value).toDate() : null);
 
@@ -39,7 +41,7 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping, other
         <Select
           label="Status"
           placeholder="Any"
-          data={Object.entries(pipelineLabels).map(([value, { label }]) => ({ value, label }))}
+          data={Object.entries(pipelineLabels).map(([value, { label }]) => ({ value, label: FILTER_LABELS[value] ?? label }))}
           value={filters.stage}
           onChange={(stage) => onChange({ ...filters, stage })}
           clearable
