@@ -246,6 +246,16 @@ describe('basic engine: boolean questions', () => {
     assert.equal(answer(out, 'deposit').answer, false);
   });
 
+  test('an offer is made by the one who commits, not by the one who asks for the thing', async () => {
+    const asked = seg(0, 4, 'hi i was charged twice for my order and i want a refund');
+    const offered = seg(4, 8, "i'm sorry about that i will refund the duplicate charge today");
+    const q = bool('offer', 'Did the agent offer a refund?');
+    const both = answer(await engine.analyze(input([asked, offered], [q])), 'offer');
+    assert.equal(both.answer, true);
+    assert.deepEqual(both.evidence.map((e) => e.start), [4], 'the offer is the evidence, not the request');
+    assert.equal(answer(await engine.analyze(input([asked, seg(4, 8, 'let me look into the order for you')], [q])), 'offer').answer, false);
+  });
+
   test("a negation inside a question's own clause (if, when, before…) does not negate the question", async () => {
     const call = [seg(0, 6, 'the tech will call before arriving and if you are away from home in the window there is a forty nine dollar trip fee')];
     const out = await engine.analyze(input(call, [

@@ -114,6 +114,8 @@ function verdictsOf(q: Query, units: Unit[], matches: Match[]): Verdict[] {
     // A yes needs a statement of fact ("you could upgrade" is none) and, for a question about
     // asking, a request ("did the customer ask for a cheque?" is not answered by "you'll get a cheque").
     if (!negated && ((q.factual && isIrrealisMatch(q, m)) || (q.askQuestion && !requests(u)))) continue;
+    // An offer is made by the one who commits, not by the one who asks: "i want a refund" offers none.
+    if (!negated && q.terms.some((t, ti) => t.offering && !m.hits.has(ti)) && requests(u)) continue;
     verdicts.push({ kind: negated ? 'deny' : 'affirm', strength: m.coverage, units: [u] });
   }
   return verdicts;
