@@ -880,10 +880,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const { page, context } = owner;
     // Signed in, the sign-up and sign-in pages say so and lead back to the workspace.
     await page.goto('/sign-up');
-    await page.getByText(`You are signed in as ${email}`).waitFor();
+    await page.getByText('You are already signed in').waitFor();
     await check(page, 'sign-up-signed-in');
     await page.goto('/sign-in');
-    await page.getByRole('link', { name: 'Open Support calls' }).click();
+    await page.getByRole('link', { name: 'Open your workspace' }).click();
     await page.waitForURL(`${workspaceUrl}/recordings`);
     await page.goto(`${workspaceUrl}/recordings`);
     await page.getByRole('button', { name: /^Account menu/ }).click();

@@ -1,22 +1,20 @@
-// On the sign-in and sign-up pages, for a person who is already signed in: who they are, and the
-// way back to their workspace.
+// On the sign-in and sign-up pages, for a person who is already signed in: that they are, and the
+// way back to their workspace. Drawn at once from the signed-in marker (so nothing moves when the
+// session arrives), and taken away only if the session turns out to have ended.
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { useSession } from '../session.tsx';
+import { signedIn, useSession } from '../session.tsx';
 
 export function AlreadySignedIn({ hint }: { hint: string }) {
   const session = useSession();
-  if (!session.data) return null;
-  const first = session.data.workspaces[0];
+  if (!signedIn() || session.data === null) return null;
   return (
-    <Alert color="blue" title={`You are signed in as ${session.data.account.email}`}>
+    <Alert color="blue" title="You are already signed in">
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{hint}</Text>
-        {first && (
-          <Button component={Link} to={`/w/${first.id}/recordings`} size="xs" variant="white">
-            Open {first.name}
-          </Button>
-        )}
+        <Button component={Link} to="/" size="xs" variant="white">
+          Open your workspace
+        </Button>
       </Stack>
     </Alert>
   );
