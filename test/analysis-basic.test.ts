@@ -244,6 +244,13 @@ describe('basic engine: boolean questions', () => {
     // Whether there was one is another question: the statement denies it.
     assert.equal(answer(out, 'charged').answer, false);
     assert.equal(answer(out, 'deposit').answer, false);
+    // Doing a thing is no mention of it: raising a limit, bringing a receipt.
+    const done = await engine.analyze(input([seg(0, 4, "i'm sorry i can't raise your credit limit today"), seg(4, 7, "and i didn't bring the receipt with me")], [
+      bool('raise', 'Did the agent raise the credit limit?'),
+      bool('bring', 'Did the customer bring the receipt?'),
+    ]));
+    assert.equal(answer(done, 'raise').answer, false);
+    assert.equal(answer(done, 'bring').answer, false);
   });
 
   test('an offer is made by the one who commits, not by the one who asks for the thing', async () => {

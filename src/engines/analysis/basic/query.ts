@@ -105,10 +105,10 @@ export interface Query {
 
 /** Words that open a clause of its own inside a question: its negators do not negate the question. */
 const SUBORDINATORS = new Set(['if', 'when', 'whenever', 'because', 'since', 'unless', 'while', 'before', 'after', 'until', 'although', 'though', 'whether', 'once']);
-/** Lemmas of speaking of a thing, whatever is said of it. */
-const MENTION_WORDS = new Set(['mention', 'discuss', 'raise', 'bring']);
-/** Lemmas of telling, which speak of a thing when followed by "about" or "of" ("told about the fee"). */
-const TELL_WORDS = new Set(['tell', 'inform', 'warn', 'remind', 'notify', 'talk', 'speak', 'ask']);
+/** Lemmas of speaking of a thing, whatever is said of it ("bring" only as "bring up": "did they bring the receipt" is no mention). */
+const MENTION_WORDS = new Set(['mention', 'discuss']);
+/** Lemmas of telling, which speak of a thing when followed by "about" or "of" ("told about the fee"); not asking, which a request answers. */
+const TELL_WORDS = new Set(['tell', 'inform', 'warn', 'remind', 'notify', 'talk']);
 
 /** Question words for which what could or would happen is the answer: saying, offering, wanting, being able. */
 const NOT_FACTUAL = new Set([
@@ -206,6 +206,7 @@ export function buildQuery(w: Wink, question: string): Query {
   // "what else did they ask for", "… after that", "what did they add to the request": the next one.
   const asksNextRequest = asksRequest && (afterWhat === 'else' || lemmas.some((l) => NEXT_REQUEST.has(l)));
   const factual = !toks.some((t) => NOT_FACTUAL.has(t.normal) || NOT_FACTUAL.has(t.lemma));
-  const mentions = main.some((t, i) => MENTION_WORDS.has(t.lemma) || MENTION_WORDS.has(t.normal) || ((TELL_WORDS.has(t.lemma) || t.normal === 'told') && toks.slice(i + 1, i + 4).some((o) => o.normal === 'about' || o.normal === 'of')));
+  const within = (i: number, words: string[]) => toks.slice(i + 1, i + 4).some((o) => words.includes(o.normal));
+  const mentions = main.some((t, i) => MENTION_WORDS.has(t.lemma) || MENTION_WORDS.has(t.normal) || (t.lemma === 'bring' && within(i, ['up'])) || ((TELL_WORDS.has(t.lemma) || t.normal === 'told') && within(i, ['about', 'of'])));
   return { terms, totalWeight, negated, negVerb: negVerb && !negWord, askQuestion, role, acceptTerms, wh, intent, asksChange, asksTopic, asksRequest, asksNextRequest, factual, mentions };
 }
