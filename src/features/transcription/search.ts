@@ -55,7 +55,9 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
           AND (w->>'start')::float8 >= (s.segment->>'start')::float8 - 0.01 AND (w->>'start')::float8 < (s.segment->>'end')::float8
           AND to_tsvector('english', w->>'word') @@ ${tsquery}
         ORDER BY (w->>'start')::float8 LIMIT 1) AS at,
-      -- How many segments match by their text (the hit shows the first).
+      -- How many segments match by their text (the hit shows the first). Counted here, for the
+      -- page's rows only, not in the lateral below: that one runs for every transcript the scan
+      -- reads (a filter may drop many) and stops at the first matching segment.
       (SELECT count(*) FROM jsonb_array_elements(t.segments) AS e(segment)
         WHERE to_tsvector('english', segment->>'text') @@ ${tsquery} ${speakerIs})::int AS matches,
       rec.filename, rec.recorded_at, rec.metadata_json,
