@@ -359,7 +359,7 @@ for (const backend of await oneBackend()) {
       assert.equal(await calls({ category: 'cat-00000000-0000-4000-8000-000000000000', status: 'completed' }), 0);
       assert.equal(await calls({ status: 'completed', created_after: '2020-01-01T00:00:00Z' }), 1);
       const analysisCsv = await hark.request({ method: 'GET', url: `${P}/reports/analysis?analysis_scenario_id=${asked.id}&group_by=metadata.agent&metadata.agent=sam&sentiment=true`, key: account.key, headers: { accept: 'text/csv' } });
-      assert.match(analysisCsv.body.split('\n')[0] ?? '', /^metadata\.agent,calls,refund\.true,refund\.false,refund\.uncertain,refund\.rate,agent\.sentiment_avg,customer\.sentiment_avg$/);
+      assert.match(analysisCsv.body.split('\n')[0] ?? '', /^metadata\.agent,calls,refund\.true,refund\.false,refund\.uncertain,refund\.reviewed,refund\.overturned,refund\.rate,agent\.sentiment_avg,customer\.sentiment_avg$/);
       // The CSV answer is an HTTP shape (a media type, a body that is not JSON): asked for by hand.
       const csv = await hark.request({ method: 'GET', url: `${P}/reports/talk?group_by=metadata.agent&metadata.agent=sam`, key: account.key, headers: { accept: 'text/csv' } });
       assert.match(csv.headers['content-type'] as string, /^text\/csv/);

@@ -60,13 +60,13 @@ for (const backend of await backends()) {
       const csv = await csvOf(`${P}/reports/analysis?analysis_scenario_id=${scenarioId}&group_by=metadata.team`);
       assert.match(String(csv.headers['content-type']), /text\/csv/);
       const [header, ...lines] = csv.body.trim().split('\n');
-      assert.equal(header, 'metadata.team,calls,greeting.true,greeting.false,greeting.uncertain,greeting.rate');
+      assert.equal(header, 'metadata.team,calls,greeting.true,greeting.false,greeting.uncertain,greeting.reviewed,greeting.overturned,greeting.rate');
       assert.equal(lines.length, 2);
       // A filter that finds nothing: no group, and still the scenario's questions, in JSON and as CSV columns.
       const none = await client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId, 'metadata.team': 'green' } });
       assert.deepEqual([none.groups, none.questions.map((q) => q.question_id)], [[], ['greeting']]);
       const empty = await csvOf(`${P}/reports/analysis?analysis_scenario_id=${scenarioId}&metadata.team=green`);
-      assert.equal(empty.body.trim(), 'calls,greeting.true,greeting.false,greeting.uncertain,greeting.rate');
+      assert.equal(empty.body.trim(), 'calls,greeting.true,greeting.false,greeting.uncertain,greeting.reviewed,greeting.overturned,greeting.rate');
       await rejectsWith(client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId, group_by: ['bogus'] } }), 400, 'validation_failed');
     });
 
@@ -109,12 +109,65 @@ for (const backend of await backends()) {
       assert.deepEqual(ofExecution.rows.map((r) => r.analysis_run_id).sort(), runs.sort());
       const csv = await csvOf(`${P}/analysis-scenarios/${scenarioId}/answers?metadata.team=blue`);
       const [header, ...lines] = csv.body.trim().split('\n');
-      assert.equal(header, 'recording_id,filename,recorded_at,outdated,metadata.team,greeting,greeting.confidence,greeting.uncertain,request,request.confidence,request.uncertain');
+      assert.equal(header, 'recording_id,filename,recorded_at,outdated,metadata.team,greeting,greeting.confidence,greeting.uncertain,greeting.reviewed,request,request.confidence,request.uncertain,request.reviewed');
       assert.equal(lines.length, 1);
       await rejectsWith(table({ 'answer.greeting': 'maybe' }), 400, 'validation_failed');
       await rejectsWith(table({ 'answer.nope': 'true' }), 400, 'validation_failed');
       const textAsBoolean = await rejectsWith(table({ 'answer.request': 'true' }), 400, 'validation_failed');
       assert.match(textAsBoolean.detail, /text question/);
+    });
+
+    test("a person's review of an answer is what the report and the table count, and can be taken back", async () => {
+      const greetingOf = async () => (await client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId } })).groups[0]!.questions.find((q) => q.question_id === 'greeting')!;
+      const table = (query: Record<string, string> = {}) => client.getAnswerTable({ path: { scenario_id: scenarioId }, query });
+      const before = await greetingOf();
+      assert.deepEqual([before.reviewed, before.overturned], [0, 0]);
+      // The blue call's latest result: its engine answer to "greeting", overturned by the reviewer.
+      const blueRow = (await table({ 'metadata.team': 'blue' })).rows[0]!;
+      const runId = blueRow.analysis_run_id;
+      const engine = blueRow.answers.greeting!;
+      const review = (answer: boolean | string, question = 'greeting', note?: string) =>
+        client.reviewAnswer({ path: { run_id: runId, question_id: question }, body: note === undefined ? { answer } : { answer, note } });
+      const reviewed = await review(!engine.answer, 'greeting', '  no greeting at all  ');
+      assert.equal(reviewed.answer, engine.answer, "the engine's answer stays");
+      assert.deepEqual([reviewed.review?.answer, reviewed.review?.agrees, reviewed.review?.note], [!engine.answer, false, 'no greeting at all']);
+      assert.equal(reviewed.review?.reviewed_by.api_key_id !== null, true, 'the key it came with');
+      const after = await greetingOf();
+      assert.deepEqual([after.true, after.false], engine.answer ? [before.true - 1, before.false + 1] : [before.true + 1, before.false - 1], 'counted as the reviewer says');
+      assert.deepEqual([after.reviewed, after.overturned], [1, 1]);
+      assert.equal(after.uncertain, before.uncertain - (engine.uncertain ? 1 : 0), 'a reviewed answer is not uncertain');
+      const cell = (await table({ 'metadata.team': 'blue' })).rows[0]!.answers.greeting!;
+      assert.deepEqual([cell.answer, cell.reviewed, cell.uncertain], [!engine.answer, true, false]);
+      assert.equal((await table({ 'answer.greeting': String(!engine.answer), 'metadata.team': 'blue' })).total, 1, 'the filters read the reviewed answer');
+      const result = (await client.listAnalysisResults({ query: { recording_id: blueRow.recording_id } })).data.find((r) => r.analysis_run_id === runId)!;
+      assert.equal(result.answers.find((a) => a.question_id === 'greeting')!.review?.answer, !engine.answer, 'the result shows the review');
+
+      // Agreeing replaces the review: counted as the engine said, and not overturned.
+      await review(engine.answer);
+      assert.deepEqual([(await greetingOf()).true, (await greetingOf()).reviewed, (await greetingOf()).overturned], [before.true, 1, 0]);
+      // A text answer takes a string, and a yes/no one only a boolean.
+      const text = await review('A change of order', 'request');
+      assert.deepEqual([text.review?.answer, text.type], ['A change of order', 'text']);
+      assert.equal((await table({ 'metadata.team': 'blue' })).rows[0]!.answers.request!.answer, 'A change of order');
+      assert.match((await rejectsWith(review('yes'), 400, 'validation_failed')).detail, /yes\/no question/);
+      assert.match((await rejectsWith(review(true, 'request'), 400, 'validation_failed')).detail, /text question/);
+      await rejectsWith(review('   ', 'request'), 400, 'validation_failed');
+      await rejectsWith(review(true, 'nope'), 404, 'not_found');
+      await rejectsWith(client.reviewAnswer({ path: { run_id: runId, question_id: 'greeting' }, body: { answer: true, extra: 1 } as never }), 400, 'validation_failed');
+      // Scopes and workspaces: reading is not reviewing, and another workspace's run is not found.
+      const reader = hark.client((await client.createApiKey({ body: { name: 'reader', scopes: ['analysis:read', 'recordings:read'] } })).key);
+      await rejectsWith(reader.reviewAnswer({ path: { run_id: runId, question_id: 'greeting' }, body: { answer: true } }), 403, 'insufficient_scope');
+      const stranger = hark.client((await registerAccount(hark)).key);
+      await rejectsWith(stranger.reviewAnswer({ path: { run_id: runId, question_id: 'greeting' }, body: { answer: true } }), 404, 'not_found');
+      await rejectsWith(stranger.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } }), 404, 'not_found');
+
+      // Taken back: the engine's answer counts again, uncertain as it was; removing twice is no error.
+      await client.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } });
+      await client.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } });
+      await client.removeAnswerReview({ path: { run_id: runId, question_id: 'request' } });
+      assert.deepEqual(await greetingOf(), before);
+      const restored = (await table({ 'metadata.team': 'blue' })).rows[0]!.answers;
+      assert.deepEqual([restored.greeting, restored.request?.reviewed], [engine, false]);
     });
 
     test('a call date: recorded_at given, read from the file, or the upload time; editable with metadata, and reports follow', async () => {

@@ -566,6 +566,23 @@ type RegisterAnswer struct {
 	TrialEndsAt string `json:"trial_ends_at"`
 }
 
+// ReviewAnswerAnswer is the answer of ReviewAnswer.
+type ReviewAnswerAnswer struct {
+	QuestionID      string           `json:"question_id"`
+	Question        string           `json:"question"`
+	Type            string           `json:"type"`
+	Answer          any              `json:"answer"`
+	Confidence      float64          `json:"confidence"`
+	Evidence        []map[string]any `json:"evidence"`
+	Related         []map[string]any `json:"related,omitempty"`
+	Speaker         string           `json:"speaker,omitempty"`
+	WithinSeconds   float64          `json:"within_seconds,omitempty"`
+	SpeakerNotFound string           `json:"speaker_not_found,omitempty"`
+	Method          string           `json:"method,omitempty"`
+	Review          map[string]any   `json:"review,omitempty"`
+	Uncertain       bool             `json:"uncertain"`
+}
+
 // RotateWebhookSecretAnswer is the answer of RotateWebhookSecret.
 type RotateWebhookSecretAnswer struct {
 	ID             string   `json:"id"`
@@ -1055,6 +1072,12 @@ func (c *Client) Register(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/accounts", p, out)
 }
 
+// RemoveAnswerReview: Remove an answer's review (DELETE /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review).
+// The answer is decoded into out: nil (there is none); nil discards it.
+func (c *Client) RemoveAnswerReview(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "DELETE", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review", p, out)
+}
+
 // RemoveMember: Remove a member: their access ends at once (DELETE /api/v1/workspaces/{workspace_id}/members/{account_id}).
 // The answer is decoded into out: nil (there is none); nil discards it.
 func (c *Client) RemoveMember(ctx context.Context, p Params, out any) error {
@@ -1077,6 +1100,12 @@ func (c *Client) RetryImport(ctx context.Context, p Params, out any) error {
 // The answer is decoded into out: a *TranscriptionRun; nil discards it.
 func (c *Client) RetryTranscriptionRun(ctx context.Context, p Params, out any) error {
 	return c.call(ctx, "POST", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry", p, out)
+}
+
+// ReviewAnswer: Review an answer: agree with it, or give the right one (PUT /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review).
+// The answer is decoded into out: a *ReviewAnswerAnswer; nil discards it.
+func (c *Client) ReviewAnswer(ctx context.Context, p Params, out any) error {
+	return c.call(ctx, "PUT", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review", p, out)
 }
 
 // RevokeInvitation: Revoke an invitation (DELETE /api/v1/workspaces/{workspace_id}/invitations/{invitation_id}).

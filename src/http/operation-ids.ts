@@ -71,6 +71,8 @@ export const operationIds: Record<string, string> = {
   'GET /api/v1/workspaces/{workspace_id}/analysis-runs': 'listAnalysisRuns',
   'POST /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/cancel': 'cancelAnalysisRun',
   'POST /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/retry': 'retryAnalysisRun',
+  'PUT /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review': 'reviewAnswer',
+  'DELETE /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review': 'removeAnswerReview',
   'GET /api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-results/{run_id}': 'getAnalysisResult',
   'GET /api/v1/workspaces/{workspace_id}/analysis-results': 'listAnalysisResults',
   'POST /api/v1/workspaces/{workspace_id}/webhooks': 'createWebhook',

@@ -851,6 +851,17 @@ abstract class Operations
     }
 
     /**
+     * Remove an answer's review (DELETE /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function removeAnswerReview(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('DELETE', '/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', $path, $query, $body);
+    }
+
+    /**
      * Remove a member: their access ends at once (DELETE /api/v1/workspaces/{workspace_id}/members/{account_id})
      *
      * @param array<string, string> $path
@@ -892,6 +903,17 @@ abstract class Operations
     public function retryTranscriptionRun(array $path = [], array $query = [], mixed $body = null): mixed
     {
         return $this->call('POST', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', $path, $query, $body);
+    }
+
+    /**
+     * Review an answer: agree with it, or give the right one (PUT /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review)
+     *
+     * @param array<string, string> $path
+     * @param array<string, mixed> $query
+     */
+    public function reviewAnswer(array $path = [], array $query = [], mixed $body = null): mixed
+    {
+        return $this->call('PUT', '/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', $path, $query, $body);
     }
 
     /**

@@ -748,6 +748,25 @@ class RegisterAnswer(_RegisterAnswerRequired, total=False):
     pass
 
 
+class _ReviewAnswerAnswerRequired(TypedDict):
+    question_id: str
+    question: str
+    type: str
+    answer: Union[bool, str]
+    confidence: float
+    evidence: List[Dict[str, Any]]
+    uncertain: bool
+
+
+class ReviewAnswerAnswer(_ReviewAnswerAnswerRequired, total=False):
+    related: List[Dict[str, Any]]
+    speaker: str
+    within_seconds: float
+    speaker_not_found: str
+    method: str
+    review: Dict[str, Any]
+
+
 class _RotateWebhookSecretAnswerRequired(TypedDict):
     id: str
     url: str
@@ -1103,6 +1122,10 @@ class Operations:
         """Register an account with a workspace on a 7-day trial (POST /api/v1/accounts)"""
         return self._call("POST", "/api/v1/accounts", {}, query, body)
 
+    def remove_answer_review(self, *, workspace_id: Optional[str] = None, run_id: str, question_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
+        """Remove an answer's review (DELETE /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review)"""
+        return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review", {"workspace_id": workspace_id, "run_id": run_id, "question_id": question_id}, query, body)
+
     def remove_member(self, *, workspace_id: Optional[str] = None, account_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Remove a member: their access ends at once (DELETE /api/v1/workspaces/{workspace_id}/members/{account_id})"""
         return self._call("DELETE", "/api/v1/workspaces/{workspace_id}/members/{account_id}", {"workspace_id": workspace_id, "account_id": account_id}, query, body)
@@ -1118,6 +1141,10 @@ class Operations:
     def retry_transcription_run(self, *, workspace_id: Optional[str] = None, run_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'TranscriptionRun':
         """Retry a failed transcription run: a new run with retry_of; the original stays (POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry)"""
         return self._call("POST", "/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry", {"workspace_id": workspace_id, "run_id": run_id}, query, body)
+
+    def review_answer(self, *, workspace_id: Optional[str] = None, run_id: str, question_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> 'ReviewAnswerAnswer':
+        """Review an answer: agree with it, or give the right one (PUT /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review)"""
+        return self._call("PUT", "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review", {"workspace_id": workspace_id, "run_id": run_id, "question_id": question_id}, query, body)
 
     def revoke_invitation(self, *, workspace_id: Optional[str] = None, invitation_id: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """Revoke an invitation (DELETE /api/v1/workspaces/{workspace_id}/invitations/{invitation_id})"""

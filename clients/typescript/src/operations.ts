@@ -389,6 +389,11 @@ export abstract class Operations {
     return this.transport().call('POST', '/api/v1/accounts', args as object, options) as Promise<Answer<'/api/v1/accounts', 'post'>>;
   }
 
+  /** Remove an answer's review (DELETE /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review) */
+  removeAnswerReview(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'delete'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'delete'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'delete'>> {
+    return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'delete'>>;
+  }
+
   /** Remove a member: their access ends at once (DELETE /api/v1/workspaces/{workspace_id}/members/{account_id}) */
   removeMember(args: Args<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'delete'> = {} as Args<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'delete'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'delete'>> {
     return this.transport().call('DELETE', '/api/v1/workspaces/{workspace_id}/members/{account_id}', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/members/{account_id}', 'delete'>>;
@@ -407,6 +412,11 @@ export abstract class Operations {
   /** Retry a failed transcription run: a new run with retry_of; the original stays (POST /api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry) */
   retryTranscriptionRun(args: Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', 'post'> = {} as Args<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', 'post'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', 'post'>> {
     return this.transport().call('POST', '/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', 'post'>>;
+  }
+
+  /** Review an answer: agree with it, or give the right one (PUT /api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review) */
+  reviewAnswer(args: Args<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'put'> = {} as Args<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'put'>, options?: RequestOptions): Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'put'>> {
+    return this.transport().call('PUT', '/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', args as object, options) as Promise<Answer<'/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', 'put'>>;
   }
 
   /** Revoke an invitation (DELETE /api/v1/workspaces/{workspace_id}/invitations/{invitation_id}) */

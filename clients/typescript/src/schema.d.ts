@@ -962,6 +962,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Review an answer: agree with it, or give the right one
+         * @description A person's verdict on one answer of a completed run, replacing an earlier review of it. The engine's answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise). 409 run_not_completed before the run completes.
+         *
+         *     Scope: `analysis:write`
+         */
+        put: operations["reviewAnswer"];
+        post?: never;
+        /**
+         * Remove an answer's review
+         * @description Reports and the answer table count the engine's answer again. An answer without a review is no error.
+         *
+         *     Scope: `analysis:write`
+         */
+        delete: operations["removeAnswerReview"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/analysis-results/{run_id}": {
         parameters: {
             query?: never;
@@ -1872,6 +1900,20 @@ export interface components {
                 speaker_not_found?: string;
                 /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
                 method?: "phrases" | "engine";
+                /** @description Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine's) */
+                review?: {
+                    /** @description The answer the reviewer gives: a JSON boolean for a boolean question (the same as the engine's when they agree), a string for a text one */
+                    answer: boolean | string;
+                    /** @description true when the reviewer's answer is the engine's */
+                    agrees: boolean;
+                    note: string | null;
+                    /** @description When, in RFC 3339 (UTC) */
+                    reviewed_at: string;
+                    reviewed_by: {
+                        account_id: string | null;
+                        api_key_id: string | null;
+                    };
+                };
                 /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
                 uncertain: boolean;
             }[];
@@ -9018,9 +9060,14 @@ export interface operations {
                             /** @description By question id */
                             answers: {
                                 [key: string]: {
+                                    /** @description The reviewer's answer where a person reviewed it, else the engine's */
                                     answer: boolean | string;
+                                    /** @description The engine's confidence */
                                     confidence: number;
+                                    /** @description Confidence below 0.6 and not reviewed */
                                     uncertain: boolean;
+                                    /** @description A person reviewed the answer (PUT …/answers/{question_id}/review): answer is theirs */
+                                    reviewed: boolean;
                                     evidence_start: number | null;
                                 };
                             };
@@ -9954,6 +10001,270 @@ export interface operations {
             };
         };
     };
+    reviewAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                run_id: string;
+                question_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The right answer: the engine's own to agree with it */
+                    answer: boolean | string;
+                    /** @description Why, for whoever reads the answer next */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        question_id: string;
+                        question: string;
+                        type: "boolean" | "text";
+                        /** @description A JSON boolean for boolean questions, a string for text ones */
+                        answer: boolean | string;
+                        confidence: number;
+                        /** @description Transcript passages the answer rests on (they say what it says), with their times */
+                        evidence: {
+                            text: string;
+                            start: number;
+                            end: number;
+                            /** @description Phrase rules: found in the transcript's words, or by keyword spotting in the audio (the transcription scenario's spot) */
+                            source?: "transcript" | "audio";
+                        }[];
+                        /** @description Passages that resemble the question but did not settle it: worth a listen, never evidence */
+                        related?: {
+                            text: string;
+                            start: number;
+                            end: number;
+                            /** @description Phrase rules: found in the transcript's words, or by keyword spotting in the audio (the transcription scenario's spot) */
+                            source?: "transcript" | "audio";
+                        }[];
+                        /** @description The question's speaker: only what they said was read */
+                        speaker?: string;
+                        /** @description The question's window: only the recording's first N seconds were read */
+                        within_seconds?: number;
+                        /** @description The question's speaker, whom this transcript does not name (one unnamed channel, or channels named otherwise: transcribe again with the scenario's speaker_labels): everyone's words were read, and the answer is uncertain */
+                        speaker_not_found?: string;
+                        /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
+                        method?: "phrases" | "engine";
+                        /** @description Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine's) */
+                        review?: {
+                            /** @description The answer the reviewer gives: a JSON boolean for a boolean question (the same as the engine's when they agree), a string for a text one */
+                            answer: boolean | string;
+                            /** @description true when the reviewer's answer is the engine's */
+                            agrees: boolean;
+                            note: string | null;
+                            /** @description When, in RFC 3339 (UTC) */
+                            reviewed_at: string;
+                            reviewed_by: {
+                                account_id: string | null;
+                                api_key_id: string | null;
+                            };
+                        };
+                        /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
+                        uncertain: boolean;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource is not in a state that allows this */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The media type or content encoding is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeAnswerReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+                run_id: string;
+                question_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this key or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource is not in a state that allows this */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the audio store cannot be reached (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getAnalysisResult: {
         parameters: {
             query?: never;
@@ -10014,6 +10325,20 @@ export interface operations {
                             speaker_not_found?: string;
                             /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
                             method?: "phrases" | "engine";
+                            /** @description Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine's) */
+                            review?: {
+                                /** @description The answer the reviewer gives: a JSON boolean for a boolean question (the same as the engine's when they agree), a string for a text one */
+                                answer: boolean | string;
+                                /** @description true when the reviewer's answer is the engine's */
+                                agrees: boolean;
+                                note: string | null;
+                                /** @description When, in RFC 3339 (UTC) */
+                                reviewed_at: string;
+                                reviewed_by: {
+                                    account_id: string | null;
+                                    api_key_id: string | null;
+                                };
+                            };
                             /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
                             uncertain: boolean;
                         }[];
@@ -11241,8 +11566,12 @@ export interface operations {
                                 question: string;
                                 true: number;
                                 false: number;
-                                /** @description Of the true and false answers, how many are uncertain (confidence below 0.6): worth a listen before they are counted on */
+                                /** @description Of the true and false answers, how many are uncertain (confidence below 0.6) and not reviewed: worth a listen before they are counted on */
                                 uncertain: number;
+                                /** @description Of the true and false answers, how many a person reviewed (counted as the reviewer answered) */
+                                reviewed: number;
+                                /** @description Of the reviewed answers, how many the reviewer changed: overturned / reviewed is how often the engine was wrong on the answers checked */
+                                overturned: number;
                                 rate: number | null;
                             }[];
                             /** @description With sentiment=true: per speaker, the sentiment of the transcripts the counted results analysed */

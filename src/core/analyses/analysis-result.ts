@@ -15,6 +15,21 @@ const Passage = Type.Object({
   end: Type.Number(),
   source: Type.Optional(Type.Union([Type.Literal('transcript'), Type.Literal('audio')], { description: 'Phrase rules: found in the transcript\'s words, or by keyword spotting in the audio (the transcription scenario\'s spot)' })),
 });
+/** A person's verdict on an answer: what reports and the answer table count instead of the engine's `answer`. */
+export const ReviewSchema = Type.Object(
+  {
+    answer: Type.Union([Type.Boolean(), Type.String()], { description: 'The answer the reviewer gives: a JSON boolean for a boolean question (the same as the engine\'s when they agree), a string for a text one' }),
+    agrees: Type.Boolean({ description: 'true when the reviewer\'s answer is the engine\'s' }),
+    note: Nullable(Type.String()),
+    reviewed_at: Type.String({ description: 'When, in RFC 3339 (UTC)' }),
+    reviewed_by: Type.Object({
+      account_id: Nullable(Type.String({ description: 'The signed-in person, or the person the API key answers to' })),
+      api_key_id: Nullable(Type.String({ description: 'The API key the review was sent with (null from a browser session)' })),
+    }),
+  },
+  { description: 'Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine\'s)' },
+);
+
 const StoredAnswer = Type.Object({
   question_id: Type.String(),
   question: Type.String(),
@@ -27,12 +42,13 @@ const StoredAnswer = Type.Object({
   within_seconds: Type.Optional(Type.Number({ description: "The question's window: only the recording's first N seconds were read" })),
   speaker_not_found: Type.Optional(Type.String({ description: "The question's speaker, whom this transcript does not name (one unnamed channel, or channels named otherwise: transcribe again with the scenario's speaker_labels): everyone's words were read, and the answer is uncertain" })),
   method: Type.Optional(Type.Union([Type.Literal('phrases'), Type.Literal('engine')], { description: '"phrases": answered by the question\'s phrase rule, without a model; "engine": by the scenario\'s engine' })),
+  review: Type.Optional(ReviewSchema),
 });
 
 /** Below this confidence an answer is marked uncertain: a person should check it. */
 export const UNCERTAIN_BELOW = 0.6;
 
-const Answer = Type.Composite([
+export const AnswerSchema = Type.Composite([
   StoredAnswer,
   Type.Object({ uncertain: Type.Boolean({ description: `true when the confidence is below ${UNCERTAIN_BELOW}: the answer rests on too little to trust without a listen` }) }),
 ]);
@@ -50,7 +66,7 @@ export const AnalysisResultCard = Type.Object(
     engine: Type.String({ description: '"basic" means no language model was used' }),
     model: Type.String(),
     summary: Nullable(Type.String()),
-    answers: Type.Array(Answer),
+    answers: Type.Array(AnswerSchema),
     tokens_used: Type.Integer(),
     created_at: DateTime,
   },

@@ -20,7 +20,8 @@ import { answerFilters, answerTable, answerTableCsv } from './answer-table.ts';
 import { analysisTemplates, createFromTemplate } from './scenario-templates.ts';
 import { runRoutes } from '../../core/runs/run-routes.ts';
 import { scenarioBodies, scenarioFields, scenarioRoutes } from '../../core/scenarios/scenario-routes.ts';
-import { AnalysisResultCard, presentAnalysisResult } from '../../core/analyses/analysis-result.ts';
+import { AnalysisResultCard, AnswerSchema, presentAnalysisResult } from '../../core/analyses/analysis-result.ts';
+import { removeReview, reviewAnswer } from './answer-reviews.ts';
 import { QuestionSchema } from '../../core/analyses/questions.ts';
 
 const fields = {
@@ -59,9 +60,10 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
   );
 
   const Cell = Type.Object({
-    answer: Type.Union([Type.Boolean(), Type.String()]),
-    confidence: Type.Number(),
-    uncertain: Type.Boolean(),
+    answer: Type.Union([Type.Boolean(), Type.String()], { description: 'The reviewer\'s answer where a person reviewed it, else the engine\'s' }),
+    confidence: Type.Number({ description: 'The engine\'s confidence' }),
+    uncertain: Type.Boolean({ description: 'Confidence below 0.6 and not reviewed' }),
+    reviewed: Type.Boolean({ description: 'A person reviewed the answer (PUT …/answers/{question_id}/review): answer is theirs' }),
     evidence_start: Nullable(Type.Number({ description: 'Seconds into the call where the first evidence starts' })),
   });
   const AnswerTable = Type.Object({
@@ -165,6 +167,50 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
   );
   await app.register(
     runRoutes(ctx, { kind: analysisKind, path: 'analysis-runs', card: AnalysisRunCard, scopes: { read: 'analysis:read', write: 'analysis:write' }, tags, retry: retryAnalysisRun }),
+  );
+  const ReviewParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String(), question_id: Type.String() });
+  app.put(
+    `${P}/analysis-runs/:run_id/answers/:question_id/review`,
+    {
+      config: { scope: 'analysis:write' },
+      schema: {
+        tags,
+        summary: "Review an answer: agree with it, or give the right one",
+        description:
+          'A person\'s verdict on one answer of a completed run, replacing an earlier review of it. The engine\'s answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise). 409 run_not_completed before the run completes.',
+        params: ReviewParams,
+        body: Type.Object(
+          {
+            answer: Type.Union([Type.Boolean(), Type.String({ minLength: 1, maxLength: 10_000, pattern: '\\S' })], { description: 'The right answer: the engine\'s own to agree with it' }),
+            note: Type.Optional(Type.String({ maxLength: 2_000, description: 'Why, for whoever reads the answer next' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: withProblems({ 200: AnswerSchema }, 404, 409),
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      const reviewer = { account_id: principal?.session?.account_id ?? principal?.key?.created_by ?? null, api_key_id: principal?.key?.id ?? null };
+      return reviewAnswer(ctx, request.params.workspace_id, request.params.run_id, request.params.question_id, request.body, reviewer);
+    },
+  );
+  app.delete(
+    `${P}/analysis-runs/:run_id/answers/:question_id/review`,
+    {
+      config: { scope: 'analysis:write' },
+      schema: {
+        tags,
+        summary: "Remove an answer's review",
+        description: 'Reports and the answer table count the engine\'s answer again. An answer without a review is no error.',
+        params: ReviewParams,
+        response: withProblems({ 204: Type.Null({ description: 'Removed' }) }, 404, 409),
+      },
+    },
+    async (request, reply) => {
+      await removeReview(ctx, request.params.workspace_id, request.params.run_id, request.params.question_id);
+      return reply.code(204).send(null);
+    },
   );
   app.get(
     `${P}/recordings/:recording_id/analysis-results/:run_id`,

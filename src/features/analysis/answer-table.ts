@@ -13,9 +13,13 @@ import { latestTranscriptId, recordingConditions, type RecordingFilters } from '
 import { UNCERTAIN_BELOW, StoredAnswersSchema } from '../../core/analyses/analysis-result.ts';
 
 export interface AnswerCell {
+  /** The reviewer's answer where a person reviewed it, else the engine's. */
   answer: boolean | string;
+  /** The engine's confidence. */
   confidence: number;
+  /** Low confidence and not reviewed. */
   uncertain: boolean;
+  reviewed: boolean;
   /** When the first passage of evidence starts (seconds), to open the call there. */
   evidence_start: number | null;
 }
@@ -77,7 +81,8 @@ export async function answerTable(
     : sql`SELECT f.analysis_run_id FROM analysis_facts f WHERE f.workspace_id = ${workspaceId} AND f.analysis_scenario_id = ${scenario.id} AND f.latest`;
   // Answer filters in SQL: the page and its total come from the database, whatever the count.
   const answerConditions = Object.entries(options.answers).map(([id, wanted]) => {
-    const match = wanted === 'uncertain' ? sql`(a->>'confidence')::float8 < ${UNCERTAIN_BELOW}` : sql`a->'answer' = ${wanted}::jsonb`;
+    // A reviewed answer is the reviewer's, and never uncertain.
+    const match = wanted === 'uncertain' ? sql`(a->>'confidence')::float8 < ${UNCERTAIN_BELOW} AND NOT a ? 'review'` : sql`coalesce(a->'review'->'answer', a->'answer') = ${wanted}::jsonb`;
     return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(res.answers) AS e(a) WHERE a->>'question_id' = ${id} AND ${match})`;
   });
   const where = [...conditions, ...answerConditions];
@@ -100,7 +105,10 @@ export async function answerTable(
       analysis_run_id: row.analysis_run_id,
       outdated: row.outdated === true,
       answers: Object.fromEntries(
-        stored.map((a) => [a.question_id, { answer: a.answer, confidence: a.confidence, uncertain: a.confidence < UNCERTAIN_BELOW, evidence_start: a.evidence[0]?.start ?? null }]),
+        stored.map((a) => [
+          a.question_id,
+          { answer: a.review?.answer ?? a.answer, confidence: a.confidence, uncertain: !a.review && a.confidence < UNCERTAIN_BELOW, reviewed: a.review !== undefined, evidence_start: a.evidence[0]?.start ?? null },
+        ]),
       ),
     };
   });
@@ -119,7 +127,7 @@ export async function answerTable(
 
 export function answerTableCsv(table: AnswerTable): string {
   const metadataFields = [...new Set(table.rows.flatMap((row) => Object.keys(row.metadata)))].sort();
-  const header = ['recording_id', 'filename', 'recorded_at', 'outdated', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`])];
+  const header = ['recording_id', 'filename', 'recorded_at', 'outdated', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`, `${q.id}.reviewed`])];
   const lines = table.rows.map((row) => [
     row.recording_id,
     row.filename,
@@ -131,7 +139,7 @@ export function answerTableCsv(table: AnswerTable): string {
     }),
     ...table.questions.flatMap((q) => {
       const cell = row.answers[q.id];
-      return cell ? [typeof cell.answer === 'string' ? cell.answer : String(cell.answer), cell.confidence, cell.uncertain] : ['', '', ''];
+      return cell ? [typeof cell.answer === 'string' ? cell.answer : String(cell.answer), cell.confidence, cell.uncertain, cell.reviewed] : ['', '', '', ''];
     }),
   ]);
   return csvDocument([header, ...lines]);

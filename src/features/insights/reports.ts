@@ -123,6 +123,8 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
     sql`count(*) FILTER (WHERE rec.booleans ->> ${q.id} = 'true')::int AS ${sql.ref(`t${i}`)}`,
     sql`count(*) FILTER (WHERE rec.booleans ->> ${q.id} = 'false')::int AS ${sql.ref(`f${i}`)}`,
     sql`count(*) FILTER (WHERE rec.uncertain ? ${q.id})::int AS ${sql.ref(`u${i}`)}`,
+    sql`count(*) FILTER (WHERE rec.reviews ? ${q.id})::int AS ${sql.ref(`r${i}`)}`,
+    sql`count(*) FILTER (WHERE rec.reviews ->> ${q.id} = 'overturned')::int AS ${sql.ref(`o${i}`)}`,
   ]);
   const { rows, sentiment } = await ctx.db.transaction().execute(async (trx) => {
     // Reports fold many rows into few groups, but the planner cannot know how few groups a
@@ -162,7 +164,7 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
       questions: questions.map((q, i) => {
         const yes = Number(row[`t${i}`]);
         const no = Number(row[`f${i}`]);
-        return { question_id: q.id, question: q.text, true: yes, false: no, uncertain: Number(row[`u${i}`]), rate: yes + no ? yes / (yes + no) : null };
+        return { question_id: q.id, question: q.text, true: yes, false: no, uncertain: Number(row[`u${i}`]), reviewed: Number(row[`r${i}`]), overturned: Number(row[`o${i}`]), rate: yes + no ? yes / (yes + no) : null };
       }),
       ...(options.sentiment ? { sentiment: speakersOf.get(keyString(keys, row)) ?? [] } : {}),
     }));
@@ -294,11 +296,11 @@ export function analysisReportCsv(report: AnalysisReport): string {
   // The scenario's questions, so a filter that finds nothing still answers the columns.
   const questionIds = report.questions.map((q) => q.question_id);
   const speakers = [...new Set(report.groups.flatMap((g) => (g.sentiment ?? []).map((s) => s.speaker)))].sort();
-  const header = [...report.group_by, 'calls', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.uncertain`, `${id}.rate`]), ...speakers.map((speaker) => `${speaker}.sentiment_avg`)];
+  const header = [...report.group_by, 'calls', ...questionIds.flatMap((id) => [`${id}.true`, `${id}.false`, `${id}.uncertain`, `${id}.reviewed`, `${id}.overturned`, `${id}.rate`]), ...speakers.map((speaker) => `${speaker}.sentiment_avg`)];
   const lines = report.groups.map((g) => {
     const byId = new Map(g.questions.map((q) => [q.question_id, q]));
     const bySpeaker = new Map((g.sentiment ?? []).map((s) => [s.speaker, s.mean]));
-    return [...report.group_by.map((name) => g.key[name]), g.calls, ...questionIds.flatMap((id) => [byId.get(id)?.true ?? 0, byId.get(id)?.false ?? 0, byId.get(id)?.uncertain ?? 0, byId.get(id)?.rate ?? '']), ...speakers.map((speaker) => bySpeaker.get(speaker) ?? '')];
+    return [...report.group_by.map((name) => g.key[name]), g.calls, ...questionIds.flatMap((id) => [byId.get(id)?.true ?? 0, byId.get(id)?.false ?? 0, byId.get(id)?.uncertain ?? 0, byId.get(id)?.reviewed ?? 0, byId.get(id)?.overturned ?? 0, byId.get(id)?.rate ?? '']), ...speakers.map((speaker) => bySpeaker.get(speaker) ?? '')];
   });
   return csvDocument([header, ...lines]);
 }

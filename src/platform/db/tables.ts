@@ -331,6 +331,8 @@ export interface AnalysisFactsTable {
   booleans: Json;
   /** {question_id: true} for each uncertain boolean answer (confidence below UNCERTAIN_BELOW). */
   uncertain: Generated<Json>;
+  /** {question_id: "agreed" | "overturned"} for each yes/no answer a person reviewed (migration 039); `booleans` then holds the reviewed answer. */
+  reviews: Generated<Json>;
   /** The recording's latest result for the scenario (migration 023): what reports count. */
   latest: Generated<boolean>;
 }

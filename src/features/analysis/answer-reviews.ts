@@ -1,0 +1,82 @@
+// A person's review of one answer of a completed analysis run: they listened and agree, or give
+// the right answer. The review is kept in the result's answer (`review`), beside the engine's own
+// answer, and the run's report facts count it instead: a reviewed yes/no answer is counted as the
+// reviewer says and never as uncertain, and reports say how many answers were reviewed and how
+// many of those the reviewer overturned (the engine's accuracy on the team's own calls).
+import { sql } from 'kysely';
+import type { Static } from '@sinclair/typebox';
+import type { Context } from '../../context.ts';
+import type { Trx } from '../../platform/db/database.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
+import { readStored } from '../../platform/db/stored-json.ts';
+import { getRun } from '../../core/runs/runs.ts';
+import { presentAnalysisResult, StoredAnswersSchema, UNCERTAIN_BELOW, type ReviewSchema } from '../../core/analyses/analysis-result.ts';
+import { analysisKind } from './analysis-kind.ts';
+
+type Review = Static<typeof ReviewSchema>;
+type StoredAnswers = Static<typeof StoredAnswersSchema>;
+
+export interface ReviewInput {
+  answer: boolean | string;
+  note?: string | undefined;
+}
+
+export interface Reviewer {
+  account_id: string | null;
+  api_key_id: string | null;
+}
+
+/** Sets the review of the run's answer to `question_id`, replacing an earlier one; the answer as the result now shows it. */
+export async function reviewAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, input: ReviewInput, reviewer: Reviewer) {
+  return changeAnswer(ctx, workspaceId, runId, questionId, (answer) => {
+    if (answer.type === 'boolean' && typeof input.answer !== 'boolean') throw invalid('answer', `must be true or false: "${questionId}" is a yes/no question`);
+    if (answer.type === 'text' && typeof input.answer !== 'string') throw invalid('answer', `must be a string: "${questionId}" is a text question`);
+    const given = typeof input.answer === 'string' ? input.answer.trim() : input.answer;
+    const review: Review = {
+      answer: given,
+      agrees: typeof given === 'string' ? given.toLowerCase() === String(answer.answer).trim().toLowerCase() : given === answer.answer,
+      note: input.note?.trim() || null,
+      reviewed_at: new Date().toISOString(),
+      reviewed_by: reviewer,
+    };
+    return { ...answer, review };
+  });
+}
+
+/** Removes the review of the run's answer to `question_id` (none is no error): reports count the engine's answer again. */
+export async function removeReview(ctx: Context, workspaceId: string, runId: string, questionId: string) {
+  return changeAnswer(ctx, workspaceId, runId, questionId, ({ review: _removed, ...answer }) => answer);
+}
+
+async function changeAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, change: (answer: StoredAnswers[number]) => StoredAnswers[number]) {
+  const run = await getRun(ctx.db, analysisKind, workspaceId, runId);
+  if (run.status !== 'completed') throw new AppError('run_not_completed', `the run is ${run.status}; its answers can be reviewed once it is completed`);
+  return ctx.db.transaction().execute(async (trx) => {
+    const result = await trx.selectFrom('analysis_results').selectAll().where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).forUpdate().executeTakeFirst();
+    if (!result) throw notFound(`the result of analysis run ${runId}`);
+    const answers = readStored(StoredAnswersSchema, result.answers, `analysis result ${result.analysis_run_id} answers`);
+    const index = answers.findIndex((a) => a.question_id === questionId);
+    const current = answers[index];
+    if (!current) throw notFound(`question "${questionId}" of analysis run ${runId}`);
+    const changed = change(current);
+    answers[index] = changed;
+    await trx.updateTable('analysis_results').set({ answers: JSON.stringify(answers) }).where('analysis_run_id', '=', run.id).execute();
+    if (changed.type === 'boolean' && typeof changed.answer === 'boolean') await countInReports(trx, run.id, changed);
+    const presented = presentAnalysisResult({ ...result, answers });
+    return presented.answers[index]!;
+  });
+}
+
+/** The run's report facts count the reviewed answer (or the engine's, without a review). */
+async function countInReports(trx: Trx, runId: string, answer: StoredAnswers[number]) {
+  const id = answer.question_id;
+  const review = answer.review;
+  const counted = review ? review.answer : answer.answer;
+  const uncertain = !review && answer.confidence < UNCERTAIN_BELOW;
+  await sql`
+    UPDATE analysis_facts SET
+      booleans = booleans || jsonb_build_object(${id}::text, ${counted}::boolean),
+      uncertain = ${uncertain ? sql`uncertain || jsonb_build_object(${id}::text, true)` : sql`uncertain - ${id}::text`},
+      reviews = ${review ? sql`reviews || jsonb_build_object(${id}::text, ${review.agrees ? 'agreed' : 'overturned'}::text)` : sql`reviews - ${id}::text`}
+    WHERE analysis_run_id = ${runId}`.execute(trx);
+}
