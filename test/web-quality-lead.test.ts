@@ -322,6 +322,29 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     assert.match(page.url(), /\/recordings\?sort=recorded_at$/);
   });
 
+  test('an answer heard wrong is corrected on the call, the rate and the report follow, and the review can be undone', async () => {
+    const { page } = lead;
+    const openCall = async (shown: 'true' | 'false') => {
+      await page.goto(`${workspaceUrl}/recordings`);
+      await page.getByRole('table', { name: 'Recordings' }).getByRole('link', { name: path.basename(files[0]!) }).click();
+      const greeting = page.locator('[data-result] [data-question="greeting"]').first();
+      await greeting.locator(`[data-answer="${shown}"]`).waitFor({ timeout: 30_000 });
+      return greeting;
+    };
+    // Ana's first call, answered yes: the reviewer (for the test's sake) hears no greeting.
+    let greeting = await openCall('true');
+    await greeting.getByRole('button', { name: /^Wrong, it is No: Did the agent greet/ }).click();
+    await greeting.locator('[data-reviewed="overturned"]').getByText('A person corrected it; the engine said Yes.').waitFor();
+    assert.equal(await greeting.locator('[data-answer="false"]').count(), 1, 'the answer shown is the reviewer\'s');
+    await check(page, 'lead-reviewed');
+    assert.deepEqual(await greetingRates(page), { ana: '5 calls, 60 % yes (3/5)1 reviewed, 1 corrected', ben: '5 calls, 80 % yes (4/5)' });
+    await check(page, 'lead-report-reviewed');
+    greeting = await openCall('false');
+    await greeting.getByRole('button', { name: 'Undo review' }).click();
+    await greeting.locator('[data-review-buttons]').waitFor();
+    assert.deepEqual(await greetingRates(page), { ana: '5 calls, 80 % yes (4/5)', ben: '5 calls, 80 % yes (4/5)' });
+  });
+
   test('no console errors and no failed requests on the way', () => {
     assert.deepEqual(lead.problems, []);
   });

@@ -2,7 +2,7 @@
 // its confidence is low), the passages behind it and, apart, those that only resemble it; each
 // passage a link that plays the audio from there. Where the result can be taught, a passage of a
 // yes/no answer that is not a sure yes can be marked "Means yes": it becomes one of the question's
-// examples.
+// examples. Where a writer can review the result, each answer can be marked right or wrong.
 import { Anchor, Badge, Button, Card, Group, List, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
 import type { Schemas } from '../api/client.ts';
@@ -11,6 +11,7 @@ import { formatTime } from '../lib/transcript-sync.ts';
 import { scopeLabel } from './QuestionEditor.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { speakerNotFoundNote } from '../lib/answer-notes.ts';
+import { AnswerReview, type Reviewing } from './AnswerReview.tsx';
 
 /** Teaching a result's questions from its passages. */
 export interface Teaching {
@@ -29,7 +30,21 @@ function meansYesOf(answer: Schemas['AnalysisResult']['answers'][number], teachi
   return { taught: (sentence) => examples.some((e) => sameSentence(e, sentence)), teach: (sentence) => teaching.teach(answer.question_id, sentence), busy: teaching.busy };
 }
 
-export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, earlierTranscript = false }: { result: Schemas['AnalysisResult']; scenarioName: string; onSeek: (seconds: number) => void; teaching?: Teaching | undefined; earlierTranscript?: boolean }) {
+export function AnalysisResultCard({
+  result,
+  scenarioName,
+  onSeek,
+  teaching,
+  reviewing,
+  earlierTranscript = false,
+}: {
+  result: Schemas['AnalysisResult'];
+  scenarioName: string;
+  onSeek: (seconds: number) => void;
+  teaching?: Teaching | undefined;
+  reviewing?: Reviewing | undefined;
+  earlierTranscript?: boolean;
+}) {
   return (
     <Card withBorder radius="md" data-result={result.analysis_run_id}>
       <Stack gap="sm">
@@ -58,19 +73,21 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, ear
         )}
         {result.answers.map((answer) => {
           const meansYes = meansYesOf(answer, teaching);
+          // What counts: a person's review where there is one, else the engine's answer.
+          const counted = answer.review ? answer.review.answer : answer.answer;
           return (
           <Stack key={answer.question_id} gap={4} data-question={answer.question_id}>
             <Group gap="xs" wrap="nowrap" align="flex-start">
               {answer.type === 'boolean' ? (
-                <Badge color={answer.answer === true ? 'green' : 'red'} miw={46} data-answer={String(answer.answer)} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
-                  {answer.answer === true ? 'Yes' : 'No'}
+                <Badge color={counted === true ? 'green' : 'red'} miw={46} data-answer={String(counted)} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
+                  {counted === true ? 'Yes' : 'No'}
                 </Badge>
               ) : (
                 <Badge color="gray" variant="light" miw={46} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
                   Text
                 </Badge>
               )}
-              {answer.uncertain && (
+              {answer.uncertain && !answer.review && (
                 <Badge color="yellow" variant="light" title={`Confidence ${Math.round(answer.confidence * 100)} %: listen before relying on it`} data-uncertain="true" style={{ flexShrink: 0 }}>
                   Uncertain
                 </Badge>
@@ -91,7 +108,7 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, ear
                 )}
                 {answer.type === 'text' && (
                   <Text size="sm" data-answer="text">
-                    {String(answer.answer) || '—'}
+                    {String(counted) || '—'}
                   </Text>
                 )}
               </Stack>
@@ -105,6 +122,8 @@ export function AnalysisResultCard({ result, scenarioName, onSeek, teaching, ear
                 <Passages passages={answer.related} label={`Related passages for: ${answer.question}`} onSeek={onSeek} meansYes={meansYes} />
               </>
             )}
+            {/* After the passages: what was heard, then whether the answer is right. */}
+            <AnswerReview answer={answer} reviewing={reviewing} />
           </Stack>
           );
         })}

@@ -140,6 +140,11 @@ export default function Answers() {
                             Uncertain
                           </Badge>
                         )}
+                        {cell.reviewed && (
+                          <Badge color="teal" variant="light" size="sm" title="A person reviewed this answer: it is theirs" data-reviewed="true" styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
+                            Reviewed
+                          </Badge>
+                        )}
                       </Group>
                     </Table.Td>
                   );

@@ -264,6 +264,11 @@ export default function Reports() {
                                   {q.uncertain} uncertain
                                 </Text>
                               )}
+                              {q.reviewed > 0 && (
+                                <Text span size="xs" c="dimmed" display="block" data-reviewed-count={q.reviewed} title="Answers a person reviewed, and how many of them they changed: how often the engine was wrong on the answers checked">
+                                  {q.reviewed} reviewed, {q.overturned} corrected
+                                </Text>
+                              )}
                             </Table.Td>
                           ))}
                         </Table.Tr>

@@ -2,7 +2,8 @@
 // earlier ones folded), and the runs of both kinds with Cancel and Retry. The pickers are the
 // browser's own selects and only the open tab is rendered: the page renders less as it loads.
 // A writer teaches a scenario's yes/no question from a passage of its latest answer (the passage
-// becomes one of the question's examples) and the call is analysed again.
+// becomes one of the question's examples) and the call is analysed again, and reviews its answers
+// (right, or wrong and what is right), which reports then count.
 import { Button, Group, NativeSelect, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,6 +13,7 @@ import { keys } from '../../api/query-keys.ts';
 import { examplesOf, withExample } from '../../lib/examples.ts';
 import { defaultAnalysisScenario, latestPerScenario } from '../../lib/latest-per-scenario.ts';
 import { AnalysisResultCard, type Teaching } from '../AnalysisResultCard.tsx';
+import type { Reviewing } from '../AnswerReview.tsx';
 import { RunList } from '../RunList.tsx';
 import { changedElsewhere } from '../scenario/use-scenario-editor.ts';
 
@@ -81,6 +83,26 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
           busy: acting,
         };
 
+  // Reviewing an answer changes the result, which the runs do not show: it is read again.
+  const reviewing = (runId: string): Reviewing | undefined => {
+    if (!writer) return undefined;
+    const reviewPath = (questionId: string) => ({ ...path, run_id: runId, question_id: questionId });
+    const reread = () => client.invalidateQueries({ queryKey: keys.analysisResults(workspaceId, recordingId) });
+    return {
+      review: (questionId, answer) =>
+        act(async () => {
+          await ok(api.PUT('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) }, body: { answer } }));
+          await reread();
+        }),
+      undo: (questionId) =>
+        act(async () => {
+          await ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) } }));
+          await reread();
+        }),
+      busy: acting,
+    };
+  };
+
   return (
     <Stack>
       {writer && hasAudio && (
@@ -127,7 +149,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
             {results?.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
             {latestPerScenario(results ?? []).map(({ latest, earlier }) => (
               <Stack key={latest.analysis_run_id} gap={4}>
-                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId} />
+                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} reviewing={reviewing(latest.analysis_run_id)} earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId} />
                 {earlier.length > 0 && (
                   <details data-earlier={latest.analysis_scenario_id}>
                     <summary style={{ cursor: 'pointer', fontSize: 'var(--mantine-font-size-sm)' }}>
