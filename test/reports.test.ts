@@ -117,7 +117,7 @@ for (const backend of await backends()) {
       assert.match(textAsBoolean.detail, /text question/);
     });
 
-    test("a person's review of an answer is what the report and the table count, and can be taken back", async () => {
+    test("a person's review of an answer is what the report and the table count, is kept when the call is analysed again, and can be taken back", async () => {
       const greetingOf = async () => (await client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId } })).groups[0]!.questions.find((q) => q.question_id === 'greeting')!;
       const table = (query: Record<string, string> = {}) => client.getAnswerTable({ path: { scenario_id: scenarioId }, query });
       const before = await greetingOf();
@@ -168,6 +168,19 @@ for (const backend of await backends()) {
       assert.deepEqual(await greetingOf(), before);
       const restored = (await table({ 'metadata.team': 'blue' })).rows[0]!.answers;
       assert.deepEqual([restored.greeting, restored.request?.reviewed], [engine, false]);
+
+      // Analysed again, the call keeps its reviews of the questions asked in the same words.
+      await review(!engine.answer);
+      const results = async () => (await client.listAnalysisResults({ query: { analysis_scenario_id: scenarioId, limit: 200 } })).data.length;
+      const already = await results();
+      await client.execute('analysis', scenarioId);
+      await eventually(async () => ((await results()) >= already + 3 ? true : null), 180_000, "the re-run's results");
+      const again = (await table({ 'metadata.team': 'blue' })).rows[0]!;
+      assert.notEqual(again.analysis_run_id, runId);
+      assert.deepEqual([again.answers.greeting?.answer, again.answers.greeting?.reviewed, again.answers.request?.reviewed], [!engine.answer, true, false]);
+      assert.deepEqual([(await greetingOf()).reviewed, (await greetingOf()).overturned], [1, 1]);
+      await client.removeAnswerReview({ path: { run_id: again.analysis_run_id, question_id: 'greeting' } });
+      assert.deepEqual(await greetingOf(), before);
     });
 
     test('a call date: recorded_at given, read from the file, or the upload time; editable with metadata, and reports follow', async () => {

@@ -972,7 +972,7 @@ export interface paths {
         get?: never;
         /**
          * Review an answer: agree with it, or give the right one
-         * @description A person's verdict on one answer of a completed run, replacing an earlier review of it. The engine's answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise). 409 run_not_completed before the run completes.
+         * @description A person's verdict on one answer of a completed run, replacing an earlier review of it. The engine's answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. The call analysed again keeps the review where the question is asked in the same words. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise). 409 run_not_completed before the run completes.
          *
          *     Scope: `analysis:write`
          */

@@ -13,7 +13,7 @@ import { analyzeTranscript } from './targeted-questions.ts';
 import type { RunKind } from '../../core/runs/run-kind.ts';
 import { TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 import { QuestionSchema } from '../../core/analyses/questions.ts';
-import { UNCERTAIN_BELOW } from '../../core/analyses/analysis-result.ts';
+import { reportFacts, withEarlierReviews } from './reviewed-answers.ts';
 
 export type AnalysisRun = Selectable<AnalysisRunsTable>;
 
@@ -64,6 +64,11 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
   },
 
   async persist(_ctx, trx, run, _snapshot, transcript, output) {
+    // This result replaces the recording's earlier one for the scenario in reports, keeping its
+    // reviews. Results of one recording and scenario completing at once take turns, so exactly
+    // one stays the latest.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${run.recording_id}:${run.analysis_scenario_id}`}))`.execute(trx);
+    const answers = await withEarlierReviews(trx, run.recording_id, run.analysis_scenario_id, output.answers);
     await trx
       .insertInto('analysis_results')
       .values({
@@ -76,20 +81,15 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
         engine: output.engine,
         model: output.model,
         summary: output.summary,
-        answers: JSON.stringify(output.answers),
+        answers: JSON.stringify(answers),
         tokens_used: output.tokens_used,
       })
       .execute();
-    const answered = output.answers.filter((a) => a.type === 'boolean' && typeof a.answer === 'boolean');
-    const booleans = Object.fromEntries(answered.map((a) => [a.question_id, a.answer]));
-    const uncertain = Object.fromEntries(answered.filter((a) => a.confidence < UNCERTAIN_BELOW).map((a) => [a.question_id, true]));
-    // This result replaces the recording's earlier one for the scenario in reports. Results of one
-    // recording and scenario completing at once take turns, so exactly one stays the latest.
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${run.recording_id}:${run.analysis_scenario_id}`}))`.execute(trx);
+    const facts = reportFacts(answers);
     await trx.updateTable('analysis_facts').set({ latest: false }).where('recording_id', '=', run.recording_id).where('analysis_scenario_id', '=', run.analysis_scenario_id).where('latest', '=', true).execute();
     await trx
       .insertInto('analysis_facts')
-      .columns(['analysis_run_id', 'workspace_id', 'analysis_scenario_id', 'recording_id', 'created_at', 'recorded_at', 'metadata', 'booleans', 'uncertain', 'latest'])
+      .columns(['analysis_run_id', 'workspace_id', 'analysis_scenario_id', 'recording_id', 'created_at', 'recorded_at', 'metadata', 'booleans', 'uncertain', 'reviews', 'latest'])
       .expression((eb) =>
         eb
           .selectFrom('recordings')
@@ -101,8 +101,9 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
             'created_at',
             'recorded_at',
             'metadata',
-            eb.val(JSON.stringify(booleans)).as('booleans'),
-            eb.val(JSON.stringify(uncertain)).as('uncertain'),
+            eb.val(JSON.stringify(facts.booleans)).as('booleans'),
+            eb.val(JSON.stringify(facts.uncertain)).as('uncertain'),
+            eb.val(JSON.stringify(facts.reviews)).as('reviews'),
             eb.val(true).as('latest'),
           ])
           .where('id', '=', run.recording_id),

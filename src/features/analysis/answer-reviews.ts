@@ -2,7 +2,9 @@
 // the right answer. The review is kept in the result's answer (`review`), beside the engine's own
 // answer, and the run's report facts count it instead: a reviewed yes/no answer is counted as the
 // reviewer says and never as uncertain, and reports say how many answers were reviewed and how
-// many of those the reviewer overturned (the engine's accuracy on the team's own calls).
+// many of those the reviewer overturned (the engine's accuracy on the team's own calls). A call
+// analysed again keeps its reviews where the question is asked in the same words: the person
+// heard the call, and the call has not changed.
 import { sql } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../../context.ts';
@@ -12,6 +14,7 @@ import { readStored } from '../../platform/db/stored-json.ts';
 import { getRun } from '../../core/runs/runs.ts';
 import { presentAnalysisResult, StoredAnswersSchema, UNCERTAIN_BELOW, type ReviewSchema } from '../../core/analyses/analysis-result.ts';
 import { analysisKind } from './analysis-kind.ts';
+import { agreeing } from './reviewed-answers.ts';
 
 type Review = Static<typeof ReviewSchema>;
 type StoredAnswers = Static<typeof StoredAnswersSchema>;
@@ -34,7 +37,7 @@ export async function reviewAnswer(ctx: Context, workspaceId: string, runId: str
     const given = typeof input.answer === 'string' ? input.answer.trim() : input.answer;
     const review: Review = {
       answer: given,
-      agrees: typeof given === 'string' ? given.toLowerCase() === String(answer.answer).trim().toLowerCase() : given === answer.answer,
+      agrees: agreeing(given, answer.answer),
       note: input.note?.trim() || null,
       reviewed_at: new Date().toISOString(),
       reviewed_by: reviewer,
@@ -80,3 +83,4 @@ async function countInReports(trx: Trx, runId: string, answer: StoredAnswers[num
       reviews = ${review ? sql`reviews || jsonb_build_object(${id}::text, ${review.agrees ? 'agreed' : 'overturned'}::text)` : sql`reviews - ${id}::text`}
     WHERE analysis_run_id = ${runId}`.execute(trx);
 }
+
