@@ -321,7 +321,7 @@ const aWeek = new Date(Date.now() - 180 * 86_400_000);
 const range = { created_after: aWeek.toISOString(), created_before: new Date(aWeek.getTime() + 7 * 86_400_000).toISOString() };
 const lists: [string, string, Parameters<typeof listRecordings>[2]][] = [
   ['list, first page', `${P}/recordings`, { limit: 50, offset: 0, metadata: {} }],
-  ['list, metadata.agent=agent-7', `${P}/recordings?metadata.agent=agent-7`, { limit: 50, offset: 0, metadata: { agent: 'agent-7' } }],
+  ['list, metadata.agent=agent-7', `${P}/recordings?metadata.agent=agent-7`, { limit: 50, offset: 0, metadata: { agent: ['agent-7'] } }],
   ['list, status=failed and a week 6 months ago', `${P}/recordings?status=failed&created_after=${range.created_after}&created_before=${range.created_before}`, { limit: 50, offset: 0, status: 'failed', ...range, metadata: {} }],
 ];
 const planLines: string[] = [];

@@ -266,6 +266,13 @@ for (const backend of await backends()) {
           assert.equal(listed.length, expected, JSON.stringify(query));
         }
       }
+      // A field named more than once matches any of its values, on the list as on the reports.
+      const either = { 'metadata.v': ['3', 'x'] } as unknown as Record<string, string>;
+      const listedEither = (await other.listRecordings({ query: { limit: 200, ...either } })).data.map((r) => ids.get(r.id));
+      assert.deepEqual(listedEither.map((v) => JSON.stringify(v)).sort(), ['"3"', '"x"', '3'].sort());
+      assert.equal((await other.getRecordingsReport({ query: either })).groups.reduce((sum, g) => sum + g.recordings, 0), 3);
+      const tooMany = { 'metadata.v': Array.from({ length: 21 }, (_, i) => String(i)) } as unknown as Record<string, string>;
+      await rejectsWith(other.listRecordings({ query: tooMany }), 400, 'validation_failed');
       // Groups come in the order of their keys: text in the locale's order, a missing value last.
       const grouped = (await other.getRecordingsReport({ query: { group_by: ['metadata.v'] } })).groups.map((g) => g.key['metadata.v']!);
       const groupedDotted = (await other.getRecordingsReport({ query: { group_by: ['metadata.dotted.v'] } })).groups.map((g) => g.key['metadata.dotted.v']!);

@@ -3,11 +3,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The `metadata.<field>` parameters of a query string, by field path. */
-export function metadataFilters(query: Record<string, unknown>): Record<string, string> {
+export function metadataFilters(query: Record<string, unknown>): Record<string, string[]> {
   // No prototype: `metadata.__proto__` is a field like any other (it set the prototype, and the filter vanished).
-  const filters: Record<string, string> = Object.create(null) as Record<string, string>;
+  const filters: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [name, value] of Object.entries(query)) {
-    if (name.startsWith('metadata.')) filters[name.slice('metadata.'.length)] = String(value);
+    // A field named more than once (`metadata.queue=billing&metadata.queue=sales`) matches any of its values.
+    if (name.startsWith('metadata.')) filters[name.slice('metadata.'.length)] = (Array.isArray(value) ? value : [value]).map(String);
   }
   return filters;
 }

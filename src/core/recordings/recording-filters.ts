@@ -35,7 +35,8 @@ export interface RecordingFilters {
   topic?: string | undefined;
   /** A speaker the latest transcript, of two speakers or more, does not name: a call transcribed before its channels were named. */
   missing_speaker?: string | undefined;
-  metadata: Record<string, string>;
+  /** Each field's values: a recording matches where the field holds any of them. */
+  metadata: Record<string, readonly string[]>;
 }
 
 const Sentiment = (bound: string) => Type.Optional(Type.Number({ minimum: -1, maximum: 1, description: `Calls whose latest transcript has a speaker (sentiment_speaker, or any) with a mean sentiment ${bound} this, -1 to 1` }));
@@ -58,6 +59,9 @@ export const recordingFilterFields = {
   ),
 };
 
+/** The most values one metadata field is filtered by (`metadata.queue=billing&metadata.queue=sales`). */
+const MAX_VALUES = 20;
+
 /**
  * A route's query: its fields and `metadata.<field>=<value>` (and, where a route takes them, other
  * dotted families such as `answer.<question_id>`). Any other name is a 400 naming it: a typo or a
@@ -66,9 +70,9 @@ export const recordingFilterFields = {
 export function filterQuery<T extends TProperties>(fields: T, options: { families?: readonly string[]; description?: string } = {}) {
   const families = ['metadata', ...(options.families ?? [])];
   return Type.Object(fields, {
-    patternProperties: Object.fromEntries(families.map((family) => [`^${family}\\..+$`, Type.String()])),
+    patternProperties: Object.fromEntries(families.map((family) => [`^${family}\\..+$`, family === 'metadata' ? Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: MAX_VALUES })]) : Type.String()])),
     additionalProperties: false,
-    description: options.description ?? `Also ${families.map((family) => `\`${family}.<field>=<value>\``).join(' and ')}`,
+    description: options.description ?? `Also ${families.map((family) => `\`${family}.<field>=<value>\``).join(' and ')} (a metadata field named more than once matches any of its values)`,
   });
 }
 
@@ -152,10 +156,11 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
         AND jsonb_array_length(coalesce(mt.stats->'speakers', '[]'::jsonb)) >= 2
         AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(mt.stats->'speakers') ms WHERE lower(ms->>'speaker') = ${speaker}::text))`);
   }
-  for (const [path, raw] of Object.entries(filters.metadata)) {
+  for (const [path, values] of Object.entries(filters.metadata)) {
+    const raw = values.slice(0, MAX_VALUES);
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     // `a.b` is the field b inside a, or a field whose own name is "a.b" (metadata is kept as sent).
-    const probes = candidateValues(raw).flatMap((value) => [containment(path, value), ...(path.includes('.') ? [JSON.stringify({ [path]: value })] : [])]);
+    const probes = raw.flatMap(candidateValues).flatMap((value) => [containment(path, value), ...(path.includes('.') ? [JSON.stringify({ [path]: value })] : [])]);
     const alternatives = probes.map((probe) => sql<boolean>`${column('metadata')} @> ${probe}::jsonb`);
     conditions.push(sql<boolean>`(${sql.join(alternatives, sql` OR `)})`);
   }

@@ -40,12 +40,12 @@ function checkSelectionValues(object: Record<string, unknown>, path: string): vo
 }
 
 /** A selection's metadata as the list's filters: `{a: {b: 3}}` is `metadata.a.b=3`. */
-export function selectionFilters(object: Record<string, unknown>, prefix = ''): Record<string, string> {
-  const filters: Record<string, string> = Object.create(null) as Record<string, string>;
+export function selectionFilters(object: Record<string, unknown>, prefix = ''): Record<string, string[]> {
+  const filters: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [key, value] of Object.entries(object)) {
     const path = `${prefix}${key}`;
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) Object.assign(filters, selectionFilters(value as Record<string, unknown>, `${path}.`));
-    else filters[path] = typeof value === 'string' ? value : JSON.stringify(value);
+    else filters[path] = [typeof value === 'string' ? value : JSON.stringify(value)];
   }
   return filters;
 }
