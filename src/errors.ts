@@ -21,6 +21,7 @@ export const errors = {
   recording_failed: { status: 409, title: 'The recording failed to prepare' },
   audio_expired: { status: 409, title: 'The recording\'s audio has expired' },
   run_not_completed: { status: 409, title: 'The run has not completed' },
+  result_superseded: { status: 409, title: 'The call has a newer result for this scenario' },
   run_not_retryable: { status: 409, title: 'Only a failed run can be retried' },
   run_not_cancellable: { status: 409, title: 'The run has already finished' },
   import_not_failed: { status: 409, title: 'Only a failed import can be retried' },

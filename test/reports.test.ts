@@ -109,7 +109,7 @@ for (const backend of await backends()) {
       assert.deepEqual(ofExecution.rows.map((r) => r.analysis_run_id).sort(), runs.sort());
       const csv = await csvOf(`${P}/analysis-scenarios/${scenarioId}/answers?metadata.team=blue`);
       const [header, ...lines] = csv.body.trim().split('\n');
-      assert.equal(header, 'recording_id,filename,recorded_at,outdated,metadata.team,greeting,greeting.confidence,greeting.uncertain,greeting.reviewed,request,request.confidence,request.uncertain,request.reviewed');
+      assert.equal(header, 'recording_id,filename,recorded_at,outdated,metadata.team,greeting,greeting.confidence,greeting.uncertain,greeting.reviewed,greeting.overturned,request,request.confidence,request.uncertain,request.reviewed,request.overturned');
       assert.equal(lines.length, 1);
       await rejectsWith(table({ 'answer.greeting': 'maybe' }), 400, 'validation_failed');
       await rejectsWith(table({ 'answer.nope': 'true' }), 400, 'validation_failed');
@@ -137,21 +137,27 @@ for (const backend of await backends()) {
       assert.deepEqual([after.reviewed, after.overturned], [1, 1]);
       assert.equal(after.uncertain, before.uncertain - (engine.uncertain ? 1 : 0), 'a reviewed answer is not uncertain');
       const cell = (await table({ 'metadata.team': 'blue' })).rows[0]!.answers.greeting!;
-      assert.deepEqual([cell.answer, cell.reviewed, cell.uncertain], [!engine.answer, true, false]);
+      assert.deepEqual([cell.answer, cell.reviewed, cell.overturned, cell.uncertain, cell.confidence], [!engine.answer, true, true, false, 1]);
       assert.equal((await table({ 'answer.greeting': String(!engine.answer), 'metadata.team': 'blue' })).total, 1, 'the filters read the reviewed answer');
+      assert.deepEqual((await table({ 'answer.greeting': 'overturned' })).rows.map((r) => r.analysis_run_id), [runId], 'the calls where the engine was wrong');
+      assert.deepEqual((await table({ 'answer.greeting': 'reviewed' })).rows.map((r) => r.analysis_run_id), [runId]);
       const result = (await client.listAnalysisResults({ query: { recording_id: blueRow.recording_id } })).data.find((r) => r.analysis_run_id === runId)!;
       assert.equal(result.answers.find((a) => a.question_id === 'greeting')!.review?.answer, !engine.answer, 'the result shows the review');
 
       // Agreeing replaces the review: counted as the engine said, and not overturned.
       await review(engine.answer);
       assert.deepEqual([(await greetingOf()).true, (await greetingOf()).reviewed, (await greetingOf()).overturned], [before.true, 1, 0]);
+      assert.equal((await table({ 'answer.greeting': 'overturned' })).total, 0);
+      assert.equal((await table({ 'answer.greeting': 'reviewed' })).total, 1);
       // A text answer takes a string, and a yes/no one only a boolean.
       const text = await review('A change of order', 'request');
       assert.deepEqual([text.review?.answer, text.type], ['A change of order', 'text']);
       assert.equal((await table({ 'metadata.team': 'blue' })).rows[0]!.answers.request!.answer, 'A change of order');
       assert.match((await rejectsWith(review('yes'), 400, 'validation_failed')).detail, /yes\/no question/);
       assert.match((await rejectsWith(review(true, 'request'), 400, 'validation_failed')).detail, /text question/);
-      await rejectsWith(review('   ', 'request'), 400, 'validation_failed');
+      // An empty text answer agrees that the call does not say it (spaces, zero-width ones too, are trimmed).
+      assert.deepEqual([(await review(' \u200b ', 'request')).review?.answer], ['']);
+      await rejectsWith(review('x'.repeat(1_001), 'request'), 400, 'validation_failed');
       await rejectsWith(review(true, 'nope'), 404, 'not_found');
       await rejectsWith(client.reviewAnswer({ path: { run_id: runId, question_id: 'greeting' }, body: { answer: true, extra: 1 } as never }), 400, 'validation_failed');
       // Scopes and workspaces: reading is not reviewing, and another workspace's run is not found.
@@ -177,6 +183,9 @@ for (const backend of await backends()) {
       await eventually(async () => ((await results()) >= already + 3 ? true : null), 180_000, "the re-run's results");
       const again = (await table({ 'metadata.team': 'blue' })).rows[0]!;
       assert.notEqual(again.analysis_run_id, runId);
+      // Only the latest result is reviewed: the earlier one is refused, naming the one to review.
+      const superseded = await rejectsWith(review(engine.answer), 409, 'result_superseded');
+      assert.match(superseded.detail, new RegExp(again.analysis_run_id));
       assert.deepEqual([again.answers.greeting?.answer, again.answers.greeting?.reviewed, again.answers.request?.reviewed], [!engine.answer, true, false]);
       assert.deepEqual([(await greetingOf()).reviewed, (await greetingOf()).overturned], [1, 1]);
       await client.removeAnswerReview({ path: { run_id: again.analysis_run_id, question_id: 'greeting' } });

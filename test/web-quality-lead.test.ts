@@ -334,8 +334,13 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     // Ana's first call, answered yes: the reviewer (for the test's sake) hears no greeting.
     let greeting = await openCall('true');
     await greeting.getByRole('button', { name: /^Wrong, it is No: Did the agent greet/ }).click();
-    await greeting.locator('[data-reviewed="overturned"]').getByText('A person corrected it; the engine said Yes.').waitFor();
+    await greeting.locator('[data-reviewed="overturned"]').getByText('A person corrected it; the engine said Yes').waitFor();
     assert.equal(await greeting.locator('[data-answer="false"]').count(), 1, 'the answer shown is the reviewer\'s');
+    // Why, for whoever reads the answer next.
+    await greeting.getByRole('button', { name: 'Add a note' }).click();
+    await greeting.getByLabel('Note').fill('The agent opened with the account number, no greeting.');
+    await greeting.getByRole('button', { name: 'Save note' }).click();
+    await greeting.locator('[data-review-note]').getByText('Note: The agent opened with the account number, no greeting.').waitFor();
     await check(page, 'lead-reviewed');
     assert.deepEqual(await greetingRates(page), { ana: '5 calls, 60 % yes (3/5)1 reviewed, 1 corrected', ben: '5 calls, 80 % yes (4/5)' });
     await check(page, 'lead-report-reviewed');

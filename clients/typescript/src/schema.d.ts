@@ -808,7 +808,7 @@ export interface paths {
         };
         /**
          * Answers across calls: one row per call, one cell per question
-         * @description Each call's latest completed result for the scenario, or with `execution_id` the results of that execution's runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain` (several AND-ed). Newest call first (recorded_at). `Accept: text/csv` answers CSV.
+         * @description Each call's latest completed result for the scenario, or with `execution_id` the results of that execution's runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain|reviewed|overturned` (several AND-ed; a reviewed answer is the reviewer's, never uncertain). Newest call first (recorded_at). `Accept: text/csv` answers CSV.
          *
          *     Scope: `analysis:read` and `recordings:read`
          */
@@ -972,7 +972,7 @@ export interface paths {
         get?: never;
         /**
          * Review an answer: agree with it, or give the right one
-         * @description A person's verdict on one answer of a completed run, replacing an earlier review of it. The engine's answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. The call analysed again keeps the review where the question is asked in the same words. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise). 409 run_not_completed before the run completes.
+         * @description A person's verdict on one answer of a completed run, replacing an earlier review of it. The engine's answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. The call analysed again keeps the review where the question is asked in the same words. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise; an empty string agrees that the call does not say it). 409 run_not_completed before the run completes, 409 result_superseded where the call has a newer result for the scenario (its run id is in the detail).
          *
          *     Scope: `analysis:write`
          */
@@ -1513,7 +1513,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, client_closed_request, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_changed, scenario_conflict, category_name_taken, category_limit_reached, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
+        /** @description An RFC 9457 problem. Codes: validation_failed, invalid_json, bad_request, unauthorized, invalid_credentials, trial_expired, insufficient_scope, forbidden, registration_closed, not_a_member, insufficient_role, account_required, csrf_failed, not_found, request_timeout, client_closed_request, email_taken, recording_not_ready, recording_failed, audio_expired, run_not_completed, result_superseded, run_not_retryable, run_not_cancellable, import_not_failed, transcript_not_available, transcript_changed, scenario_changed, scenario_conflict, category_name_taken, category_limit_reached, already_member, last_owner, payload_too_large, unsupported_media_type, unsupported_content_encoding, range_not_satisfiable, idempotency_key_reused, rate_limited, headers_too_large, internal_error, insufficient_storage, engine_failed, not_ready, database_unavailable, storage_unavailable */
         Problem: {
             type: string;
             title: string;
@@ -9062,12 +9062,14 @@ export interface operations {
                                 [key: string]: {
                                     /** @description The reviewer's answer where a person reviewed it, else the engine's */
                                     answer: boolean | string;
-                                    /** @description The engine's confidence */
+                                    /** @description The engine's confidence, or 1 where a person reviewed the answer */
                                     confidence: number;
                                     /** @description Confidence below 0.6 and not reviewed */
                                     uncertain: boolean;
                                     /** @description A person reviewed the answer (PUT …/answers/{question_id}/review): answer is theirs */
                                     reviewed: boolean;
+                                    /** @description Reviewed, and the reviewer's answer is not the engine's: the engine was wrong */
+                                    overturned: boolean;
                                     evidence_start: number | null;
                                 };
                             };

@@ -61,9 +61,10 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
 
   const Cell = Type.Object({
     answer: Type.Union([Type.Boolean(), Type.String()], { description: 'The reviewer\'s answer where a person reviewed it, else the engine\'s' }),
-    confidence: Type.Number({ description: 'The engine\'s confidence' }),
+    confidence: Type.Number({ description: 'The engine\'s confidence, or 1 where a person reviewed the answer' }),
     uncertain: Type.Boolean({ description: 'Confidence below 0.6 and not reviewed' }),
     reviewed: Type.Boolean({ description: 'A person reviewed the answer (PUT …/answers/{question_id}/review): answer is theirs' }),
+    overturned: Type.Boolean({ description: 'Reviewed, and the reviewer\'s answer is not the engine\'s: the engine was wrong' }),
     evidence_start: Nullable(Type.Number({ description: 'Seconds into the call where the first evidence starts' })),
   });
   const AnswerTable = Type.Object({
@@ -91,7 +92,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         tags,
         summary: 'Answers across calls: one row per call, one cell per question',
         description:
-          'Each call\'s latest completed result for the scenario, or with `execution_id` the results of that execution\'s runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain` (several AND-ed). Newest call first (recorded_at). `Accept: text/csv` answers CSV.',
+          'Each call\'s latest completed result for the scenario, or with `execution_id` the results of that execution\'s runs. Recording filters as on the list (status, created_after, created_before, recorded_after, recorded_before, metadata.<field>=<value>), and `answer.<question_id>=true|false|uncertain|reviewed|overturned` (several AND-ed; a reviewed answer is the reviewer\'s, never uncertain). Newest call first (recorded_at). `Accept: text/csv` answers CSV.',
         params: Type.Object({ workspace_id: Type.String(), scenario_id: Type.String() }),
         querystring: filterQuery(
           {
@@ -177,11 +178,11 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         tags,
         summary: "Review an answer: agree with it, or give the right one",
         description:
-          'A person\'s verdict on one answer of a completed run, replacing an earlier review of it. The engine\'s answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. The call analysed again keeps the review where the question is asked in the same words. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise). 409 run_not_completed before the run completes.',
+          'A person\'s verdict on one answer of a completed run, replacing an earlier review of it. The engine\'s answer stays as it was; reports, the answer table and its filters count `review.answer` instead, never as uncertain, and reports say how many answers were reviewed and overturned. The call analysed again keeps the review where the question is asked in the same words. `answer` is true or false for a yes/no question, a string for a text one (400 otherwise; an empty string agrees that the call does not say it). 409 run_not_completed before the run completes, 409 result_superseded where the call has a newer result for the scenario (its run id is in the detail).',
         params: ReviewParams,
         body: Type.Object(
           {
-            answer: Type.Union([Type.Boolean(), Type.String({ minLength: 1, maxLength: 10_000, pattern: '\\S' })], { description: 'The right answer: the engine\'s own to agree with it' }),
+            answer: Type.Union([Type.Boolean(), Type.String({ maxLength: 1_000 })], { description: 'The right answer: the engine\'s own to agree with it' }),
             note: Type.Optional(Type.String({ maxLength: 2_000, description: 'Why, for whoever reads the answer next' })),
           },
           { additionalProperties: false },
@@ -190,6 +191,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       },
     },
     async (request) => {
+      // Reviewed by the signed-in person, or by the person the key answers to.
       const principal = request.principal;
       const reviewer = { account_id: principal?.session?.account_id ?? principal?.key?.created_by ?? null, api_key_id: principal?.key?.id ?? null };
       return reviewAnswer(ctx, request.params.workspace_id, request.params.run_id, request.params.question_id, request.body, reviewer);

@@ -31,14 +31,15 @@ export interface Reviewer {
 
 /** Sets the review of the run's answer to `question_id`, replacing an earlier one; the answer as the result now shows it. */
 export async function reviewAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, input: ReviewInput, reviewer: Reviewer) {
-  return changeAnswer(ctx, workspaceId, runId, questionId, (answer) => {
+  return changeAnswer(ctx, workspaceId, runId, questionId, { latestOnly: true }, (answer) => {
     if (answer.type === 'boolean' && typeof input.answer !== 'boolean') throw invalid('answer', `must be true or false: "${questionId}" is a yes/no question`);
     if (answer.type === 'text' && typeof input.answer !== 'string') throw invalid('answer', `must be a string: "${questionId}" is a text question`);
-    const given = typeof input.answer === 'string' ? input.answer.trim() : input.answer;
+    // A text answer may be empty: the reviewer agrees that the call does not say it.
+    const given = typeof input.answer === 'string' ? input.answer.replace(EDGE_SPACE, '') : input.answer;
     const review: Review = {
       answer: given,
       agrees: agreeing(given, answer.answer),
-      note: input.note?.trim() || null,
+      note: input.note?.replace(EDGE_SPACE, '') || null,
       reviewed_at: new Date().toISOString(),
       reviewed_by: reviewer,
     };
@@ -46,17 +47,30 @@ export async function reviewAnswer(ctx: Context, workspaceId: string, runId: str
   });
 }
 
+/** Spaces, zero-width ones too, at either end. */
+const EDGE_SPACE = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g;
+
 /** Removes the review of the run's answer to `question_id` (none is no error): reports count the engine's answer again. */
 export async function removeReview(ctx: Context, workspaceId: string, runId: string, questionId: string) {
-  return changeAnswer(ctx, workspaceId, runId, questionId, ({ review: _removed, ...answer }) => answer);
+  return changeAnswer(ctx, workspaceId, runId, questionId, { latestOnly: false }, ({ review: _removed, ...answer }) => answer);
 }
 
-async function changeAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, change: (answer: StoredAnswers[number]) => StoredAnswers[number]) {
+async function changeAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, options: { latestOnly: boolean }, change: (answer: StoredAnswers[number]) => StoredAnswers[number]) {
   const run = await getRun(ctx.db, analysisKind, workspaceId, runId);
-  if (run.status !== 'completed') throw new AppError('run_not_completed', `the run is ${run.status}; its answers can be reviewed once it is completed`);
+  if (run.status !== 'completed') throw new AppError('run_not_completed', `the run is ${run.status}: only a completed run's answers can be reviewed`);
   return ctx.db.transaction().execute(async (trx) => {
-    const result = await trx.selectFrom('analysis_results').selectAll().where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).forUpdate().executeTakeFirst();
-    if (!result) throw notFound(`the result of analysis run ${runId}`);
+    const owner = await trx.selectFrom('analysis_results').select(['recording_id', 'analysis_scenario_id']).where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+    if (!owner) throw notFound(`the result of analysis run ${runId}`);
+    // Taken in turn with a new result of the call being stored (analysis-kind's persist): that one
+    // carries this review over, or this review finds it the latest and is refused.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${owner.recording_id}:${owner.analysis_scenario_id}`}))`.execute(trx);
+    if (options.latestOnly) {
+      const latest = await trx.selectFrom('analysis_facts').select('analysis_run_id').where('recording_id', '=', owner.recording_id).where('analysis_scenario_id', '=', owner.analysis_scenario_id).where('latest', '=', true).executeTakeFirst();
+      if (latest && latest.analysis_run_id !== run.id) {
+        throw new AppError('result_superseded', `the call was analysed again since: review the answers of its latest result, analysis run ${latest.analysis_run_id} (reviews count for the latest result only)`);
+      }
+    }
+    const result = await trx.selectFrom('analysis_results').selectAll().where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).forUpdate().executeTakeFirstOrThrow();
     const answers = readStored(StoredAnswersSchema, result.answers, `analysis result ${result.analysis_run_id} answers`);
     const index = answers.findIndex((a) => a.question_id === questionId);
     const current = answers[index];
@@ -83,4 +97,3 @@ async function countInReports(trx: Trx, runId: string, answer: StoredAnswers[num
       reviews = ${review ? sql`reviews || jsonb_build_object(${id}::text, ${review.agrees ? 'agreed' : 'overturned'}::text)` : sql`reviews - ${id}::text`}
     WHERE analysis_run_id = ${runId}`.execute(trx);
 }
-

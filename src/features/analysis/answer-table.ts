@@ -15,11 +15,13 @@ import { UNCERTAIN_BELOW, StoredAnswersSchema } from '../../core/analyses/analys
 export interface AnswerCell {
   /** The reviewer's answer where a person reviewed it, else the engine's. */
   answer: boolean | string;
-  /** The engine's confidence. */
+  /** The engine's confidence, or 1 where a person reviewed the answer. */
   confidence: number;
   /** Low confidence and not reviewed. */
   uncertain: boolean;
   reviewed: boolean;
+  /** Reviewed, and the reviewer's answer is not the engine's. */
+  overturned: boolean;
   /** When the first passage of evidence starts (seconds), to open the call there. */
   evidence_start: number | null;
 }
@@ -44,15 +46,16 @@ export interface AnswerTable {
   total: number;
 }
 
-export type AnswerFilter = 'true' | 'false' | 'uncertain';
+export type AnswerFilter = 'true' | 'false' | 'uncertain' | 'reviewed' | 'overturned';
+const ANSWER_FILTERS: readonly string[] = ['true', 'false', 'uncertain', 'reviewed', 'overturned'];
 
 /** `answer.<question_id>=…` parameters of a query string. */
 export function answerFilters(query: Record<string, unknown>): Record<string, AnswerFilter> {
   const filters: Record<string, AnswerFilter> = {};
   for (const [name, value] of Object.entries(query)) {
     if (!name.startsWith('answer.')) continue;
-    if (value !== 'true' && value !== 'false' && value !== 'uncertain') throw invalid(name, 'must be true, false or uncertain');
-    filters[name.slice('answer.'.length)] = value;
+    if (typeof value !== 'string' || !ANSWER_FILTERS.includes(value)) throw invalid(name, 'must be true, false, uncertain, reviewed or overturned');
+    filters[name.slice('answer.'.length)] = value as AnswerFilter;
   }
   return filters;
 }
@@ -69,7 +72,7 @@ export async function answerTable(
     const question = questions.find((q) => q.id === id);
     if (!question) throw invalid(`answer.${id}`, `the scenario has no question "${id}"`);
     // A text answer is never true or false: only whether it is uncertain can filter it.
-    if (question.type === 'text' && wanted !== 'uncertain') throw invalid(`answer.${id}`, `"${id}" is a text question: filter it by uncertain, not ${String(wanted)}`);
+    if (question.type === 'text' && (wanted === 'true' || wanted === 'false')) throw invalid(`answer.${id}`, `"${id}" is a text question: filter it by uncertain, reviewed or overturned, not ${String(wanted)}`);
   }
   // An execution named is one of this scenario's (else 404, as an unknown id in a path).
   if (options.executionId !== undefined) await getExecution(ctx, workspaceId, 'analysis', scenario.id, options.executionId);
@@ -82,7 +85,11 @@ export async function answerTable(
   // Answer filters in SQL: the page and its total come from the database, whatever the count.
   const answerConditions = Object.entries(options.answers).map(([id, wanted]) => {
     // A reviewed answer is the reviewer's, and never uncertain.
-    const match = wanted === 'uncertain' ? sql`(a->>'confidence')::float8 < ${UNCERTAIN_BELOW} AND NOT a ? 'review'` : sql`coalesce(a->'review'->'answer', a->'answer') = ${wanted}::jsonb`;
+    const match =
+      wanted === 'uncertain' ? sql`(a->>'confidence')::float8 < ${UNCERTAIN_BELOW} AND NOT a ? 'review'`
+      : wanted === 'reviewed' ? sql`a ? 'review'`
+      : wanted === 'overturned' ? sql`a->'review'->'agrees' = 'false'::jsonb`
+      : sql`coalesce(a->'review'->'answer', a->'answer') = ${wanted}::jsonb`;
     return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(res.answers) AS e(a) WHERE a->>'question_id' = ${id} AND ${match})`;
   });
   const where = [...conditions, ...answerConditions];
@@ -107,7 +114,14 @@ export async function answerTable(
       answers: Object.fromEntries(
         stored.map((a) => [
           a.question_id,
-          { answer: a.review?.answer ?? a.answer, confidence: a.confidence, uncertain: !a.review && a.confidence < UNCERTAIN_BELOW, reviewed: a.review !== undefined, evidence_start: a.evidence[0]?.start ?? null },
+          {
+            answer: a.review?.answer ?? a.answer,
+            confidence: a.review ? 1 : a.confidence,
+            uncertain: !a.review && a.confidence < UNCERTAIN_BELOW,
+            reviewed: a.review !== undefined,
+            overturned: a.review?.agrees === false,
+            evidence_start: a.evidence[0]?.start ?? null,
+          },
         ]),
       ),
     };
@@ -127,7 +141,7 @@ export async function answerTable(
 
 export function answerTableCsv(table: AnswerTable): string {
   const metadataFields = [...new Set(table.rows.flatMap((row) => Object.keys(row.metadata)))].sort();
-  const header = ['recording_id', 'filename', 'recorded_at', 'outdated', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`, `${q.id}.reviewed`])];
+  const header = ['recording_id', 'filename', 'recorded_at', 'outdated', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`, `${q.id}.reviewed`, `${q.id}.overturned`])];
   const lines = table.rows.map((row) => [
     row.recording_id,
     row.filename,
@@ -139,7 +153,7 @@ export function answerTableCsv(table: AnswerTable): string {
     }),
     ...table.questions.flatMap((q) => {
       const cell = row.answers[q.id];
-      return cell ? [typeof cell.answer === 'string' ? cell.answer : String(cell.answer), cell.confidence, cell.uncertain, cell.reviewed] : ['', '', '', ''];
+      return cell ? [typeof cell.answer === 'string' ? cell.answer : String(cell.answer), cell.confidence, cell.uncertain, cell.reviewed, cell.overturned] : ['', '', '', '', ''];
     }),
   ]);
   return csvDocument([header, ...lines]);

@@ -107,7 +107,7 @@ export function AnalysisResultCard({
                   </Text>
                 )}
                 {answer.type === 'text' && (
-                  <Text size="sm" data-answer="text">
+                  <Text size="sm" data-answer="text" style={{ overflowWrap: 'anywhere' }}>
                     {String(counted) || '—'}
                   </Text>
                 )}

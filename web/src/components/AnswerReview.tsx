@@ -1,8 +1,8 @@
 // A person's review of one answer: after a listen, "Right" keeps the engine's answer and "Wrong"
 // gives the other one (a yes/no question) or the right text; reports and the answer table then
 // count the reviewer's answer. A reviewed answer says so, with what the engine said where it was
-// overturned, and the review can be undone.
-import { Badge, Button, Group, Text, TextInput } from '@mantine/core';
+// overturned and the reviewer's note (added or edited after), and the review can be undone.
+import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { formatDateTime } from '../lib/dates.ts';
@@ -11,53 +11,94 @@ type Answer = Schemas['AnalysisResult']['answers'][number];
 
 /** Reviewing a result's answers. */
 export interface Reviewing {
-  review: (questionId: string, answer: boolean | string) => void;
+  review: (questionId: string, answer: boolean | string, note?: string) => void;
   undo: (questionId: string) => void;
   busy: boolean;
 }
 
-const shown = (answer: boolean | string) => (answer === true ? 'Yes' : answer === false ? 'No' : `“${answer}”`);
+const shown = (answer: boolean | string) => (answer === true ? 'Yes' : answer === false ? 'No' : answer === '' ? 'nothing' : `“${answer}”`);
 
-/** What a reviewed answer says of its review; with `reviewing`, the buttons to review it or undo the review. */
+/** What a reviewed answer says of its review; with `reviewing`, the buttons to review it, note why, or undo the review. */
 export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing: Reviewing | undefined }) {
   const [correcting, setCorrecting] = useState(false);
-  const [text, setText] = useState(typeof answer.answer === 'string' ? answer.answer : '');
+  const [noting, setNoting] = useState(false);
+  const [text, setText] = useState('');
+  const [note, setNote] = useState('');
   const review = answer.review;
   if (review) {
+    const saveNote = () => {
+      reviewing?.review(answer.question_id, review.answer, note.trim());
+      setNoting(false);
+    };
     return (
-      <Group gap="xs" ml="xl" data-reviewed={String(review.agrees ? 'agreed' : 'overturned')}>
-        <Badge color="teal" variant="light" title={`Reviewed ${formatDateTime(review.reviewed_at)}`}>
-          Reviewed
-        </Badge>
-        <Text size="xs" c="dimmed">
-          {review.agrees ? 'A person agreed with this answer.' : `A person corrected it; the engine said ${shown(answer.answer)}.`}
-          {review.note ? ` Note: ${review.note}` : ''}
-        </Text>
-        {reviewing && (
-          <Button variant="subtle" size="xs" h={24} px={6} disabled={reviewing.busy} onClick={() => reviewing.undo(answer.question_id)} title="Count the engine's answer again">
-            Undo review
-          </Button>
+      <Stack gap={4} ml="xl" data-reviewed={review.agrees ? 'agreed' : 'overturned'}>
+        <Group gap="xs">
+          <Badge color="teal" variant="light" title={`Reviewed ${formatDateTime(review.reviewed_at)}`}>
+            {review.agrees ? 'Reviewed' : 'Corrected'}
+          </Badge>
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {review.agrees ? 'A person agreed with this answer' : `A person corrected it; the engine said ${shown(answer.answer)}`}
+          </Text>
+        </Group>
+        {review.note && (
+          <Text size="xs" style={{ overflowWrap: 'anywhere' }} data-review-note>
+            Note: {review.note}
+          </Text>
         )}
-      </Group>
+        {reviewing &&
+          (noting ? (
+            <Group gap="xs" align="end" wrap="nowrap">
+              <TextInput size="xs" label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} onKeyDown={(event) => event.key === 'Enter' && saveNote()} flex={1} maxLength={2_000} />
+              <Button size="xs" disabled={reviewing.busy} onClick={saveNote}>
+                Save note
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setNoting(false)}>
+                Cancel
+              </Button>
+            </Group>
+          ) : (
+            <Group gap={4}>
+              <Button
+                variant="subtle"
+                size="xs"
+                h={24}
+                px={6}
+                disabled={reviewing.busy}
+                onClick={() => {
+                  setNote(review.note ?? '');
+                  setNoting(true);
+                }}
+              >
+                {review.note ? 'Edit note' : 'Add a note'}
+              </Button>
+              <Button variant="subtle" size="xs" h={24} px={6} disabled={reviewing.busy} onClick={() => reviewing.undo(answer.question_id)} title="Count the engine's answer again">
+                Undo review
+              </Button>
+            </Group>
+          ))}
+      </Stack>
     );
   }
   if (!reviewing) return null;
-  // Each button's name is its visible text, then the question it is about.
-  const wrong = typeof answer.answer === 'boolean' ? `Wrong, it is ${shown(!answer.answer)}` : 'Wrong…';
   if (correcting) {
-    const save = () => text.trim() && reviewing.review(answer.question_id, text.trim());
+    const save = () => text.trim() && reviewing.review(answer.question_id, text.trim(), note.trim() || undefined);
     return (
-      <Group gap="xs" ml="xl" align="end" wrap="nowrap">
-        <TextInput size="xs" label="The right answer" value={text} onChange={(event) => setText(event.currentTarget.value)} onKeyDown={(event) => event.key === 'Enter' && save()} flex={1} maxLength={10_000} />
-        <Button size="xs" disabled={reviewing.busy || !text.trim()} onClick={save}>
-          Save
-        </Button>
-        <Button size="xs" variant="default" onClick={() => setCorrecting(false)}>
-          Cancel
-        </Button>
-      </Group>
+      <Stack gap={4} ml="xl">
+        <TextInput size="xs" label="The right answer" value={text} onChange={(event) => setText(event.currentTarget.value)} onKeyDown={(event) => event.key === 'Enter' && save()} maxLength={1_000} />
+        <TextInput size="xs" label="Note (optional)" value={note} onChange={(event) => setNote(event.currentTarget.value)} onKeyDown={(event) => event.key === 'Enter' && save()} maxLength={2_000} />
+        <Group gap="xs">
+          <Button size="xs" disabled={reviewing.busy || !text.trim()} onClick={save}>
+            Save
+          </Button>
+          <Button size="xs" variant="default" onClick={() => setCorrecting(false)}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
     );
   }
+  // Each button's name is its visible text, then the question it is about.
+  const wrong = typeof answer.answer === 'boolean' ? `Wrong, it is ${shown(!answer.answer)}` : 'Wrong…';
   return (
     <Group gap={4} ml="xl" data-review-buttons>
       <Text size="xs" c="dimmed">

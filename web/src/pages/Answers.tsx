@@ -17,11 +17,13 @@ import { useState } from 'react';
 import '../styles/phone-cards.css';
 import { usePageTitle } from '../components/PageTitle.ts';
 
-const choices = [
-  { value: 'true', label: 'Yes' },
-  { value: 'false', label: 'No' },
+// A text question is filtered by its review or its uncertainty, not by yes or no.
+const reviewChoices = [
   { value: 'uncertain', label: 'Uncertain' },
+  { value: 'reviewed', label: 'Reviewed' },
+  { value: 'overturned', label: 'Corrected by a reviewer' },
 ];
+const choicesOf = (type: string) => (type === 'boolean' ? [{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }, ...reviewChoices] : reviewChoices);
 
 export default function Answers() {
   const phone = useMediaQuery('(max-width: 36em)');
@@ -79,7 +81,7 @@ export default function Answers() {
         {questions
           .filter((q) => q.type === 'boolean')
           .map((q) => (
-            <Select key={q.id} label={q.text} aria-label={`Filter: ${q.text}`} placeholder="Any answer" data={choices} clearable value={filters[`answer.${q.id}`] ?? null} onChange={(value) => setFilter(q.id, value)} w={240} />
+            <Select key={q.id} label={q.text} aria-label={`Filter: ${q.text}`} placeholder="Any answer" data={choicesOf(q.type)} clearable value={filters[`answer.${q.id}`] ?? null} onChange={(value) => setFilter(q.id, value)} w={240} />
           ))}
         <Button variant="default" onClick={() => void csv()}>
           Download CSV
@@ -133,7 +135,9 @@ export default function Answers() {
                             </Badge>
                           </Anchor>
                         ) : (
-                          <Text size="sm">{cell.answer || '—'}</Text>
+                          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                            {cell.answer || '—'}
+                          </Text>
                         )}
                         {cell.uncertain && (
                           <Badge color="yellow" variant="light" size="sm" styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
@@ -141,8 +145,15 @@ export default function Answers() {
                           </Badge>
                         )}
                         {cell.reviewed && (
-                          <Badge color="teal" variant="light" size="sm" title="A person reviewed this answer: it is theirs" data-reviewed="true" styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
-                            Reviewed
+                          <Badge
+                            color="teal"
+                            variant="light"
+                            size="sm"
+                            title={cell.overturned ? 'A person corrected the engine\'s answer: this one is theirs' : 'A person agreed with this answer'}
+                            data-reviewed={cell.overturned ? 'overturned' : 'agreed'}
+                            styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}
+                          >
+                            {cell.overturned ? 'Corrected' : 'Reviewed'}
                           </Badge>
                         )}
                       </Group>

@@ -89,15 +89,22 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
     const reviewPath = (questionId: string) => ({ ...path, run_id: runId, question_id: questionId });
     const reread = () => client.invalidateQueries({ queryKey: keys.analysisResults(workspaceId, recordingId) });
     return {
-      review: (questionId, answer) =>
+      // Read again also when refused: a result superseded since the page read it gives way to the new one.
+      review: (questionId, answer, note) =>
         act(async () => {
-          await ok(api.PUT('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) }, body: { answer } }));
-          await reread();
+          try {
+            await ok(api.PUT('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) }, body: note ? { answer, note } : { answer } }));
+          } finally {
+            await reread();
+          }
         }),
       undo: (questionId) =>
         act(async () => {
-          await ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) } }));
-          await reread();
+          try {
+            await ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) } }));
+          } finally {
+            await reread();
+          }
         }),
       busy: acting,
     };
