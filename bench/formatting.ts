@@ -14,8 +14,9 @@
 // beside the trivial baseline (the recogniser's own text: no marks, no capitals, numbers in
 // words), the WER (formatting changes no recognised word, so it is the same with formatting
 // undone), and formatting's time against the decode's.
-// Run: npx tsx bench/formatting.ts [--clips FILE]   (--clips keeps the decoded clips in FILE and
-// reads them from there the next time, to try a formatting change without decoding again)
+// Run: npx tsx bench/formatting.ts [--clips FILE] [--dev-only]   (--clips keeps the decoded clips in
+// FILE and reads them from there the next time, to try a formatting change without decoding
+// again; --dev-only prints the dev sets' rows alone, while a change is being chosen)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +29,7 @@ import { wer } from '../src/wer.ts';
 import { count, f1, fliteWav, type Counts } from './flite.ts';
 import { usage } from './usage.ts';
 
-usage(`Usage: npx tsx bench/formatting.ts [--clips FILE]
+usage(`Usage: npx tsx bench/formatting.ts [--clips FILE] [--dev-only]
 Sentence-end and comma F1, capitals at sentence starts and on names, and numbers written as digits,
 in pocketsphinx's transcripts of flite speech, formatted; dev (tuned on) and held-out apart, beside the unformatted text.`);
 
@@ -55,7 +56,7 @@ interface Clip {
 
 const here = import.meta.dirname;
 /** The sets: the dev ones are tuned on, the held-out ones only reported. */
-const SET_NAMES = ['dev', 'dev-2', 'holdout', 'holdout-2', 'holdout-3'];
+const SET_NAMES = ['dev', 'dev-2', 'dev-3', 'holdout', 'holdout-2', 'holdout-3'];
 const sets = Object.fromEntries(SET_NAMES.map((name) => [name, JSON.parse(fs.readFileSync(path.join(here, `formatting-${name}.json`), 'utf8')) as PassageSet]));
 const isDev = (name: string) => name.startsWith('dev');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-formatting-'));
@@ -250,7 +251,9 @@ for (const brk of [0.03, 0.05, 0.08]) {
 console.log('  (* chosen; "rules": the word lists alone, without the language model)');
 
 console.log('\nset        text           end P/R/F1          comma P/R/F1        question P/R/F1     starts      names       numbers     heard right  WER');
-for (const [name, clipsOf] of SET_NAMES.map((n) => [n, data[n]!] as const)) {
+// --dev-only: the table for the dev sets alone, while choosing (held-out is read once, after).
+const tableSets = process.argv.includes('--dev-only') ? SET_NAMES.filter(isDev) : SET_NAMES;
+for (const [name, clipsOf] of tableSets.map((n) => [n, data[n]!] as const)) {
   const reference = clipsOf.map((c) => c.reference.map((t) => t.norm).join(' ')).join(' ');
   const recognised = clipsOf.map((c) => c.words.map((w) => normal(w.word)).join(' ')).join(' ');
   for (const [label, format, pauses] of [['as recognised', false, PAUSES], ['rules only', true, RULES_ONLY], ['formatted', true, PAUSES]] as const) {
