@@ -206,6 +206,15 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     assert.deepEqual((await answers.locator('[data-call] a').allTextContents()).filter((text) => text.endsWith('.wav')).sort(), bens);
     assert.match(page.url(), /metadata\.agent=ben/);
     await check(page, 'lead-answers-agent');
+    // The same field again, another value: either agent's calls.
+    await page.getByLabel('Metadata field', { exact: true }).fill('agent');
+    await page.getByRole('combobox', { name: 'equals' }).fill('ana');
+    await page.getByRole('combobox', { name: 'equals' }).press('Enter');
+    await page.getByText('or agent = ana').waitFor();
+    await page.getByText('3 calls.').waitFor();
+    assert.match(page.url(), /metadata\.agent=ben&metadata\.agent=ana/);
+    await page.getByRole('button', { name: 'Remove the filter agent = ana' }).click();
+    await page.getByText(`${bens.length} ${bens.length === 1 ? 'call' : 'calls'}.`).waitFor();
     await page.getByRole('button', { name: 'Remove the filter on agent' }).click();
     await page.getByText('3 calls.').waitFor();
   });

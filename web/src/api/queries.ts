@@ -122,7 +122,7 @@ export const queries = {
       queryFn: () => okJson(api.GET('/api/v1/workspaces/{workspace_id}/reports/recordings', { params: { path: path(ws), query: groupBy.length > 0 ? { group_by: groupBy } : {} } })),
     }),
   /** How many recordings the list's filters find: the recordings report's one group over them (none when nothing matches). */
-  matchingRecordings: (ws: string, filters: Record<string, string>) =>
+  matchingRecordings: (ws: string, filters: Record<string, string | string[]>) =>
     queryOptions({
       queryKey: [...keys.reports(ws), 'matching', filters] as const,
       queryFn: async () => {

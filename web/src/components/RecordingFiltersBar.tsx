@@ -31,7 +31,10 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping, other
   useEffect(() => onTyping?.(typing), [typing, onTyping]);
   const addMetadata = () => {
     if (!field.trim() || value === '') return;
-    onChange({ ...filters, metadata: { ...filters.metadata, [field.trim()]: value } });
+    // A field filtered again by another value matches either ("agent = ana or ben").
+    const name = field.trim();
+    const values = filters.metadata[name] ?? [];
+    onChange({ ...filters, metadata: { ...filters.metadata, [name]: values.includes(value) ? values : [...values, value] } });
     setField('');
     setValue('');
   };
@@ -134,22 +137,27 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping, other
       )}
       {Object.keys(filters.metadata).length > 0 && (
         <Group gap="xs" aria-label="Metadata filters">
-          {Object.entries(filters.metadata).map(([name, v]) => (
-            <Pill key={name} size="md">
-              <Group gap={4} wrap="nowrap">
-                {name} = {v}
-                <CloseButton
-                  size="xs"
-                  aria-label={`Remove the filter on ${name}`}
-                  onClick={() => {
-                    const metadata = { ...filters.metadata };
-                    delete metadata[name];
-                    onChange({ ...filters, metadata });
-                  }}
-                />
-              </Group>
-            </Pill>
-          ))}
+          {Object.entries(filters.metadata).flatMap(([name, values]) =>
+            values.map((v, i) => (
+              <Pill key={`${name}=${v}`} size="md">
+                <Group gap={4} wrap="nowrap">
+                  {i > 0 ? 'or ' : ''}
+                  {name} = {v}
+                  <CloseButton
+                    size="xs"
+                    aria-label={values.length === 1 ? `Remove the filter on ${name}` : `Remove the filter ${name} = ${v}`}
+                    onClick={() => {
+                      const metadata = { ...filters.metadata };
+                      const rest = values.filter((other) => other !== v);
+                      if (rest.length > 0) metadata[name] = rest;
+                      else delete metadata[name];
+                      onChange({ ...filters, metadata });
+                    }}
+                  />
+                </Group>
+              </Pill>
+            )),
+          )}
         </Group>
       )}
     </Stack>

@@ -5,7 +5,7 @@ describe('filters and the URL', () => {
   test('a URL gives its filters and the filters give the URL back', () => {
     const search = new URLSearchParams('status=completed&recorded_after=2026-11-01&metadata.agent=ana&metadata.team=north&tab=x');
     const filters = filtersFromSearch(search);
-    expect(filters).toEqual({ stage: null, status: 'completed', recordedAfter: '2026-11-01', recordedBefore: null, category: null, topic: null, sentiment: null, metadata: { agent: 'ana', team: 'north' } });
+    expect(filters).toEqual({ stage: null, status: 'completed', recordedAfter: '2026-11-01', recordedBefore: null, category: null, topic: null, sentiment: null, metadata: { agent: ['ana'], team: ['north'] } });
     expect(filtersToSearch(filters, search).toString()).toBe('tab=x&status=completed&recorded_after=2026-11-01&metadata.agent=ana&metadata.team=north');
   });
 
@@ -16,7 +16,15 @@ describe('filters and the URL', () => {
   });
 
   test('the API query names metadata fields as metadata.<field>', () => {
-    expect(filtersToQuery({ ...emptyFilters, metadata: { 'queue name': 'billing' } })).toEqual({ 'metadata.queue name': 'billing' });
+    expect(filtersToQuery({ ...emptyFilters, metadata: { 'queue name': ['billing'] } })).toEqual({ 'metadata.queue name': 'billing' });
+  });
+
+  test('a field with several values matches any: once per value in the URL and a list in the query', () => {
+    const filters = filtersFromSearch(new URLSearchParams('metadata.agent=ana&metadata.agent=ben&metadata.agent=ana&metadata.team=north'));
+    expect(filters.metadata).toEqual({ agent: ['ana', 'ben'], team: ['north'] });
+    expect(filtersToSearch(filters).toString()).toBe('metadata.agent=ana&metadata.agent=ben&metadata.team=north');
+    expect(filtersToQuery(filters)).toEqual({ 'metadata.agent': ['ana', 'ben'], 'metadata.team': 'north' });
+    expect(activeFilterCount(filters)).toBe(2);
   });
 
   test('a topic goes as it is; a sentiment choice in the URL becomes the API\'s bounds', () => {

@@ -14,8 +14,8 @@ export interface RecordingFilters {
   topic: string | null;
   /** Calls where a speaker's mean sentiment is at most −0.05 (negative) or at least 0.2 (positive): the bounds that agree best with hand-labelled turns (bench/understanding.ts). */
   sentiment: Sentiment | null;
-  /** metadata.<field> = value */
-  metadata: Record<string, string>;
+  /** metadata.<field> = value, or any of several values (the URL and the API name the field once per value) */
+  metadata: Record<string, string[]>;
 }
 
 export type Sentiment = 'negative' | 'positive';
@@ -45,9 +45,12 @@ export const emptyFilters: RecordingFilters = { stage: null, status: null, recor
 const own = new Set(['pipeline_status', 'status', 'recorded_after', 'recorded_before', 'category', 'topic', 'sentiment', 'cursor']);
 
 export function filtersFromSearch(search: URLSearchParams): RecordingFilters {
-  const metadata: Record<string, string> = {};
+  const metadata: Record<string, string[]> = {};
   for (const [name, value] of search) {
-    if (name.startsWith('metadata.') && name.length > 'metadata.'.length && value !== '') metadata[name.slice('metadata.'.length)] = value;
+    if (!name.startsWith('metadata.') || name.length === 'metadata.'.length || value === '') continue;
+    const field = name.slice('metadata.'.length);
+    const values = (metadata[field] ??= []);
+    if (!values.includes(value)) values.push(value);
   }
   return {
     stage: search.get('pipeline_status') || null,
@@ -74,25 +77,30 @@ export function filtersToSearch(filters: RecordingFilters, base = new URLSearchP
   if (filters.category) next.set('category', filters.category);
   if (filters.topic) next.set('topic', filters.topic);
   if (filters.sentiment) next.set('sentiment', filters.sentiment);
-  for (const [field, value] of Object.entries(filters.metadata).sort(([a], [b]) => a.localeCompare(b))) {
-    if (field && value !== '') next.set(`metadata.${field}`, value);
+  for (const [field, values] of Object.entries(filters.metadata).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const value of values) if (field && value !== '') next.append(`metadata.${field}`, value);
   }
   return next;
 }
 
-/** The query the list and report endpoints take for these filters. */
-export function filtersToQuery(filters: RecordingFilters): Record<string, string> {
+/** The query the list and report endpoints take for these filters: a metadata field with several values is a list (sent once per value). */
+export function filtersToQuery(filters: RecordingFilters): Record<string, string | string[]> {
   const search = filtersToSearch(filters);
   // The URL's one word for a sentiment is the API's bounds.
   search.delete('sentiment');
-  return { ...Object.fromEntries(search), ...(filters.sentiment ? sentimentBounds[filters.sentiment] : {}) };
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    query[name] = values.length > 1 ? values : values[0]!;
+  }
+  return { ...query, ...(filters.sentiment ? sentimentBounds[filters.sentiment] : {}) };
 }
 
 export const activeFilterCount = (filters: RecordingFilters): number =>
   (filters.stage ? 1 : 0) + (filters.status ? 1 : 0) + (filters.recordedAfter ? 1 : 0) + (filters.recordedBefore ? 1 : 0) + (filters.category ? 1 : 0) + (filters.topic ? 1 : 0) + (filters.sentiment ? 1 : 0) + Object.keys(filters.metadata).length;
 
 /** The recordings list's query for a page URL: its filters, cursor and order (the page and the route's prefetch ask the same). */
-export function recordingListQuery(search: URLSearchParams): Record<string, string> & { sort: 'created_at' | 'recorded_at' } {
+export function recordingListQuery(search: URLSearchParams): Record<string, string | string[]> & { sort: 'created_at' | 'recorded_at' } {
   const cursor = search.get('cursor');
   return { sort: search.get('sort') === 'recorded_at' ? 'recorded_at' : 'created_at', ...(cursor ? { cursor } : {}), ...filtersToQuery(filtersFromSearch(search)) };
 }
