@@ -213,6 +213,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.getByText('or agent = ana').waitFor();
     await page.getByText('3 calls.').waitFor();
     assert.match(page.url(), /metadata\.agent=ben&metadata\.agent=ana/);
+    await check(page, 'lead-answers-either-agent');
     await page.getByRole('button', { name: 'Remove the filter agent = ana' }).click();
     await page.getByText(`${bens.length} ${bens.length === 1 ? 'call' : 'calls'}.`).waitFor();
     await page.getByRole('button', { name: 'Remove the filter on agent' }).click();
