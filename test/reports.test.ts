@@ -128,7 +128,12 @@ for (const backend of await backends()) {
       const engine = blueRow.answers.greeting!;
       const review = (answer: boolean | string, question = 'greeting', note?: string) =>
         client.reviewAnswer({ path: { run_id: runId, question_id: question }, body: note === undefined ? { answer } : { answer, note } });
+      const hook = await client.createWebhook({ body: { url: 'http://127.0.0.1:9/hook', events: ['analysis_answer.reviewed'] } });
       const reviewed = await review(!engine.answer, 'greeting', '  no greeting at all  ');
+      const event = await hark.runtime.ctx.db.selectFrom('webhook_events').select('payload').where('workspace_id', '=', account.workspaceId).where('type', '=', 'analysis_answer.reviewed').executeTakeFirstOrThrow();
+      const { data } = JSON.parse(event.payload) as { data: { analysis_run_id: string; answer: { question_id: string; review?: { answer: unknown } } } };
+      assert.deepEqual([data.analysis_run_id, data.answer.question_id, data.answer.review?.answer], [runId, 'greeting', !engine.answer], 'a webhook hears of it');
+      await client.deleteWebhook({ path: { webhook_id: hook.id } });
       assert.equal(reviewed.answer, engine.answer, "the engine's answer stays");
       assert.deepEqual([reviewed.review?.answer, reviewed.review?.agrees, reviewed.review?.note], [!engine.answer, false, 'no greeting at all']);
       assert.equal(reviewed.review?.reviewed_by.api_key_id !== null, true, 'the key it came with');

@@ -19,6 +19,7 @@ export const eventTypes = [
   'recording.categorized',
   'analysis_run.completed',
   'analysis_run.failed',
+  'analysis_answer.reviewed',
   'execution.completed',
 ] as const;
 export type EventType = (typeof eventTypes)[number];

@@ -10699,7 +10699,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "recording.categorized" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "recording.categorized" | "analysis_run.completed" | "analysis_run.failed" | "analysis_answer.reviewed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };
@@ -11001,7 +11001,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "recording.categorized" | "analysis_run.completed" | "analysis_run.failed" | "execution.completed")[];
+                    events?: ("*" | "recording.completed" | "recording.failed" | "recording.download_failed" | "recording.updated" | "transcription_run.completed" | "transcription_run.failed" | "transcript.corrected" | "recording.categorized" | "analysis_run.completed" | "analysis_run.failed" | "analysis_answer.reviewed" | "execution.completed")[];
                     enabled?: boolean;
                     description?: string;
                 };

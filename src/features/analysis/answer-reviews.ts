@@ -4,7 +4,7 @@
 // reviewer says and never as uncertain, and reports say how many answers were reviewed and how
 // many of those the reviewer overturned (the engine's accuracy on the team's own calls). A call
 // analysed again keeps its reviews where the question is asked in the same words: the person
-// heard the call, and the call has not changed.
+// heard the call, and the call has not changed. Each change is an `analysis_answer.reviewed` event.
 import { sql } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../../context.ts';
@@ -15,6 +15,7 @@ import { getRun } from '../../core/runs/runs.ts';
 import { presentAnalysisResult, StoredAnswersSchema, UNCERTAIN_BELOW, type ReviewSchema } from '../../core/analyses/analysis-result.ts';
 import { analysisKind } from './analysis-kind.ts';
 import { agreeing } from './reviewed-answers.ts';
+import { emitEvent } from '../../core/events.ts';
 
 type Review = Static<typeof ReviewSchema>;
 type StoredAnswers = Static<typeof StoredAnswersSchema>;
@@ -79,8 +80,10 @@ async function changeAnswer(ctx: Context, workspaceId: string, runId: string, qu
     answers[index] = changed;
     await trx.updateTable('analysis_results').set({ answers: JSON.stringify(answers) }).where('analysis_run_id', '=', run.id).execute();
     if (changed.type === 'boolean' && typeof changed.answer === 'boolean') await countInReports(trx, run.id, changed);
-    const presented = presentAnalysisResult({ ...result, answers });
-    return presented.answers[index]!;
+    const presented = presentAnalysisResult({ ...result, answers }).answers[index]!;
+    // Reviewed, reviewed again or its review removed (then the answer has no `review`).
+    await emitEvent(ctx, trx, workspaceId, 'analysis_answer.reviewed', { analysis_run_id: run.id, recording_id: owner.recording_id, analysis_scenario_id: owner.analysis_scenario_id, answer: presented });
+    return presented;
   });
 }
 
