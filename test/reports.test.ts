@@ -163,6 +163,7 @@ for (const backend of await backends()) {
       // An empty text answer agrees that the call does not say it (spaces, zero-width ones too, are trimmed).
       assert.deepEqual([(await review(' \u200b ', 'request')).review?.answer], ['']);
       await rejectsWith(review('x'.repeat(1_001), 'request'), 400, 'validation_failed');
+      assert.equal((await rejectsWith(review(1 as never), 400, 'validation_failed')).detail, 'answer must be boolean or string');
       await rejectsWith(review(true, 'nope'), 404, 'not_found');
       await rejectsWith(client.reviewAnswer({ path: { run_id: runId, question_id: 'greeting' }, body: { answer: true, extra: 1 } as never }), 400, 'validation_failed');
       // Scopes and workspaces: reading is not reviewing, and another workspace's run is not found.

@@ -27,7 +27,8 @@ type ValidationError = NonNullable<FastifyError['validation']>[number];
  * The errors worth reading where a value matches none of several shapes (a schema's anyOf): those
  * of the shape it was meant to have, not every shape's. A shape whose type or `type` constant the
  * value has is the one meant (a too-long term is a string, not a `{phrase}` object; a condition
- * whose type is "sentiment" is the sentiment one); among several, the one with fewest errors.
+ * whose type is "sentiment" is the sentiment one); among several, the one with fewest errors. A
+ * union of plain types the value is none of is one error naming them ("must be boolean or string").
  * Where no shape fits that way, the anyOf's own message stays.
  */
 export function meantErrors(errors: readonly ValidationError[]): ValidationError[] {
@@ -42,6 +43,14 @@ export function meantErrors(errors: readonly ValidationError[]): ValidationError
     // A union of constants (a question's `type`): every constant is kept, to be named together.
     if ([...branches.values()].every((list) => list.every((e) => e.keyword === 'const' && e.instancePath === anyOf.instancePath))) {
       kept = kept.filter((e) => e !== anyOf);
+      continue;
+    }
+    // A union of plain types (a boolean or a string) the value is none of: one message naming them.
+    const lists = [...branches.values()];
+    if (lists.length > 1 && lists.every((list) => list.length === 1 && list[0]!.keyword === 'type' && list[0]!.instancePath === anyOf.instancePath)) {
+      const types = lists.map((list) => String((list[0]!.params as { type?: unknown }).type));
+      kept = kept.filter((e) => e !== anyOf && branchOf(e) === undefined);
+      kept.push({ ...anyOf, keyword: 'type', message: `must be ${types.slice(0, -1).join(', ')} or ${types.at(-1)}` });
       continue;
     }
     const wrongShape = (e: ValidationError) => (e.keyword === 'type' && e.instancePath === anyOf.instancePath) || (e.keyword === 'const' && e.instancePath === `${anyOf.instancePath}/type`);
