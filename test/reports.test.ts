@@ -136,7 +136,7 @@ for (const backend of await backends()) {
       await client.deleteWebhook({ path: { webhook_id: hook.id } });
       assert.equal(reviewed.answer, engine.answer, "the engine's answer stays");
       assert.deepEqual([reviewed.review?.answer, reviewed.review?.agrees, reviewed.review?.note], [!engine.answer, false, 'no greeting at all']);
-      assert.equal(reviewed.review?.reviewed_by.api_key_id !== null, true, 'the key it came with');
+      assert.deepEqual([reviewed.review?.reviewed_by.api_key_id !== null, reviewed.review?.reviewed_by.email], [true, account.email], 'the key it came with, and the person it answers to');
       const after = await greetingOf();
       assert.deepEqual([after.true, after.false], engine.answer ? [before.true - 1, before.false + 1] : [before.true + 1, before.false - 1], 'counted as the reviewer says');
       assert.deepEqual([after.reviewed, after.overturned], [1, 1]);

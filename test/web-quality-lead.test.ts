@@ -344,7 +344,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     // Ana's first call, answered yes: the reviewer (for the test's sake) hears no greeting.
     let greeting = await openCall('true');
     await greeting.getByRole('button', { name: /^Wrong, it is No: Did the agent greet/ }).click();
-    await greeting.locator('[data-reviewed="overturned"]').getByText('A person corrected it; the engine said Yes').waitFor();
+    await greeting.locator('[data-reviewed="overturned"]').getByText(/^lead-\d+@example\.com corrected it; the engine said Yes · /).waitFor();
     assert.equal(await greeting.locator('[data-answer="false"]').count(), 1, 'the answer shown is the reviewer\'s');
     // Why, for whoever reads the answer next.
     await greeting.getByRole('button', { name: 'Add a note' }).click();

@@ -249,19 +249,17 @@ export interface Account {
   workspaceId: string;
   key: string;
   accountId: string;
+  email: string;
 }
 
 let counter = 0;
 export async function registerAccount(hark: Hark): Promise<Account> {
   counter += 1;
-  const response = await hark.request({
-    method: 'POST',
-    url: '/api/v1/accounts',
-    payload: { email: `user${counter}-${randomBytes(3).toString('hex')}@example.com`, password: 'correct horse battery', workspace_name: `Team ${counter}` },
-  });
+  const email = `user${counter}-${randomBytes(3).toString('hex')}@example.com`;
+  const response = await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email, password: 'correct horse battery', workspace_name: `Team ${counter}` } });
   if (response.statusCode !== 201) throw new Error(`registration failed: ${response.statusCode} ${response.body}`);
   const body = response.json<{ workspace_id: string; api_key: string; account_id: string }>();
-  return { workspaceId: body.workspace_id, key: body.api_key, accountId: body.account_id };
+  return { workspaceId: body.workspace_id, key: body.api_key, accountId: body.account_id, email };
 }
 
 /** Polls `check` until it returns a value, or fails after `timeoutMs`. */

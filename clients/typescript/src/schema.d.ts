@@ -1912,6 +1912,7 @@ export interface components {
                     reviewed_by: {
                         account_id: string | null;
                         api_key_id: string | null;
+                        email: string | null;
                     };
                 };
                 /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
@@ -10074,6 +10075,7 @@ export interface operations {
                             reviewed_by: {
                                 account_id: string | null;
                                 api_key_id: string | null;
+                                email: string | null;
                             };
                         };
                         /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
@@ -10339,6 +10341,7 @@ export interface operations {
                                 reviewed_by: {
                                     account_id: string | null;
                                     api_key_id: string | null;
+                                    email: string | null;
                                 };
                             };
                             /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */

@@ -21,7 +21,7 @@ import { analysisTemplates, createFromTemplate } from './scenario-templates.ts';
 import { runRoutes } from '../../core/runs/run-routes.ts';
 import { scenarioBodies, scenarioFields, scenarioRoutes } from '../../core/scenarios/scenario-routes.ts';
 import { AnalysisResultCard, AnswerSchema, presentAnalysisResult } from '../../core/analyses/analysis-result.ts';
-import { removeReview, reviewAnswer } from './answer-reviews.ts';
+import { removeReview, reviewAnswer, reviewerOf } from './answer-reviews.ts';
 import { QuestionSchema } from '../../core/analyses/questions.ts';
 
 const fields = {
@@ -190,12 +190,8 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         response: withProblems({ 200: AnswerSchema }, 404, 409),
       },
     },
-    async (request) => {
-      // Reviewed by the signed-in person, or by the person the key answers to.
-      const principal = request.principal;
-      const reviewer = { account_id: principal?.session?.account_id ?? principal?.key?.created_by ?? null, api_key_id: principal?.key?.id ?? null };
-      return reviewAnswer(ctx, request.params.workspace_id, request.params.run_id, request.params.question_id, request.body, reviewer);
-    },
+    async (request) =>
+      reviewAnswer(ctx, request.params.workspace_id, request.params.run_id, request.params.question_id, request.body, await reviewerOf(ctx, request.principal)),
   );
   app.delete(
     `${P}/analysis-runs/:run_id/answers/:question_id/review`,

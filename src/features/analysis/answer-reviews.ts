@@ -28,6 +28,15 @@ export interface ReviewInput {
 export interface Reviewer {
   account_id: string | null;
   api_key_id: string | null;
+  email: string | null;
+}
+
+/** Who reviews: the signed-in person, or the person the API key answers to (none for an operator's key). */
+export async function reviewerOf(ctx: Context, principal: { session: { account_id: string; email: string } | null; key: { id: string; created_by: string | null } | null } | null): Promise<Reviewer> {
+  if (principal?.session) return { account_id: principal.session.account_id, api_key_id: null, email: principal.session.email };
+  const accountId = principal?.key?.created_by ?? null;
+  const account = accountId === null ? undefined : await ctx.db.selectFrom('accounts').select('email').where('id', '=', accountId).executeTakeFirst();
+  return { account_id: accountId, api_key_id: principal?.key?.id ?? null, email: account?.email ?? null };
 }
 
 /** Sets the review of the run's answer to `question_id`, replacing an earlier one; the answer as the result now shows it. */

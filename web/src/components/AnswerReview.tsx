@@ -26,6 +26,7 @@ export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing:
   const [note, setNote] = useState('');
   const review = answer.review;
   if (review) {
+    const who = review.reviewed_by.email ?? 'A person';
     const saveNote = () => {
       reviewing?.review(answer.question_id, review.answer, note.trim());
       setNoting(false);
@@ -33,11 +34,11 @@ export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing:
     return (
       <Stack gap={4} ml="xl" data-reviewed={review.agrees ? 'agreed' : 'overturned'}>
         <Group gap="xs">
-          <Badge color="teal" variant="light" title={`Reviewed ${formatDateTime(review.reviewed_at)}`}>
+          <Badge color="teal" variant="light">
             {review.agrees ? 'Reviewed' : 'Corrected'}
           </Badge>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {review.agrees ? 'A person agreed with this answer' : `A person corrected it; the engine said ${shown(answer.answer)}`}
+            {review.agrees ? `${who} agreed with this answer` : `${who} corrected it; the engine said ${shown(answer.answer)}`} · {formatDateTime(review.reviewed_at)}
           </Text>
         </Group>
         {review.note && (
