@@ -84,10 +84,16 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
         };
 
   // Reviewing an answer changes the result, which the runs do not show: it is read again.
-  const reviewing = (runId: string): Reviewing | undefined => {
+  const reviewing = (runId: string, scenarioId: string): Reviewing | undefined => {
     if (!writer) return undefined;
     const reviewPath = (questionId: string) => ({ ...path, run_id: runId, question_id: questionId });
-    const reread = () => client.invalidateQueries({ queryKey: keys.analysisResults(workspaceId, recordingId) });
+    // The answers across calls and the reports count the review too: read again when next shown.
+    const reread = () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: keys.analysisResults(workspaceId, recordingId) }),
+        client.invalidateQueries({ queryKey: keys.answers(workspaceId, scenarioId) }),
+        client.invalidateQueries({ queryKey: keys.reports(workspaceId) }),
+      ]);
     return {
       // Read again also when refused: a result superseded since the page read it gives way to the new one.
       review: (questionId, answer, note) =>
@@ -156,7 +162,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
             {results?.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
             {latestPerScenario(results ?? []).map(({ latest, earlier }) => (
               <Stack key={latest.analysis_run_id} gap={4}>
-                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} reviewing={reviewing(latest.analysis_run_id)} earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId} />
+                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} reviewing={reviewing(latest.analysis_run_id, latest.analysis_scenario_id)} earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId} />
                 {earlier.length > 0 && (
                   <details data-earlier={latest.analysis_scenario_id}>
                     <summary style={{ cursor: 'pointer', fontSize: 'var(--mantine-font-size-sm)' }}>
