@@ -117,6 +117,9 @@ for (const backend of await backends()) {
         }
         await rejectsWith(client.createAnalysisScenario({ body: { name: 'missing', engine: 'llama.cpp', model: 'not-installed' } }), 400, 'validation_failed');
         await rejectsWith(client.createAnalysisScenario({ body: { name: 'blank', questions: [{ text: '   ', type: 'boolean' }] } }), 400, 'validation_failed');
+        // An id of dots alone would be a path segment ("." or "..") in …/answers/{question_id}/review.
+        for (const id of ['.', '..']) await rejectsWith(client.createAnalysisScenario({ body: { name: 'dots', questions: [{ id, text: 'Greeted?', type: 'boolean' }] } }), 400, 'validation_failed');
+        await client.deleteAnalysisScenario({ path: { scenario_id: (await client.createAnalysisScenario({ body: { name: 'dotted', questions: [{ id: 'a.b', text: 'Greeted?', type: 'boolean' }] } })).id } });
       } finally {
         await server.close();
       }

@@ -3,9 +3,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { readStored } from '../../platform/db/stored-json.ts';
 import type { ScenarioKind } from '../scenarios/scenario-store.ts';
 
+/** A new question's id: not dots alone, which "." and ".." in …/answers/{question_id}/review would be read as path segments (those stored before stay readable). */
+export const QuestionId = Type.String({ pattern: '^(?!\\.+$)[A-Za-z0-9_.-]{1,64}$' });
+
 export const QuestionSchema = Type.Object({
-  // Not dots alone: "." and ".." would be read as path segments in …/answers/{question_id}/review.
-  id: Type.String({ pattern: '^(?!\\.+$)[A-Za-z0-9_.-]{1,64}$' }),
+  id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
   text: Type.String({ minLength: 1, maxLength: 500 }),
   type: Type.Union([Type.Literal('boolean'), Type.Literal('text')]),
   speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only what this speaker said counts (a speaker label of the transcript, e.g. "agent")' })),

@@ -22,12 +22,12 @@ import { runRoutes } from '../../core/runs/run-routes.ts';
 import { scenarioBodies, scenarioFields, scenarioRoutes } from '../../core/scenarios/scenario-routes.ts';
 import { AnalysisResultCard, AnswerSchema, presentAnalysisResult } from '../../core/analyses/analysis-result.ts';
 import { removeReview, reviewAnswer, reviewerOf } from './answer-reviews.ts';
-import { QuestionSchema } from '../../core/analyses/questions.ts';
+import { QuestionId, QuestionSchema } from '../../core/analyses/questions.ts';
 
 const fields = {
   ...scenarioFields(analysisEngineNames),
   instructions: Type.String({ maxLength: 10_000 }),
-  questions: Type.Array(Type.Composite([Type.Partial(Type.Pick(QuestionSchema, ['id'])), Type.Pick(QuestionSchema, ['text', 'type', 'speaker', 'within_seconds', 'phrases', 'examples'])], { additionalProperties: false }), { maxItems: 50 }),
+  questions: Type.Array(Type.Composite([Type.Object({ id: Type.Optional(QuestionId) }), Type.Pick(QuestionSchema, ['text', 'type', 'speaker', 'within_seconds', 'phrases', 'examples'])], { additionalProperties: false }), { maxItems: 50 }),
   summary: Type.Boolean(),
   options: AnalysisOptions,
 };
