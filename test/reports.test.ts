@@ -136,7 +136,7 @@ for (const backend of await backends()) {
       await client.deleteWebhook({ path: { webhook_id: hook.id } });
       assert.equal(reviewed.answer, engine.answer, "the engine's answer stays");
       assert.deepEqual([reviewed.review?.answer, reviewed.review?.agrees, reviewed.review?.note], [!engine.answer, false, 'no greeting at all']);
-      assert.deepEqual([reviewed.review?.reviewed_by.api_key_id !== null, reviewed.review?.reviewed_by.email], [true, account.email], 'the key it came with, and the person it answers to');
+      assert.deepEqual([reviewed.review?.reviewed_by.api_key_id !== null, reviewed.review?.reviewed_by.account_id], [true, account.accountId], 'the key it came with, and the person it answers to');
       const after = await greetingOf();
       assert.deepEqual([after.true, after.false], engine.answer ? [before.true - 1, before.false + 1] : [before.true + 1, before.false - 1], 'counted as the reviewer says');
       assert.deepEqual([after.reviewed, after.overturned], [1, 1]);
@@ -157,7 +157,9 @@ for (const backend of await backends()) {
       // A text answer takes a string, and a yes/no one only a boolean.
       const text = await review('A change of order', 'request');
       assert.deepEqual([text.review?.answer, text.type], ['A change of order', 'text']);
-      assert.equal((await table({ 'metadata.team': 'blue' })).rows[0]!.answers.request!.answer, 'A change of order');
+      const requestCell = (await table({ 'metadata.team': 'blue' })).rows[0]!.answers.request!;
+      assert.deepEqual([requestCell.answer, requestCell.uncertain, requestCell.confidence], ['A change of order', false, 1], 'reviewed, never uncertain');
+      assert.equal((await table({ 'answer.request': 'uncertain', 'metadata.team': 'blue' })).total, 0);
       assert.match((await rejectsWith(review('yes'), 400, 'validation_failed')).detail, /yes\/no question/);
       assert.match((await rejectsWith(review(true, 'request'), 400, 'validation_failed')).detail, /text question/);
       // An empty text answer agrees that the call does not say it (spaces, zero-width ones too, are trimmed).
@@ -174,8 +176,12 @@ for (const backend of await backends()) {
       await rejectsWith(stranger.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } }), 404, 'not_found');
 
       // Taken back: the engine's answer counts again, uncertain as it was; removing twice is no error.
+      const reviewEvents = async () => (await hark.runtime.ctx.db.selectFrom('webhook_events').select('id').where('workspace_id', '=', account.workspaceId).where('type', '=', 'analysis_answer.reviewed').execute()).length;
+      const counting = await client.createWebhook({ body: { url: 'http://127.0.0.1:9/hook', events: ['analysis_answer.reviewed'] } });
+      const eventsBefore = await reviewEvents();
       await client.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } });
       await client.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } });
+      assert.equal(await reviewEvents(), eventsBefore + 1, 'removing a review that is not there changes nothing');
       await client.removeAnswerReview({ path: { run_id: runId, question_id: 'request' } });
       assert.deepEqual(await greetingOf(), before);
       const restored = (await table({ 'metadata.team': 'blue' })).rows[0]!.answers;
@@ -192,10 +198,12 @@ for (const backend of await backends()) {
       // Only the latest result is reviewed: the earlier one is refused, naming the one to review.
       const superseded = await rejectsWith(review(engine.answer), 409, 'result_superseded');
       assert.match(superseded.detail, new RegExp(again.analysis_run_id));
+      await rejectsWith(client.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } }), 409, 'result_superseded');
       assert.deepEqual([again.answers.greeting?.answer, again.answers.greeting?.reviewed, again.answers.request?.reviewed], [!engine.answer, true, false]);
       assert.deepEqual([(await greetingOf()).reviewed, (await greetingOf()).overturned], [1, 1]);
       await client.removeAnswerReview({ path: { run_id: again.analysis_run_id, question_id: 'greeting' } });
       assert.deepEqual(await greetingOf(), before);
+      await client.deleteWebhook({ path: { webhook_id: counting.id } });
     });
 
     test('a call date: recorded_at given, read from the file, or the upload time; editable with metadata, and reports follow', async () => {

@@ -214,6 +214,10 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.getByText('3 calls.').waitFor();
     assert.match(page.url(), /metadata\.agent=ben&metadata\.agent=ana/);
     await check(page, 'lead-answers-either-agent');
+    // The download is what the table shows: both agents' calls.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const rows = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n').slice(1);
+    assert.deepEqual(rows.map((row) => /,(call-\d+\.wav),/.exec(row)?.[1]).sort(), calls.flatMap((c, i) => (c.greets ? [] : [path.basename(files[i]!)])).sort());
     await page.getByRole('button', { name: 'Remove the filter agent = ana' }).click();
     await page.getByText(`${bens.length} ${bens.length === 1 ? 'call' : 'calls'}.`).waitFor();
     await page.getByRole('button', { name: 'Remove the filter on agent' }).click();
@@ -347,15 +351,15 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await greeting.locator('[data-reviewed="overturned"]').getByText(/^lead-\d+@example\.com corrected it; the engine said Yes · /).waitFor();
     assert.equal(await greeting.locator('[data-answer="false"]').count(), 1, 'the answer shown is the reviewer\'s');
     // Why, for whoever reads the answer next.
-    await greeting.getByRole('button', { name: 'Add a note' }).click();
-    await greeting.getByLabel('Note').fill('The agent opened with the account number, no greeting.');
-    await greeting.getByRole('button', { name: 'Save note' }).click();
+    await greeting.getByRole('button', { name: /^Add a note: / }).click();
+    await greeting.getByRole('textbox', { name: 'Note' }).fill('The agent opened with the account number, no greeting.');
+    await greeting.getByRole('button', { name: /^Save note: / }).click();
     await greeting.locator('[data-review-note]').getByText('Note: The agent opened with the account number, no greeting.').waitFor();
     await check(page, 'lead-reviewed');
     assert.deepEqual(await greetingRates(page), { ana: '5 calls, 60 % yes (3/5)1 reviewed, 1 corrected', ben: '5 calls, 80 % yes (4/5)' });
     await check(page, 'lead-report-reviewed');
     greeting = await openCall('false');
-    await greeting.getByRole('button', { name: 'Undo review' }).click();
+    await greeting.getByRole('button', { name: /^Undo review: / }).click();
     await greeting.locator('[data-review-buttons]').waitFor();
     assert.deepEqual(await greetingRates(page), { ana: '5 calls, 80 % yes (4/5)', ben: '5 calls, 80 % yes (4/5)' });
   });

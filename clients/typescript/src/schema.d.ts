@@ -980,7 +980,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an answer's review
-         * @description Reports and the answer table count the engine's answer again. An answer without a review is no error.
+         * @description Reports and the answer table count the engine's answer again. An answer without a review is no error (nothing changes, no event). 409 result_superseded where the call has a newer result for the scenario, as for PUT.
          *
          *     Scope: `analysis:write`
          */
@@ -1912,7 +1912,6 @@ export interface components {
                     reviewed_by: {
                         account_id: string | null;
                         api_key_id: string | null;
-                        email: string | null;
                     };
                 };
                 /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
@@ -10075,7 +10074,6 @@ export interface operations {
                             reviewed_by: {
                                 account_id: string | null;
                                 api_key_id: string | null;
-                                email: string | null;
                             };
                         };
                         /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */
@@ -10341,7 +10339,6 @@ export interface operations {
                                 reviewed_by: {
                                     account_id: string | null;
                                     api_key_id: string | null;
-                                    email: string | null;
                                 };
                             };
                             /** @description true when the confidence is below 0.6: the answer rests on too little to trust without a listen */

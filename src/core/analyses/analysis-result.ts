@@ -25,7 +25,6 @@ export const ReviewSchema = Type.Object(
     reviewed_by: Type.Object({
       account_id: Nullable(Type.String({ description: 'The signed-in person, or the person the API key answers to' })),
       api_key_id: Nullable(Type.String({ description: 'The API key the review was sent with (null from a browser session)' })),
-      email: Nullable(Type.String({ description: "That person's e-mail address when the review was made (null for a key made by an operator)" })),
     }),
   },
   { description: 'Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine\'s)' },

@@ -191,7 +191,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       },
     },
     async (request) =>
-      reviewAnswer(ctx, request.params.workspace_id, request.params.run_id, request.params.question_id, request.body, await reviewerOf(ctx, request.principal)),
+      reviewAnswer(ctx, request.params.workspace_id, request.params.run_id, request.params.question_id, request.body, reviewerOf(request.principal)),
   );
   app.delete(
     `${P}/analysis-runs/:run_id/answers/:question_id/review`,
@@ -200,7 +200,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
       schema: {
         tags,
         summary: "Remove an answer's review",
-        description: 'Reports and the answer table count the engine\'s answer again. An answer without a review is no error.',
+        description: 'Reports and the answer table count the engine\'s answer again. An answer without a review is no error (nothing changes, no event). 409 result_superseded where the call has a newer result for the scenario, as for PUT.',
         params: ReviewParams,
         response: withProblems({ 204: Type.Null({ description: 'Removed' }) }, 404, 409),
       },

@@ -28,20 +28,17 @@ export interface ReviewInput {
 export interface Reviewer {
   account_id: string | null;
   api_key_id: string | null;
-  email: string | null;
 }
 
 /** Who reviews: the signed-in person, or the person the API key answers to (none for an operator's key). */
-export async function reviewerOf(ctx: Context, principal: { session: { account_id: string; email: string } | null; key: { id: string; created_by: string | null } | null } | null): Promise<Reviewer> {
-  if (principal?.session) return { account_id: principal.session.account_id, api_key_id: null, email: principal.session.email };
-  const accountId = principal?.key?.created_by ?? null;
-  const account = accountId === null ? undefined : await ctx.db.selectFrom('accounts').select('email').where('id', '=', accountId).executeTakeFirst();
-  return { account_id: accountId, api_key_id: principal?.key?.id ?? null, email: account?.email ?? null };
+export function reviewerOf(principal: { session: { account_id: string } | null; key: { id: string; created_by: string | null } | null } | null): Reviewer {
+  if (principal?.session) return { account_id: principal.session.account_id, api_key_id: null };
+  return { account_id: principal?.key?.created_by ?? null, api_key_id: principal?.key?.id ?? null };
 }
 
 /** Sets the review of the run's answer to `question_id`, replacing an earlier one; the answer as the result now shows it. */
 export async function reviewAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, input: ReviewInput, reviewer: Reviewer) {
-  return changeAnswer(ctx, workspaceId, runId, questionId, { latestOnly: true }, (answer) => {
+  return changeAnswer(ctx, workspaceId, runId, questionId, (answer) => {
     if (answer.type === 'boolean' && typeof input.answer !== 'boolean') throw invalid('answer', `must be true or false: "${questionId}" is a yes/no question`);
     if (answer.type === 'text' && typeof input.answer !== 'string') throw invalid('answer', `must be a string: "${questionId}" is a text question`);
     // A text answer may be empty: the reviewer agrees that the call does not say it.
@@ -62,10 +59,11 @@ const EDGE_SPACE = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff
 
 /** Removes the review of the run's answer to `question_id` (none is no error): reports count the engine's answer again. */
 export async function removeReview(ctx: Context, workspaceId: string, runId: string, questionId: string) {
-  return changeAnswer(ctx, workspaceId, runId, questionId, { latestOnly: false }, ({ review: _removed, ...answer }) => answer);
+  return changeAnswer(ctx, workspaceId, runId, questionId, ({ review: _removed, ...answer }) => answer);
 }
 
-async function changeAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, options: { latestOnly: boolean }, change: (answer: StoredAnswers[number]) => StoredAnswers[number]) {
+/** Changes the review of one answer of the call's latest result for the scenario (a superseded result is refused: reviews count for the latest only). */
+async function changeAnswer(ctx: Context, workspaceId: string, runId: string, questionId: string, change: (answer: StoredAnswers[number]) => StoredAnswers[number]) {
   const run = await getRun(ctx.db, analysisKind, workspaceId, runId);
   if (run.status !== 'completed') throw new AppError('run_not_completed', `the run is ${run.status}: only a completed run's answers can be reviewed`);
   return ctx.db.transaction().execute(async (trx) => {
@@ -74,18 +72,20 @@ async function changeAnswer(ctx: Context, workspaceId: string, runId: string, qu
     // Taken in turn with a new result of the call being stored (analysis-kind's persist): that one
     // carries this review over, or this review finds it the latest and is refused.
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${owner.recording_id}:${owner.analysis_scenario_id}`}))`.execute(trx);
-    if (options.latestOnly) {
-      const latest = await trx.selectFrom('analysis_facts').select('analysis_run_id').where('recording_id', '=', owner.recording_id).where('analysis_scenario_id', '=', owner.analysis_scenario_id).where('latest', '=', true).executeTakeFirst();
-      if (latest && latest.analysis_run_id !== run.id) {
-        throw new AppError('result_superseded', `the call was analysed again since: review the answers of its latest result, analysis run ${latest.analysis_run_id} (reviews count for the latest result only)`);
-      }
+    const latest = await trx.selectFrom('analysis_facts').select('analysis_run_id').where('recording_id', '=', owner.recording_id).where('analysis_scenario_id', '=', owner.analysis_scenario_id).where('latest', '=', true).executeTakeFirst();
+    if (latest && latest.analysis_run_id !== run.id) {
+      throw new AppError('result_superseded', `the call was analysed again since: review the answers of its latest result, analysis run ${latest.analysis_run_id} (reviews count for the latest result only)`);
     }
-    const result = await trx.selectFrom('analysis_results').selectAll().where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).forUpdate().executeTakeFirstOrThrow();
+    // Deleted (with its recording) while this waited for the lock: gone, as an unknown id is.
+    const result = await trx.selectFrom('analysis_results').selectAll().where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).forUpdate().executeTakeFirst();
+    if (!result) throw notFound(`the result of analysis run ${runId}`);
     const answers = readStored(StoredAnswersSchema, result.answers, `analysis result ${result.analysis_run_id} answers`);
     const index = answers.findIndex((a) => a.question_id === questionId);
     const current = answers[index];
     if (!current) throw notFound(`question "${questionId}" of analysis run ${runId}`);
     const changed = change(current);
+    // Removing a review that is not there changes nothing: nothing written, no event.
+    if (!current.review && !changed.review) return presentAnalysisResult(result).answers[index]!;
     answers[index] = changed;
     await trx.updateTable('analysis_results').set({ answers: JSON.stringify(answers) }).where('analysis_run_id', '=', run.id).execute();
     if (changed.type === 'boolean' && typeof changed.answer === 'boolean') await countInReports(trx, run.id, changed);

@@ -71,7 +71,7 @@ export async function answerTable(
   for (const [id, wanted] of Object.entries(options.answers)) {
     const question = questions.find((q) => q.id === id);
     if (!question) throw invalid(`answer.${id}`, `the scenario has no question "${id}"`);
-    // A text answer is never true or false: only whether it is uncertain can filter it.
+    // A text answer is never true or false: whether it is uncertain, reviewed or overturned can filter it.
     if (question.type === 'text' && (wanted === 'true' || wanted === 'false')) throw invalid(`answer.${id}`, `"${id}" is a text question: filter it by uncertain, reviewed or overturned, not ${String(wanted)}`);
   }
   // An execution named is one of this scenario's (else 404, as an unknown id in a path).

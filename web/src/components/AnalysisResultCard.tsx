@@ -123,7 +123,7 @@ export function AnalysisResultCard({
               </>
             )}
             {/* After the passages: what was heard, then whether the answer is right. */}
-            <AnswerReview answer={answer} reviewing={reviewing} />
+            <AnswerReview key={answer.review?.reviewed_at ?? 'unreviewed'} answer={answer} reviewing={reviewing} />
           </Stack>
           );
         })}

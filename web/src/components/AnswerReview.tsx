@@ -3,9 +3,12 @@
 // count the reviewer's answer. A reviewed answer says so, with what the engine said where it was
 // overturned and the reviewer's note (added or edited after), and the review can be undone.
 import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Schemas } from '../api/client.ts';
+import { queries } from '../api/queries.ts';
 import { formatDateTime } from '../lib/dates.ts';
+import { useWorkspace } from './WorkspaceLayout.tsx';
 
 type Answer = Schemas['AnalysisResult']['answers'][number];
 
@@ -18,19 +21,23 @@ export interface Reviewing {
 
 const shown = (answer: boolean | string) => (answer === true ? 'Yes' : answer === false ? 'No' : answer === '' ? 'nothing' : `“${answer}”`);
 
-/** What a reviewed answer says of its review; with `reviewing`, the buttons to review it, note why, or undo the review. */
+/**
+ * What a reviewed answer says of its review; with `reviewing`, the buttons to review it, note why,
+ * or undo the review. Keyed by its review (AnalysisResultCard), so a review made, changed or undone
+ * starts it afresh: no form left open with what was typed before.
+ */
 export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing: Reviewing | undefined }) {
+  // The reviewer by name: the workspace's members (the API gives their account id only).
+  const members = useQuery({ ...queries.members(useWorkspace().id), enabled: answer.review?.reviewed_by.account_id != null, staleTime: 5 * 60_000 });
   const [correcting, setCorrecting] = useState(false);
   const [noting, setNoting] = useState(false);
   const [text, setText] = useState('');
   const [note, setNote] = useState('');
   const review = answer.review;
   if (review) {
-    const who = review.reviewed_by.email ?? 'A person';
-    const saveNote = () => {
-      reviewing?.review(answer.question_id, review.answer, note.trim());
-      setNoting(false);
-    };
+    const who = members.data?.data.find((m) => m.account_id === review.reviewed_by.account_id)?.email ?? 'A person';
+    // The form stays open until the review comes back changed (and this one is drawn afresh).
+    const saveNote = () => reviewing?.review(answer.question_id, review.answer, note.trim());
     return (
       <Stack gap={4} ml="xl" data-reviewed={review.agrees ? 'agreed' : 'overturned'}>
         <Group gap="xs">
@@ -50,7 +57,7 @@ export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing:
           (noting ? (
             <Group gap="xs" align="end" wrap="nowrap">
               <TextInput size="xs" label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} onKeyDown={(event) => event.key === 'Enter' && saveNote()} flex={1} maxLength={2_000} />
-              <Button size="xs" disabled={reviewing.busy} onClick={saveNote}>
+              <Button size="xs" disabled={reviewing.busy} onClick={saveNote} aria-label={`Save note: ${answer.question}`}>
                 Save note
               </Button>
               <Button size="xs" variant="default" onClick={() => setNoting(false)}>
@@ -69,10 +76,11 @@ export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing:
                   setNote(review.note ?? '');
                   setNoting(true);
                 }}
+                aria-label={`${review.note ? 'Edit note' : 'Add a note'}: ${answer.question}`}
               >
                 {review.note ? 'Edit note' : 'Add a note'}
               </Button>
-              <Button variant="subtle" size="xs" h={24} px={6} disabled={reviewing.busy} onClick={() => reviewing.undo(answer.question_id)} title="Count the engine's answer again">
+              <Button variant="subtle" size="xs" h={24} px={6} disabled={reviewing.busy} onClick={() => reviewing.undo(answer.question_id)} title="Count the engine's answer again" aria-label={`Undo review: ${answer.question}`}>
                 Undo review
               </Button>
             </Group>

@@ -48,7 +48,8 @@ export default function Answers() {
     setSearch(next, { replace: true });
   };
   const csv = () => {
-    const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    // A field filtered by several values is named once per value, as the table asks.
+    const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, String(x)])));
     return download(workspacePath(workspace.id, `/analysis-scenarios/${encodeURIComponent(scenarioId)}/answers?${params.toString()}`), 'answers.csv', 'text/csv');
   };
 
@@ -78,11 +79,9 @@ export default function Answers() {
         />
       )}
       <Group align="flex-end">
-        {questions
-          .filter((q) => q.type === 'boolean')
-          .map((q) => (
-            <Select key={q.id} label={q.text} aria-label={`Filter: ${q.text}`} placeholder="Any answer" data={choicesOf(q.type)} clearable value={filters[`answer.${q.id}`] ?? null} onChange={(value) => setFilter(q.id, value)} w={240} />
-          ))}
+        {questions.map((q) => (
+          <Select key={q.id} label={q.text} aria-label={`Filter: ${q.text}`} placeholder="Any answer" data={choicesOf(q.type)} clearable value={filters[`answer.${q.id}`] ?? null} onChange={(value) => setFilter(q.id, value)} w={240} />
+        ))}
         <Button variant="default" onClick={() => void csv()}>
           Download CSV
         </Button>

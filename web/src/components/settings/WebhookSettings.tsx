@@ -11,7 +11,7 @@ import { ConfirmButton } from '../ConfirmButton.tsx';
 import { CheckboxGrid, CreateForm } from './CreateForm.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 
-const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'recording.updated', 'transcription_run.completed', 'transcription_run.failed', 'transcript.corrected', 'recording.categorized', 'analysis_run.completed', 'analysis_run.failed', 'execution.completed'] as const;
+const events = ['recording.completed', 'recording.failed', 'recording.download_failed', 'recording.updated', 'transcription_run.completed', 'transcription_run.failed', 'transcript.corrected', 'recording.categorized', 'analysis_run.completed', 'analysis_run.failed', 'analysis_answer.reviewed', 'execution.completed'] as const;
 type EventName = (typeof events)[number] | '*';
 
 function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId: string }) {
