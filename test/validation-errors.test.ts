@@ -11,6 +11,7 @@ const Body = Type.Object({
   rule: Type.Optional(CategoryRuleSchema),
   vocabulary: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 60 }), Type.Object({ phrase: Type.String() }, { additionalProperties: false })]))),
   when: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  either: Type.Optional(Type.Union([Type.Unsafe<string | null>({ type: ['string', 'null'] }), Type.Integer()])),
 });
 const validate = validatorCompiler({ schema: Body, httpPart: 'body', method: 'POST', url: '/' } as never) as ((body: unknown) => boolean) & { errors?: Parameters<typeof meantErrors>[0] };
 const messages = (body: unknown) => {
@@ -28,6 +29,8 @@ test('a condition is read as the kind its type names', () => {
 
 test('a value of none of several plain types is told them in one message', () => {
   assert.deepEqual(messages({ when: 'soon' }), ['/when must be number or null']);
+  // A branch that itself allows several types names each of them.
+  assert.deepEqual(messages({ either: true }), ['/either must be string, null or integer']);
 });
 
 test('a value of no shape at all keeps every message', () => {

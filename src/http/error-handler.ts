@@ -48,7 +48,8 @@ export function meantErrors(errors: readonly ValidationError[]): ValidationError
     // A union of plain types (a boolean or a string) the value is none of: one message naming them.
     const lists = [...branches.values()];
     if (lists.length > 1 && lists.every((list) => list.length === 1 && list[0]!.keyword === 'type' && list[0]!.instancePath === anyOf.instancePath)) {
-      const types = lists.map((list) => String((list[0]!.params as { type?: unknown }).type));
+      // A branch of several types names them as "string,null" (or a list): each is said.
+      const types = lists.flatMap((list) => [(list[0]!.params as { type?: unknown }).type].flat().flatMap((type) => String(type).split(',')));
       kept = kept.filter((e) => e !== anyOf && branchOf(e) === undefined);
       kept.push({ ...anyOf, keyword: 'type', message: `must be ${types.slice(0, -1).join(', ')} or ${types.at(-1)}` });
       continue;

@@ -139,7 +139,7 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping, other
         <Group gap="xs" aria-label="Metadata filters">
           {Object.entries(filters.metadata).flatMap(([name, values]) =>
             values.map((v, i) => (
-              <Pill key={`${name}=${v}`} size="md">
+              <Pill key={JSON.stringify([name, v])} size="md">
                 <Group gap={4} wrap="nowrap">
                   {i > 0 ? 'or ' : ''}
                   {name} = {v}

@@ -26,7 +26,7 @@ async function matchingIds(workspaceId: string, filters: RecordingFilters, kind:
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const query: Record<string, string | number> = { limit: 200, offset: 0, ...matchQuery(filters, kind), ...(cursor ? { cursor } : {}) };
+    const query: Record<string, string | string[] | number> = { limit: 200, offset: 0, ...matchQuery(filters, kind), ...(cursor ? { cursor } : {}) };
     const page: { data: { id: string }[]; next_cursor: string | null } = await ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: query as { limit: number; offset: number } } }));
     ids.push(...page.data.map((r) => r.id));
     cursor = page.next_cursor;
