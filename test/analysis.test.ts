@@ -255,6 +255,10 @@ for (const backend of await backends()) {
       const byScenario = await client.listAnalysisResults({ query: { analysis_scenario_id: analysisScenario, limit: 1 } });
       assert.equal(byScenario.data.length, 1);
       assert.ok(byScenario.next_cursor);
+      // A cursor pages the list that returned it: given to another, it is refused, not read as a place in it.
+      const foreign = await rejectsWith(client.listExecutions({ query: { cursor: byScenario.next_cursor! } }), 400, 'validation_failed');
+      assert.match(foreign.detail, /^cursor: is a cursor of another list \(analysis-results\)/);
+      await rejectsWith(client.listAnalysisRuns({ query: { cursor: first.next_cursor! } }), 400, 'validation_failed');
       const none = (await client.listAnalysisResults({ query: { recording_id: 'fl-00000000-0000-0000-0000-000000000000' } })).data;
       assert.equal(none.length, 0);
     });

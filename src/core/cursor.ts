@@ -1,31 +1,37 @@
 // What every list shares: opaque keyset cursors over a table's insertion sequence (newest
-// first) and the comma-separated `status` filter.
+// first) and the comma-separated `status` filter. A cursor names the list it pages ("runs:analysis",
+// "search"…): given to another list, it is a 400, not read as a place in that one.
 import { invalid } from '../errors.ts';
 
-export function encodeCursor(seq: number): string {
-  return Buffer.from(JSON.stringify({ s: seq })).toString('base64url');
+export function encodeCursor(seq: number, list: string): string {
+  return Buffer.from(JSON.stringify({ s: seq, l: list })).toString('base64url');
 }
 
-/** The positive whole number a cursor of this API holds under `field`; any other is a 400. */
-function cursorNumber(cursor: string, field: 's' | 'o'): number {
+/** The positive whole number a cursor of this API holds under `field`, for `list`; any other is a 400. */
+function cursorNumber(cursor: string, field: 's' | 'o', list: string): number {
+  let value: Record<string, unknown> | undefined;
   try {
-    const value = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as Record<string, unknown>)[field];
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as Record<string, unknown>;
   } catch {
     // falls through to the error below
+  }
+  const number = value?.[field];
+  if (value && typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
+    if (value.l === list) return number;
+    throw invalid('cursor', `is a cursor of another list${typeof value.l === 'string' ? ` (${value.l})` : ''}: page a list with the next_cursor it returned`);
   }
   throw invalid('cursor', 'is not a cursor this API returned');
 }
 
-export function decodeCursor(cursor: string): number {
-  return cursorNumber(cursor, 's');
+export function decodeCursor(cursor: string, list: string): number {
+  return cursorNumber(cursor, 's', list);
 }
 
 /** The page of `rows` (fetched with limit + 1) and the cursor of the next one. */
-export function page<T extends { seq: number }>(rows: T[], limit: number): { data: T[]; next_cursor: string | null } {
+export function page<T extends { seq: number }>(rows: T[], limit: number, list: string): { data: T[]; next_cursor: string | null } {
   const data = rows.slice(0, limit);
   const last = data.at(-1);
-  return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+  return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.seq, list) : null };
 }
 
 /**
@@ -44,14 +50,14 @@ export interface RowWindow {
   take: number;
 }
 
-export function offsetStart(query: OffsetQuery): number {
-  return query.cursor === undefined ? query.offset : cursorNumber(query.cursor, 'o');
+export function offsetStart(query: OffsetQuery, list: string): number {
+  return query.cursor === undefined ? query.offset : cursorNumber(query.cursor, 'o', list);
 }
 
 /** The page of `rows` (fetched from `start` with limit + 1) and the cursor of the next one. */
-export function offsetPage<T>(rows: T[], limit: number, start: number): { data: T[]; next_cursor: string | null } {
+export function offsetPage<T>(rows: T[], limit: number, start: number, list: string): { data: T[]; next_cursor: string | null } {
   const data = rows.slice(0, limit);
-  return { data, next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ o: start + limit })).toString('base64url') : null };
+  return { data, next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ o: start + limit, l: list })).toString('base64url') : null };
 }
 
 /** `status=a,b` checked against the statuses a resource can have. */

@@ -207,8 +207,8 @@ export async function listExecutions(
   options: { limit: number; offset?: number | undefined; cursor?: string | undefined },
 ): Promise<{ data: Execution[]; next_cursor: string | null }> {
   let query = ctx.db.selectFrom('executions').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('scenario_id', '=', scenarioId);
-  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
-  const { data, next_cursor } = page(await query.orderBy('seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit);
+  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor, 'executions'));
+  const { data, next_cursor } = page(await query.orderBy('seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit, 'executions');
   return { data: await withCountsAll(ctx, data), next_cursor };
 }
 
@@ -227,8 +227,8 @@ export async function listWorkspaceExecutions(
     .select((eb) => eb.fn.coalesce('ts.name', 'sa.name').as('scenario_name'))
     .where('e.workspace_id', '=', workspaceId)
     .where('e.kind', 'in', [...kinds]);
-  if (options.cursor) query = query.where('e.seq', '<', decodeCursor(options.cursor));
-  const { data, next_cursor } = page(await query.orderBy('e.seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit);
+  if (options.cursor) query = query.where('e.seq', '<', decodeCursor(options.cursor, 'executions'));
+  const { data, next_cursor } = page(await query.orderBy('e.seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit, 'executions');
   return { data: await withCountsAll(ctx, data), next_cursor };
 }
 

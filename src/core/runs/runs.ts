@@ -101,11 +101,11 @@ export async function listRuns(ctx: Context, kind: AnyRunKind, workspaceId: stri
     executionId: query.execution_id ?? query.jobId,
     recordingId: query.recording_id,
     statuses: query.status ? parseStatuses(query.status, runStatuses) : undefined,
-    beforeSeq: query.cursor ? decodeCursor(query.cursor) : undefined,
+    beforeSeq: query.cursor ? decodeCursor(query.cursor, `runs:${kind.name}`) : undefined,
     offset: query.offset,
     limit: query.limit + 1,
   });
-  return page(rows, query.limit);
+  return page(rows, query.limit, `runs:${kind.name}`);
 }
 
 export async function cancelRun(ctx: Context, kind: AnyRunKind, workspaceId: string, id: string): Promise<RunRow> {

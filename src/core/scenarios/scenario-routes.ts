@@ -64,8 +64,8 @@ export const scenarioRoutes =
     const write = { scope: 'scenarios:write' as const };
 
     app.get(base, { config: read, schema: { tags, summary: `List ${noun}s, oldest first`, params: WorkspaceParams, querystring: ShortListQuery, response: withProblems({ 200: Page(card) }) } }, async (request) => {
-      const start = offsetStart(request.query);
-      return offsetPage(await service.list(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 }), request.query.limit, start);
+      const start = offsetStart(request.query, `${spec.kind}-scenarios`);
+      return offsetPage(await service.list(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 }), request.query.limit, start, `${spec.kind}-scenarios`);
     });
     app.get(`${base}/:scenario_id`, { config: read, schema: { tags, summary: `A ${noun}`, params: ScenarioParams, response: withProblems({ 200: card }, 404) } }, async (request) =>
       service.get(ctx, request.params.workspace_id, request.params.scenario_id),

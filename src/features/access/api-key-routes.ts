@@ -74,8 +74,8 @@ export const apiKeyRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       schema: { tags: ['api-keys'], summary: 'List API keys (no secrets), newest first', params: WorkspaceParams, querystring: ShortListQuery, response: withProblems({ 200: Page(KeyCard) }) },
     },
     async (request) => {
-      const start = offsetStart(request.query);
-      return offsetPage((await listApiKeys(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 })).map(presentKey), request.query.limit, start);
+      const start = offsetStart(request.query, 'api-keys');
+      return offsetPage((await listApiKeys(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 })).map(presentKey), request.query.limit, start, 'api-keys');
     },
   );
   app.delete(

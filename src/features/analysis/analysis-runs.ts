@@ -94,8 +94,8 @@ export async function listAnalysisResults(
   if (filters.recording_id !== undefined) query = query.where('recording_id', '=', filters.recording_id);
   if (filters.transcription_run_id !== undefined) query = query.where('transcription_run_id', '=', filters.transcription_run_id);
   if (filters.analysis_scenario_id !== undefined) query = query.where('analysis_scenario_id', '=', filters.analysis_scenario_id);
-  if (filters.cursor) query = query.where('seq', '<', decodeCursor(filters.cursor));
-  return page(await query.orderBy('seq', 'desc').offset(filters.offset ?? 0).limit(filters.limit + 1).execute(), filters.limit);
+  if (filters.cursor) query = query.where('seq', '<', decodeCursor(filters.cursor, 'analysis-results'));
+  return page(await query.orderBy('seq', 'desc').offset(filters.offset ?? 0).limit(filters.limit + 1).execute(), filters.limit, 'analysis-results');
 }
 
 /** An execution of an analysis scenario over the latest transcripts of the given recordings (or

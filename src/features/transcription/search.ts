@@ -87,7 +87,7 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
       AND NOT EXISTS (SELECT 1 FROM transcripts newer WHERE newer.recording_id = t.recording_id AND newer.seq > t.seq)
       AND t.search_vector @@ ${tsquery}
       ${conditions.length ? sql`AND ${sql.join(conditions, sql` AND `)}` : sql``}
-      ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor)}` : sql``}
+      ${query.cursor ? sql`AND t.seq < ${decodeCursor(query.cursor, 'search')}` : sql``}
     ORDER BY t.seq DESC
     OFFSET ${query.offset ?? 0} LIMIT ${query.limit + 1}`.execute(trx);
     return rows;
@@ -102,5 +102,5 @@ export async function searchTranscripts(ctx: Context, workspaceId: string, query
     recording: { filename, recorded_at, metadata: JSON.parse(metadata_json) as Record<string, unknown> },
   }));
   const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;
-  return { data, next_cursor: last ? encodeCursor(last.seq) : null };
+  return { data, next_cursor: last ? encodeCursor(last.seq, 'search') : null };
 }

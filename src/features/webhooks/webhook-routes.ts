@@ -80,8 +80,8 @@ export const webhookRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async 
     },
   );
   app.get(base, { config, schema: { tags, summary: 'List webhook endpoints, oldest first', params: WorkspaceParams, querystring: ShortListQuery, response: withProblems({ 200: Page(WebhookCard) }) } }, async (request) => {
-    const start = offsetStart(request.query);
-    return offsetPage((await listWebhooks(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 })).map(present), request.query.limit, start);
+    const start = offsetStart(request.query, 'webhooks');
+    return offsetPage((await listWebhooks(ctx, request.params.workspace_id, { start, take: request.query.limit + 1 })).map(present), request.query.limit, start, 'webhooks');
   });
   app.get(`${base}/:webhook_id`, { config, schema: { tags, summary: 'A webhook endpoint', params: HookParams, response: withProblems({ 200: WebhookCard }, 404) } }, async (request) =>
     present(await getWebhook(ctx, request.params.workspace_id, request.params.webhook_id)),

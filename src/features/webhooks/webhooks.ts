@@ -118,8 +118,8 @@ export async function rotateWebhookSecret(ctx: Context, workspaceId: string, id:
 export async function listDeliveries(ctx: Context, workspaceId: string, id: string, options: { limit: number; offset?: number | undefined; cursor?: string | undefined }) {
   const hook = await getWebhook(ctx, workspaceId, id);
   let query = ctx.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.id);
-  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor));
-  return page(await query.orderBy('seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit);
+  if (options.cursor) query = query.where('seq', '<', decodeCursor(options.cursor, 'webhook-deliveries'));
+  return page(await query.orderBy('seq', 'desc').offset(options.offset ?? 0).limit(options.limit + 1).execute(), options.limit, 'webhook-deliveries');
 }
 
 export async function redeliver(ctx: Context, workspaceId: string, id: string, deliveryId: string): Promise<void> {
