@@ -364,6 +364,32 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     assert.deepEqual(await greetingRates(page), { ana: '5 calls, 80 % yes (4/5)', ben: '5 calls, 80 % yes (4/5)' });
   });
 
+  test('the calls the answers list, one after another from a call to the next, and back to the list', async () => {
+    const { page } = lead;
+    await page.goto(`${workspaceUrl}/executions`);
+    await page.getByRole('table', { name: 'Executions' }).getByRole('link', { name: 'Call QA' }).first().click();
+    const answers = page.getByRole('table', { name: 'Answers' });
+    await answers.locator('[data-call]').nth(9).waitFor();
+    await page.getByLabel('Filter: Did the agent greet the customer in the first 15 seconds?').click();
+    await page.getByRole('option', { name: 'No', exact: true }).click();
+    await page.getByText('3 calls.').waitFor();
+    const listed = await answers.locator('[data-call] a').filter({ hasText: /\.wav$/ }).allTextContents();
+    await answers.getByRole('link', { name: listed[0]! }).click();
+    const queue = page.locator('[data-review-queue]');
+    await queue.getByText('Call 1 of 3 in the answers you came from').waitFor();
+    await page.getByRole('heading', { name: listed[0]! }).waitFor();
+    await check(page, 'lead-queue');
+    await queue.getByRole('link', { name: 'Next call →' }).click();
+    await queue.getByText('Call 2 of 3 in the answers you came from').waitFor();
+    await page.getByRole('heading', { name: listed[1]! }).waitFor();
+    await queue.getByRole('link', { name: 'Next call →' }).click();
+    await queue.getByText('Call 3 of 3 in the answers you came from').waitFor();
+    await queue.getByText('The last one').waitFor();
+    await queue.getByRole('link', { name: '← Back to the answers' }).click();
+    await page.getByText('3 calls.').waitFor();
+    assert.match(page.url(), /answer\.greeting=false/);
+  });
+
   test('no console errors and no failed requests on the way', () => {
     assert.deepEqual(lead.problems, []);
   });

@@ -8,7 +8,8 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { download, workspacePath } from '../api/client.ts';
 import { queries, useMetadataFields } from '../api/queries.ts';
 import { RecordingFiltersBar } from '../components/RecordingFiltersBar.tsx';
-import { activeFilterCount, filtersFromSearch, filtersToQuery, filtersToSearch } from '../lib/filters.ts';
+import { activeFilterCount, filtersFromSearch, filtersToSearch } from '../lib/filters.ts';
+import { answerTableQuery, queuedCallHref } from '../lib/answer-query.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { formatDateTime } from '../lib/dates.ts';
@@ -33,11 +34,13 @@ export default function Answers() {
   const [search, setSearch] = useSearchParams();
   const executionId = search.get('execution_id');
   const filters = Object.fromEntries([...search.entries()].filter(([name]) => name.startsWith('answer.')));
+  // A call opened from here can go on to the next call of this table (its review queue).
+  const callHref = (recordingId: string, at: number | null) => queuedCallHref(workspace.id, recordingId, scenarioId, search, at);
   // "Sam's calls with no refund": the recordings' filters beside the answers'.
   const callFilters = filtersFromSearch(search);
   const fields = useMetadataFields(workspace.id);
   const [showCallFilters, setShowCallFilters] = useState(false);
-  const query = { ...(executionId ? { execution_id: executionId } : {}), ...filters, ...filtersToQuery(callFilters), limit: 1000, offset: 0 };
+  const query = answerTableQuery(search);
 
   const table = useQuery(queries.answers(workspace.id, scenarioId, query));
   const questions = table.data?.questions ?? [];
@@ -102,7 +105,7 @@ export default function Answers() {
             {table.data?.rows.map((row) => (
               <Table.Tr key={row.analysis_run_id} data-call={row.recording_id}>
                 <Table.Td>
-                  <Anchor component={Link} to={`/w/${workspace.id}/recordings/${row.recording_id}`} size="sm">
+                  <Anchor component={Link} to={callHref(row.recording_id, null)} size="sm">
                     {row.filename}
                   </Anchor>
                   <Text size="xs" c="dimmed">
@@ -123,12 +126,12 @@ export default function Answers() {
                         —
                       </Table.Td>
                     );
-                  const at = cell.evidence_start === null ? '' : `?t=${cell.evidence_start}`;
+
                   return (
                     <Table.Td key={q.id} data-question={q.id} data-answer={String(cell.answer)} data-label={q.text}>
                       <Group gap={4} wrap="nowrap">
                         {typeof cell.answer === 'boolean' ? (
-                          <Anchor component={Link} to={`/w/${workspace.id}/recordings/${row.recording_id}${at}`} underline="never" aria-label={`${cell.answer ? 'Yes' : 'No'}: open the call${at ? ' at the evidence' : ''}`}>
+                          <Anchor component={Link} to={callHref(row.recording_id, cell.evidence_start)} underline="never" aria-label={`${cell.answer ? 'Yes' : 'No'}: open the call${cell.evidence_start === null ? '' : ' at the evidence'}`}>
                             <Badge color={cell.answer ? 'green' : 'red'} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
                               {cell.answer ? 'Yes' : 'No'}
                             </Badge>

@@ -11,6 +11,7 @@ import { ApiError } from '../api/client.ts';
 import { activeRun, completedRunIds, keys, latestCompletedRun, queries, useAnalysisScenarios, useTranscriptionScenarios } from '../api/queries.ts';
 import type { PlayerHandle } from '../components/AudioPlayer.tsx';
 import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
+import { ReviewQueue } from '../components/recording/ReviewQueue.tsx';
 import { RecordingHeader } from '../components/recording/RecordingHeader.tsx';
 import { RecordingWork } from '../components/recording/RecordingWork.tsx';
 import { TranscriptPanel } from '../components/recording/TranscriptPanel.tsx';
@@ -100,6 +101,7 @@ export default function Recording() {
 
   return (
     <Stack>
+      <ReviewQueue workspaceId={workspace.id} recordingId={r.id} />
       <RecordingHeader workspaceId={workspace.id} recording={r} categories={categories.data?.data ?? NONE} writer={writer} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>

@@ -1,0 +1,27 @@
+// The answers table's query for a page URL — one execution's results or every call's latest, the
+// answer filters and the recordings' own — and the link to a call opened from that table, which
+// carries the table's URL so the call's page can go on to the next call of it (a review queue).
+import { filtersFromSearch, filtersToQuery } from './filters.ts';
+
+export function answerTableQuery(search: URLSearchParams) {
+  const executionId = search.get('execution_id');
+  const answers = Object.fromEntries([...search.entries()].filter(([name]) => name.startsWith('answer.')));
+  return { ...(executionId ? { execution_id: executionId } : {}), ...answers, ...filtersToQuery(filtersFromSearch(search)), limit: 1000, offset: 0 };
+}
+
+/** A call of the answers table of `scenarioId` (its page's URL search `from`), opened at `at` seconds where given. */
+export function queuedCallHref(workspaceId: string, recordingId: string, scenarioId: string, from: URLSearchParams, at: number | null): string {
+  const search = new URLSearchParams({ ...(at === null ? {} : { t: String(at) }), queue: scenarioId, from: from.toString() });
+  return `/w/${workspaceId}/recordings/${recordingId}?${search.toString()}`;
+}
+
+/** Where a call's first evidence is, for the questions the table is filtered by (else any): the second to open the next call at. */
+export function firstEvidence(row: { answers: Record<string, { evidence_start: number | null } | undefined> }, from: URLSearchParams): number | null {
+  const filtered = [...from.keys()].filter((name) => name.startsWith('answer.')).map((name) => name.slice('answer.'.length));
+  const ids = filtered.length > 0 ? filtered : Object.keys(row.answers);
+  for (const id of ids) {
+    const start = row.answers[id]?.evidence_start;
+    if (start !== null && start !== undefined) return start;
+  }
+  return null;
+}
