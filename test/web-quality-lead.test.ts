@@ -84,6 +84,8 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.getByText('Week', { exact: true }).click();
     const table = page.getByRole('table', { name: 'Answers per group' });
     await table.getByText('ben').waitFor();
+    // The table drawn with the scenario's questions (not a first draw of the groups alone).
+    await table.getByRole('columnheader', { name: /^Did the agent greet/ }).waitFor();
     const headers = await table.getByRole('columnheader').allTextContents();
     const greeting = headers.findIndex((h) => h.startsWith('Did the agent greet'));
     const calls = headers.indexOf('Calls');

@@ -55,8 +55,8 @@ export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing:
         )}
         {reviewing &&
           (noting ? (
-            <Group gap="xs" align="end" wrap="nowrap">
-              <TextInput size="xs" label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} onKeyDown={(event) => event.key === 'Enter' && saveNote()} flex={1} maxLength={2_000} />
+            <Group gap="xs" align="end">
+              <TextInput size="xs" label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} onKeyDown={(event) => event.key === 'Enter' && saveNote()} flex={1} miw={220} maxLength={2_000} />
               <Button size="xs" disabled={reviewing.busy} onClick={saveNote} aria-label={`Save note: ${answer.question}`}>
                 Save note
               </Button>

@@ -5,7 +5,7 @@ import { Alert, AppShell, Burger, Center, Group, Loader, Menu, NavLink, Select, 
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
-import { Link, Navigate, NavLink as RouterLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, NavLink as RouterLink, Outlet, ScrollRestoration, useLocation, useNavigate, useParams } from 'react-router';
 import { api, ok } from '../api/client.ts';
 import { setCsrfToken } from '../api/client.ts';
 import { useSession, type WorkspaceInfo } from '../session.tsx';
@@ -138,6 +138,8 @@ export default function WorkspaceLayout() {
         <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
           <TrialBanner workspace={workspace} />
           <Outlet />
+          {/* Another page opens at its top (a call opened from a long table too); a page's own filters keep the place. */}
+          <ScrollRestoration getKey={(at) => at.pathname} />
         </AppShell.Main>
       </AppShell>
     </WorkspaceContext.Provider>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { answerTableQuery, firstEvidence, queuedCallHref } from './answer-query.ts';
+import { answerTableQuery, firstEvidence, placeInQueue, queuedCallHref } from './answer-query.ts';
 
 describe('the answers table and the calls opened from it', () => {
   test("the table's query: the execution, the answer filters and the recordings' own", () => {
@@ -21,5 +21,17 @@ describe('the answers table and the calls opened from it', () => {
     expect(firstEvidence(row, new URLSearchParams('answer.request=uncertain'))).toBe(3);
     expect(firstEvidence(row, new URLSearchParams('answer.greeting=false'))).toBeNull();
     expect(firstEvidence(row, new URLSearchParams(''))).toBe(12);
+  });
+
+  test('a call a review took out of the table goes on from its place, not from the top', () => {
+    const rows = [
+      { recording_id: 'c8', recorded_at: '2026-11-20T10:00:00Z' },
+      { recording_id: 'c7', recorded_at: '2026-11-19T10:00:00Z' },
+      { recording_id: 'c3', recorded_at: '2026-11-16T10:00:00Z' },
+    ];
+    expect(placeInQueue(rows, 'c7', '2026-11-19T10:00:00Z')).toEqual({ here: 1, rest: [rows[2]] });
+    // c5 (18 Nov) left the table: c3 comes next, not c8.
+    expect(placeInQueue(rows, 'c5', '2026-11-18T10:00:00Z')).toEqual({ here: -1, rest: [rows[2]] });
+    expect(placeInQueue(rows, 'c1', '2026-11-01T10:00:00Z')).toEqual({ here: -1, rest: [] });
   });
 });

@@ -101,7 +101,7 @@ export default function Recording() {
 
   return (
     <Stack>
-      <ReviewQueue workspaceId={workspace.id} recordingId={r.id} />
+      <ReviewQueue workspaceId={workspace.id} recordingId={r.id} recordedAt={r.recorded_at} />
       <RecordingHeader workspaceId={workspace.id} recording={r} categories={categories.data?.data ?? NONE} writer={writer} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
@@ -140,6 +140,7 @@ export default function Recording() {
             acting={act.isPending}
             onSeek={seek}
           />
+          <ReviewQueue workspaceId={workspace.id} recordingId={r.id} recordedAt={r.recorded_at} compact />
         </Grid.Col>
       </Grid>
     </Stack>
