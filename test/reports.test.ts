@@ -149,6 +149,9 @@ for (const backend of await backends()) {
       const result = (await client.listAnalysisResults({ query: { recording_id: blueRow.recording_id } })).data.find((r) => r.analysis_run_id === runId)!;
       assert.equal(result.answers.find((a) => a.question_id === 'greeting')!.review?.answer, !engine.answer, 'the result shows the review');
 
+      // A note added to the same verdict keeps when and by whom it was given.
+      const noted = await review(!engine.answer, 'greeting', 'listened twice');
+      assert.deepEqual([noted.review?.reviewed_at, noted.review?.note], [reviewed.review?.reviewed_at, 'listened twice']);
       // Agreeing replaces the review: counted as the engine said, and not overturned.
       await review(engine.answer);
       assert.deepEqual([(await greetingOf()).true, (await greetingOf()).reviewed, (await greetingOf()).overturned], [before.true, 1, 0]);

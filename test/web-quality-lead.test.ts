@@ -363,6 +363,14 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     greeting = await openCall('false');
     await greeting.getByRole('button', { name: /^Undo review: / }).click();
     await greeting.locator('[data-review-buttons]').waitFor();
+    // A text answer the call does not give: "Wrong…", then "Not said in the call"; then undone.
+    const reason = page.locator('[data-result] [data-question="call_reason"]').first();
+    await reason.getByRole('button', { name: /^Wrong…: What did the customer call about/ }).click();
+    await reason.getByRole('button', { name: 'Not said in the call' }).click();
+    await reason.locator('[data-reviewed="overturned"]').getByText(/corrected it; the engine said “/).waitFor();
+    assert.equal(await reason.locator('[data-answer="text"]').textContent(), '—', 'the reviewer\'s answer: nothing');
+    await reason.getByRole('button', { name: /^Undo review: / }).click();
+    await reason.locator('[data-review-buttons]').waitFor();
     assert.deepEqual(await greetingRates(page), { ana: '5 calls, 80 % yes (4/5)', ben: '5 calls, 80 % yes (4/5)' });
   });
 

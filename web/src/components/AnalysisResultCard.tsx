@@ -123,7 +123,7 @@ export function AnalysisResultCard({
               </>
             )}
             {/* After the passages: what was heard, then whether the answer is right. */}
-            <AnswerReview key={answer.review?.reviewed_at ?? 'unreviewed'} answer={answer} reviewing={reviewing} />
+            <AnswerReview key={answer.review ? JSON.stringify([answer.review.reviewed_at, answer.review.answer, answer.review.note]) : 'unreviewed'} answer={answer} reviewing={reviewing} />
           </Stack>
           );
         })}

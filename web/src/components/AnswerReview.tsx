@@ -1,5 +1,5 @@
 // A person's review of one answer: after a listen, "Right" keeps the engine's answer and "Wrong"
-// gives the other one (a yes/no question) or the right text; reports and the answer table then
+// gives the other one (a yes/no question) or the right text (or that the call does not say it); reports and the answer table then
 // count the reviewer's answer. A reviewed answer says so, with what the engine said where it was
 // overturned and the reviewer's note (added or edited after), and the review can be undone.
 import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
@@ -98,6 +98,9 @@ export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing:
         <Group gap="xs">
           <Button size="xs" disabled={reviewing.busy || !text.trim()} onClick={save}>
             Save
+          </Button>
+          <Button size="xs" variant="default" disabled={reviewing.busy} onClick={() => reviewing.review(answer.question_id, '', note.trim() || undefined)} title="The call does not answer this question">
+            Not said in the call
           </Button>
           <Button size="xs" variant="default" onClick={() => setCorrecting(false)}>
             Cancel
