@@ -157,10 +157,9 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
         AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(mt.stats->'speakers') ms WHERE lower(ms->>'speaker') = ${speaker}::text))`);
   }
   for (const [path, values] of Object.entries(filters.metadata)) {
-    const raw = values.slice(0, MAX_VALUES);
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     // `a.b` is the field b inside a, or a field whose own name is "a.b" (metadata is kept as sent).
-    const probes = raw.flatMap(candidateValues).flatMap((value) => [containment(path, value), ...(path.includes('.') ? [JSON.stringify({ [path]: value })] : [])]);
+    const probes = values.flatMap(candidateValues).flatMap((value) => [containment(path, value), ...(path.includes('.') ? [JSON.stringify({ [path]: value })] : [])]);
     const alternatives = probes.map((probe) => sql<boolean>`${column('metadata')} @> ${probe}::jsonb`);
     conditions.push(sql<boolean>`(${sql.join(alternatives, sql` OR `)})`);
   }

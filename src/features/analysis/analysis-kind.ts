@@ -2,7 +2,7 @@
 // and runs the scenario's analysis engine (cancellable) on each question's part of the transcript,
 // and stores the result with the completion.
 import { Type, type Static } from '@sinclair/typebox';
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { AnalysisOptions, presentAnalysisRun } from './analysis-card.ts';
 import { RetrySettings } from '../../core/scenarios/scenario-card.ts';
 import type { AnalysisRunsTable } from '../../platform/db/tables.ts';
@@ -13,7 +13,7 @@ import { analyzeTranscript } from './targeted-questions.ts';
 import type { RunKind } from '../../core/runs/run-kind.ts';
 import { TRANSCRIPT_COLUMNS, transcriptParts, transcriptSpotted, type TranscriptRow } from '../../core/transcripts/transcript.ts';
 import { QuestionSchema } from '../../core/analyses/questions.ts';
-import { reportFacts, withEarlierReviews } from './reviewed-answers.ts';
+import { lockCallResults, reportFacts, withEarlierReviews } from './reviewed-answers.ts';
 
 export type AnalysisRun = Selectable<AnalysisRunsTable>;
 
@@ -67,7 +67,7 @@ export const analysisKind: RunKind<AnalysisRun, AnalysisSnapshot, TranscriptRow,
     // This result replaces the recording's earlier one for the scenario in reports, keeping its
     // reviews. Results of one recording and scenario completing at once take turns, so exactly
     // one stays the latest.
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${run.recording_id}:${run.analysis_scenario_id}`}))`.execute(trx);
+    await lockCallResults(trx, run.recording_id, run.analysis_scenario_id);
     const answers = await withEarlierReviews(trx, run.recording_id, run.analysis_scenario_id, output.answers);
     await trx
       .insertInto('analysis_results')

@@ -8,13 +8,12 @@
 import { sql } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../../context.ts';
-import type { Trx } from '../../platform/db/database.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
 import { getRun } from '../../core/runs/runs.ts';
-import { presentAnalysisResult, StoredAnswersSchema, UNCERTAIN_BELOW, type ReviewSchema } from '../../core/analyses/analysis-result.ts';
+import { presentAnalysisResult, StoredAnswersSchema, type ReviewSchema } from '../../core/analyses/analysis-result.ts';
 import { analysisKind } from './analysis-kind.ts';
-import { agreeing } from './reviewed-answers.ts';
+import { agreeing, lockCallResults, reportFacts } from './reviewed-answers.ts';
 import { emitEvent } from '../../core/events.ts';
 
 type Review = Static<typeof ReviewSchema>;
@@ -73,7 +72,7 @@ async function changeAnswer(ctx: Context, workspaceId: string, runId: string, qu
     if (!owner) throw notFound(`the result of analysis run ${runId}`);
     // Taken in turn with a new result of the call being stored (analysis-kind's persist): that one
     // carries this review over, or this review finds it the latest and is refused.
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${owner.recording_id}:${owner.analysis_scenario_id}`}))`.execute(trx);
+    await lockCallResults(trx, owner.recording_id, owner.analysis_scenario_id);
     const latest = await trx.selectFrom('analysis_facts').select('analysis_run_id').where('recording_id', '=', owner.recording_id).where('analysis_scenario_id', '=', owner.analysis_scenario_id).where('latest', '=', true).executeTakeFirst();
     if (latest && latest.analysis_run_id !== run.id) {
       throw new AppError('result_superseded', `the call was analysed again since: review the answers of its latest result, analysis run ${latest.analysis_run_id} (reviews count for the latest result only)`);
@@ -90,24 +89,16 @@ async function changeAnswer(ctx: Context, workspaceId: string, runId: string, qu
     if (!current.review && !changed.review) return presentAnalysisResult(result).answers[index]!;
     answers[index] = changed;
     await trx.updateTable('analysis_results').set({ answers: JSON.stringify(answers) }).where('analysis_run_id', '=', run.id).execute();
-    if (changed.type === 'boolean' && typeof changed.answer === 'boolean') await countInReports(trx, run.id, changed);
+    // Reports count the result's answers as they now read (the reviewer's where reviewed).
+    const facts = reportFacts(answers);
+    await trx
+      .updateTable('analysis_facts')
+      .set({ booleans: sql`${JSON.stringify(facts.booleans)}::jsonb`, uncertain: sql`${JSON.stringify(facts.uncertain)}::jsonb`, reviews: sql`${JSON.stringify(facts.reviews)}::jsonb` })
+      .where('analysis_run_id', '=', run.id)
+      .execute();
     const presented = presentAnalysisResult({ ...result, answers }).answers[index]!;
     // Reviewed, reviewed again or its review removed (then the answer has no `review`).
     await emitEvent(ctx, trx, workspaceId, 'analysis_answer.reviewed', { analysis_run_id: run.id, recording_id: owner.recording_id, analysis_scenario_id: owner.analysis_scenario_id, answer: presented });
     return presented;
   });
-}
-
-/** The run's report facts count the reviewed answer (or the engine's, without a review). */
-async function countInReports(trx: Trx, runId: string, answer: StoredAnswers[number]) {
-  const id = answer.question_id;
-  const review = answer.review;
-  const counted = review ? review.answer : answer.answer;
-  const uncertain = !review && answer.confidence < UNCERTAIN_BELOW;
-  await sql`
-    UPDATE analysis_facts SET
-      booleans = booleans || jsonb_build_object(${id}::text, ${counted}::boolean),
-      uncertain = ${uncertain ? sql`uncertain || jsonb_build_object(${id}::text, true)` : sql`uncertain - ${id}::text`},
-      reviews = ${review ? sql`reviews || jsonb_build_object(${id}::text, ${review.agrees ? 'agreed' : 'overturned'}::text)` : sql`reviews - ${id}::text`}
-    WHERE analysis_run_id = ${runId}`.execute(trx);
 }

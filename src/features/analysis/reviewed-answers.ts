@@ -2,6 +2,7 @@
 // analysed again keeps the reviews of its previous result where the question is asked in the same
 // words (the person heard the call, and the call has not changed), and reports count a reviewed
 // answer as the reviewer gave it.
+import { sql } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { Trx } from '../../platform/db/database.ts';
 import type { AnalysisAnswer } from '../../engines/analysis/types.ts';
@@ -9,6 +10,15 @@ import { readStored } from '../../platform/db/stored-json.ts';
 import { StoredAnswersSchema, UNCERTAIN_BELOW } from '../../core/analyses/analysis-result.ts';
 
 type StoredAnswers = Static<typeof StoredAnswersSchema>;
+
+/**
+ * Takes turns, until the transaction ends, with whatever else changes a call's results for a
+ * scenario: a new result being stored (which becomes the latest and carries the reviews over) and
+ * a review (which must find the latest result, and be carried over by the next).
+ */
+export async function lockCallResults(trx: Trx, recordingId: string, scenarioId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`facts:${recordingId}:${scenarioId}`}))`.execute(trx);
+}
 
 /** Whether a reviewer's answer is the engine's: the same boolean, or the same text whatever its case. */
 export const agreeing = (given: boolean | string, engine: boolean | string) =>

@@ -126,7 +126,6 @@ export default function Answers() {
                         —
                       </Table.Td>
                     );
-
                   return (
                     <Table.Td key={q.id} data-question={q.id} data-answer={String(cell.answer)} data-label={q.text}>
                       <Group gap={4} wrap="nowrap">

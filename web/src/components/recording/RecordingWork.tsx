@@ -94,24 +94,19 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
         client.invalidateQueries({ queryKey: keys.answers(workspaceId, scenarioId) }),
         client.invalidateQueries({ queryKey: keys.reports(workspaceId) }),
       ]);
+    // Read again also when refused: a result superseded since the page read it gives way to the new one.
+    const thenReread = (call: () => Promise<unknown>) =>
+      act(async () => {
+        try {
+          await call();
+        } finally {
+          await reread();
+        }
+      });
     return {
-      // Read again also when refused: a result superseded since the page read it gives way to the new one.
       review: (questionId, answer, note) =>
-        act(async () => {
-          try {
-            await ok(api.PUT('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) }, body: note ? { answer, note } : { answer } }));
-          } finally {
-            await reread();
-          }
-        }),
-      undo: (questionId) =>
-        act(async () => {
-          try {
-            await ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) } }));
-          } finally {
-            await reread();
-          }
-        }),
+        thenReread(() => ok(api.PUT('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) }, body: note ? { answer, note } : { answer } }))),
+      undo: (questionId) => thenReread(() => ok(api.DELETE('/api/v1/workspaces/{workspace_id}/analysis-runs/{run_id}/answers/{question_id}/review', { params: { path: reviewPath(questionId) } }))),
       busy: acting,
     };
   };
