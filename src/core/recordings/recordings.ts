@@ -71,6 +71,8 @@ export async function createFromUpload(
   ctx: Context,
   workspaceId: string,
   input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number | null; recordedAt?: Date | null; pipeline?: boolean },
+  /** Work done in the transaction that creates the recording (a run asked for with it, which the prepared audio must see). */
+  alongside?: (trx: Trx, recording: Recording) => Promise<void>,
 ): Promise<Recording> {
   const id = newId('recording');
   const keys = recordingKeys(workspaceId, id);
@@ -100,6 +102,7 @@ export async function createFromUpload(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await alongside?.(trx, recording);
       await ctx.queue.send('prepare-audio', { recordingId: id }, { trx });
       return recording;
     });

@@ -89,14 +89,18 @@ const SETTLED_CHECK_MS = 2000;
 
 export async function transcribeNow(ctx: Context, workspaceId: string, request: SyncRequest, signal: AbortSignal): Promise<{ run: TranscriptionRun; transcript: TranscriptRow }> {
   const scenario = await snapshotFor(ctx, workspaceId, request);
+  // The run is created with the recording, so the prepared audio finds it and starts no automatic run beside it.
+  let started: TranscriptionRun | undefined;
   const recording = await createFromUpload(ctx, workspaceId, {
     audio: request.audio,
     filename: sanitizeFilename(request.filename, 'audio'),
     contentType: request.contentType,
     metadata: { value: { source: 'openai-compatible' }, json: '{"source":"openai-compatible"}' },
     retentionDays: checkRetention(ctx, undefined),
+  }, async (trx, created) => {
+    started = await createTranscriptionRun(ctx, trx, { workspaceId, recordingId: created.id, scenario });
   });
-  const started = await ctx.db.transaction().execute((trx) => createTranscriptionRun(ctx, trx, { workspaceId, recordingId: recording.id, scenario }));
+  if (!started) throw new Error('the run was not created with its recording');
   for (;;) {
     if (signal.aborted) {
       await cancelRun(ctx, transcriptionKind, workspaceId, started.id).catch(() => {});
