@@ -107,9 +107,17 @@ for (const backend of await backends()) {
       assert.equal(ofExecution.total, 3);
       const runs = (await client.listAnalysisRuns({ query: { execution_id: executions[0]!.id } })).data.map((r) => r.id);
       assert.deepEqual(ofExecution.rows.map((r) => r.analysis_run_id).sort(), runs.sort());
+      assert.deepEqual([...all.rows, ...ofExecution.rows].map((r) => r.superseded), [false, false, false, false, false, false], 'the newest results');
+      // Analysed again: the earlier execution's table says its calls have a newer result (where reviews go).
+      const results = async () => (await client.listAnalysisResults({ query: { analysis_scenario_id: scenarioId, limit: 200 } })).data.length;
+      const already = await results();
+      await client.execute('analysis', scenarioId);
+      await eventually(async () => ((await results()) >= already + 3 ? true : null), 180_000, 'the new execution\'s results');
+      assert.deepEqual((await table({ execution_id: executions[0]!.id })).rows.map((r) => r.superseded), [true, true, true]);
+      assert.deepEqual((await table()).rows.map((r) => r.superseded), [false, false, false]);
       const csv = await csvOf(`${P}/analysis-scenarios/${scenarioId}/answers?metadata.team=blue`);
       const [header, ...lines] = csv.body.trim().split('\n');
-      assert.equal(header, 'recording_id,filename,recorded_at,outdated,metadata.team,greeting,greeting.confidence,greeting.uncertain,greeting.reviewed,greeting.overturned,request,request.confidence,request.uncertain,request.reviewed,request.overturned');
+      assert.equal(header, 'recording_id,filename,recorded_at,outdated,superseded,metadata.team,greeting,greeting.confidence,greeting.uncertain,greeting.reviewed,greeting.overturned,request,request.confidence,request.uncertain,request.reviewed,request.overturned');
       assert.equal(lines.length, 1);
       await rejectsWith(table({ 'answer.greeting': 'maybe' }), 400, 'validation_failed');
       await rejectsWith(table({ 'answer.nope': 'true' }), 400, 'validation_failed');

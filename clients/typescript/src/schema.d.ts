@@ -9057,6 +9057,8 @@ export interface operations {
                             analysis_run_id: string;
                             /** @description true when these answers are of an earlier transcript than the call's latest (transcribed again, or corrected, since): analyse the call again for answers of what it now says */
                             outdated: boolean;
+                            /** @description true in an execution's table when the call has a newer result of the scenario than this execution's (analysed again since): reviews and reports count the newest */
+                            superseded: boolean;
                             /** @description By question id */
                             answers: {
                                 [key: string]: {

@@ -79,6 +79,7 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
         recorded_at: DateTime,
         analysis_run_id: Type.String(),
         outdated: Type.Boolean({ description: 'true when these answers are of an earlier transcript than the call\'s latest (transcribed again, or corrected, since): analyse the call again for answers of what it now says' }),
+        superseded: Type.Boolean({ description: 'true in an execution\'s table when the call has a newer result of the scenario than this execution\'s (analysed again since): reviews and reports count the newest' }),
         answers: Type.Record(Type.String(), Cell, { description: 'By question id' }),
       }),
     ),

@@ -34,6 +34,8 @@ export interface AnswerRow {
   analysis_run_id: string;
   /** The answers are of a transcript the call no longer has as its latest (transcribed again, or corrected, since). */
   outdated: boolean;
+  /** The call has a newer result of the scenario than this one (an execution's table only): reviews go to the newest. */
+  superseded: boolean;
   answers: Record<string, AnswerCell>;
 }
 
@@ -93,9 +95,10 @@ export async function answerTable(
     return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(res.answers) AS e(a) WHERE a->>'question_id' = ${id} AND ${match})`;
   });
   const where = [...conditions, ...answerConditions];
-  const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown; outdated: boolean; total: string }>`
+  const { rows } = await sql<{ recording_id: string; filename: string; metadata_json: string; recorded_at: Date; analysis_run_id: string; answers: unknown; outdated: boolean; superseded: boolean; total: string }>`
     SELECT rec.id AS recording_id, rec.filename, rec.metadata_json, rec.recorded_at, res.analysis_run_id, res.answers,
       res.transcript_id IS DISTINCT FROM ${latestTranscriptId(sql.ref('rec.id'))} AS outdated,
+      NOT EXISTS (SELECT 1 FROM analysis_facts f WHERE f.analysis_run_id = res.analysis_run_id AND f.latest) AS superseded,
       count(*) OVER () AS total
     FROM analysis_results res JOIN recordings rec ON rec.id = res.recording_id
     WHERE res.workspace_id = ${workspaceId} AND res.analysis_run_id IN (${chosen})
@@ -111,6 +114,7 @@ export async function answerTable(
       recorded_at: row.recorded_at,
       analysis_run_id: row.analysis_run_id,
       outdated: row.outdated === true,
+      superseded: row.superseded === true,
       answers: Object.fromEntries(
         stored.map((a) => [
           a.question_id,
@@ -141,12 +145,13 @@ export async function answerTable(
 
 export function answerTableCsv(table: AnswerTable): string {
   const metadataFields = [...new Set(table.rows.flatMap((row) => Object.keys(row.metadata)))].sort();
-  const header = ['recording_id', 'filename', 'recorded_at', 'outdated', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`, `${q.id}.reviewed`, `${q.id}.overturned`])];
+  const header = ['recording_id', 'filename', 'recorded_at', 'outdated', 'superseded', ...metadataFields.map((f) => `metadata.${f}`), ...table.questions.flatMap((q) => [q.id, `${q.id}.confidence`, `${q.id}.uncertain`, `${q.id}.reviewed`, `${q.id}.overturned`])];
   const lines = table.rows.map((row) => [
     row.recording_id,
     row.filename,
     row.recorded_at instanceof Date ? row.recorded_at.toISOString() : String(row.recorded_at),
     row.outdated,
+    row.superseded,
     ...metadataFields.map((f) => {
       const value = row.metadata[f];
       return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);

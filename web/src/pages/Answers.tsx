@@ -117,6 +117,11 @@ export default function Answers() {
                       Answers of an earlier transcript: analyse again
                     </Text>
                   )}
+                  {row.superseded && (
+                    <Text size="xs" c="#9a3412" data-superseded title="The call was analysed again after this execution: its page shows, and reviews, the newest answers; reports count those.">
+                      Analysed again since: the call shows newer answers
+                    </Text>
+                  )}
                 </Table.Td>
                 {questions.map((q) => {
                   const cell = row.answers[q.id];
