@@ -66,7 +66,9 @@ test('corrections that cannot apply name their field', () => {
   refused({ segments: [{ index: 2, text: 'x' }] }, 'segments/0/index');
   refused({ segments: [{ index: 0, text: '  ' }] }, 'segments/0/text');
   refused({ words: [{ index: 0, word: 'Thank' }], segments: [{ index: 0, text: 'Thanks' }] }, 'segments/0');
-  refused({ words: [{ index: 0, word: 'a' }, { index: 0, word: 'b' }] }, 'word 0');
+  // The second correction of the same word or segment, by its JSON pointer as every other error.
+  refused({ words: [{ index: 0, word: 'a' }, { index: 0, word: 'b' }] }, 'words/1/index');
+  refused({ segments: [{ index: 1, text: 'a' }, { index: 1, text: 'b' }] }, 'segments/1/index');
 });
 
 test('the bare word drops surrounding punctuation but keeps redaction tags', () => {

@@ -81,6 +81,37 @@ for (const backend of await oneBackend()) {
       assertProblem(bare, 404, 'not_found');
       assertProblem(await hark.request({ method: 'POST', url: `${P}/no-such-thing`, key: account.key, payload: { a: 1 } }), 404, 'not_found');
       assertProblem(await hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, payload: { file: 'x' } }), 415, 'unsupported_media_type');
+      // A form where no form is read is a 415 as any body not JSON: not acted on by a route that takes no body, nor a schema error.
+      const form = multipart({ x: '1' }, { content: audio, filename: 'call.wav', contentType: 'audio/wav' });
+      const sent = (url: string) => hark.request({ method: 'POST', url, key: account.key, payload: form.payload, headers: form.headers });
+      assertProblem(await sent(`${P}/transcription-runs/trn-00000000-0000-7000-8000-000000000000/cancel`), 415, 'unsupported_media_type');
+      assertProblem(await sent(`${P}/recordings/import`), 415, 'unsupported_media_type');
+      assertProblem(await sent(`${P}/api-keys`), 415, 'unsupported_media_type');
+    });
+
+    test('names are trimmed and never blank where they are made, as where they are changed; a file name given too long is refused', async () => {
+      const blank = await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email: 'blank@example.com', password: 'a long enough password', workspace_name: '   ' } });
+      assert.deepEqual(errorsOf(assertProblem(blank, 400, 'validation_failed')), ['workspace_name: must not be blank']);
+      const again = await hark.request({ method: 'POST', url: '/api/v1/accounts', payload: { email: 'blank@example.com', password: 'a long enough password', workspace_name: '  Support  ' } });
+      assert.equal(again.statusCode, 201, 'nothing was kept of the refused registration');
+      const workspace = await hark.request({ method: 'GET', url: `/api/v1/workspaces/${again.json<{ workspace_id: string }>().workspace_id}`, key: again.json<{ api_key: string }>().api_key });
+      assert.equal(workspace.json<{ name: string }>().name, 'Support');
+      const key = await hark.request({ method: 'POST', url: `${P}/api-keys`, key: account.key, payload: { name: ' \t ', scopes: ['recordings:read'] } });
+      assert.deepEqual(errorsOf(assertProblem(key, 400, 'validation_failed')), ['name: must not be blank']);
+      // The name given is kept or refused, never cut; a file's own name too long is cut before its extension.
+      assert.deepEqual(errorsOf(assertProblem(await upload({ filename: `${'f'.repeat(400)}.wav` }), 400, 'validation_failed')), ['filename: must NOT have more than 255 characters']);
+      const long = multipart({}, { content: audio, filename: `${'g'.repeat(400)}.wav`, contentType: 'audio/wav' });
+      const cut = await hark.request({ method: 'POST', url: `${P}/recordings`, key: account.key, payload: long.payload, headers: long.headers });
+      assert.equal(cut.statusCode, 202, cut.body);
+      const filename = cut.json<{ filename: string }>().filename;
+      assert.deepEqual([filename.length, filename.endsWith('g.wav')], [255, true]);
+      await hark.request({ method: 'DELETE', url: `${P}/recordings/${cut.json<{ id: string }>().id}`, key: account.key });
+    });
+
+    test('a workspace id that is no id at all is 404; a well-formed one of another workspace is 403', async () => {
+      assertProblem(await hark.request({ method: 'GET', url: '/api/v1/workspaces/garbage/recordings', key: account.key }), 404, 'not_found');
+      assertProblem(await hark.request({ method: 'GET', url: '/api/v1/workspaces/ws-00000000-0000-7000-8000-000000000000/recordings', key: account.key }), 403, 'forbidden');
+      assertProblem(await hark.request({ method: 'GET', url: '/api/v1/workspaces/garbage/recordings', key: 'hark_wrong' }), 401, 'unauthorized');
     });
 
     test('errors name a body field by its path, each once, and every value a field may take', async () => {

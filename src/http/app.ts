@@ -79,6 +79,13 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   // A route that takes no body (a retry, a cancel) refuses one with fields, as a route with a body
   // refuses a field it does not take: a field sent in vain is a mistake the client hears of. (A
   // form route reads its own body: JSON sent there is its 415.)
+  // A form goes only where a form is read: elsewhere it is 415 as any other body not JSON (not a
+  // schema error, nor a body-less route acting on it).
+  app.addHook('preValidation', async (request) => {
+    const config = request.routeOptions.config;
+    if (request.is404 || config.form || config.docBody !== undefined || !request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
+    throw new AppError('unsupported_media_type', 'this route does not take a multipart form: send JSON (application/json), or no body where it takes none');
+  });
   app.addHook('preValidation', async (request) => {
     const body: unknown = request.body;
     const takesBody = request.routeOptions.schema?.body !== undefined || request.routeOptions.config.docBody !== undefined;
@@ -127,12 +134,14 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
         const properties = querystring.properties;
         transformed.querystring = { ...querystring, required: querystring.required.filter((name) => properties[name]?.default === undefined) };
       }
-      // A route that reads a body can meet a body over the limit and one it cannot read.
-      if (transformed.body || docBody) {
-        const responses = { ...(transformed.response as Record<string, unknown> | undefined) };
+      // A request that may carry a body (one a route takes, or refuses) can meet a body over the
+      // limit and one it cannot read; a workspace path's id that is no id at all is a 404.
+      const responses = { ...(transformed.response as Record<string, unknown> | undefined) };
+      if (transformed.body || docBody || methods.some((method) => ['POST', 'PUT', 'PATCH'].includes(String(method)))) {
         for (const status of ['413', '415']) responses[status] ??= problemResponse(status === '413' ? 'The body is larger than the limit' : 'The media type or content encoding is not supported');
-        transformed.response = responses;
       }
+      if (url.includes(':workspace_id')) responses['404'] ??= problemResponse('Not found');
+      if (transformed.response || Object.keys(responses).length > 0) transformed.response = responses;
       if (!isPublic) {
         transformed.security = [{ bearerAuth: [] }, { sessionCookie: [] }];
         if (scope) transformed.description = `${(schema?.description as string | undefined) ?? ''}\n\nScope: ${scope}`.trim();

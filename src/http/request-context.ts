@@ -27,6 +27,8 @@ declare module 'fastify' {
     createsWork?: boolean;
     /** The multipart form a route reads itself, for the OpenAPI document only. */
     docBody?: object;
+    /** The route reads a multipart form (every other route refuses one with 415). */
+    form?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

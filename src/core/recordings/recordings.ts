@@ -60,10 +60,17 @@ async function retentionDays(ctx: Context, trx: Trx, workspaceId: string, asked:
   return workspace?.default_retention_days ?? ctx.config.retention.defaultDays;
 }
 
+/** A name of at most 255 characters, cut before its extension (".wav" kept) where it is longer. */
+function fitName(name: string): string {
+  if (name.length <= 255) return name;
+  const extension = /\.[A-Za-z0-9]{1,10}$/.exec(name)?.[0] ?? '';
+  return name.slice(0, 255 - extension.length) + extension;
+}
+
 /** A file name as kept: its last path part (an upload's browser strips folders; an import's name is given as text), no control characters, at most 255 characters. */
 export function sanitizeFilename(name: string | undefined, fallback: string): string {
   // The fallback too: a URL's decoded name may hold control characters (%00).
-  const clean = (text: string) => (text.split(/[\\/]/).at(-1) ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const clean = (text: string) => fitName((text.split(/[\\/]/).at(-1) ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim());
   return clean(name ?? '') || clean(fallback) || 'recording';
 }
 

@@ -30,7 +30,7 @@ export async function register(
   if (taken) throw new AppError('email_taken', `an account with ${email} already exists`);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const workspace = await createWorkspace(ctx, trx, input.workspace_name);
+      const workspace = await createWorkspace(ctx, trx, input.workspace_name, 'workspace_name');
       const accountId = newId('account');
       await trx.insertInto('accounts').values({ id: accountId, email, password_hash: passwordHash, workspace_id: workspace.id }).execute();
       await addOwner(trx, workspace.id, accountId);

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { RowWindow } from '../../core/cursor.ts';
 import type { Role, Scope } from '../../scopes.ts';
@@ -48,6 +48,8 @@ export interface KeyMaker {
  * is deleted with it and expires no later (without an expiry of its own, it takes the maker's).
  */
 export async function createApiKey(db: Db | Trx, workspaceId: string, input: NewKey, maker: KeyMaker): Promise<{ key: ApiKey; secret: string }> {
+  const name = input.name.trim();
+  if (!name) throw invalid('name', 'must not be blank');
   if (input.expires_at && new Date(input.expires_at).getTime() <= Date.now()) {
     throw new AppError('validation_failed', 'expires_at must be in the future', [{ path: 'expires_at', message: 'must be in the future' }]);
   }
@@ -72,7 +74,7 @@ export async function createApiKey(db: Db | Trx, workspaceId: string, input: New
       .values({
         id: newId('apiKey'),
         workspace_id: workspaceId,
-        name: input.name,
+        name,
         key_hash: hashKeySecret(secret),
         key_prefix: keyPrefix(secret),
         scopes: [...new Set(input.scopes)],

@@ -5,7 +5,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { isId } from '../../ids.ts';
 import { roleScopes, type Role } from '../../scopes.ts';
 import { findKeyBySecret } from './api-keys.ts';
 import { roleIn } from './memberships.ts';
@@ -112,6 +113,9 @@ export function registerAuth(app: FastifyInstance, ctx: Context): void {
     applyRateLimit(limiter, limitKey, reply);
 
     const workspaceId = (request.params as { workspace_id?: string }).workspace_id;
+    // A malformed id names no workspace at all (CONTRACT.md: unknown or malformed ids are 404); a
+    // well-formed one of another workspace is that workspace's 403.
+    if (workspaceId !== undefined && !isId('workspace', workspaceId)) throw notFound(`workspace ${workspaceId}`);
     if (principal.key) {
       if (workspaceId !== undefined && workspaceId !== principal.key.workspace_id) throw new AppError('forbidden', 'the API key belongs to another workspace');
     } else if (workspaceId !== undefined) {

@@ -13,12 +13,15 @@ export interface Workspace {
   created_at: Date;
 }
 
-export async function createWorkspace(ctx: Context, trx: Trx, name: string): Promise<Workspace> {
+/** A new workspace on the trial; its name trimmed, never blank (`field` names it in the error). */
+export async function createWorkspace(ctx: Context, trx: Trx, name: string, field = 'name'): Promise<Workspace> {
+  const trimmed = name.trim();
+  if (!trimmed) throw invalid(field, 'must not be blank');
   const id = newId('workspace');
   const trialEndsAt = new Date(Date.now() + ctx.config.trialDays * 86_400_000);
   const workspace = await trx
     .insertInto('workspaces')
-    .values({ id, name, trial_ends_at: trialEndsAt })
+    .values({ id, name: trimmed, trial_ends_at: trialEndsAt })
     .returningAll()
     .executeTakeFirstOrThrow();
   // Its first scenarios (wiring/automation.ts).

@@ -3,7 +3,7 @@ import { assertScope } from '../../http/request-context.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import {
   checkRetention,
@@ -85,6 +85,8 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       const upload = await readUpload(ctx, request, { fields: ['metadata', 'retention_days', 'recorded_at', 'filename'] });
       let recording;
       try {
+        // The name given is kept as an import keeps its own: too long is refused, not cut (a file's own name is cut, keeping its extension).
+        if (upload.fields.filename !== undefined && upload.fields.filename.length > 255) throw invalid('filename', 'must NOT have more than 255 characters');
         const metadata = parseMetadata(ctx, upload.fields.metadata);
         const retentionDays = checkRetention(ctx, upload.fields.retention_days);
         const recordedAt = checkRecordedAt(upload.fields.recorded_at);

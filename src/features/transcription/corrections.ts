@@ -70,9 +70,9 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
   const segmentEdits = corrections.segments ?? [];
   if (wordEdits.length + segmentEdits.length === 0) throw new CorrectionError('', 'has no correction: give words or segments');
   const seen = new Set<string>();
-  const once = (path: string) => {
-    if (seen.has(path)) throw new CorrectionError(path, 'is corrected twice');
-    seen.add(path);
+  const once = (target: string, path: string) => {
+    if (seen.has(target)) throw new CorrectionError(path, `names ${target}, which an earlier correction corrects: correct it once`);
+    seen.add(target);
   };
 
   const owned = wordsBySegment(segments, words);
@@ -80,7 +80,7 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
   wordEdits.forEach((edit, i) => {
     const word = words[edit.index];
     if (!word) throw new CorrectionError(`words/${i}/index`, `is not a word of the transcript (it has ${words.length})`);
-    once(`word ${edit.index}`);
+    once(`word ${edit.index}`, `words/${i}/index`);
     const written = edit.word.trim();
     if (!written || /\s/.test(written)) throw new CorrectionError(`words/${i}/word`, 'must be one word: correct the segment to change the number of words');
     if (word.punctuated_word === '') throw new CorrectionError(`words/${i}/index`, 'is part of a number written by the word before it: correct that word, or the segment');
@@ -93,7 +93,7 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
   segmentEdits.forEach((edit, i) => {
     const segment = segments[edit.index];
     if (!segment) throw new CorrectionError(`segments/${i}/index`, `is not a segment of the transcript (it has ${segments.length})`);
-    once(`segment ${edit.index}`);
+    once(`segment ${edit.index}`, `segments/${i}/index`);
     const text = edit.text.trim().replace(/\s+/g, ' ');
     if (!text) throw new CorrectionError(`segments/${i}/text`, 'is empty: a segment keeps at least one word');
     const own = owned[edit.index]!;

@@ -76,7 +76,7 @@ export async function openAiCompatRoutes(app: FastifyInstance, ctx: Context): Pr
   app.post(
     '/v1/audio/transcriptions',
     {
-      config: { scope: ['recordings:write', 'transcripts:write'], createsWork: true },
+      config: { scope: ['recordings:write', 'transcripts:write'], createsWork: true, form: true },
       schema: {
         tags: ['openai-compatible'],
         querystring: Type.Object({ format: Type.Optional(Type.Boolean({ description: 'Smart formatting for this request (punctuation, casing, numbers as digits); the scenario\'s `format` where not given' })) }, { additionalProperties: true }),
