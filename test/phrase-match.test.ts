@@ -83,3 +83,24 @@ test('a phrase written as the transcript shows it ("$25.50", "555-247-8139") is 
   assert.equal(ask(['twenty five dollars']).answer, true, 'as said, still');
   assert.equal(ask(['$99']).answer, false);
 });
+
+test('two people talking at once: each one\'s phrase is found in their own channel, not lost between the other\'s words', () => {
+  // Word times interleave: the agent's and the customer's words alternate in time order.
+  const agent = said('good morning thank you for calling acme', 0, 'channel_0', 0);
+  const customer = said('hi I want to cancel my subscription', 0.25, 'channel_1', 1);
+  const words = [...agent, ...customer].sort((a, b) => a.start - b.start);
+  const segments = [
+    { start: 0, end: 4, text: agent.map((w) => w.word).join(' '), speaker: 'channel_0', channel: 0 },
+    { start: 0.25, end: 4, text: customer.map((w) => w.word).join(' '), speaker: 'channel_1', channel: 1 },
+  ];
+  const text = segments.map((s) => s.text).join('\n');
+  const greeting = answerByPhrases({ id: 'greeting', text: 'Greeted?', phrases: ['thank you for calling'] }, { text, segments, words });
+  assert.deepEqual([greeting.answer, greeting.evidence.map((e) => e.text)], [true, ['thank you for calling']]);
+  const cancel = answerByPhrases({ id: 'cancel', text: 'Cancel?', phrases: ['cancel my subscription'] }, { text, segments, words });
+  assert.equal(cancel.answer, true);
+  // Nor is a phrase made of both people's words.
+  const mixed = answerByPhrases({ id: 'mixed', text: 'Mixed?', phrases: ['morning hi'] }, { text, segments, words });
+  assert.equal(mixed.answer, false);
+  // Without word times, the segments of each channel.
+  assert.equal(answerByPhrases({ id: 'greeting', text: 'Greeted?', phrases: ['thank you for calling'] }, { text, segments, words: [] }).answer, true);
+});

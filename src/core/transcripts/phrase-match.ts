@@ -84,8 +84,16 @@ export function matchPhrase(phrase: string, tokens: readonly TimedToken[]): Phra
 
 /** Every phrase's best match, best first. */
 export function matchPhrases(phrases: readonly string[], tokens: readonly TimedToken[]): PhraseMatch[] {
-  return phrases
-    .map((phrase) => matchPhrase(phrase, tokens))
+  return matchPhrasesIn(phrases, [tokens]);
+}
+
+/**
+ * The phrases found in each of several runs of tokens (one per channel: a phrase is said by one
+ * speaker, never made of two people's words said at once), best first.
+ */
+export function matchPhrasesIn(phrases: readonly string[], runs: readonly (readonly TimedToken[])[]): PhraseMatch[] {
+  return runs
+    .flatMap((tokens) => phrases.map((phrase) => matchPhrase(phrase, tokens)))
     .filter((match): match is PhraseMatch => match !== null)
     .sort((a, b) => a.edits / normalWords(a.phrase).length - b.edits / normalWords(b.phrase).length || a.start - b.start);
 }

@@ -4,7 +4,7 @@
 import type { AnalysisAnswer } from '../../engines/analysis/types.ts';
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { severalSpeakers, turnsText } from './speakers.ts';
-import { matchPhrases, normalWords, shownTokens, timedTokens, type TimedToken } from './phrase-match.ts';
+import { matchPhrasesIn, normalWords, shownTokens, timedTokens, type TimedToken } from './phrase-match.ts';
 
 /** What a phrase rule names: the question (or condition) it answers, its phrases and its scope. */
 export interface PhraseRule extends Scope {
@@ -69,10 +69,25 @@ export function scopedTranscript(parts: TranscriptParts, scope: Scope): Transcri
   return { text, segments, words };
 }
 
-/** Timed tokens of a transcript part: its words, or its segments' words at the segment's times. */
-function tokensOf(parts: TranscriptParts): TimedToken[] {
-  if (parts.words.length > 0) return timedTokens(parts.words);
-  return parts.segments.flatMap((s) => normalWords(s.text).map((word) => ({ word, start: s.start, end: s.end })));
+/** Items grouped by their channel, each group in the order given. */
+function byChannel<T extends { channel: number }>(items: readonly T[]): T[][] {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.channel);
+    if (group) group.push(item);
+    else groups.set(item.channel, [item]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Timed tokens of a transcript part, channel by channel: its words, or its segments' words at the
+ * segment's times. (In time order across channels, two people talking at once would interleave
+ * their words, and neither one's phrase be found.)
+ */
+function tokensOf(parts: TranscriptParts): TimedToken[][] {
+  if (parts.words.length > 0) return byChannel(parts.words).map((words) => timedTokens(words));
+  return byChannel(parts.segments).map((segments) => segments.flatMap((s) => normalWords(s.text).map((word) => ({ word, start: s.start, end: s.end }))));
 }
 
 /**
@@ -93,10 +108,10 @@ export const SINGLE_WORD_SPOT_CONFIDENCE = 0.55;
 export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): AnalysisAnswer {
   const scoped = scopedTranscript(parts, question);
   const tokens = tokensOf(scoped);
-  let matches = matchPhrases(question.phrases, tokens);
+  let matches = matchPhrasesIn(question.phrases, tokens);
   // A phrase written as the transcript shows it ("$25", "555-247-8139") is found in its shown words.
-  const shown = matches.length === 0 ? shownTokens(scoped.words) : null;
-  if (shown) matches = matchPhrases(question.phrases, shown);
+  const shown = matches.length === 0 ? byChannel(scoped.words).map((words) => shownTokens(words)) : [];
+  if (shown.some((run) => run !== null)) matches = matchPhrasesIn(question.phrases, shown.filter((run) => run !== null));
   const best = matches[0];
   if (!best) {
     // Not in the words: a phrase of the question that spotting heard in the audio answers it.
@@ -121,7 +136,7 @@ export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): A
     type: 'boolean',
     answer: best !== undefined,
     // Nothing said in the question's part (a speaker the call does not have): false, but unsure.
-    confidence: best ? Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000 : tokens.length > 0 ? 1 : 0,
+    confidence: best ? Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000 : tokens.some((run) => run.length > 0) ? 1 : 0,
     evidence: distinctPlaces(matches).map((m) => ({ text: m.text, start: m.start, end: m.end, source: 'transcript' as const })),
   };
 }
