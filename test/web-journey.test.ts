@@ -185,6 +185,9 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     // The call's metadata as fields and values, not as code.
     assert.deepEqual(await page.getByRole('definition').allTextContents(), ['ana', 'sales']);
     assert.equal(await page.locator('[data-metadata-field="agent"] dt').textContent(), 'agent');
+    // A call of one channel has its sentiment along the call too, in one lane: everyone's.
+    assert.equal(await page.locator('[data-sentiment-lane]').count(), 1);
+    await page.getByText('Sentiment along the call (one channel: everyone)').waitFor();
     await check(page, 'recording-transcript');
     // On a laptop's short screen the player stays in view under the header while the page scrolls.
     await page.setViewportSize({ width: 1280, height: 600 });
@@ -722,11 +725,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('combobox', { name: 'Phrases to find in the audio' }).waitFor();
     const speakers = page.locator('[data-section="speakers"]');
     // The Call QA template named the channels; a new workspace redacts card numbers.
-    assert.equal(await speakers.getByLabel('Channel 1 speaker').inputValue(), 'agent');
-    assert.equal(await speakers.getByLabel('Channel 2 speaker').inputValue(), 'customer');
+    assert.equal(await speakers.getByLabel('Speaker of channel_0 (left)').inputValue(), 'agent');
+    assert.equal(await speakers.getByLabel('Speaker of channel_1 (right)').inputValue(), 'customer');
     const redaction = page.locator('[data-section="redaction"]');
     assert.equal(await redaction.getByLabel('Card numbers').isChecked(), true);
-    await speakers.getByLabel('Channel 2 speaker').fill('caller');
+    await speakers.getByLabel('Speaker of channel_1 (right)').fill('caller');
     await speakers.getByLabel('Metadata field naming the speakers of a call').fill('speakers');
     await redaction.getByLabel('Phone numbers').check();
     await redaction.getByLabel('Also silence them in the audio').check();

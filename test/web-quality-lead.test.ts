@@ -131,6 +131,13 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.getByRole('link', { name: 'Open Call QA' }).click();
     await page.waitForURL(added);
     assert.equal(await page.getByRole('button', { name: 'Add Call QA' }).count(), 0);
+    // A speaker no transcription scenario names (a typo) is flagged before it is saved.
+    const saidBy = page.getByLabel('Question 1: said by', { exact: true });
+    const speaker = await saidBy.inputValue();
+    await saidBy.fill('custmer');
+    await page.getByText('No transcription scenario names a speaker “custmer” (they name agent, customer)').waitFor();
+    await saidBy.fill(speaker);
+    assert.equal(await page.getByText(/No transcription scenario names a speaker/).count(), 0);
   });
 
   test('ten calls in one upload, each with its own agent and queue from a CSV, transcribed by themselves', async () => {
@@ -171,7 +178,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     const { page } = lead;
     await page.goto(`${workspaceUrl}/scenarios`);
     await page.getByRole('table', { name: 'Transcription scenarios' }).getByRole('link').first().click();
-    const channel = page.getByLabel('Channel 2 speaker');
+    const channel = page.getByLabel('Speaker of channel_1 (right)');
     const was = await channel.inputValue();
     await channel.fill('caller');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -183,13 +190,24 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await channel.fill(was);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').last().waitFor();
+    // A term taught is a change the calls transcribed before lack too: said the same way.
+    const vocabulary = page.getByRole('combobox', { name: 'Vocabulary' });
+    await vocabulary.fill('Fernway');
+    await vocabulary.press('Enter');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/now transcribes otherwise \(its vocabulary\)/).waitFor();
+    // Taken out again (Backspace in the empty field removes the last term), as it was.
+    await vocabulary.press('Backspace');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').last().waitFor();
   });
 
   test('Call QA over every call as one execution; the calls whose agent did not greet, by the answer filter', async () => {
     const { page } = lead;
     await runCallQa(page, 1);
     await check(page, 'lead-executions');
-    await page.getByRole('table', { name: 'Executions' }).getByRole('link', { name: 'Call QA' }).first().click();
+    // A finished analysis says where its answers are read.
+    await page.getByRole('table', { name: 'Executions' }).getByRole('link', { name: 'See its answers →' }).first().click();
     const answers = page.getByRole('table', { name: 'Answers' });
     await answers.locator('[data-call]').nth(9).waitFor();
     await page.getByText('10 calls.').waitFor();
@@ -388,6 +406,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     const queue = page.locator('[data-review-queue]');
     await queue.getByText('Call 1 of 3 in the answers you came from').waitFor();
     await page.getByRole('heading', { name: listed[0]! }).waitFor();
+    assert.equal(await page.getByRole('link', { name: '← Recordings' }).count(), 0, 'one way back: to the answers');
     await check(page, 'lead-queue');
     await queue.getByRole('link', { name: 'Next call →' }).click();
     await queue.getByText('Call 2 of 3 in the answers you came from').waitFor();

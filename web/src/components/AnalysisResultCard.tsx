@@ -37,6 +37,7 @@ export function AnalysisResultCard({
   teaching,
   reviewing,
   earlierTranscript = false,
+  oneChannel = false,
 }: {
   result: Schemas['AnalysisResult'];
   scenarioName: string;
@@ -44,6 +45,8 @@ export function AnalysisResultCard({
   teaching?: Teaching | undefined;
   reviewing?: Reviewing | undefined;
   earlierTranscript?: boolean;
+  /** The call is one channel: a speaker it does not name cannot be told apart by naming channels. */
+  oneChannel?: boolean;
 }) {
   return (
     <Card withBorder radius="md" data-result={result.analysis_run_id}>
@@ -96,14 +99,15 @@ export function AnalysisResultCard({
                 <Text size="sm" fw={500}>
                   {answer.question}
                 </Text>
-                {scopeLabel(answer) && (
+                {/* How the engine answered says nothing of a person's answer: a reviewed one keeps its scope only. */}
+                {scopeLabel(answer.review ? { ...answer, method: undefined } : answer) && (
                   <Text size="xs" c="dimmed" data-scope>
-                    {scopeLabel(answer)}
+                    {scopeLabel(answer.review ? { ...answer, method: undefined } : answer)}
                   </Text>
                 )}
                 {answer.speaker_not_found !== undefined && (
                   <Text size="xs" data-speaker-not-found={answer.speaker_not_found}>
-                    {speakerNotFoundNote(answer.speaker_not_found, earlierTranscript)}
+                    {speakerNotFoundNote(answer.speaker_not_found, earlierTranscript, oneChannel)}
                   </Text>
                 )}
                 {answer.type === 'text' && (

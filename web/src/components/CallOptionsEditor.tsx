@@ -44,7 +44,7 @@ export function CallOptionsEditor({ options, onChange }: { options: Options; onC
           />
           <Group gap="xs" align="end">
             {Array.from({ length: channelCount }, (_, channel) => (
-              <TextInput key={channel} label={`Channel ${channel + 1} speaker`} placeholder={['e.g. agent', 'e.g. customer'][channel] ?? ''} w={170} maw="100%" value={labels[String(channel)] ?? ''} onChange={(e) => setLabel(channel, e.currentTarget.value)} />
+              <TextInput key={channel} label={`Speaker of channel_${channel}${[' (left)', ' (right)'][channel] ?? ''}`} placeholder={['e.g. agent', 'e.g. customer'][channel] ?? ''} w={200} maw="100%" value={labels[String(channel)] ?? ''} onChange={(e) => setLabel(channel, e.currentTarget.value)} />
             ))}
             {channelCount < 8 && (
               <Button variant="subtle" size="xs" onClick={() => setLabel(channelCount, `speaker_${channelCount + 1}`)}>

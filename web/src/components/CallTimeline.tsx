@@ -1,6 +1,7 @@
-// Under the waveform, on the same time axis: the call's chapters (a click plays one) and, for a
-// call with several speakers, each speaker's sentiment along the call, sentence by sentence (green
-// pleased, red upset, grey neutral; stronger the further from 0; the sentence and its score on hover).
+// Under the waveform, on the same time axis: the call's chapters (a click plays one) and each
+// speaker's sentiment along the call, sentence by sentence (green pleased, red upset, grey
+// neutral; stronger the further from 0; the sentence and its score on hover). A call of one
+// unnamed channel has one lane, everyone's.
 import { Box, Text, UnstyledButton } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
@@ -45,7 +46,7 @@ export function CallTimeline({ transcript, duration, onSeek }: { transcript: Tra
           ))}
         </Box>
       )}
-      {speakers.length > 1 && (
+      {sentences.length > 0 && (
         <>
           {speakers.map((speaker) => (
             // Full width, so that a segment sits under its own sound.
@@ -64,7 +65,7 @@ export function CallTimeline({ transcript, duration, onSeek }: { transcript: Tra
             </Box>
           ))}
           <Text size="xs" c="dimmed" mt={2}>
-            Sentiment, lane by lane: {speakers.join(' · ')} (green pleased, red upset)
+            {speakers.length > 1 ? `Sentiment, lane by lane: ${speakers.join(' · ')}` : `Sentiment along the call${/^channel_\d+$/.test(speakers[0] ?? '') ? ' (one channel: everyone)' : `: ${speakers[0] ?? ''}`}`} (green pleased, red upset)
           </Text>
         </>
       )}

@@ -12,6 +12,8 @@ interface Props {
   count: number;
   /** Speaker labels the workspace's transcription scenarios give. */
   speakers: string[];
+  /** The labels its scenarios name channels with, where they say them all (none from metadata); null where unknown. */
+  namedSpeakers?: string[] | null;
   onChange: (next: Question) => void;
   onMove: (by: number) => void;
   onRemove: () => void;
@@ -30,9 +32,11 @@ function tidy(question: Question): Question {
   };
 }
 
-export function QuestionEditor({ question: q, index, count, speakers, onChange, onMove, onRemove }: Props) {
+export function QuestionEditor({ question: q, index, count, speakers, namedSpeakers = null, onChange, onMove, onRemove }: Props) {
   const change = (patch: Partial<Question>) => onChange(tidy({ ...q, ...patch }));
   const n = index + 1;
+  // A speaker no scenario names (a typo: "custmer") reads nobody's words: said before it is saved.
+  const unnamed = q.speaker && namedSpeakers && namedSpeakers.length > 0 && !/^channel_\d+$/.test(q.speaker) && !namedSpeakers.some((s) => s.toLowerCase() === q.speaker!.toLowerCase());
   return (
     <Paper withBorder p="sm" radius="md" data-question-row={index}>
       <Stack gap="xs">
@@ -72,6 +76,7 @@ export function QuestionEditor({ question: q, index, count, speakers, onChange, 
             value={q.speaker ?? ''}
             onChange={(speaker) => change({ speaker: speaker.trim() })}
             aria-label={`Question ${n}: said by`}
+            {...(unnamed ? { error: `No transcription scenario names a speaker “${q.speaker}” (they name ${namedSpeakers.join(', ')})` } : {})}
           />
           <NumberInput
             label="Within the first"

@@ -152,7 +152,7 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
 
   return (
     <Paper withBorder p="md" radius="md">
-      <ScrollArea.Autosize mah={520} type="auto" viewportRef={viewport} viewportProps={{ onScroll }}>
+      <ScrollArea.Autosize mah={520} type="auto" offsetScrollbars="y" viewportRef={viewport} viewportProps={{ onScroll }}>
         <Stack gap="sm" aria-label="Transcript" onKeyDown={onWordKey}>
           {transcript.summary && (
             <Box>

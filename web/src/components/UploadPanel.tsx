@@ -151,7 +151,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
           <TextInput
             label="File-name pattern"
             description="Fields from each file's name; {recorded_at} is when the call took place (2026-11-20, or 2026-11-20T0930)"
-            placeholder="{agent}_{recorded_at}_{queue}.wav"
+            placeholder="e.g. {agent}_{recorded_at}_{queue}.wav"
             value={pattern}
             onChange={(event) => setPattern(event.currentTarget.value)}
           />

@@ -1,7 +1,11 @@
 // What an answer says about the speaker its question is about and the transcript did not name:
 // on the call's latest transcript, the way out is to transcribe again with the speakers named; on
-// an earlier one (the call was transcribed again since), it is to analyse the newer transcript.
-export function speakerNotFoundNote(speaker: string, earlierTranscript: boolean): string {
+// an earlier one (the call was transcribed again since), it is to analyse the newer transcript. A
+// call recorded on one channel has everyone on it: naming channels cannot tell its speakers apart.
+export function speakerNotFoundNote(speaker: string, earlierTranscript: boolean, oneChannel = false): string {
+  if (oneChannel) {
+    return `This call is one channel with everyone on it, so its “${speaker}” cannot be told apart and everyone’s words were read. Calls recorded with each side on its own channel (stereo) are read speaker by speaker; a recording of one side alone can be named by a metadata field (the transcription scenario’s “Metadata field naming the speakers of a call”).`;
+  }
   return earlierTranscript
     ? `The transcript these answers read named no “${speaker}”, so everyone’s words were read. The call has a newer transcript: analyse again to answer from it.`
     : `This transcript names no “${speaker}”, so everyone’s words were read. Transcribe the call again with its scenario’s speaker names, then analyse again.`;

@@ -19,4 +19,11 @@ describe('validation errors as a person reads them', () => {
     expect(plainMessage('must be between 1 and 3650')).toBe('must be between 1 and 3650');
     expect(fieldMessage({ path: 'email', message: 'must match format "email"' })).toBe('Email: must be an e-mail address');
   });
+
+  test('writes URL and ID in capitals, and tells a person, not a setting, who can allow a private address', () => {
+    expect(fieldMessage({ path: 'url', message: 'must reach a public address (127.0.0.1 is not; an operator may allow private addresses with HARK_ALLOW_PRIVATE_ADDRESSES=1)' })).toBe(
+      'URL: must reach a public address (127.0.0.1 is not; the operator of this Hark server can allow private addresses)',
+    );
+    expect(fieldName('recording_ids/2')).toBe('Recording IDs 3');
+  });
 });

@@ -9,11 +9,14 @@ const FORMATS: Record<string, string> = {
   date: 'a date',
 };
 
+/** Words of field names written in capitals. */
+const ACRONYMS: Record<string, string> = { url: 'URL', id: 'ID', ids: 'IDs' };
+
 /** "questions/0/text" → "Questions 1 text"; "default_retention_days" → "Default retention days"; "body" (the request's whole body) → "The request". */
 export function fieldName(path: string): string {
   const parts = path.split('/').filter((part) => part !== '' && part !== 'body' && part !== 'querystring' && part !== 'params');
   if (parts.length === 0) return 'The request';
-  const words = parts.map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.replace(/_/g, ' ')));
+  const words = parts.map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.split('_').map((word) => ACRONYMS[word] ?? word).join(' ')));
   const [first, ...rest] = words;
   const head = first!.charAt(0).toUpperCase() + first!.slice(1);
   return rest.length === 0 ? head : `${head} ${rest.join(' ')}`;
@@ -34,7 +37,9 @@ export function plainMessage(message: string): string {
   if (message === 'must have required property') return 'is required';
   const required = /^must have required property '([^']+)'$/.exec(message);
   if (required) return `needs ${required[1]!.replace(/_/g, ' ')}`;
-  return message;
+  // A setting's name is for the operator who runs the server, not for the person at the page.
+  return message.replace(/an operator may allow (.+?) with HARK_[A-Z_]+=\S+?(?=\)|$)/, 'the operator of this Hark server can allow $1');
+
 }
 
 /** One field's error as a line: "Email: must be an e-mail address". */

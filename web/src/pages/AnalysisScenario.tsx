@@ -52,6 +52,9 @@ export default function AnalysisScenario() {
   if (!draft) return <Text c="dimmed">Loading…</Text>;
   const questions: Question[] = draft.questions;
   const speakers = [...new Set(['agent', 'customer', ...(transcriptionScenarios.data?.data ?? []).flatMap((t) => Object.values(t.options.speaker_labels ?? {}))])];
+  // The names channels are given, where every scenario says them (one naming speakers from metadata could name any).
+  const scenariosNow = transcriptionScenarios.data?.data ?? [];
+  const namedSpeakers = scenariosNow.some((t) => t.options.speaker_labels_field) ? null : [...new Set(scenariosNow.flatMap((t) => Object.values(t.options.speaker_labels ?? {})))];
   const setQuestions = (next: Question[]) => set({ questions: next });
   // The speaker the saved questions ask about first, if any (the agent, the customer).
   const askedSpeaker = scenario.data?.questions.find((q) => q.speaker)?.speaker ?? null;
@@ -147,6 +150,7 @@ export default function AnalysisScenario() {
                   index={index}
                   count={questions.length}
                   speakers={speakers}
+                  namedSpeakers={namedSpeakers}
                   onChange={(next) => setQuestions(questions.map((x, i) => (i === index ? withKey(q, next, index) : x)))}
                   onMove={(by) => move(index, by)}
                   onRemove={() => setQuestions(questions.filter((_, i) => i !== index))}

@@ -78,6 +78,12 @@ export default function Executions() {
                           </Text>
                         )}
                         {e.counts.deleted > 0 && <Text size="xs">{e.counts.deleted} deleted</Text>}
+                        {/* Where an analysis's answers are read: said, not only behind the scenario's name. */}
+                        {e.kind === 'analysis' && e.counts.completed > 0 && e.scenario_name !== null && e.scenario_name !== undefined && (
+                          <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}`} size="xs" data-see-answers>
+                            See its answers →
+                          </Anchor>
+                        )}
                       </Group>
                     </Table.Td>
                     <Table.Td data-label="Started">

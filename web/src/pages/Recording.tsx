@@ -131,6 +131,7 @@ export default function Recording() {
             hasAudio={hasAudio}
             latestCompleted={latestCompleted}
             transcriptId={transcript.data?.id ?? null}
+            channels={r.channels ?? null}
             transcriptionScenarios={transcriptionScenarios.data?.data ?? NONE}
             analysisScenarios={analysisScenarios.data?.data ?? NONE}
             transcriptionRuns={transcriptionRuns.data?.data ?? NONE}

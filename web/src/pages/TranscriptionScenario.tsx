@@ -16,6 +16,7 @@ import { can } from '../session.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { SpeakersNamedNotice } from '../components/scenario/SpeakersNamedNotice.tsx';
 import { useState } from 'react';
+import { transcriptChanges } from '../lib/transcript-changes.ts';
 import { usePageTitle } from '../components/PageTitle.ts';
 
 type Scenario = Schemas['TranscriptionScenario'];
@@ -27,8 +28,9 @@ export default function TranscriptionScenario() {
   const engines = useEngines(workspace.id);
   const [running, { open: openRun, close: closeRun }] = useDisclosure(false);
   const writer = can.write(workspace.role);
-  // Saved with other channel names: calls transcribed before keep the old ones (a notice offers to transcribe them again).
-  const [renamed, setRenamed] = useState(false);
+  // Saved with other channel names, or another way to transcribe (vocabulary, phrases to find…):
+  // calls transcribed before keep what they had (a notice offers to transcribe them again).
+  const [changed, setChanged] = useState<{ renamed: boolean; others: string[] } | null>(null);
   const { scenario, draft, set, save, remove, stale, reload, overwrite, blocker } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.transcriptionScenario(workspace.id, scenarioId),
@@ -92,8 +94,9 @@ export default function TranscriptionScenario() {
         onSubmit={(e) => {
           e.preventDefault();
           const names = (options?: Scenario['options']) => JSON.stringify([options?.speaker_labels ?? {}, options?.speaker_labels_field ?? null]);
-          const changed = names(scenario.data?.options) !== names(draft.options);
-          save.mutate({ onSuccess: () => changed && setRenamed(true) });
+          const renamed = names(scenario.data?.options) !== names(draft.options);
+          const others = transcriptChanges(scenario.data, draft);
+          save.mutate({ onSuccess: () => (renamed || others.length > 0) && setChanged({ renamed, others }) });
         }}
       >
         <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
@@ -167,7 +170,7 @@ export default function TranscriptionScenario() {
               </Button>
             )}
             {/* Beside Save, where the reader is when it appears (at the top it went unseen). */}
-            {renamed && <SpeakersNamedNotice workspaceId={workspace.id} transcriptionScenarioId={scenarioId} byHand />}
+            {changed && <SpeakersNamedNotice key={JSON.stringify(changed)} workspaceId={workspace.id} transcriptionScenarioId={scenarioId} byHand renamed={changed.renamed} otherChanges={changed.others} />}
           </Stack>
         </fieldset>
       </form>

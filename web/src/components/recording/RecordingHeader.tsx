@@ -4,7 +4,7 @@ import { Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, TextInput, Tit
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/queries.ts';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
@@ -26,6 +26,8 @@ const keepsAudio = (r: Schemas['Recording']) => r.audio_deleted_at === null && !
 export const RecordingHeader = memo(function RecordingHeader({ workspaceId, recording: r, categories, writer }: { workspaceId: string; recording: Schemas['Recording']; categories: { id: string; name: string }[]; writer: boolean }) {
   const client = useQueryClient();
   const navigate = useNavigate();
+  // Opened from the answers across calls, the way back is the review queue's, above: one way back.
+  const [search] = useSearchParams();
   const [deleting, { open: askDelete, close: cancelDelete }] = useDisclosure(false);
   const [newUrl, setNewUrl] = useState('');
   const path = { workspace_id: workspaceId, recording_id: r.id };
@@ -43,9 +45,11 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
 
   return (
     <>
-      <Anchor component={Link} to={sectionHref(workspaceId, 'recordings')} size="sm">
-        ← Recordings
-      </Anchor>
+      {!search.has('queue') && (
+        <Anchor component={Link} to={sectionHref(workspaceId, 'recordings')} size="sm">
+          ← Recordings
+        </Anchor>
+      )}
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Title order={1} fz="h2" style={{ wordBreak: 'break-word' }}>

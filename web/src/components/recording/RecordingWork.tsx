@@ -26,6 +26,8 @@ interface Props {
   latestCompleted: string | null;
   /** The transcript shown (the recording's latest), to tell answers read from an earlier one. */
   transcriptId: string | null;
+  /** The recording's audio channels, once prepared (one: everyone on it). */
+  channels: number | null;
   transcriptionScenarios: Schemas['TranscriptionScenario'][];
   analysisScenarios: Schemas['AnalysisScenario'][];
   transcriptionRuns: Schemas['TranscriptionRun'][];
@@ -38,7 +40,7 @@ interface Props {
   onSeek: (seconds: number) => void;
 }
 
-export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
+export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, channels, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
   const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   // The scenario a run without one gets (the server's choice): the automatic one, else the oldest.
@@ -157,7 +159,16 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
             {results?.length === 0 && <Text c="dimmed" size="sm">No answers yet: analyse the transcript with a scenario.</Text>}
             {latestPerScenario(results ?? []).map(({ latest, earlier }) => (
               <Stack key={latest.analysis_run_id} gap={4}>
-                <AnalysisResultCard result={latest} scenarioName={aName(latest.analysis_scenario_id)} onSeek={onSeek} teaching={teaching(latest.analysis_scenario_id)} reviewing={reviewing(latest.analysis_run_id, latest.analysis_scenario_id)} earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId} />
+                <AnalysisResultCard
+                  result={latest}
+                  scenarioName={aName(latest.analysis_scenario_id)}
+                  onSeek={onSeek}
+                  // A passage of an earlier transcript may hold words since corrected: not taught as an example.
+                  teaching={transcriptId !== null && latest.transcript_id !== transcriptId ? undefined : teaching(latest.analysis_scenario_id)}
+                  reviewing={reviewing(latest.analysis_run_id, latest.analysis_scenario_id)}
+                  earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId}
+                  oneChannel={channels === 1}
+                />
                 {earlier.length > 0 && (
                   <details data-earlier={latest.analysis_scenario_id}>
                     <summary style={{ cursor: 'pointer', fontSize: 'var(--mantine-font-size-sm)' }}>

@@ -57,6 +57,7 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
   // must not leave the add's refusal on screen.
   const lastAction = [add, change, remove, invite, revoke].reduce((last, next) => (next.submittedAt > last.submittedAt ? next : last));
 
+  const noAccount = lastAction === add && add.error instanceof ApiError && add.error.status === 404;
   return (
     <Stack>
       <Title order={2} fz="h3">
@@ -71,7 +72,7 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
         >
           <Group align="end">
             <TextInput label="Add a person by e-mail" description="They need a Hark account on this server" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={280} />
-            <Select label="Role" data={roles} value={role} onChange={(v) => setRole((v ?? 'member') as Role)} allowDeselect={false} w={300} />
+            <Select label="Role" data={roles} value={role} onChange={(v) => setRole((v ?? 'member') as Role)} allowDeselect={false} w={380} maw="100%" />
             <Button type="submit" loading={add.isPending}>
               Add
             </Button>
@@ -99,9 +100,9 @@ export function MemberSettings({ workspace }: { workspace: WorkspaceInfo }) {
           ))}
         </Stack>
       )}
-      <ProblemAlert error={lastAction.error ?? members.error} />
-      {/* Someone without an account here is invited, not added: the way on is said where the refusal is. */}
-      {lastAction === add && add.error instanceof ApiError && add.error.status === 404 && (
+      {/* Someone without an account here is invited, not added: the way on is said in place of the refusal. */}
+      {!noAccount && <ProblemAlert error={lastAction.error ?? members.error} />}
+      {noAccount && (
         <Text size="sm" data-invite-instead>
           No account uses {email || 'that address'} on this server yet: “Invite by link” makes a link with which they create one and join.
         </Text>
