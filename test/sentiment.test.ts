@@ -28,6 +28,15 @@ test('a polite "no thanks" is no complaint, and an opening "okay" no praise', ()
   assert.ok(scoreText('Well, this is terrible.') < -0.3);
 });
 
+test('an apology is courtesy, not upset; what else the sentence says still counts', () => {
+  assert.equal(scoreText('I am sorry about that.'), 0, 'was -0.5');
+  assert.equal(scoreText("I'm so sorry to hear that."), 0, 'was -0.5');
+  assert.equal(scoreText('I apologize for the trouble.'), 0, 'was -0.38');
+  assert.equal(scoreText('Sorry, could you repeat that?'), 0, 'was -0.5');
+  assert.ok(scoreText("I'm sorry but this is ridiculous.") < -0.3);
+  assert.ok(scoreText('Sorry for the wait, thank you so much for your patience.') > 0.2);
+});
+
 test('per speaker: the mean, and the first and last thirds of the call', () => {
   const segment = (speaker: string, start: number, text: string) => ({ start, end: start + 2, text, speaker, channel: speaker === 'agent' ? 0 : 1 });
   const sentiment = transcriptSentiment(

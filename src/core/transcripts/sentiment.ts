@@ -56,13 +56,21 @@ const mean = (values: readonly number[]) => (values.length === 0 ? null : round(
 const POLITE_NO = /\bno,?\s+(?=(?:thanks|thank you|problem|worries|that'?s (?:fine|all|great|okay)|that is (?:fine|all|great|okay))\b)/gi;
 const OPENING_FILLER = /(^|[.?!]\s+)(?:okay|ok|alright|all right|right|well|so),?\s+(?=\w)/gi;
 
+/**
+ * An apology is courtesy, not upset ("I'm sorry about that", "Sorry, could you repeat that?", "I
+ * apologise for the wait": the lexicon scored them -0.5 and -0.38, so an agent's empathy turned
+ * their lane red): the apology, with the trouble it names, is left out of the judgement; what else
+ * the sentence says still counts ("I'm sorry but this is ridiculous").
+ */
+const APOLOGY = /\b(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:(?:so|very|really|truly|terribly)\s+)?(?:sorry|apologi[sz]e|apologies)\b(?:\s+(?:about|for|to hear)(?:\s+(?:that|this|it|(?:the|any|all the)\s+(?:inconvenience|trouble|wait|delay|confusion|mix-up|hassle)))?)?,?/gi;
+
 /** A sentence that is only an acknowledgement ("Okay.", "Alright!"): no judgement (the lexicon scored "Okay." +0.81). */
 const ACKNOWLEDGEMENT_ONLY = /^\s*(?:okay|ok|alright|all right|right|well|so|mm+|uh huh|mhm)[\s.,!?]*$/i;
 
 export function scoreText(text: string): number {
   if (ACKNOWLEDGEMENT_ONLY.test(text)) return 0;
   const instance = wink();
-  const judged = text.replace(POLITE_NO, '').replace(OPENING_FILLER, '$1');
+  const judged = text.replace(POLITE_NO, '').replace(APOLOGY, '').replace(OPENING_FILLER, '$1');
   return round(instance.readDoc(judged).out(instance.its.sentiment) as number);
 }
 
