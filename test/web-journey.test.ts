@@ -187,7 +187,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.equal(await page.locator('[data-metadata-field="agent"] dt').textContent(), 'agent');
     // A call of one channel has its sentiment along the call too, in one lane: everyone's.
     assert.equal(await page.locator('[data-sentiment-lane]').count(), 1);
-    await page.getByText('Sentiment along the call (one channel: everyone)').waitFor();
+    await page.getByText('Sentiment along the call, everyone on one channel (green pleased, red upset)').waitFor();
     await check(page, 'recording-transcript');
     // On a laptop's short screen the player stays in view under the header while the page scrolls.
     await page.setViewportSize({ width: 1280, height: 600 });

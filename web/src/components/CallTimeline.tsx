@@ -65,7 +65,7 @@ export function CallTimeline({ transcript, duration, onSeek }: { transcript: Tra
             </Box>
           ))}
           <Text size="xs" c="dimmed" mt={2}>
-            {speakers.length > 1 ? `Sentiment, lane by lane: ${speakers.join(' · ')}` : `Sentiment along the call${/^channel_\d+$/.test(speakers[0] ?? '') ? ' (one channel: everyone)' : `: ${speakers[0] ?? ''}`}`} (green pleased, red upset)
+            {speakers.length > 1 ? `Sentiment, lane by lane: ${speakers.join(' · ')}` : `Sentiment along the call${/^channel_\d+$/.test(speakers[0] ?? '') ? ', everyone on one channel' : `: ${speakers[0] ?? ''}`}`} (green pleased, red upset)
           </Text>
         </>
       )}
