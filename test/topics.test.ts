@@ -12,6 +12,17 @@ import { oneBackend, registerAccount, rejectsWith, startHark, type Hark } from '
 
 const timed = (texts: string[], every = 4) => texts.map((text, i) => ({ text, start: i * every, end: i * every + every - 0.5 }));
 
+test('a word the recogniser heard with little confidence is no topic: a misheard name is not offered as one', () => {
+  const segments = [{ text: 'Thank you for calling acne support, your router is fine.', start: 0, end: 4, channel: 0 }];
+  const heard = (confidence: number) =>
+    segments[0]!.text.replace(/[.,]/g, '').split(' ').map((word, i) => ({ word: word.toLowerCase(), start: i * 0.4, end: i * 0.4 + 0.3, channel: 0, confidence: word === 'acne' ? confidence : 0.95 }));
+  assert.ok(keyPhrases(segments).some((k) => k.text.includes('acne')), 'from the text alone, the misheard word is a topic');
+  const sure = keyPhrases(segments, heard(0.9)).map((k) => k.text);
+  assert.ok(sure.some((k) => k.includes('acne')), sure.join(', '));
+  const doubtful = keyPhrases(segments, heard(0.1)).map((k) => k.text);
+  assert.ok(!doubtful.some((k) => k.includes('acne')) && doubtful.includes('router'), doubtful.join(', '));
+});
+
 test('key phrases: rare words outrank common ones, noun phrases stay whole, verbs count by their lemma, each with where it was said', () => {
   const found = keyPhrases(
     timed([

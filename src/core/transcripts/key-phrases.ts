@@ -85,9 +85,10 @@ interface HeardWord {
 /**
  * Below this confidence a recognised word is left out of the topics: pocketsphinx's posteriors
  * tell its misheard words from the rest with an AUC of 0.82 on the formatting bench's dev speech,
- * and the rare words a misheard one becomes ("acne" for "Acme") are the ones a topic ranks highest.
+ * and the rare words a misheard one becomes ("acne" for "Acme") are the ones a topic ranks
+ * highest. Chosen on that dev speech between 0.15 and 0.3 (docs/benches.md).
  */
-export const DOUBTFUL_BELOW = 0.3;
+export const DOUBTFUL_BELOW = 0.15;
 
 /** Each segment's words heard with little confidence, in lower case, as said and as shown. */
 function doubtfulBySegment(segments: readonly TimedText[], words: readonly HeardWord[]): Set<string>[] {

@@ -71,7 +71,7 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
         sentiment: JSON.stringify(transcriptSentiment(transcript.segments, transcript.words, current.duration_seconds)),
         // What spotting heard is in the audio, which a correction of the text leaves as it is.
         spotted: current.spotted === null ? null : JSON.stringify(current.spotted),
-        key_phrases: JSON.stringify(keyPhrases(transcript.segments)),
+        key_phrases: JSON.stringify(keyPhrases(transcript.segments, transcript.words)),
         // Where the subject changes is the previous version's; each chapter's title is its new text's.
         chapters: JSON.stringify(current.chapters === null ? wholeCall(transcript.segments) : retitledChapters(readStored(Type.Array(ChapterSchema), current.chapters, `transcript ${current.id} chapters`), transcript.segments)),
         version: current.version + 1,

@@ -172,7 +172,7 @@ export const transcriptionKind: RunKind<TranscriptionRun, TranscriptionSnapshot,
     const sentiment = transcriptSentiment(transcript.segments, transcript.words, recording.duration_seconds);
     // Without the sentence encoder (it could not be loaded: the process logs why) the call is one chapter; the transcript is not lost for it.
     const chapters = options.chapters ? await transcriptChapters(transcript.segments, embedSentences).catch(() => wholeCall(transcript.segments)) : wholeCall(transcript.segments);
-    return { transcript, stats, audio, sound, sentiment, spotted, keyPhrases: keyPhrases(transcript.segments), chapters };
+    return { transcript, stats, audio, sound, sentiment, spotted, keyPhrases: keyPhrases(transcript.segments, transcript.words), chapters };
   },
 
   async persist(ctx, trx, run, snapshot, recording, { transcript, stats, audio, sound, sentiment, spotted, keyPhrases, chapters }) {
