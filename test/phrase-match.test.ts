@@ -98,9 +98,10 @@ test('two people talking at once: each one\'s phrase is found in their own chann
   assert.deepEqual([greeting.answer, greeting.evidence.map((e) => e.text)], [true, ['thank you for calling']]);
   const cancel = answerByPhrases({ id: 'cancel', text: 'Cancel?', phrases: ['cancel my subscription'] }, { text, segments, words });
   assert.equal(cancel.answer, true);
-  // Nor is a phrase made of both people's words.
-  const mixed = answerByPhrases({ id: 'mixed', text: 'Mixed?', phrases: ['morning hi'] }, { text, segments, words });
+  // Nor is a phrase made of both people's words: "hi" (0.25 s) then "morning" (0.5 s) in time order.
+  const mixed = answerByPhrases({ id: 'mixed', text: 'Mixed?', phrases: ['hi morning'] }, { text, segments, words });
   assert.equal(mixed.answer, false);
-  // Without word times, the segments of each channel.
+  // Without word times, each channel's segments: the agent's last words and the customer's first are no phrase.
   assert.equal(answerByPhrases({ id: 'greeting', text: 'Greeted?', phrases: ['thank you for calling'] }, { text, segments, words: [] }).answer, true);
+  assert.equal(answerByPhrases({ id: 'across', text: 'Across?', phrases: ['calling acme hi'] }, { text, segments, words: [] }).answer, false);
 });

@@ -35,6 +35,10 @@ test('an apology is courtesy, not upset; what else the sentence says still count
   assert.equal(scoreText('Sorry, could you repeat that?'), 0, 'was -0.5');
   assert.ok(scoreText("I'm sorry but this is ridiculous.") < -0.3);
   assert.ok(scoreText('Sorry for the wait, thank you so much for your patience.') > 0.2);
+  // Only one's own apology: a threat keeps its weight; an opening "okay" after an apology judges nothing.
+  assert.ok(scoreText("You'll be sorry about this.") < -0.3);
+  assert.equal(scoreText('Sorry, okay, let me check.'), 0);
+  assert.ok(scoreText('That is great. Sorry about the wait.') > 0.2);
 });
 
 test('per speaker: the mean, and the first and last thirds of the call', () => {

@@ -76,16 +76,17 @@ export async function buildApp(ctx: Context, options: AppOptions): Promise<Fasti
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.method === 'POST' && !request.headers['content-type']) request.body = {};
   });
+  // A form goes only where a form is read: a form body sent elsewhere is 415 as any other body not
+  // JSON (not a schema error, nor a body-less route acting on it). Whether a form was sent is the
+  // multipart parser's word (a GET's stray header is no body).
+  app.addHook('preValidation', async (request) => {
+    const config = request.routeOptions.config;
+    if (request.is404 || config.form || config.docBody !== undefined || !request.isMultipart()) return;
+    throw new AppError('unsupported_media_type', 'this route does not take a multipart form: send JSON (application/json), or no body where it takes none');
+  });
   // A route that takes no body (a retry, a cancel) refuses one with fields, as a route with a body
   // refuses a field it does not take: a field sent in vain is a mistake the client hears of. (A
   // form route reads its own body: JSON sent there is its 415.)
-  // A form goes only where a form is read: elsewhere it is 415 as any other body not JSON (not a
-  // schema error, nor a body-less route acting on it).
-  app.addHook('preValidation', async (request) => {
-    const config = request.routeOptions.config;
-    if (request.is404 || config.form || config.docBody !== undefined || !request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
-    throw new AppError('unsupported_media_type', 'this route does not take a multipart form: send JSON (application/json), or no body where it takes none');
-  });
   app.addHook('preValidation', async (request) => {
     const body: unknown = request.body;
     const takesBody = request.routeOptions.schema?.body !== undefined || request.routeOptions.config.docBody !== undefined;

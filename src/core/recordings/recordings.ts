@@ -78,9 +78,20 @@ export async function createFromUpload(
   ctx: Context,
   workspaceId: string,
   input: { audio: ReceivedAudio; filename: string; contentType: string | null; metadata: Metadata; retentionDays: number | null; recordedAt?: Date | null; pipeline?: boolean },
-  /** Work done in the transaction that creates the recording (a run asked for with it, which the prepared audio must see). */
-  alongside?: (trx: Trx, recording: Recording) => Promise<void>,
 ): Promise<Recording> {
+  return (await createFromUploadWith(ctx, workspaceId, input, async () => null)).recording;
+}
+
+/**
+ * An uploaded recording and what `alongside` makes in the same transaction (a run asked for with
+ * it, which the prepared audio must find, or it would start an automatic run beside it).
+ */
+export async function createFromUploadWith<T>(
+  ctx: Context,
+  workspaceId: string,
+  input: Parameters<typeof createFromUpload>[2],
+  alongside: (trx: Trx, recording: Recording) => Promise<T>,
+): Promise<{ recording: Recording; made: T }> {
   const id = newId('recording');
   const keys = recordingKeys(workspaceId, id);
   try {
@@ -109,9 +120,9 @@ export async function createFromUpload(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await alongside?.(trx, recording);
+      const made = await alongside(trx, recording);
       await ctx.queue.send('prepare-audio', { recordingId: id }, { trx });
-      return recording;
+      return { recording, made };
     });
   } catch (error) {
     await ctx.blobs.removeTemp(input.audio.tempPath);

@@ -90,14 +90,23 @@ interface HeardWord {
  */
 export const DOUBTFUL_BELOW = 0.15;
 
+const bare = (word: string) => word.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
+
 /** Each segment's words heard with little confidence, in lower case, as said and as shown. */
 function doubtfulBySegment(segments: readonly TimedText[], words: readonly HeardWord[]): Set<string>[] {
+  if (words.length === 0) return segments.map(() => new Set());
   const owned = wordsBySegment(segments.map((s) => ({ ...s, channel: s.channel ?? 0 })), words);
-  return owned.map((indexes) => new Set(indexes.flatMap((i) => (words[i]!.confidence < DOUBTFUL_BELOW ? [words[i]!.word, words[i]!.punctuated_word ?? ''].map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '')).filter(Boolean) : []))));
+  return owned.map((indexes) => {
+    const doubtful = indexes.map((i) => words[i]!).filter((w) => w.confidence < DOUBTFUL_BELOW);
+    return new Set(doubtful.flatMap((w) => [bare(w.word), bare(w.punctuated_word ?? '')]).filter(Boolean));
+  });
 }
 
+/** A verb's ending after its lemma ("refund" said as "refunded"); a noun is matched whole ("care" is not "career"). */
+const INFLECTION = /^(?:s|es|d|ed|ing)$/;
+
 /** Whether a candidate's word (a noun as said, a verb by its lemma) is one heard with little confidence. */
-const isDoubtful = (doubtful: ReadonlySet<string>, word: string) => doubtful.has(word) || (word.length >= 4 && [...doubtful].some((heard) => heard.startsWith(word)));
+const isDoubtful = (doubtful: ReadonlySet<string>, word: string) => doubtful.has(word) || [...doubtful].some((heard) => heard.startsWith(word) && INFLECTION.test(heard.slice(word.length)));
 
 /** Candidate phrases of one segment's text. */
 function candidatesOf(text: string): { text: string; words: string[]; verb: boolean }[] {

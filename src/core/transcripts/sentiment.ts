@@ -62,7 +62,11 @@ const OPENING_FILLER = /(^|[.?!]\s+)(?:okay|ok|alright|all right|right|well|so),
  * their lane red): the apology, with the trouble it names, is left out of the judgement; what else
  * the sentence says still counts ("I'm sorry but this is ridiculous").
  */
-const APOLOGY = /\b(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:(?:so|very|really|truly|terribly)\s+)?(?:sorry|apologi[sz]e|apologies)\b(?:\s+(?:about|for|to hear)(?:\s+(?:that|this|it|(?:the|any|all the)\s+(?:inconvenience|trouble|wait|delay|confusion|mix-up|hassle)))?)?,?/gi;
+const TROUBLE = String.raw`(?:\s+(?:about|for|to hear)(?:\s+(?:that|this|it|(?:the|any|all the)\s+(?:inconvenience|trouble|wait|delay|confusion|mix-up|hassle)))?)?,?`;
+/** A first-person apology, or a sentence opened by "sorry": not "you'll be sorry about this". */
+const APOLOGY = new RegExp(String.raw`(^\s*|[.?!]\s+|\b(?:i'?m|i am|we'?re|we are)\s+)(?:(?:so|very|really|truly|terribly)\s+)?(?:sorry|apologies)\b${TROUBLE}|\b(?:i|we)\s+apologi[sz]e\b${TROUBLE}`, 'gi');
+/** What is left of a sentence without its apology: the sentence's own start or end kept. */
+const withoutApology = (text: string) => text.replace(APOLOGY, (_match, lead: string | undefined) => (lead && /^[.?!]/.test(lead) ? lead : '')).trimStart();
 
 /** A sentence that is only an acknowledgement ("Okay.", "Alright!"): no judgement (the lexicon scored "Okay." +0.81). */
 const ACKNOWLEDGEMENT_ONLY = /^\s*(?:okay|ok|alright|all right|right|well|so|mm+|uh huh|mhm)[\s.,!?]*$/i;
@@ -70,7 +74,7 @@ const ACKNOWLEDGEMENT_ONLY = /^\s*(?:okay|ok|alright|all right|right|well|so|mm+
 export function scoreText(text: string): number {
   if (ACKNOWLEDGEMENT_ONLY.test(text)) return 0;
   const instance = wink();
-  const judged = text.replace(POLITE_NO, '').replace(APOLOGY, '').replace(OPENING_FILLER, '$1');
+  const judged = withoutApology(text.replace(POLITE_NO, '')).replace(OPENING_FILLER, '$1');
   return round(instance.readDoc(judged).out(instance.its.sentiment) as number);
 }
 

@@ -123,7 +123,7 @@ export function presentTranscript(transcript: TranscriptRow) {
     stats: transcriptStats(transcript, parts),
     sentiment: sentimentOf(transcript, parts),
     spotted: transcriptSpotted(transcript),
-    key_phrases: transcript.key_phrases === null ? keyPhrases(parts.segments, parts.words) : readStored(Type.Array(KeyPhraseSchema), transcript.key_phrases, `transcript ${transcript.id} key phrases`),
+    key_phrases: transcript.key_phrases === null ? keyPhrases(parts.segments) : readStored(Type.Array(KeyPhraseSchema), transcript.key_phrases, `transcript ${transcript.id} key phrases`),
     chapters: transcript.chapters === null ? wholeCall(parts.segments) : readStored(Type.Array(ChapterSchema), transcript.chapters, `transcript ${transcript.id} chapters`),
     version: transcript.version,
     previous_transcript_id: transcript.previous_transcript_id,

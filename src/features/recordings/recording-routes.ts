@@ -86,7 +86,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
       let recording;
       try {
         // The name given is kept as an import keeps its own: too long is refused, not cut (a file's own name is cut, keeping its extension).
-        if (upload.fields.filename !== undefined && upload.fields.filename.length > 255) throw invalid('filename', 'must NOT have more than 255 characters');
+        if (upload.fields.filename !== undefined && [...upload.fields.filename].length > 255) throw invalid('filename', 'must NOT have more than 255 characters');
         const metadata = parseMetadata(ctx, upload.fields.metadata);
         const retentionDays = checkRetention(ctx, upload.fields.retention_days);
         const recordedAt = checkRecordedAt(upload.fields.recorded_at);

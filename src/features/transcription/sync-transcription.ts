@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import { checkLanguage, transcriptionEngine, transcriptionEngineNames, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
 import { AppError, invalid } from '../../errors.ts';
 import type { ReceivedAudio } from '../../core/recordings/audio-intake.ts';
-import { checkRetention, createFromUpload, sanitizeFilename } from '../../core/recordings/recordings.ts';
+import { checkRetention, createFromUploadWith, sanitizeFilename } from '../../core/recordings/recordings.ts';
 import { cancelRun } from '../../core/runs/runs.ts';
 import { transcriptionKind } from './transcription-kind.ts';
 import { createTranscriptionRun, type ScenarioSnapshot, type TranscriptionRun } from './transcription-runs.ts';
@@ -90,17 +90,18 @@ const SETTLED_CHECK_MS = 2000;
 export async function transcribeNow(ctx: Context, workspaceId: string, request: SyncRequest, signal: AbortSignal): Promise<{ run: TranscriptionRun; transcript: TranscriptRow }> {
   const scenario = await snapshotFor(ctx, workspaceId, request);
   // The run is created with the recording, so the prepared audio finds it and starts no automatic run beside it.
-  let started: TranscriptionRun | undefined;
-  const recording = await createFromUpload(ctx, workspaceId, {
-    audio: request.audio,
-    filename: sanitizeFilename(request.filename, 'audio'),
-    contentType: request.contentType,
-    metadata: { value: { source: 'openai-compatible' }, json: '{"source":"openai-compatible"}' },
-    retentionDays: checkRetention(ctx, undefined),
-  }, async (trx, created) => {
-    started = await createTranscriptionRun(ctx, trx, { workspaceId, recordingId: created.id, scenario });
-  });
-  if (!started) throw new Error('the run was not created with its recording');
+  const { recording, made: started } = await createFromUploadWith(
+    ctx,
+    workspaceId,
+    {
+      audio: request.audio,
+      filename: sanitizeFilename(request.filename, 'audio'),
+      contentType: request.contentType,
+      metadata: { value: { source: 'openai-compatible' }, json: '{"source":"openai-compatible"}' },
+      retentionDays: checkRetention(ctx, undefined),
+    },
+    (trx, created) => createTranscriptionRun(ctx, trx, { workspaceId, recordingId: created.id, scenario }),
+  );
   for (;;) {
     if (signal.aborted) {
       await cancelRun(ctx, transcriptionKind, workspaceId, started.id).catch(() => {});

@@ -78,6 +78,8 @@ export function AnalysisResultCard({
           const meansYes = meansYesOf(answer, teaching);
           // What counts: a person's review where there is one, else the engine's answer.
           const counted = answer.review ? answer.review.answer : answer.answer;
+          // How the engine answered says nothing of a person's answer: a reviewed one keeps its scope only.
+          const scope = scopeLabel(answer.review ? { ...answer, method: undefined } : answer);
           return (
           <Stack key={answer.question_id} gap={4} data-question={answer.question_id}>
             <Group gap="xs" wrap="nowrap" align="flex-start">
@@ -99,10 +101,9 @@ export function AnalysisResultCard({
                 <Text size="sm" fw={500}>
                   {answer.question}
                 </Text>
-                {/* How the engine answered says nothing of a person's answer: a reviewed one keeps its scope only. */}
-                {scopeLabel(answer.review ? { ...answer, method: undefined } : answer) && (
+                {scope && (
                   <Text size="xs" c="dimmed" data-scope>
-                    {scopeLabel(answer.review ? { ...answer, method: undefined } : answer)}
+                    {scope}
                   </Text>
                 )}
                 {answer.speaker_not_found !== undefined && (

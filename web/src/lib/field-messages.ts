@@ -39,7 +39,6 @@ export function plainMessage(message: string): string {
   if (required) return `needs ${required[1]!.replace(/_/g, ' ')}`;
   // A setting's name is for the operator who runs the server, not for the person at the page.
   return message.replace(/an operator may allow (.+?) with HARK_[A-Z_]+=\S+?(?=\)|$)/, 'the operator of this Hark server can allow $1');
-
 }
 
 /** One field's error as a line: "Email: must be an e-mail address". */

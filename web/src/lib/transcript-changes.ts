@@ -14,7 +14,8 @@ const PARTS: [string, (s: Scenario) => unknown][] = [
   ['redaction', (s) => [s.options.redact ?? [], s.options.redact_audio ?? false]],
   ['channels', (s) => s.options.channels ?? 'auto'],
   ['summary', (s) => s.options.summary ?? false],
-  ['chapters', (s) => s.options.chapters ?? null],
+  ['chapters', (s) => s.options.chapters ?? true],
+  ['word timings', (s) => s.options.word_timestamps],
 ];
 
 /** The parts a save changes, in words ("vocabulary", "phrases to find"); none before the first read. */

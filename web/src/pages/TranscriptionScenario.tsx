@@ -30,7 +30,7 @@ export default function TranscriptionScenario() {
   const writer = can.write(workspace.role);
   // Saved with other channel names, or another way to transcribe (vocabulary, phrases to find…):
   // calls transcribed before keep what they had (a notice offers to transcribe them again).
-  const [changed, setChanged] = useState<{ renamed: boolean; others: string[] } | null>(null);
+  const [changed, setChanged] = useState<{ renamed: boolean; others: string[]; save: number } | null>(null);
   const { scenario, draft, set, save, remove, stale, reload, overwrite, blocker } = useScenarioEditor({
     workspaceId: workspace.id,
     query: queries.transcriptionScenario(workspace.id, scenarioId),
@@ -96,7 +96,8 @@ export default function TranscriptionScenario() {
           const names = (options?: Scenario['options']) => JSON.stringify([options?.speaker_labels ?? {}, options?.speaker_labels_field ?? null]);
           const renamed = names(scenario.data?.options) !== names(draft.options);
           const others = transcriptChanges(scenario.data, draft);
-          save.mutate({ onSuccess: () => (renamed || others.length > 0) && setChanged({ renamed, others }) });
+          // Each save its own notice (a new offer, scrolled to), even where it changes what the last one did.
+          save.mutate({ onSuccess: () => (renamed || others.length > 0) && setChanged({ renamed, others, save: (changed?.save ?? 0) + 1 }) });
         }}
       >
         <fieldset disabled={!writer} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
@@ -170,7 +171,7 @@ export default function TranscriptionScenario() {
               </Button>
             )}
             {/* Beside Save, where the reader is when it appears (at the top it went unseen). */}
-            {changed && <SpeakersNamedNotice key={JSON.stringify(changed)} workspaceId={workspace.id} transcriptionScenarioId={scenarioId} byHand renamed={changed.renamed} otherChanges={changed.others} />}
+            {changed && <SpeakersNamedNotice key={changed.save} workspaceId={workspace.id} transcriptionScenarioId={scenarioId} byHand renamed={changed.renamed} otherChanges={changed.others} />}
           </Stack>
         </fieldset>
       </form>
