@@ -13,6 +13,7 @@ import type { Hark as HarkClient } from '../clients/typescript/src/index.ts';
 import { transcriptionEnds } from './helpers/api.ts';
 import { speech } from './helpers/audio.ts';
 import { backends, eventually, registerAccount, startHark, type Hark } from './helpers/harness.ts';
+import { HEARTBEAT_MS, heartbeatMs } from '../src/core/runs/run-job.ts';
 
 interface SlowServer {
   url: string;
@@ -41,6 +42,12 @@ async function startSlowServer(): Promise<SlowServer> {
       }),
   };
 }
+
+
+test('a run beats at least three times within the stale time, however short it is set', () => {
+  assert.equal(heartbeatMs(120), HEARTBEAT_MS);
+  assert.ok(heartbeatMs(5) * 3 <= 5000, `${heartbeatMs(5)} ms`);
+});
 
 for (const backend of await backends()) {
   describe(`run core on ${backend}`, () => {

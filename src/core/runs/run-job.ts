@@ -13,6 +13,12 @@ import { stopwatch } from '../../platform/observability/stopwatch.ts';
 
 /** How often a running run says it is alive. */
 export const HEARTBEAT_MS = 10_000;
+
+/**
+ * The heartbeat's interval: at least three beats within the stale time, however short an operator
+ * sets it (at 5 s, a 10 s beat let another worker claim a run its worker was still on).
+ */
+export const heartbeatMs = (staleRunSeconds: number): number => Math.min(HEARTBEAT_MS, (staleRunSeconds * 1000) / 3);
 /** How often a running run looks whether it was cancelled from another process. */
 const CANCEL_POLL_MS = 1_000;
 const PROGRESS_INTERVAL_MS = 1_000;
@@ -51,13 +57,14 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
   };
 
   /** Heartbeat, progress and cancellation while the engine works. */
+  const beatEvery = heartbeatMs(ctx.config.staleRunSeconds);
   const watch = (runId: string, abort: AbortController) => {
     let progress: number | undefined;
     let lastBeat = Date.now();
     let lastProgress = 0;
     const timer = setInterval(() => {
       const now = Date.now();
-      const beat = now - lastBeat >= HEARTBEAT_MS || (progress !== undefined && now - lastProgress >= PROGRESS_INTERVAL_MS);
+      const beat = now - lastBeat >= beatEvery || (progress !== undefined && now - lastProgress >= PROGRESS_INTERVAL_MS);
       const check = beat ? touchRun(ctx.db, kind.table, runId, progress) : isRunning(ctx.db, kind.table, runId);
       if (beat) {
         lastBeat = now;

@@ -1,13 +1,13 @@
 // A preparation's heartbeat: a recording being prepared says it is alive, so one whose worker
 // died is queued again by the stale sweep (recoverStalePreparations) (runs have their own watch in core/runs/run-job.ts).
 import type { Context } from '../../context.ts';
-import { HEARTBEAT_MS } from '../../core/runs/run-job.ts';
+import { heartbeatMs } from '../../core/runs/run-job.ts';
 import { requeueStalePreparations, touchPreparation } from '../../core/recordings/recording-store.ts';
 
 export function startPreparationHeartbeat(ctx: Context, recordingId: string): () => void {
   const timer = setInterval(() => {
     touchPreparation(ctx.db, recordingId).catch(() => {});
-  }, HEARTBEAT_MS);
+  }, heartbeatMs(ctx.config.staleRunSeconds));
   timer.unref();
   return () => clearInterval(timer);
 }
