@@ -42,6 +42,7 @@ export default function Executions() {
               {executions.data.map((e) => {
                 const total = e.recording_ids.length || 1;
                 const done = e.counts.completed + e.counts.failed + e.counts.cancelled;
+                const answersHref = `/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}`;
                 return (
                   <Table.Tr key={e.id} data-execution={e.id}>
                     <Table.Td>
@@ -50,7 +51,7 @@ export default function Executions() {
                           <Text size="sm">Deleted scenario</Text>
                         ) : (
                           // An analysis opens on the answers it gave; a transcription on its scenario.
-                          <Anchor component={Link} to={e.kind === 'analysis' ? `/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}` : `/w/${workspace.id}/scenarios/transcription/${e.scenario_id}`} size="sm">
+                          <Anchor component={Link} to={e.kind === 'analysis' ? answersHref : `/w/${workspace.id}/scenarios/transcription/${e.scenario_id}`} size="sm">
                             {e.scenario_name}
                           </Anchor>
                         )}
@@ -80,7 +81,7 @@ export default function Executions() {
                         {e.counts.deleted > 0 && <Text size="xs">{e.counts.deleted} deleted</Text>}
                         {/* Where an analysis's answers are read: said, not only behind the scenario's name. */}
                         {e.kind === 'analysis' && e.counts.completed > 0 && e.scenario_name !== null && e.scenario_name !== undefined && (
-                          <Anchor component={Link} to={`/w/${workspace.id}/scenarios/analysis/${e.scenario_id}/answers?execution_id=${e.id}`} size="xs" data-see-answers>
+                          <Anchor component={Link} to={answersHref} size="xs" data-see-answers>
                             See its answers →
                           </Anchor>
                         )}
