@@ -105,7 +105,12 @@ for name in "${longest[@]}"; do files+=("test/$name.test.ts"); done
 for file in test/*.test.ts; do
   case " ${files[*]} " in *" $file "*) ;; *) files+=("$file") ;; esac
 done
-node --import tsx --test --test-concurrency=3 --test-timeout=600000 "${files[@]}"
+# Each file's time is printed at the end (the run's length is its longest chain of files).
+if [ -t 1 ]; then reporter=spec; else reporter=tap; fi
+node --import tsx --test --test-concurrency=3 --test-timeout=600000 \
+  --test-reporter="$reporter" --test-reporter-destination=stdout \
+  --test-reporter=./test/helpers/file-times-reporter.mjs --test-reporter-destination=stdout \
+  "${files[@]}"
 left="$(find "$TMPDIR" -maxdepth 1 -name 'hark-*' -printf '%f\n')"
 if [ -n "$left" ]; then
   echo "the tests left these behind in the temporary folder:" >&2
