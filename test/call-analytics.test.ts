@@ -229,9 +229,12 @@ for (const backend of await oneBackend()) {
       for (const evidence of answer('ask').evidence) assert.ok(evidence.start >= 5.5 && evidence.end <= 9, JSON.stringify(evidence));
       // Each answer says what part of the call it read, and how it was reached.
       assert.deepEqual(
-        answers.map(({ question_id, speaker, within_seconds, method }) => ({ question_id, speaker, within_seconds, method })),
-        questions.map((q) => ({ question_id: q.id, speaker: q.speaker, within_seconds: q.within_seconds, method: q.phrases ? 'phrases' : 'engine' })),
+        answers.map(({ question_id, speaker, within_seconds, method, phrases }) => ({ question_id, speaker, within_seconds, method, phrases })),
+        questions.map((q) => ({ question_id: q.id, speaker: q.speaker, within_seconds: q.within_seconds, method: q.phrases ? 'phrases' : 'engine', phrases: q.phrases })),
       );
+      // A rule's No names what it looked for: no evidence is no proof of it.
+      assert.equal(answer('agent_charged').answer, false);
+      assert.deepEqual(answer('agent_charged').phrases, ['card was charged']);
     });
 
     test('search finds what one speaker said, filtered by speaker', async () => {

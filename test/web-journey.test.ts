@@ -652,6 +652,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     assert.match((await page.locator('[data-result] [data-question="greeting"] [data-scope]').first().textContent()) ?? '', /said by agent · first 15 s/);
+    // No call here reads the recording notice: its No says what was looked for, as no passage shows it.
+    assert.match((await page.locator('[data-result] [data-question="recording_notice"] [data-phrases-not-said]').first().textContent()) ?? '', /^Looked for “this call is recorded”, “this call may be recorded”, .* and 3 more: none was said\.$/);
     await check(page, 'call-qa');
     // Analysed again: the latest result shows, the earlier one is folded under it.
     await page.getByRole('button', { name: 'Analyse' }).click();

@@ -579,6 +579,7 @@ type ReviewAnswerAnswer struct {
 	WithinSeconds   float64          `json:"within_seconds,omitempty"`
 	SpeakerNotFound string           `json:"speaker_not_found,omitempty"`
 	Method          string           `json:"method,omitempty"`
+	Phrases         []string         `json:"phrases,omitempty"`
 	Review          map[string]any   `json:"review,omitempty"`
 	Uncertain       bool             `json:"uncertain"`
 }

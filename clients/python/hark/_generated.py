@@ -764,6 +764,7 @@ class ReviewAnswerAnswer(_ReviewAnswerAnswerRequired, total=False):
     within_seconds: float
     speaker_not_found: str
     method: str
+    phrases: List[str]
     review: Dict[str, Any]
 
 

@@ -1900,6 +1900,8 @@ export interface components {
                 speaker_not_found?: string;
                 /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
                 method?: "phrases" | "engine";
+                /** @description With method "phrases": the phrases the rule looked for, as the question had them when it ran (absent on answers stored before 2026-11-29); the evidence says where one was said, and none is evidence of none */
+                phrases?: string[];
                 /** @description Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine's) */
                 review?: {
                     /** @description The answer the reviewer gives: a JSON boolean for a boolean question (the same as the engine's when they agree), a string for a text one */
@@ -10289,6 +10291,8 @@ export interface operations {
                         speaker_not_found?: string;
                         /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
                         method?: "phrases" | "engine";
+                        /** @description With method "phrases": the phrases the rule looked for, as the question had them when it ran (absent on answers stored before 2026-11-29); the evidence says where one was said, and none is evidence of none */
+                        phrases?: string[];
                         /** @description Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine's) */
                         review?: {
                             /** @description The answer the reviewer gives: a JSON boolean for a boolean question (the same as the engine's when they agree), a string for a text one */
@@ -10554,6 +10558,8 @@ export interface operations {
                             speaker_not_found?: string;
                             /** @description "phrases": answered by the question's phrase rule, without a model; "engine": by the scenario's engine */
                             method?: "phrases" | "engine";
+                            /** @description With method "phrases": the phrases the rule looked for, as the question had them when it ran (absent on answers stored before 2026-11-29); the evidence says where one was said, and none is evidence of none */
+                            phrases?: string[];
                             /** @description Present once a person reviewed the answer (PUT …/answers/{question_id}/review): reports, the answer table and its filters count review.answer in place of answer, never as uncertain (answer, confidence and uncertain stay the engine's) */
                             review?: {
                                 /** @description The answer the reviewer gives: a JSON boolean for a boolean question (the same as the engine's when they agree), a string for a text one */

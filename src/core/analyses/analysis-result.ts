@@ -42,6 +42,7 @@ const StoredAnswer = Type.Object({
   within_seconds: Type.Optional(Type.Number({ description: "The question's window: only the recording's first N seconds were read" })),
   speaker_not_found: Type.Optional(Type.String({ description: "The question's speaker, whom this transcript does not name (one unnamed channel, or channels named otherwise: transcribe again with the scenario's speaker_labels): everyone's words were read, and the answer is uncertain" })),
   method: Type.Optional(Type.Union([Type.Literal('phrases'), Type.Literal('engine')], { description: '"phrases": answered by the question\'s phrase rule, without a model; "engine": by the scenario\'s engine' })),
+  phrases: Type.Optional(Type.Array(Type.String(), { description: 'With method "phrases": the phrases the rule looked for, as the question had them when it ran (absent on answers stored before 2026-11-29); the evidence says where one was said, and none is evidence of none' })),
   review: Type.Optional(ReviewSchema),
 });
 

@@ -39,6 +39,8 @@ export interface AnalysisAnswer {
   /** The question's speaker, not named in the transcript: everyone's words were read instead. */
   speaker_not_found?: string;
   method?: 'phrases' | 'engine';
+  /** With method "phrases": the phrases the rule looked for. */
+  phrases?: string[];
 }
 
 export interface AnalysisOutput {

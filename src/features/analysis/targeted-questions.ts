@@ -82,7 +82,7 @@ function withScope(question: Question, answer: AnalysisAnswer | undefined, notFo
       ...(notFound !== undefined ? { confidence: Math.min(answer.confidence, SPEAKER_UNKNOWN_CONFIDENCE), speaker_not_found: notFound } : {}),
       ...(question.speaker !== undefined ? { speaker: question.speaker } : {}),
       ...(question.within_seconds !== undefined ? { within_seconds: question.within_seconds } : {}),
-      method: hasPhrases(question) ? 'phrases' : 'engine',
+      ...(hasPhrases(question) ? { method: 'phrases' as const, phrases: question.phrases } : { method: 'engine' as const }),
     },
   ];
 }

@@ -10,7 +10,7 @@ import { asExample, sameSentence } from '../lib/examples.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { scopeLabel } from './QuestionEditor.tsx';
 import { formatDateTime } from '../lib/dates.ts';
-import { speakerNotFoundNote } from '../lib/answer-notes.ts';
+import { phrasesNotSaidNote, speakerNotFoundNote } from '../lib/answer-notes.ts';
 import { AnswerReview, type Reviewing } from './AnswerReview.tsx';
 
 /** Teaching a result's questions from its passages. */
@@ -109,6 +109,12 @@ export function AnalysisResultCard({
                 {answer.speaker_not_found !== undefined && (
                   <Text size="xs" data-speaker-not-found={answer.speaker_not_found}>
                     {speakerNotFoundNote(answer.speaker_not_found, earlierTranscript, oneChannel)}
+                  </Text>
+                )}
+                {/* A rule's No shows no passage: say what it looked for. */}
+                {answer.method === 'phrases' && answer.answer === false && answer.phrases && answer.phrases.length > 0 && (
+                  <Text size="xs" c="dimmed" data-phrases-not-said>
+                    {phrasesNotSaidNote(answer.phrases)}
                   </Text>
                 )}
                 {answer.type === 'text' && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { speakerNotFoundNote } from './answer-notes.ts';
+import { phrasesNotSaidNote, speakerNotFoundNote } from './answer-notes.ts';
 
 describe('speakerNotFoundNote', () => {
   it('asks to transcribe again only where the answers read the latest transcript', () => {
@@ -13,5 +13,14 @@ describe('speakerNotFoundNote', () => {
     expect(note).toMatch(/^This call is one channel with everyone on it/);
     expect(note).toMatch(/stereo/);
     expect(note).not.toMatch(/Transcribe the call again/);
+  });
+});
+
+describe('phrasesNotSaidNote', () => {
+  it('names the phrases a rule looked for, up to five', () => {
+    expect(phrasesNotSaidNote(['thank you for calling'])).toBe('Looked for “thank you for calling”: not said.');
+    expect(phrasesNotSaidNote(['a', 'b'])).toBe('Looked for “a” and “b”: none was said.');
+    expect(phrasesNotSaidNote(['a', 'b', 'c'])).toBe('Looked for “a”, “b” and “c”: none was said.');
+    expect(phrasesNotSaidNote(['1', '2', '3', '4', '5', '6', '7'])).toBe('Looked for “1”, “2”, “3”, “4”, “5” and 2 more: none was said.');
   });
 });

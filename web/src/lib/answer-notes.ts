@@ -10,3 +10,14 @@ export function speakerNotFoundNote(speaker: string, earlierTranscript: boolean,
     ? `The transcript these answers read named no “${speaker}”, so everyone’s words were read. The call has a newer transcript: analyse again to answer from it.`
     : `This transcript names no “${speaker}”, so everyone’s words were read. Transcribe the call again with its scenario’s speaker names, then analyse again.`;
 }
+
+/**
+ * What a phrase rule's "No" looked for, since no passage shows it: "Looked for “thank you for
+ * calling” and “thanks for calling”: none was said." Up to five phrases, then how many more.
+ */
+export function phrasesNotSaidNote(phrases: readonly string[]): string {
+  const shown = phrases.slice(0, 5).map((phrase) => `“${phrase}”`);
+  const more = phrases.length - shown.length;
+  const list = more > 0 ? `${shown.join(', ')} and ${more} more` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : (shown[0] ?? '');
+  return phrases.length === 1 ? `Looked for ${list}: not said.` : `Looked for ${list}: none was said.`;
+}
