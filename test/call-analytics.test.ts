@@ -147,7 +147,8 @@ for (const backend of await oneBackend()) {
     });
 
     test('a mono call is not given the channels\' names: a question about one speaker reads everyone, uncertain', async () => {
-      const mono = (await client.upload(speech('Thank you for calling. I would like a refund for my order, please.'))).id;
+      const line = `mono-${Math.random()}`;
+      const mono = (await client.upload(speech('Thank you for calling. I would like a refund for my order, please.'), { metadata: { line } })).id;
       await client.waitForRecording(mono);
       const mixed = await transcribe(mono, await scenario({ speaker_labels: { 0: 'agent', 1: 'customer' } }));
       assert.deepEqual([...new Set(mixed.segments.map((s) => s.speaker))], ['channel_0'], 'the customer\'s words are not the agent\'s');
@@ -163,13 +164,20 @@ for (const backend of await oneBackend()) {
       assert.equal(anyone.answer, true);
       assert.equal(anyone.speaker_not_found, undefined);
       assert.ok(anyone.confidence >= 0.6, 'a question about anyone keeps its confidence');
+      // Reports name its one speaker as everyone on a one-channel call, not as the left channel of stereo calls.
+      const talk = await client.getTalkReport({ query: { 'metadata.line': line } });
+      assert.deepEqual(talk.groups[0]?.speakers.map((s) => [s.speaker, s.talk_share]), [['one_channel', 1]]);
+      const moods = await client.getAnalysisReport({ query: { analysis_scenario_id: asked.id, 'metadata.line': line, sentiment: true } });
+      assert.deepEqual(moods.groups[0]?.sentiment?.map((s) => s.speaker), ['one_channel']);
     });
 
     test('a stereo call transcribed before its channels were named: a question about the agent reads everyone, uncertain, instead of a sure no', async () => {
-      const earlier = (await client.upload(call)).id;
+      const line = `stereo-${Math.random()}`;
+      const earlier = (await client.upload(call, { metadata: { line } })).id;
       await client.waitForRecording(earlier);
       const unnamed = await transcribe(earlier, await scenario({}));
       assert.deepEqual([...new Set(unnamed.segments.map((s) => s.speaker))].sort(), ['channel_0', 'channel_1']);
+      assert.deepEqual((await client.getTalkReport({ query: { 'metadata.line': line } })).groups[0]?.speakers.map((s) => s.speaker), ['channel_0', 'channel_1'], 'a stereo call keeps its channels');
       const asked = await client.createAnalysisScenario({
         body: { name: `earlier ${Math.random()}`, summary: false, questions: [{ id: 'greeting', text: 'Did the agent thank the customer for calling?', type: 'boolean', speaker: 'agent', phrases: ['thank you for calling'] }] },
       });

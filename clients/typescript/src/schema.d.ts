@@ -11901,6 +11901,7 @@ export interface operations {
                             }[];
                             /** @description With sentiment=true: per speaker, the sentiment of the transcripts the counted results analysed */
                             sentiment?: {
+                                /** @description As the transcripts name the speaker (agent, channel_1); one_channel: everyone on a call transcribed as one channel (mono, or its channels mixed) whose speaker is unnamed */
                                 speaker: string;
                                 /** @description Analysed transcripts in which this speaker is heard and scored */
                                 transcripts: number;
@@ -12154,6 +12155,7 @@ export interface operations {
                             overlap_seconds_avg: number;
                             interruptions_avg: number;
                             speakers: {
+                                /** @description As the transcripts name the speaker (agent, channel_1); one_channel: everyone on a call transcribed as one channel (mono, or its channels mixed) whose speaker is unnamed */
                                 speaker: string;
                                 /** @description Transcripts in which this speaker is heard */
                                 transcripts: number;

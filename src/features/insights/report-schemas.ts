@@ -30,7 +30,7 @@ export const AnalysisReportSchema = Type.Object({
       sentiment: Type.Optional(
         Type.Array(
           Type.Object({
-            speaker: Type.String(),
+            speaker: Type.String({ description: 'As the transcripts name the speaker (agent, channel_1); one_channel: everyone on a call transcribed as one channel (mono, or its channels mixed) whose speaker is unnamed' }),
             transcripts: Type.Integer({ description: 'Analysed transcripts in which this speaker is heard and scored' }),
             mean: Type.Number({ minimum: -1, maximum: 1, description: "The speaker's mean sentiment per call (-1 … 1), averaged over those transcripts" }),
           }),
@@ -56,7 +56,7 @@ export const TalkReportSchema = Type.Object({
       interruptions_avg: Type.Number(),
       speakers: Type.Array(
         Type.Object({
-          speaker: Type.String(),
+          speaker: Type.String({ description: 'As the transcripts name the speaker (agent, channel_1); one_channel: everyone on a call transcribed as one channel (mono, or its channels mixed) whose speaker is unnamed' }),
           transcripts: Type.Integer({ description: 'Transcripts in which this speaker is heard' }),
           talk_share: Type.Number({ description: "The speaker's share of all the group's talk (talk seconds over the group's talk seconds): a group's shares add up to 1" }),
           talk_ratio_avg: Type.Number({ description: "The speaker's share of the talk of each call, averaged over the calls the speaker is in (these need not add up to 1)" }),

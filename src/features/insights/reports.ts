@@ -105,6 +105,18 @@ const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.strin
 
 
 /**
+ * How a report names a transcript's speaker: as the transcript does, but a call transcribed as one
+ * channel (a mono recording, or channels mixed) whose speaker is unnamed is `one_channel`: everyone
+ * on it, not the left channel's speaker of calls recorded on two (both would read "channel_0").
+ * Transcripts measured before `sound` was kept fall back on the recording's channel count.
+ */
+function reportedSpeaker(speaker: RawBuilder<unknown>, transcript: string, recordingChannels?: string): RawBuilder<string> {
+  const channels = sql`(SELECT count(*) FROM jsonb_object_keys(${sql.ref(`${transcript}.sound`)}))`;
+  const oneChannel = recordingChannels ? sql`COALESCE(${channels}, ${sql.ref(recordingChannels)}, 1) < 2` : sql`COALESCE(${channels}, 1) < 2`;
+  return sql<string>`CASE WHEN ${oneChannel} AND ${speaker} ~ '^channel_[0-9]+$' THEN 'one_channel' ELSE ${speaker} END`;
+}
+
+/**
  * Boolean answers counted per group over each recording's latest result for the scenario; with
  * `sentiment`, also each speaker's mean sentiment over the transcripts those results analysed.
  */
@@ -146,7 +158,7 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
       FROM analysis_facts rec ${keyJoins(keys)}
       JOIN analysis_results res ON res.analysis_run_id = rec.analysis_run_id
       JOIN transcripts t ON t.id = res.transcript_id
-      CROSS JOIN LATERAL (SELECT s ->> 'speaker' AS speaker, (s ->> 'mean')::float8 AS mean FROM jsonb_array_elements(t.sentiment -> 'speakers') s) x
+      CROSS JOIN LATERAL (SELECT ${reportedSpeaker(sql`s ->> 'speaker'`, 't')} AS speaker, (s ->> 'mean')::float8 AS mean FROM jsonb_array_elements(t.sentiment -> 'speakers') s) x
       WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} AND rec.latest ${where(conditions)}
       GROUP BY ${sql.join([...keyRefs(keys), sql.ref('speaker')])}`.execute(trx);
     return { rows: counted, sentiment: scored.rows };
@@ -201,7 +213,7 @@ const rounded = (value: unknown) => Math.round(Number(value) * 1000) / 1000;
 export async function talkReport(ctx: Context, workspaceId: string, groupBy: string[], filters: RecordingFilters): Promise<TalkReport> {
   const keys = await keysFor(ctx, workspaceId, groupBy);
   const latest = sql`(
-    SELECT DISTINCT ON (t.recording_id) t.recording_id, t.stats, t.sentiment FROM transcripts t
+    SELECT DISTINCT ON (t.recording_id) t.recording_id, t.stats, t.sentiment, t.sound FROM transcripts t
     WHERE t.workspace_id = ${workspaceId} AND t.stats IS NOT NULL ORDER BY t.recording_id, t.seq DESC
   ) l JOIN recordings rec ON rec.id = l.recording_id ${keyJoins(keys)}`;
   const conditions = where(recordingConditions(filters, 'rec'));
@@ -209,7 +221,7 @@ export async function talkReport(ctx: Context, workspaceId: string, groupBy: str
     SELECT ${keyColumns(keys)} count(*)::int AS n, ${avg('silence_seconds')} AS silence, ${avg('overlap_seconds')} AS overlap, ${avg('interruptions')} AS interruptions
     FROM ${latest} WHERE rec.workspace_id = ${workspaceId} ${conditions} ${groupClause(keys)}`.execute(ctx.db);
   const speakers = await sql<Record<string, unknown> & { speaker: string }>`
-    SELECT ${keyColumns(keys)} s.value ->> 'speaker' AS speaker, count(*)::int AS n,
+    SELECT ${keyColumns(keys)} ${reportedSpeaker(sql`s.value ->> 'speaker'`, 'l', 'rec.channels')} AS speaker, count(*)::int AS n,
       ${sql.join(['talk_ratio', 'talk_seconds', 'words_per_minute', 'longest_turn_seconds', 'interruptions'].map((field) => sql`${avg(field, sql.ref('s.value'))} AS ${sql.ref(field)}`))},
       -- The speaker's mean sentiment in each call that has it scored, averaged.
       avg((SELECT (x ->> 'mean')::float8 FROM jsonb_array_elements(l.sentiment -> 'speakers') x WHERE x ->> 'speaker' = s.value ->> 'speaker' LIMIT 1)) AS sentiment

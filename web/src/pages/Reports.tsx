@@ -43,6 +43,10 @@ const keyLabel = (key: string, value: string | null | undefined): string => {
   return period ? periodLabel(value, period) : value;
 };
 
+/** The reports' name for everyone on a call transcribed as one channel (its speakers not told apart). */
+const ONE_CHANNEL = 'one_channel';
+const speakerLabel = (speaker: string): string => (speaker === ONE_CHANNEL ? 'Everyone, on one-channel calls' : speaker);
+
 const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
 
 /** The field select's value for grouping by call category (no metadata field is named so). */
@@ -328,7 +332,7 @@ export default function Reports() {
           </Text>
           {talkRows.length > 0 && talkSpeakers.length > 0 && (
             <div data-testid="talk-chart" aria-label="Share of the talk per group" role="img">
-              <BarChart h={Math.max(160, 60 + talkRows.length * 44)} data={talkRows} dataKey="group" orientation="vertical" type="percent" series={talkSpeakers.map((name, i) => ({ name, color: colors[i % colors.length]! }))} withLegend yAxisProps={{ width: 120 }} />
+              <BarChart h={Math.max(160, 60 + talkRows.length * 44)} data={talkRows} dataKey="group" orientation="vertical" type="percent" series={talkSpeakers.map((name, i) => ({ name, label: speakerLabel(name), color: colors[i % colors.length]! }))} withLegend yAxisProps={{ width: 120 }} />
             </div>
           )}
           <Group justify="flex-end" mb="xs">
@@ -346,7 +350,7 @@ export default function Reports() {
                   <Table.Th>Calls</Table.Th>
                   {talkSpeakers.map((s) => (
                     // Named as a speaker: a metadata field of the same name ("agent") may be a column too.
-                    <Table.Th key={s}>Speaker {s}</Table.Th>
+                    <Table.Th key={s}>{s === ONE_CHANNEL ? speakerLabel(s) : `Speaker ${s}`}</Table.Th>
                   ))}
                   <Table.Th>Silence</Table.Th>
                   <Table.Th>Overlap</Table.Th>
