@@ -274,6 +274,21 @@ for (const backend of await backends()) {
       await hark.request({ method: 'DELETE', url: `${P}/recordings/${ok.json<{ id: string }>().id}`, key });
     });
 
+    test('a JSON body that is not UTF-8 is refused, never stored with its bytes replaced', async () => {
+      const key = account.key;
+      const before = (await hark.request({ method: 'GET', url: `${P}/recordings?limit=100`, key })).json<{ data: unknown[] }>().data.length;
+      // "café" written in Latin-1: é is the one byte 0xE9.
+      const latin1 = Buffer.concat([Buffer.from('{"url":"https://example.com/u.wav","metadata":{"agent":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+      const problem = assertProblem(await hark.request({ method: 'POST', url: `${P}/recordings/import`, key, payload: latin1, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+      assert.match(String(problem.detail), /not UTF-8/);
+      assert.equal((await hark.request({ method: 'GET', url: `${P}/recordings?limit=100`, key })).json<{ data: unknown[] }>().data.length, before, 'nothing was created');
+      // The same text in UTF-8, and a byte order mark before it, are read.
+      const utf8 = await hark.request({ method: 'POST', url: `${P}/recordings/import`, key, payload: Buffer.from('\uFEFF{"url":"https://example.com/u.wav","metadata":{"agent":"café"}}'), headers: { 'content-type': 'application/json' } });
+      assert.equal(utf8.statusCode, 202);
+      assert.deepEqual(utf8.json<{ metadata: unknown }>().metadata, { agent: 'café' });
+      await hark.request({ method: 'DELETE', url: `${P}/recordings/${utf8.json<{ id: string }>().id}`, key });
+    });
+
     test('a recording or an execution another workspace holds, or none does, is a 404 where it is named', async () => {
       const key = account.key;
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/fl-00000000-0000-0000-0000-000000000000/categories`, key }), 404, 'not_found');

@@ -4,15 +4,24 @@
 // copies a body can be led into changing a prototype. Malformed or empty JSON is 400 invalid_json.
 // An integer beyond what a number keeps exactly is refused too (./json-numbers.ts). A byte order
 // mark before the JSON (Windows tools write one) is read past, as RFC 8259 allows a parser to.
+// JSON is UTF-8 (RFC 8259): a body holding bytes that are not is refused (400 invalid_json), never
+// read with those bytes replaced (metadata is returned unchanged or refused, never changed).
 import type { FastifyInstance } from 'fastify';
 import { AppError, invalid } from '../errors.ts';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../prototype-keys.ts';
 import { inexactNumber, inMetadata } from './json-numbers.ts';
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).replace(/^\uFEFF/, '');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer).replace(/^\uFEFF/, '');
+    } catch {
+      return done(new AppError('invalid_json', 'the body is not UTF-8 text, as JSON must be: it holds bytes that are not (Latin-1 or Windows-1252 text?)'), undefined);
+    }
     if (text.trim() === '') return done(new AppError('invalid_json', 'the body is empty, but its content type is application/json'), undefined);
     let value: unknown;
     try {
