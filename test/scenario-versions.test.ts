@@ -40,6 +40,21 @@ for (const backend of await backends()) {
       assert.equal(unconditional.name, 'QA renamed');
     });
 
+    test('an update that writes the values a scenario has changes nothing: its version stays, and an edit made on it still applies', async () => {
+      const created = await client.createTranscriptionScenario({ body: { name: 'Same', auto: false } });
+      // An editor saving its whole draft unchanged, or one field as it is.
+      const same = await client.updateTranscriptionScenario({ path: { scenario_id: created.id }, body: { version: created.version, name: 'Same', auto: false, language: created.language, options: created.options } });
+      assert.equal(same.version, created.version);
+      assert.equal(same.updated_at, created.updated_at, 'nothing was written');
+      const analysis = await client.createAnalysisScenario({ body: { name: 'Same QA', summary: true, questions: [{ id: 'refund', text: 'Did the agent offer a refund?', type: 'boolean' }] } });
+      assert.equal((await client.updateAnalysisScenario({ path: { scenario_id: analysis.id }, body: { summary: true, questions: analysis.questions } })).version, analysis.version);
+      // Another editor's change made on that version goes through.
+      const renamed = await client.updateTranscriptionScenario({ path: { scenario_id: created.id }, body: { version: created.version, name: 'Renamed' } });
+      assert.equal(renamed.version, created.version + 1);
+      // The no-op on the version it has left is still refused: the editor would not know of the rename.
+      await rejectsWith(client.updateTranscriptionScenario({ path: { scenario_id: created.id }, body: { version: created.version, name: 'Renamed' } }), 409, 'scenario_changed');
+    });
+
     test('auto taken by another transcription scenario moves the first one on', async () => {
       const first = await client.createTranscriptionScenario({ body: { name: 'First', auto: true } });
       const second = await client.createTranscriptionScenario({ body: { name: 'Second' } });

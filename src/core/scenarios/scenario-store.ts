@@ -67,11 +67,15 @@ export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, works
     if (!id) return view(trx).insertInto(kind.table).values({ ...values, id: target, workspace_id: workspaceId } as never).returningAll().executeTakeFirstOrThrow();
     let update = view(trx).updateTable(kind.table).set({ ...values, version: nextVersion }).where('workspace_id', '=', workspaceId).where('id', '=', id);
     if (edited !== undefined) update = update.where('version', '=', edited);
+    // Values the scenario has already (an editor saving its whole draft) write nothing and keep its
+    // version: another client's edit made on that version still applies. (jsonb compares by value.)
+    update = update.where(sql<boolean>`(${sql.join(Object.entries(columns).map(([column, value]) => sql`${sql.ref(column)} IS DISTINCT FROM ${value}`), sql` OR `)})`);
     const updated = await update.returningAll().executeTakeFirst();
     if (updated) return updated;
-    const now = await view(trx).selectFrom(kind.table).select('version').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const now = await view(trx).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
     if (!now) throw notFound(`${kind.noun} ${id}`);
-    throw scenarioChanged(kind.noun, edited ?? now.version, now.version);
+    if (edited === undefined || now.version === edited) return now;
+    throw scenarioChanged(kind.noun, edited, Number(now.version));
   });
   return map(kind, row);
 }
