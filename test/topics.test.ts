@@ -156,6 +156,17 @@ for (const backend of await oneBackend()) {
       const lister = hark.client((await client.createApiKey({ body: { name: 'lists only', scopes: ['recordings:read'] } })).key);
       assert.equal((await lister.listRecordings({ query: {} })).data.length, 2);
       for (const query of [{ topic: 'internet' }, { sentiment_max: 0 }, { sentiment_min: 0.5, sentiment_speaker: 'customer' }]) await rejectsWith(lister.listRecordings({ query }), 403, 'insufficient_scope');
+      // Nor through a report or an answer table, which take the same filters.
+      const counter = hark.client((await client.createApiKey({ body: { name: 'reports and answers', scopes: ['reports:read', 'analysis:read', 'recordings:read'] } })).key);
+      const scenario = (await client.createAnalysisScenario({ body: { name: `topics ${Math.random()}`, questions: [{ id: 'q', text: 'Was a refund offered?', type: 'boolean' }] } })).id;
+      assert.equal((await counter.getRecordingsReport({ query: {} })).groups[0]?.recordings, 2);
+      for (const query of [{ topic: 'internet' }, { sentiment_max: 0 }, { missing_speaker: 'agent' }]) {
+        await rejectsWith(counter.getRecordingsReport({ query }), 403, 'insufficient_scope');
+        await rejectsWith(counter.getTalkReport({ query }), 403, 'insufficient_scope');
+        await rejectsWith(counter.getAnalysisReport({ query: { analysis_scenario_id: scenario, ...query } }), 403, 'insufficient_scope');
+        await rejectsWith(counter.getAnswerTable({ path: { scenario_id: scenario }, query }), 403, 'insufficient_scope');
+      }
+      assert.equal((await client.getRecordingsReport({ query: { topic: 'internet' } })).groups[0]?.recordings, 1, 'with transcripts:read it filters');
     });
 
     test('a scenario without chapters keeps the call whole', async () => {

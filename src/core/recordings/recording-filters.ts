@@ -167,6 +167,18 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
 }
 
 /** The recording filters of a query string, as the list, the reports and the answer table read them. */
+/**
+ * Whether the filters read what the calls say (their topics, their speakers' sentiment, whom the
+ * transcript names): a route that takes them asks for `transcripts:read` too, so a key meant to
+ * count or list calls does not learn their content through a filter.
+ */
+export function readsWhatCallsSay(filters: RecordingFilters): boolean {
+  return filters.topic !== undefined || filters.sentiment_min !== undefined || filters.sentiment_max !== undefined || filters.missing_speaker !== undefined;
+}
+
+/** The scope refusal's words for such a filter. */
+export const CONTENT_FILTER_NEEDS = 'to filter by topic, sentiment or speaker';
+
 export function recordingFiltersOf(query: Record<string, unknown>): RecordingFilters {
   return {
     status: query.status as string | undefined,

@@ -14,7 +14,8 @@ import {
 } from './analysis-scenarios.ts';
 import { AnalysisOptions, AnalysisRunCard, AnalysisScenarioCard, presentAnalysisRun } from './analysis-card.ts';
 import { DateTime, mediaResponse, Nullable, Page, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { assertScope } from '../../http/request-context.ts';
+import { CONTENT_FILTER_NEEDS, filterQuery, readsWhatCallsSay, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
 import { answerFilters, answerTable, answerTableCsv } from './answer-table.ts';
 import { analysisTemplates, createFromTemplate } from './scenario-templates.ts';
@@ -109,9 +110,12 @@ export const analysisRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async
     },
     async (request, reply) => {
       const query = request.query as Record<string, unknown> & { limit: number; offset: number; execution_id?: string };
+      const filters = recordingFiltersOf(query);
+      // What the calls say is the transcripts' to tell, as on the recordings list.
+      if (readsWhatCallsSay(filters)) assertScope(request, 'transcripts:read', CONTENT_FILTER_NEEDS);
       const table = await answerTable(ctx, request.params.workspace_id, request.params.scenario_id, {
         executionId: query.execution_id,
-        filters: recordingFiltersOf(query),
+        filters,
         answers: answerFilters(query),
         limit: query.limit,
         offset: query.offset,

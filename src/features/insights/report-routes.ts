@@ -1,18 +1,26 @@
 // P/reports: analysis results and recordings grouped by metadata and period; CSV on request.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { analysisReport, analysisReportCsv, recordingsReport, recordingsReportCsv, talkReport, talkReportCsv } from './reports.ts';
 import { AnalysisReportSchema, RecordingsReportSchema, TalkReportSchema } from './report-schemas.ts';
 import { mediaResponse, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
-import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { CONTENT_FILTER_NEEDS, filterQuery, readsWhatCallsSay, recordingFilterFields, recordingFiltersOf, type RecordingFilters } from '../../core/recordings/recording-filters.ts';
 import { sendJsonOrCsv } from '../../http/query.ts';
+import { assertScope } from '../../http/request-context.ts';
 
 const filterFields = {
   group_by: Type.Optional(Type.Array(Type.String(), { maxItems: 5, description: 'metadata.<field>, category (the call categories a recording meets, by name: a recording in two counts in both, one in none under null), recorded_at:day|week|month (when the call took place) or created_at:day|week|month (when it was uploaded); repeat for several' })),
   ...recordingFilterFields,
 };
+/** The recording filters of a report; those that read what the calls say need `transcripts:read` too, as on the list. */
+function filtersOf(request: FastifyRequest, query: Record<string, unknown>): RecordingFilters {
+  const filters = recordingFiltersOf(query);
+  if (readsWhatCallsSay(filters)) assertScope(request, 'transcripts:read', CONTENT_FILTER_NEEDS);
+  return filters;
+}
+
 /** JSON by default; CSV with `Accept: text/csv`. */
 const csvText = Type.String({ description: 'One line per group, a header line first' });
 const reportResponse = (json: TSchema) => mediaResponse('The report', { 'application/json': json, 'text/csv': csvText });
@@ -39,7 +47,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
     },
     async (request, reply) => {
       const { sentiment, ...query } = request.query;
-      const report = await analysisReport(ctx, request.params.workspace_id, query.analysis_scenario_id, query.group_by ?? [], recordingFiltersOf(query), { sentiment: sentiment === true });
+      const report = await analysisReport(ctx, request.params.workspace_id, query.analysis_scenario_id, query.group_by ?? [], filtersOf(request, query), { sentiment: sentiment === true });
       return sendJsonOrCsv(request, reply as FastifyReply, report, analysisReportCsv);
     },
   );
@@ -56,7 +64,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
-      const report = await recordingsReport(ctx, request.params.workspace_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      const report = await recordingsReport(ctx, request.params.workspace_id, request.query.group_by ?? [], filtersOf(request, request.query));
       return sendJsonOrCsv(request, reply as FastifyReply, report, recordingsReportCsv);
     },
   );
@@ -74,7 +82,7 @@ export const reportRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (
       },
     },
     async (request, reply) => {
-      const report = await talkReport(ctx, request.params.workspace_id, request.query.group_by ?? [], recordingFiltersOf(request.query));
+      const report = await talkReport(ctx, request.params.workspace_id, request.query.group_by ?? [], filtersOf(request, request.query));
       return sendJsonOrCsv(request, reply as FastifyReply, report, talkReportCsv);
     },
   );

@@ -18,7 +18,7 @@ import {
   type Recording,
 } from '../../core/recordings/recordings.ts';
 import { readUpload } from '../../core/recordings/multipart-upload.ts';
-import { filterQuery, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
+import { CONTENT_FILTER_NEEDS, filterQuery, readsWhatCallsSay, recordingFilterFields, recordingFiltersOf } from '../../core/recordings/recording-filters.ts';
 import { presentRecording, RecordingCard } from './recording-card.ts';
 import { pipelinesOf, recordingWithPipeline } from '../../core/recordings/pipeline-status.ts';
 import { updateRecording } from './recording-edits.ts';
@@ -171,7 +171,7 @@ export const recordingRoutes = (ctx: Context): FastifyPluginAsyncTypebox => asyn
     async (request) => {
       const query = request.query;
       // What the calls say (their topics, their speakers' sentiment) is the transcripts' to tell.
-      if (query.topic !== undefined || query.sentiment_min !== undefined || query.sentiment_max !== undefined || query.missing_speaker !== undefined) assertScope(request, 'transcripts:read', 'to filter by topic, sentiment or speaker');
+      if (readsWhatCallsSay(recordingFiltersOf(query))) assertScope(request, 'transcripts:read', CONTENT_FILTER_NEEDS);
       const page = await listRecordings(ctx, request.params.workspace_id, {
         limit: query.limit,
         offset: query.offset,
