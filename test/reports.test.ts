@@ -325,6 +325,13 @@ for (const backend of await backends()) {
         assert.deepEqual(assertProblem(await get(route), 400, 'validation_failed').errors, [{ path: name, message: 'is not a query parameter of this route' }], route);
       }
       assert.equal((await get(`${P}/engines`)).statusCode, 200);
+      // A misspelt parameter of a read that takes some: refused, not answered as if unsent (JSON for a misspelt format).
+      const recording = (await client.listRecordings({ query: { limit: 1 } })).data[0]!.id;
+      const run = (await client.listTranscriptionRuns({ query: { recording_id: recording, limit: 1 } })).data[0]!.id;
+      for (const route of [`${P}/recordings/${recording}/transcript?fromat=srt`, `${P}/transcription-runs/${run}/transcript?verison=1`, `${P}/recordings/${recording}/audio?varient=prepared`, `/v1/files/${recording}?wiat=60`]) {
+        const name = new URL(route, 'http://x').searchParams.keys().next().value!;
+        assert.deepEqual(assertProblem(await get(route), 400, 'validation_failed').errors, [{ path: name, message: 'is not a query parameter of this route' }], route);
+      }
       for (const route of routes) {
         const problem = assertProblem(await get(`${route}metdata.team=red`), 400, 'validation_failed');
         assert.deepEqual(problem.errors, [{ path: 'metdata.team', message: 'is not a query parameter of this route' }], route);

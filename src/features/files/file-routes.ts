@@ -75,7 +75,7 @@ export const fileRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (ap
         summary: 'The file with its transcript and analysis (analysis null until a result exists)',
         description: '`wait=N` (at most 60) holds the request until the pipeline ends or N seconds pass.',
         params: Type.Object({ file_id: Type.String() }),
-        querystring: Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 60 })) }),
+        querystring: Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 60 })) }, { additionalProperties: false }),
         response: withProblems({ 200: FileView }, 404),
       },
     },

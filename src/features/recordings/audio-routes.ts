@@ -14,7 +14,7 @@ const AudioParams = Type.Object({ workspace_id: Type.String(), recording_id: Typ
 const AudioQuery = Type.Object({
   variant: Type.Optional(StringEnum(audioVariants, { description: 'original (default): the file as uploaded; prepared: the 16 kHz mono WAV' })),
   download: Type.Optional(Type.Boolean({ description: 'Send as an attachment' })),
-});
+}, { additionalProperties: false });
 
 export const audioRoutes = (ctx: Context): FastifyPluginAsyncTypebox => async (app) => {
   const P = '/api/v1/workspaces/:workspace_id';

@@ -16,8 +16,13 @@ import { type TranscriptRow } from '../../core/transcripts/transcript.ts';
 
 const RunParams = Type.Object({ workspace_id: Type.String(), run_id: Type.String() });
 const RecordingParams = Type.Object({ workspace_id: Type.String(), recording_id: Type.String() });
-const FormatQuery = Type.Object({ format: Type.Optional(StringEnum(exportFormats, { description: 'json (default), txt, srt or vtt' })) });
-const RunTranscriptQuery = Type.Composite([FormatQuery, Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'An earlier version (1: as transcribed); default the current one' })) })]);
+const formatField = { format: Type.Optional(StringEnum(exportFormats, { description: 'json (default), txt, srt or vtt' })) };
+// A parameter the route does not take is a 400 naming it (a misspelt `format` would answer JSON).
+const FormatQuery = Type.Object(formatField, { additionalProperties: false });
+const RunTranscriptQuery = Type.Object(
+  { ...formatField, version: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'An earlier version (1: as transcribed); default the current one' })) },
+  { additionalProperties: false },
+);
 const CorrectionBody = Type.Object(
   {
     words: Type.Optional(
