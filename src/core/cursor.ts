@@ -3,18 +3,28 @@
 // "search"…): given to another list, it is a 400, not read as a place in that one.
 import { invalid } from '../errors.ts';
 
+/**
+ * A cursor's fields, or undefined where it is not one this API wrote: its text must be exactly
+ * what encoding them gives (base64url decoding skips characters it cannot place, so a cursor
+ * with one more character would otherwise read as the original).
+ */
+function cursorFields(cursor: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    return Buffer.from(JSON.stringify(value)).toString('base64url') === cursor ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function encodeCursor(seq: number, list: string): string {
   return Buffer.from(JSON.stringify({ s: seq, l: list })).toString('base64url');
 }
 
 /** The positive whole number a cursor of this API holds under `field`, for `list`; any other is a 400. */
 function cursorNumber(cursor: string, field: 's' | 'o', list: string): number {
-  let value: Record<string, unknown> | undefined;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as Record<string, unknown>;
-  } catch {
-    // falls through to the error below
-  }
+  const value = cursorFields(cursor);
   const number = value?.[field];
   if (value && typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
     if (value.l === list) return number;
@@ -80,13 +90,9 @@ export function encodeTimeCursor(micros: number | string, seq: number, column?: 
 }
 
 export function decodeTimeCursor(cursor: string, column?: string): { micros: string; seq: number } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { u?: unknown; s?: unknown; c?: unknown };
-    if (typeof value.u === 'string' && /^-?\d{1,17}$/.test(value.u) && typeof value.s === 'number' && Number.isSafeInteger(value.s) && value.s > 0 && value.c === column) {
-      return { micros: value.u, seq: value.s };
-    }
-  } catch {
-    // falls through to the error below
+  const value = cursorFields(cursor);
+  if (value && typeof value.u === 'string' && /^-?\d{1,17}$/.test(value.u) && typeof value.s === 'number' && Number.isSafeInteger(value.s) && value.s > 0 && value.c === column) {
+    return { micros: value.u, seq: value.s };
   }
   throw invalid('cursor', 'is not a cursor this API returned');
 }
