@@ -151,6 +151,15 @@ for (const backend of await oneBackend()) {
       assert.equal(sameInBoth.json<{ id: string }>().id, first.json<{ id: string }>().id);
       assert.deepEqual(errorsOf(assertProblem(await execute({ 'idempotency-key': 'nightly-1' }, { idempotency_key: 'nightly-2' }), 400, 'validation_failed')), ['idempotency_key: differs from the Idempotency-Key header: send the key once, or the same in both']);
       assert.deepEqual(errorsOf(assertProblem(await execute({}, {}), 400, 'validation_failed')), ['idempotency_key: is required: in the body, or as an Idempotency-Key header']);
+      // A key in UTF-8 is the same key in the header (its bytes as they come over the wire) as in the body.
+      const accented = await execute({ 'idempotency-key': Buffer.from('nuit-é').toString('latin1') }, {});
+      assert.equal(accented.statusCode, 202, accented.body);
+      assert.equal(accented.json<{ idempotency_key: string }>().idempotency_key, 'nuit-é');
+      assert.equal((await execute({}, { idempotency_key: 'nuit-é' })).json<{ id: string }>().id, accented.json<{ id: string }>().id);
+      assert.deepEqual(errorsOf(assertProblem(await execute({ 'idempotency-key': 'nuit-\u00e9' }, {}), 400, 'validation_failed')), ['Idempotency-Key: is not UTF-8 text']);
+      // Sent twice, it is refused rather than joined into a third key.
+      const twice = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios/${scenarioId}/executions`, key: account.key, headers: { 'idempotency-key': ['a1', 'a2'] as unknown as string }, payload: { recording_ids: [recordingId] } });
+      assert.deepEqual(errorsOf(assertProblem(twice, 400, 'validation_failed')), ['Idempotency-Key: is sent more than once: send one key']);
     });
   });
 }

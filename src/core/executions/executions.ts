@@ -53,9 +53,27 @@ export interface ExecutionBody {
   idempotency_key: string;
 }
 
+/**
+ * The `Idempotency-Key` header as sent: its bytes read as UTF-8 (Node reads header bytes one to a
+ * character, so "kéy" arrived as "kÃ©y" and was another key than the body's "kéy"). Sent twice
+ * (Node joins the values with ", "), or not UTF-8, it is a 400.
+ */
+function headerKey(rawHeaders: readonly string[]): string | undefined {
+  const sent: string[] = [];
+  for (let i = 0; i < rawHeaders.length - 1; i += 2) if (rawHeaders[i]!.toLowerCase() === 'idempotency-key') sent.push(rawHeaders[i + 1]!);
+  if (sent.length > 1) throw invalid('Idempotency-Key', 'is sent more than once: send one key');
+  const [raw] = sent;
+  if (raw === undefined) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(raw, 'latin1'));
+  } catch {
+    throw invalid('Idempotency-Key', 'is not UTF-8 text');
+  }
+}
+
 /** The execution's key: the body's `idempotency_key` or the `Idempotency-Key` header (one is required; both must agree). */
-export function idempotencyKeyOf(body: { idempotency_key?: string | undefined }, headers: { 'idempotency-key'?: string | undefined }): string {
-  const [field, header] = [body.idempotency_key, headers['idempotency-key']];
+export function idempotencyKeyOf(body: { idempotency_key?: string | undefined }, rawHeaders: readonly string[]): string {
+  const [field, header] = [body.idempotency_key, headerKey(rawHeaders)];
   if (field !== undefined && header !== undefined && field !== header) throw invalid('idempotency_key', 'differs from the Idempotency-Key header: send the key once, or the same in both');
   const key = field ?? header;
   if (key === undefined) throw invalid('idempotency_key', 'is required: in the body, or as an Idempotency-Key header');

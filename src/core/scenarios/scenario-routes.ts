@@ -96,7 +96,7 @@ export const scenarioRoutes =
         },
       },
       async (request, reply) => {
-        const body = { ...request.body, idempotency_key: idempotencyKeyOf(request.body, request.headers) };
+        const body = { ...request.body, idempotency_key: idempotencyKeyOf(request.body, request.raw.rawHeaders) };
         const { execution, created } = await service.startExecution(ctx, request.params.workspace_id, request.params.scenario_id, body);
         return reply.code(created ? 202 : 200).send(presentExecution(execution));
       },
