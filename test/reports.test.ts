@@ -68,6 +68,9 @@ for (const backend of await backends()) {
       const empty = await csvOf(`${P}/reports/analysis?analysis_scenario_id=${scenarioId}&metadata.team=green`);
       assert.equal(empty.body.trim(), 'calls,greeting.true,greeting.false,greeting.uncertain,greeting.reviewed,greeting.overturned,greeting.rate');
       await rejectsWith(client.getAnalysisReport({ query: { analysis_scenario_id: scenarioId, group_by: ['bogus'] } }), 400, 'validation_failed');
+      // A grouping named twice would give its key and CSV column twice.
+      const twice = await rejectsWith(client.getRecordingsReport({ query: { group_by: ['metadata.team', 'metadata.team'] } }), 400, 'validation_failed');
+      assert.match(twice.detail ?? '', /metadata\.team at most once/);
     });
 
     test('a scenario run again over the same calls leaves the report unchanged: it counts calls, not runs', async () => {

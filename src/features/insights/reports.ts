@@ -54,7 +54,9 @@ type KeySource = 'recordings' | 'facts';
  */
 export function parseGroupBy(values: string[], source: KeySource = 'recordings', names: ReadonlyMap<string, string> = new Map()): GroupKey[] {
   if (values.length > 5) throw invalid('group_by', 'at most 5 groupings');
-  if (values.filter((value) => value === 'category').length > 1) throw invalid('group_by', 'category at most once');
+  // A grouping named twice would give the same key (and CSV column) twice.
+  const twice = values.find((value, i) => values.indexOf(value) !== i);
+  if (twice !== undefined) throw invalid('group_by', `${twice} at most once`);
   return values.map((value) => {
     if (value === 'category') {
       const recording = sql.ref(source === 'facts' ? 'rec.recording_id' : 'rec.id');
