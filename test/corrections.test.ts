@@ -23,14 +23,16 @@ test('a corrected word keeps its times; its segment and the text read it', () =>
 test('a segment rewritten with as many words keeps each time; with more, they share the span by length', () => {
   const same = applyCorrections(call, { segments: [{ index: 1, text: 'My parcel is lost.' }] });
   assert.deepEqual(
-    same.words.slice(5).map((x) => [x.word, x.punctuated_word, x.start, x.end]),
+    same.words.slice(5).map((x) => [x.word, x.punctuated_word, x.start, x.end, x.confidence]),
     [
-      ['My', 'My', 2.5, 2.7],
-      ['parcel', 'parcel', 2.7, 3.1],
-      ['is', 'is', 3.1, 3.3],
-      ['lost', 'lost.', 3.3, 3.9],
+      // A word kept (in any case) stays as recognised, with the recogniser's confidence; a new one is sure.
+      ['my', 'My', 2.5, 2.7, 0.8],
+      ['parcel', 'parcel', 2.7, 3.1, 0.8],
+      ['is', 'is', 3.1, 3.3, 0.8],
+      ['lost', 'lost.', 3.3, 3.9, 1],
     ],
   );
+  assert.equal(same.retimed, false);
   const more = applyCorrections(call, { segments: [{ index: 1, text: 'my parcel is two days late' }] });
   const theirs = more.words.filter((x) => x.speaker === 'customer');
   assert.deepEqual(theirs.map((x) => x.word), ['my', 'parcel', 'is', 'two', 'days', 'late']);
@@ -39,6 +41,31 @@ test('a segment rewritten with as many words keeps each time; with more, they sh
   for (let i = 1; i < theirs.length; i++) assert.equal(theirs[i]!.start, theirs[i - 1]!.end, 'one after the other');
   assert.equal(more.words.length, 11);
   assert.deepEqual(more.words.slice(0, 5), call.words.slice(0, 5), "the other speaker's words are untouched");
+});
+
+test('a segment rewritten with fewer or other words keeps the words it still has as they were heard', () => {
+  // From a trial: "Hi my egg" corrected to "Hi Mike" made every word of the passage sure, and its misheard words topics.
+  const heard = {
+    segments: [{ start: 0, end: 3, text: 'Hi, my egg. Tyler fella mountain.', ...agent }],
+    words: [w('hi', 0, 0.3), w('my', 0.3, 0.5), w('egg', 0.5, 0.9), { ...w('tyler', 1, 1.4), confidence: 0.1 }, { ...w('fella', 1.4, 1.8), confidence: 0.05 }, { ...w('mountain', 1.8, 2.5), confidence: 0.12 }].map((x, i) => ({ ...x, punctuated_word: ['Hi,', 'my', 'egg.', 'Tyler', 'fella', 'mountain.'][i] })),
+  };
+  const fixed = applyCorrections(heard, { segments: [{ index: 0, text: 'Hi, Mike. Tyler fella mountain.' }] });
+  assert.deepEqual(
+    fixed.words.map((x) => [x.word, x.punctuated_word, x.start, x.end, x.confidence]),
+    [
+      ['hi', 'Hi,', 0, 0.3, 0.8],
+      ['Mike', 'Mike.', 0.3, 0.9, 1],
+      ['tyler', 'Tyler', 1, 1.4, 0.1],
+      ['fella', 'fella', 1.4, 1.8, 0.05],
+      ['mountain', 'mountain.', 1.8, 2.5, 0.12],
+    ],
+  );
+  assert.equal(fixed.retimed, true, 'a word fewer: talk counted again');
+  // A number the transcript wrote ("$25") is one token for its words: kept whole.
+  const money = { segments: [{ start: 0, end: 2, text: 'It is $25.', ...agent }], words: [w('it', 0, 0.2), w('is', 0.2, 0.4), { ...w('twenty', 0.4, 0.8), punctuated_word: '$25.' }, { ...w('five', 0.8, 1.2), punctuated_word: '' }] };
+  const priced = applyCorrections(money, { segments: [{ index: 0, text: 'That is $25.' }] });
+  assert.deepEqual(priced.words.map((x) => [x.word, x.punctuated_word, x.confidence]), [['That', 'That', 1], ['is', 'is', 0.8], ['twenty', '$25.', 0.8], ['five', '', 0.8]]);
+  assert.equal(priced.retimed, false);
 });
 
 test("an engine's own punctuation stays when a word is corrected; the rest of a written number cannot be", () => {

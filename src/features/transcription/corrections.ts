@@ -1,7 +1,7 @@
 // A reviewer's corrections of a transcript: a word's text, or a segment's whole text. Times stay
-// with the audio: a corrected word keeps its times; a segment rewritten with as many words keeps
-// each word's times, and one rewritten with more or fewer words spreads them over the time its
-// words took, by length. The words of a segment are its channel's words that start inside it.
+// with the audio: a corrected word keeps its times; a rewritten segment keeps the times and
+// confidence of each word it still has, and spreads its new words, by length, over the time of
+// the words they replace. The words of a segment are its channel's words that start inside it.
 import type { SpeakerSegment, SpeakerWord } from '../../engines/transcription/types.ts';
 import { severalSpeakers, turnsText } from '../../core/transcripts/speakers.ts';
 import { round } from '../../core/transcripts/round.ts';
@@ -63,8 +63,93 @@ function spread(text: string, span: { start: number; end: number }, like: { chan
   });
 }
 
+/** The least time a word written into a segment between two others takes (else it shares a neighbour's). */
+const MIN_NEW_WORD_SECONDS = 0.08;
+
+/** A word as compared when realigning: its letters and digits, in lower case. */
+const key = (written: string): string => bareWord(written).toLowerCase();
+
+/**
+ * A segment's words for its rewritten `tokens`: each token that is a word it had (the same word in
+ * any case, or a number written as the transcript showed it, "$25") keeps that word's times and
+ * confidence, matched in order (the longest common run of words); the other tokens are new words,
+ * confidence 1, spread by length over the time between the kept words around them. So correcting
+ * "car" to "card" leaves the words around it as they were heard, with the recogniser's doubts
+ * (the topics leave doubtful words out), instead of making every word of the segment sure.
+ */
+function realign(own: readonly Word[], tokens: readonly string[], segment: SpeakerSegment): Word[] {
+  // The old words in units: a word with the words that go on its written number ("twenty five dollars" shown "$25").
+  const units: Word[][] = [];
+  for (const word of own) {
+    if (word.punctuated_word === '' && units.length > 0) units.at(-1)!.push(word);
+    else units.push([word]);
+  }
+  const matches = (unit: Word[], token: string) => key(token) !== '' && (key(unit[0]!.punctuated_word ?? unit[0]!.word) === key(token) || (unit.length === 1 && key(unit[0]!.word) === key(token)));
+  // Longest common subsequence of units and tokens.
+  const [n, m] = [units.length, tokens.length];
+  const best = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) best[i]![j] = matches(units[i]!, tokens[j]!) ? best[i + 1]![j + 1]! + 1 : Math.max(best[i + 1]![j]!, best[i]![j + 1]!);
+  const words: Word[] = [];
+  let pending: string[] = [];
+  let skipped: Word[][] = [];
+  let lastUnit = 0;
+  let from = own[0]?.start ?? segment.start;
+  /** A word made for a token, that stays the old word it was (its recognised form and confidence). */
+  const inherit = (made: Word, old: Word): Word => ({ ...made, word: old.word, confidence: old.confidence });
+  // New tokens take the time of the words they replace: one for one where as many, else spread
+  // over it. Inserted between two kept words, they take the time between them, or where the words
+  // run on without a pause, share their neighbour's time with it. Answers whether `next` (the kept
+  // word after them) was placed too.
+  const flush = (next?: { unit: Word[]; token: string }): boolean => {
+    const [tokens, replacing] = [pending, skipped];
+    pending = [];
+    skipped = [];
+    if (tokens.length === 0) return false;
+    if (tokens.length === replacing.length) {
+      words.push(...tokens.map((token, k) => spread(token, { start: replacing[k]![0]!.start, end: replacing[k]!.at(-1)!.end }, segment)[0]!));
+      return false;
+    }
+    if (replacing.length > 0) {
+      words.push(...spread(tokens.join(' '), { start: replacing[0]![0]!.start, end: replacing.at(-1)!.at(-1)!.end }, segment));
+      return false;
+    }
+    const until = next ? next.unit[0]!.start : (own.at(-1)?.end ?? segment.end);
+    const before = words.at(-1);
+    if (until - from < MIN_NEW_WORD_SECONDS * tokens.length && before && lastUnit === 1) {
+      words.pop();
+      const made = spread([before.punctuated_word ?? before.word, ...tokens].join(' '), { start: before.start, end: Math.max(before.end, until) }, segment);
+      words.push(inherit(made[0]!, before), ...made.slice(1));
+      return false;
+    }
+    if (until - from < MIN_NEW_WORD_SECONDS * tokens.length && next && next.unit.length === 1) {
+      const made = spread([...tokens, next.token].join(' '), { start: from, end: next.unit[0]!.end }, segment);
+      words.push(...made.slice(0, -1), inherit(made.at(-1)!, next.unit[0]!));
+      return true;
+    }
+    words.push(...spread(tokens.join(' '), { start: from, end: Math.max(from, until) }, segment));
+    return false;
+  };
+  let [i, j] = [0, 0];
+  while (i < n || j < m) {
+    if (i < n && j < m && matches(units[i]!, tokens[j]!)) {
+      const unit = units[i]!;
+      if (!flush({ unit, token: tokens[j]! })) words.push({ ...unit[0]!, punctuated_word: tokens[j]! }, ...unit.slice(1));
+      from = unit.at(-1)!.end;
+      lastUnit = unit.length;
+      i++;
+      j++;
+    } else if (j < m && (i === n || best[i]![j + 1]! >= best[i + 1]![j]!)) {
+      pending.push(tokens[j]!);
+      j++;
+    } else skipped.push(units[i++]!);
+  }
+  flush();
+  return words;
+}
+
 export function applyCorrections(transcript: { segments: readonly SpeakerSegment[]; words: readonly Word[] }, corrections: Corrections): CorrectedTranscript {
   const segments = transcript.segments.map((s) => ({ ...s }));
+  const words0 = transcript.words;
   let words: Word[] = transcript.words.map((w) => ({ ...w }));
   const wordEdits = corrections.words ?? [];
   const segmentEdits = corrections.segments ?? [];
@@ -99,13 +184,8 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
     const own = owned[edit.index]!;
     if (own.some((w) => wordEdits.some((e) => e.index === w))) throw new CorrectionError(`segments/${i}`, 'also has one of its words corrected: correct one or the other');
     segment.text = text;
-    const tokens = text.split(' ');
-    if (own.length === tokens.length) {
-      replaced.set(edit.index, own.map((w, k) => ({ ...words[w]!, word: bareWord(tokens[k]!), punctuated_word: tokens[k]!, confidence: words[w]!.word === bareWord(tokens[k]!) ? words[w]!.confidence : 1 })));
-    } else if (own.length > 0 || transcript.words.length > 0) {
-      const span = own.length > 0 ? { start: words[own[0]!]!.start, end: words[own.at(-1)!]!.end } : segment;
-      replaced.set(edit.index, spread(text, span, segment));
-    }
+    if (own.length > 0) replaced.set(edit.index, realign(own.map((w) => words[w]!), text.split(' '), segment));
+    else if (transcript.words.length > 0) replaced.set(edit.index, spread(text, segment, segment));
   });
   if (replaced.size > 0) {
     const dropped = new Set([...replaced.keys()].flatMap((s) => owned[s]!));
@@ -132,5 +212,7 @@ export function applyCorrections(transcript: { segments: readonly SpeakerSegment
       } else segment.text = own.map((w) => w.punctuated_word ?? w.word).join(' ');
     }
   }
-  return { text: textOf(segments), segments, words, retimed: replaced.size > 0 && [...replaced.entries()].some(([s, list]) => list.length !== owned[s]!.length) };
+  // Talk statistics are counted again where words came or went, or were timed anew.
+  const retimed = [...replaced.entries()].some(([s, list]) => list.length !== owned[s]!.length || list.some((w, k) => w.start !== words0[owned[s]![k]!]?.start));
+  return { text: textOf(segments), segments, words, retimed };
 }
