@@ -28,6 +28,16 @@ test('a polite "no thanks" is no complaint, and an opening "okay" no praise', ()
   assert.ok(scoreText('Well, this is terrible.') < -0.3);
 });
 
+test('a demand is no pleasure: "right now" is a time, "want" a request, and a negative word denied no praise', () => {
+  // From a trial's angry call, whose lanes showed these green.
+  assert.ok(scoreText('I want to cancel my contract right now.') <= 0, 'was +0.18');
+  assert.equal(scoreText('I cannot cancel it today.'), 0, 'was +0.2');
+  assert.equal(scoreText('I want a refund.'), 0, 'was +0.2');
+  assert.ok(scoreText('That is not good at all.') < 0, 'a positive word denied stays negative');
+  assert.ok(scoreText('You are right, thank you.') > 0.2, '"right" as agreement stays');
+  assert.ok(scoreText('I want to say thank you, that was great.') > 0.2);
+});
+
 test('an apology is courtesy, not upset; what else the sentence says still counts', () => {
   assert.equal(scoreText('I am sorry about that.'), 0, 'was -0.5');
   assert.equal(scoreText("I'm so sorry to hear that."), 0, 'was -0.5');

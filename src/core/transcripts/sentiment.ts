@@ -68,14 +68,31 @@ const APOLOGY = new RegExp(String.raw`(^\s*|[.?!]\s+|\b(?:i'?m|i am|we'?re|we ar
 /** What is left of a sentence without its apology: the sentence's own start or end kept. */
 const withoutApology = (text: string) => text.replace(APOLOGY, (_match, lead: string | undefined) => (lead && /^[.?!]/.test(lead) ? lead : '')).trimStart();
 
+/**
+ * Words the lexicon reads as judging where a call uses them otherwise: "right" in "right now",
+ * "right away" (a time, not approval: "I want to cancel my contract right now" scored +0.18), and
+ * "want" (a request, not a liking: "I want a refund" scored +0.2).
+ */
+const NOT_JUDGING = /\bright(?=\s+(?:now|away|here|there|after|before|back|then)\b)|\b(?:want|wants|wanted|wanting)\b/gi;
+
+/** Words that turn what follows around ("not", "cannot", "never", "don't"…). */
+const NEGATION = /\b(?:not|no|never|cannot|can't|won't|don't|doesn't|didn't|isn't|wasn't|aren't|weren't|couldn't|wouldn't|shouldn't|n't)\b|n't\b/i;
+
 /** A sentence that is only an acknowledgement ("Okay.", "Alright!"): no judgement (the lexicon scored "Okay." +0.81). */
 const ACKNOWLEDGEMENT_ONLY = /^\s*(?:okay|ok|alright|all right|right|well|so|mm+|uh huh|mhm)[\s.,!?]*$/i;
 
 export function scoreText(text: string): number {
   if (ACKNOWLEDGEMENT_ONLY.test(text)) return 0;
   const instance = wink();
-  const judged = withoutApology(text.replace(POLITE_NO, '')).replace(OPENING_FILLER, '$1');
-  return round(instance.readDoc(judged).out(instance.its.sentiment) as number);
+  const judged = withoutApology(text.replace(POLITE_NO, '')).replace(OPENING_FILLER, '$1').replace(NOT_JUDGING, '');
+  const score = instance.readDoc(judged).out(instance.its.sentiment) as number;
+  // A negative word denied is no praise ("I cannot cancel it today" scored +0.2, as "not bad"):
+  // where the sentence reads positive only by its negation, it is neutral.
+  if (score > 0 && NEGATION.test(judged)) {
+    const affirmed = judged.replace(/\b(?:not|never|no)\b\s*/gi, '').replace(/\b(can)not\b/gi, '$1').replace(/n't\b/gi, '');
+    if ((instance.readDoc(affirmed).out(instance.its.sentiment) as number) < 0) return 0;
+  }
+  return round(score);
 }
 
 /** A word as stored: as recognised, and as the formatted text writes it (empty where a neighbour took it in: "twenty five" → "25", ""). */
