@@ -344,9 +344,11 @@ describe('a new workspace transcribes every upload by default', () => {
       hark = await hark.restart({ workers: false });
       const paused = hark.client(account.key);
       const again = await paused.createTranscriptionRun({ path: { recording_id: id }, body: {} });
-      assert.equal((await paused.getRecording({ path: { recording_id: id } })).pipeline.status, 'transcribing');
+      // No worker takes it: transcribing, and waiting for one (the web says "Waiting to transcribe").
+      assert.deepEqual((await paused.getRecording({ path: { recording_id: id } })).pipeline, { status: 'transcribing', error_code: null, error_message: null, waiting: true });
+      assert.equal((await paused.listRecordings({ query: { pipeline_status: 'transcribing' } })).data.find((r) => r.id === id)?.pipeline.waiting, true);
       await paused.cancelTranscriptionRun({ path: { run_id: again.id } });
-      assert.equal((await paused.getRecording({ path: { recording_id: id } })).pipeline.status, 'analysed');
+      assert.deepEqual((await paused.getRecording({ path: { recording_id: id } })).pipeline, { status: 'analysed', error_code: null, error_message: null, waiting: false });
       assert.deepEqual((await paused.listRecordings({ query: { pipeline_status: 'analysed' } })).data.map((r) => r.id), [id]);
     } finally {
       await hark.destroy();

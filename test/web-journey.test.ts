@@ -340,6 +340,15 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.goBack();
     await page.goBack();
     await page.getByLabel('Transcript', { exact: true }).waitFor();
+    // Transcribing the corrected call again would show a new transcript without the correction: asked first.
+    await page.getByRole('button', { name: 'Transcribe', exact: true }).click();
+    const warning = page.locator('[data-corrected-warning]');
+    await warning.getByText(/in place of version 2, without the corrections/).waitFor();
+    assert.match((await warning.getByRole('link', { name: 'download it (TXT)' }).getAttribute('href')) ?? '', /\/transcript\?format=txt$/);
+    await check(page, 'transcribe-corrected');
+    await warning.getByRole('button', { name: 'Keep the corrected one' }).click();
+    await warning.waitFor({ state: 'detached' });
+    await page.locator('[data-version="2"]').waitFor();
   });
 
   test('write a boolean and a text question in the editor, run it, and read typed answers with evidence', async () => {
@@ -649,6 +658,8 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByLabel('Transcript', { exact: true }).locator('[data-speaker="agent"]').first().waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('[data-name-speakers]').count(), 0, 'named speakers need no pointer');
     await page.getByLabel('Analyse with', { exact: true }).first().selectOption({ label: 'Call QA' });
+    // The chosen scenario's whole name on hover (a long one is cut in the box).
+    assert.equal(await page.getByLabel('Analyse with', { exact: true }).first().getAttribute('title'), 'Call QA');
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     assert.match((await page.locator('[data-result] [data-question="greeting"] [data-scope]').first().textContent()) ?? '', /said by agent · first 15 s/);

@@ -273,7 +273,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
       await region.getByLabel('Name').fill(name);
       return region;
     };
-    // Saved, it is checked against the calls already transcribed by itself (no "Apply to past calls").
+    // Saved, it is checked against the calls already transcribed by itself (no "Check calls again").
     const saveAndApply = async (region: Locator, name: string) => {
       await region.getByRole('button', { name: 'Save category' }).click();
       return page.locator(`[data-category-row="${name}"]`);

@@ -1612,6 +1612,8 @@ export interface components {
                 status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
                 error_code: string | null;
                 error_message: string | null;
+                /** @description true while transcribing or analysing and its run still waits for a worker (queued, not yet running) */
+                waiting: boolean;
             };
             /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
             recorded_at_source: "client" | "file" | "upload";
@@ -4606,6 +4608,8 @@ export interface operations {
                             status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description true while transcribing or analysing and its run still waits for a worker (queued, not yet running) */
+                            waiting: boolean;
                         };
                         /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
@@ -4790,6 +4794,8 @@ export interface operations {
                             status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description true while transcribing or analysing and its run still waits for a worker (queued, not yet running) */
+                            waiting: boolean;
                         };
                         /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
@@ -4957,6 +4963,8 @@ export interface operations {
                             status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description true while transcribing or analysing and its run still waits for a worker (queued, not yet running) */
+                            waiting: boolean;
                         };
                         /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
@@ -5127,6 +5135,8 @@ export interface operations {
                             status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description true while transcribing or analysing and its run still waits for a worker (queued, not yet running) */
+                            waiting: boolean;
                         };
                         /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";
@@ -5358,6 +5368,8 @@ export interface operations {
                             status: "preparing" | "audio_ready" | "transcribing" | "transcribed" | "analysing" | "analysed" | "failed";
                             error_code: string | null;
                             error_message: string | null;
+                            /** @description true while transcribing or analysing and its run still waits for a worker (queued, not yet running) */
+                            waiting: boolean;
                         };
                         /** @description Where recorded_at comes from: `client` (sent with the recording or set since), `file` (the audio's own tags), `upload` (when the recording arrived here, uploaded or imported) */
                         recorded_at_source: "client" | "file" | "upload";

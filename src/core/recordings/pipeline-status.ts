@@ -21,7 +21,8 @@ export function pipelineSql(alias: string): RawBuilder<Pipeline> {
   const rec = (column: string) => sql.ref(`${alias}.${column}`);
   const failed = sql`${rec('status')} = ANY(${[...failedRecordingStatuses]}::text[])`;
   return sql<Pipeline>`(
-    SELECT jsonb_build_object('status', p.status, 'error_code', p.error_code, 'error_message', p.error_message)
+    SELECT jsonb_build_object('status', p.status, 'error_code', p.error_code, 'error_message', p.error_message,
+      'waiting', (p.status = 'transcribing' AND p.t_status = 'queued') OR (p.status = 'analysing' AND p.a_status = 'queued'))
     FROM (
       SELECT
         CASE
@@ -44,7 +45,9 @@ export function pipelineSql(alias: string): RawBuilder<Pipeline> {
           WHEN ${failed} THEN ${rec('error_message')}
           WHEN ${rec('status')} = 'completed' AND t.status = 'failed' THEN t.error_message
           WHEN ${rec('status')} = 'completed' AND t.status = 'completed' AND a.status = 'failed' THEN a.error_message
-        END AS error_message
+        END AS error_message,
+        t.status AS t_status,
+        a.status AS a_status
       FROM (SELECT 1) AS one
       LEFT JOIN LATERAL (SELECT status, error_code, error_message FROM transcription_runs WHERE recording_id = ${rec('id')} AND status <> 'cancelled' ORDER BY seq DESC LIMIT 1) AS t ON true
       -- An analysis of an earlier transcript (the call transcribed again, or corrected) is out of date: none counts but those of the latest.

@@ -100,7 +100,7 @@ export async function updateCategory(ctx: Context, workspaceId: string, id: stri
 
 /** A name is one category's a workspace, whatever its case (a unique index: two requests at once cannot both take it). */
 const nameTaken = (name: string) => (error: unknown): never => {
-  if ((error as { code?: string }).code === '23505') throw new AppError('category_name_taken', `the workspace has a category named ${JSON.stringify(name)}`);
+  if ((error as { code?: string }).code === '23505') throw new AppError('category_name_taken', `${JSON.stringify(name)} is the name of another category (names are compared whatever their case): choose another`);
   throw error;
 };
 

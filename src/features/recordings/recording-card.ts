@@ -34,6 +34,7 @@ export const RecordingCard = Type.Object(
         status: StringEnum(pipelineStatuses, { description: 'preparing → audio_ready → transcribing → transcribed → analysing → analysed, or failed: from the recording and its latest runs' }),
         error_code: Nullable(Type.String()),
         error_message: Nullable(Type.String()),
+        waiting: Type.Boolean({ description: 'true while transcribing or analysing and its run still waits for a worker (queued, not yet running)' }),
       },
       { description: 'Where the call stands; filter the list with pipeline_status' },
     ),

@@ -74,7 +74,10 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping, other
             value={filters.category}
             onChange={(category) => onChange({ ...filters, category })}
             clearable
-            w={170}
+            // Wide enough for a name of two words; a longer one whole on hover.
+            w={210}
+            title={(categories.data?.data ?? []).find((c) => c.id === filters.category)?.name}
+            comboboxProps={{ width: 'max-content' }}
           />
         )}
         <TopicInput value={filters.topic} onChange={(topic) => onChange({ ...filters, topic })} />
@@ -91,21 +94,24 @@ export function RecordingFiltersBar({ filters, fields, onChange, onTyping, other
           w={170}
           comboboxProps={{ width: 260 }}
         />
-        <Autocomplete label="Metadata field" placeholder="e.g. agent" data={fields.map((f) => f.field)} value={field} onChange={setField} w={160} />
-        <Autocomplete
-          label="equals"
-          placeholder="value"
-          data={values}
-          value={value}
-          onChange={setValue}
-          w={160}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') addMetadata();
-          }}
-        />
-        <Button variant="default" onClick={addMetadata} disabled={!field.trim() || value === ''}>
-          Add filter
-        </Button>
+        {/* The field, its value and the button move to the next line together (a lone "equals" read as a filter of its own). */}
+        <Group align="end" gap="sm" data-metadata-filter>
+          <Autocomplete label="Metadata field" placeholder="e.g. agent" data={fields.map((f) => f.field)} value={field} onChange={setField} w={160} />
+          <Autocomplete
+            label="equals"
+            placeholder="value"
+            data={values}
+            value={value}
+            onChange={setValue}
+            w={160}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') addMetadata();
+            }}
+          />
+          <Button variant="default" onClick={addMetadata} disabled={!field.trim() || value === ''}>
+            Add filter
+          </Button>
+        </Group>
         {(activeFilterCount(filters) > 0 || otherFilters > 0 || typing) && (
           <Button
             variant="subtle"

@@ -28,8 +28,12 @@ export const pipelineLabels: Record<string, { label: string; color: string }> = 
 /** Pipeline statuses still moving: a page showing one polls. */
 export const movingPipeline = new Set(['preparing', 'transcribing', 'analysing']);
 
-export function PipelineBadge({ pipeline }: { pipeline: { status: string; error_message: string | null } }) {
-  const shown = pipelineLabels[pipeline.status] ?? { label: pipeline.status, color: 'gray' };
+/** A stage whose run still waits for a worker, as a reviewer reads it (several calls sent at once are not all being transcribed). */
+const waitingLabels: Record<string, string> = { transcribing: 'Waiting to transcribe', analysing: 'Waiting to analyse' };
+
+export function PipelineBadge({ pipeline }: { pipeline: { status: string; error_message: string | null; waiting?: boolean | undefined } }) {
+  const waiting = pipeline.waiting ? waitingLabels[pipeline.status] : undefined;
+  const shown = waiting ? { label: waiting, color: 'gray' } : (pipelineLabels[pipeline.status] ?? { label: pipeline.status, color: 'gray' });
   const reason = pipeline.status === 'failed' && pipeline.error_message ? pipeline.error_message : undefined;
   return (
     <Badge color={shown.color} variant="light" title={reason} styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible', textOverflow: 'clip' } }}>

@@ -140,7 +140,15 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
         <Group align="flex-start" grow>
           <FileInput
             label="Metadata per file (CSV)"
-            description="First column file, then a column per field: file,agent,queue,recorded_at"
+            description={
+              // Breaks after a comma on a narrow screen, not inside a field's name ("recorde d_at").
+              <>
+                First column file, then a column per field: file,<wbr />
+                agent,<wbr />
+                queue,<wbr />
+                recorded_at
+              </>
+            }
             placeholder="Choose a CSV"
             accept=".csv,text/csv"
             clearable

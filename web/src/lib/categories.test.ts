@@ -22,7 +22,7 @@ describe('categories in words', () => {
           { type: 'sentiment', speaker: 'customer', part: 'last_third', op: 'below', value: -0.2 },
         ],
       }),
-    ).toBe('agent says “refund” or “money back” in the first 60 s and the call: interruptions above 2 and customer: sentiment in the last third below -0.2');
+    ).toBe('agent says “refund” or “money back” in the first 60 s and the call: interruptions above 2 and customer: sentiment in the last third below −0.2');
     expect(describeRule({ match: 'any', conditions: [{ type: 'phrase', phrases: ['cancel'], said: false }, blankCondition('talk')] })).toBe('anyone never says “cancel” or the call: silence (s) above 30');
     expect(
       describeRule({

@@ -54,7 +54,8 @@ export function describeCondition(condition: Condition): string {
     return `${who} says something like “${condition.text || '…'}”${window}${threshold}`;
   }
   if (condition.type === 'talk') return `${who}: ${talkMetricNames[condition.metric]} ${condition.op} ${condition.value}`;
-  return `${who}: sentiment ${partNames[condition.part ?? 'mean']} ${condition.op} ${condition.value}`;
+  // A true minus, as scores are written elsewhere ("−0.05", not "-0.05").
+  return `${who}: sentiment ${partNames[condition.part ?? 'mean']} ${condition.op} ${String(condition.value).replace(/^-/, '−')}`;
 }
 
 /** A rule in a sentence: conditions joined by "and" (all) or "or" (any). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, periodLabel } from './dates.ts';
+import { formatCallTime, formatDate, formatDateTime, periodLabel } from './dates.ts';
 
 describe('dates', () => {
   it('writes a day, a short month and a year, in local time', () => {
@@ -7,6 +7,13 @@ describe('dates', () => {
     expect(formatDate(local)).toBe('5 Nov 2026');
     expect(formatDateTime(local)).toBe('5 Nov 2026, 09:07');
     expect(formatDateTime(local.toISOString())).toBe('5 Nov 2026, 09:07');
+  });
+
+  it('writes a call given only its day (stored as local noon) as the day alone', () => {
+    expect(formatCallTime(new Date(2026, 10, 18, 12, 0, 0, 0))).toBe('18 Nov 2026');
+    expect(formatCallTime(new Date(2026, 10, 18, 12, 0, 1))).toBe('18 Nov 2026, 12:00');
+    expect(formatCallTime(new Date(2026, 10, 18, 9, 30).toISOString())).toBe('18 Nov 2026, 09:30');
+    expect(formatCallTime('soon')).toBe('');
   });
 
   it('writes nothing for a value that is not a date', () => {

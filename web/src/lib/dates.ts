@@ -20,6 +20,17 @@ export function formatDateTime(value: string | number | Date): string {
   return `${formatDate(date)}, ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
+/**
+ * When a call took place: "25 Nov 2026, 14:03", but the day alone for a call given only its day
+ * (the upload stores that as local noon to the second: "18 Nov 2026", not a made-up "12:00").
+ */
+export function formatCallTime(value: string | number | Date): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const dayOnly = date.getHours() === 12 && date.getMinutes() === 0 && date.getSeconds() === 0 && date.getMilliseconds() === 0;
+  return dayOnly ? formatDate(date) : formatDateTime(date);
+}
+
 /** A report's period as people say it: "16 Nov 2026", "week of 16 Nov 2026", "Nov 2026" (from its first day, "2026-11-16"). */
 export function periodLabel(first: string, period: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(first);

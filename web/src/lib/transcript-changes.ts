@@ -23,3 +23,7 @@ export function transcriptChanges(before: Scenario | undefined, after: Scenario)
   if (!before) return [];
   return PARTS.filter(([, read]) => JSON.stringify(read(before)) !== JSON.stringify(read(after))).map(([words]) => words);
 }
+
+/** Said beside every offer to transcribe many calls again: corrections made by hand are not carried over. */
+export const CORRECTIONS_NOT_CARRIED =
+  'A call whose transcript was corrected by hand gets a new one too, made from the audio without the corrections (the corrected transcript stays with its earlier run).';

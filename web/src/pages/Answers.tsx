@@ -12,7 +12,7 @@ import { activeFilterCount, filtersFromSearch, filtersToSearch } from '../lib/fi
 import { answerTableQuery, queuedCallHref } from '../lib/answer-query.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
-import { formatDateTime } from '../lib/dates.ts';
+import { formatCallTime } from '../lib/dates.ts';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import '../styles/phone-cards.css';
@@ -109,7 +109,7 @@ export default function Answers() {
                     {row.filename}
                   </Anchor>
                   <Text size="xs" c="dimmed">
-                    {formatDateTime(row.recorded_at)}
+                    {formatCallTime(row.recorded_at)}
                     {Object.keys(row.metadata).length > 0 ? ` · ${Object.entries(row.metadata).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' · ')}` : ''}
                   </Text>
                   {row.outdated && (

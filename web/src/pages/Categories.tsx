@@ -56,7 +56,7 @@ export default function Categories() {
       setDraft(null);
       await refresh();
       // A rule just written or changed is checked against the calls already transcribed at once, so
-      // its count is never the 0 (or the old rule's) that waits for "Apply to past calls".
+      // its count is never the 0 (or the old rule's) that waits for "Check calls again".
       notifications.show({ color: 'green', message: `Saved “${saved.name}”. New transcripts are sorted by it; checking the calls already transcribed…` });
       apply.mutate(saved);
     },
@@ -80,7 +80,7 @@ export default function Categories() {
         {writer && !draft && <Button onClick={() => setDraft({ id: null, name: '', rule: { match: 'all', conditions: [blankCondition('phrase')] } })}>New category</Button>}
       </Group>
       <Text size="sm" c="dimmed">
-        A category sorts calls by a rule. Every new transcript is checked against each category; a call meets it when all (or any) of its conditions hold. Filter the recordings by a category (the API filters answers and reports too), and group reports by it.
+        A category sorts calls by a rule: a call meets it when all (or any) of its conditions hold. Saving a category checks the calls already transcribed against it, and every new or corrected transcript is checked as it is stored. Filter the recordings by a category (the API filters answers and reports too), and group reports by it.
       </Text>
       <ProblemAlert error={categories.error ?? apply.error ?? remove.error} />
       {draft && <CategoryEditor draft={draft} onChange={setDraft} onCancel={() => setDraft(null)} onSave={() => save.mutate(draft)} saving={save.isPending} error={save.error} />}
@@ -117,8 +117,8 @@ export default function Categories() {
                         <Button variant="subtle" size="compact-sm" onClick={() => setDraft({ id: category.id, name: category.name, rule: category.rule })}>
                           Edit
                         </Button>
-                        <Button variant="light" size="compact-sm" onClick={() => apply.mutate(category)} loading={apply.isPending && apply.variables?.id === category.id} title="Check every transcribed call against it now">
-                          Apply to past calls
+                        <Button variant="subtle" size="compact-sm" onClick={() => apply.mutate(category)} loading={apply.isPending && apply.variables?.id === category.id} title="Saving checked them already; check every transcribed call against it once more">
+                          Check calls again
                         </Button>
                         <ConfirmButton size="compact-sm" title={`Delete “${category.name}”?`} consequence="Calls lose this category; their transcripts are kept." confirm="Delete" onConfirm={() => remove.mutate(category)}>
                           Delete

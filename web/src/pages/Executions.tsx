@@ -55,7 +55,8 @@ export default function Executions() {
                             {e.scenario_name}
                           </Anchor>
                         )}
-                        <Badge size="xs" variant="light">
+                        {/* Never cut ("TRANSCRI…" on a phone): the name wraps instead. */}
+                        <Badge size="xs" variant="light" styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
                           {e.kind}
                         </Badge>
                       </Group>

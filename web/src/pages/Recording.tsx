@@ -132,6 +132,8 @@ export default function Recording() {
             latestCompleted={latestCompleted}
             transcriptId={transcript.data?.id ?? null}
             channels={r.channels ?? null}
+            correctedVersion={transcript.data && transcript.data.version > 1 ? transcript.data.version : null}
+            filename={r.filename}
             transcriptionScenarios={transcriptionScenarios.data?.data ?? NONE}
             analysisScenarios={analysisScenarios.data?.data ?? NONE}
             transcriptionRuns={transcriptionRuns.data?.data ?? NONE}

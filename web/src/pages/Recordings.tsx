@@ -14,7 +14,7 @@ import { activeFilterCount, filtersFromSearch, filtersToQuery, filtersToSearch, 
 import { useMediaQuery } from '@mantine/hooks';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { can } from '../session.tsx';
-import { formatDateTime } from '../lib/dates.ts';
+import { formatCallTime, formatDateTime } from '../lib/dates.ts';
 import { usePageTitle } from '../components/PageTitle.ts';
 import '../styles/phone-cards.css';
 
@@ -163,7 +163,7 @@ export default function Recordings() {
                     <PipelineBadge pipeline={recording.pipeline} />
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{recording.duration_seconds === null ? '' : formatTime(recording.duration_seconds)}</Table.Td>
-                  <Table.Td data-label="Call date">{formatDateTime(recording.recorded_at)}</Table.Td>
+                  <Table.Td data-label="Call date">{formatCallTime(recording.recorded_at)}</Table.Td>
                   <Table.Td visibleFrom="sm">{formatDateTime(recording.created_at)}</Table.Td>
                   {columns.map((c) => (
                     <Table.Td key={c} data-label={c}>

@@ -214,6 +214,8 @@ export default function Reports() {
                     xAxisProps={{ padding: { left: 24, right: 24 } }}
                     unit=" %"
                     withLegend
+                    // In the series' order, as the bars and the table (the legend sorted them by name).
+                    legendProps={{ itemSorter: null }}
                     connectNulls
                     tooltipProps={{ content: ({ label, payload }) => <RateTooltip label={String(label ?? '')} points={(payload ?? []).map((p) => ({ name: String(p.name ?? ''), value: p.value as number | null, color: String(p.color ?? '') }))} chart={chart} /> }}
                   />
@@ -227,6 +229,8 @@ export default function Reports() {
                     yAxisProps={{ domain: [0, 100] }}
                     unit=" %"
                     withLegend
+                    // In the series' order, as the bars and the table (the legend sorted them by name).
+                    legendProps={{ itemSorter: null }}
                     minBarSize={3}
                     tooltipProps={{ content: ({ label, payload }) => <RateTooltip label={String(label ?? '')} points={(payload ?? []).map((p) => ({ name: String(p.name ?? ''), value: p.value as number | null, color: String(p.color ?? '') }))} chart={chart} /> }}
                   />
@@ -332,7 +336,7 @@ export default function Reports() {
           </Text>
           {talkRows.length > 0 && talkSpeakers.length > 0 && (
             <div data-testid="talk-chart" aria-label="Share of the talk per group" role="img">
-              <BarChart h={Math.max(160, 60 + talkRows.length * 44)} data={talkRows} dataKey="group" orientation="vertical" type="percent" series={talkSpeakers.map((name, i) => ({ name, label: speakerLabel(name), color: colors[i % colors.length]! }))} withLegend yAxisProps={{ width: 120 }} />
+              <BarChart h={Math.max(160, 60 + talkRows.length * 44)} data={talkRows} dataKey="group" orientation="vertical" type="percent" series={talkSpeakers.map((name, i) => ({ name, label: speakerLabel(name), color: colors[i % colors.length]! }))} withLegend legendProps={{ itemSorter: null }} yAxisProps={{ width: 120 }} />
             </div>
           )}
           <Group justify="flex-end" mb="xs">

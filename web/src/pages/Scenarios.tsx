@@ -123,9 +123,8 @@ export default function Scenarios() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{s.questions.length}</Table.Td>
-                  <Table.Td>
-                    {s.engine} · {s.model}
-                  </Table.Td>
+                  {/* The basic engine's "model" is its lexicon's package name: said as what it is. */}
+                  <Table.Td>{s.engine === 'basic' ? 'basic (no language model)' : `${s.engine} · ${s.model}`}</Table.Td>
                   <Table.Td>{s.auto ? <Badge>automatic</Badge> : <Text size="sm" c="dimmed">when asked</Text>}</Table.Td>
                 </Table.Tr>
               ))}

@@ -8,7 +8,7 @@ import { Link, useSearchParams } from 'react-router';
 import { queries } from '../api/queries.ts';
 import { ProblemAlert } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
-import { formatDateTime } from '../lib/dates.ts';
+import { formatCallTime } from '../lib/dates.ts';
 import { usePageTitle } from '../components/PageTitle.ts';
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
@@ -62,7 +62,7 @@ export default function Search() {
                 {hit.recording.filename}
               </Text>
               <Text size="xs" c="dimmed">
-                {formatDateTime(hit.recording.recorded_at)}
+                {formatCallTime(hit.recording.recorded_at)}
               </Text>
               {hit.speaker && (
                 <Badge variant="light" tt="none" size="sm" data-speaker={hit.speaker}>

@@ -7,7 +7,7 @@ import { memo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ok, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/queries.ts';
-import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { formatCallTime, formatDate, formatDateTime } from '../../lib/dates.ts';
 import { metadataEntries } from '../../lib/metadata-entries.ts';
 import { failedStatuses, preparingStatuses } from '../../lib/recording-status.ts';
 import { formatTime } from '../../lib/transcript-sync.ts';
@@ -59,7 +59,7 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
             <PipelineBadge pipeline={r.pipeline} />
             {r.duration_seconds !== null && <Text size="sm">{formatTime(r.duration_seconds)}</Text>}
             <Text size="sm" c="dimmed">
-              {r.recorded_at_source === 'upload' ? '' : `call of ${formatDateTime(r.recorded_at)} · `}added {formatDateTime(r.created_at)}
+              {r.recorded_at_source === 'upload' ? '' : `call of ${formatCallTime(r.recorded_at)} · `}added {formatDateTime(r.created_at)}
               {keepsAudio(r) && <RetentionControl workspaceId={workspaceId} recording={r} writer={writer} />}
             </Text>
           </Group>

@@ -4,11 +4,11 @@
 // A writer teaches a scenario's yes/no question from a passage of its latest answer (the passage
 // becomes one of the question's examples) and the call is analysed again, and reviews its answers
 // (right, or wrong and what is right), which reports then count.
-import { Button, Group, NativeSelect, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, NativeSelect, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
-import { api, ok, type Schemas } from '../../api/client.ts';
+import { api, ok, workspacePath, type Schemas } from '../../api/client.ts';
 import { keys } from '../../api/query-keys.ts';
 import { examplesOf, withExample } from '../../lib/examples.ts';
 import { defaultAnalysisScenario, latestPerScenario } from '../../lib/latest-per-scenario.ts';
@@ -28,6 +28,10 @@ interface Props {
   transcriptId: string | null;
   /** The recording's audio channels, once prepared (one: everyone on it). */
   channels: number | null;
+  /** The version of the transcript shown where a person corrected it (above 1), else null. */
+  correctedVersion: number | null;
+  /** The recording's file name, for the corrected transcript's download. */
+  filename: string;
   transcriptionScenarios: Schemas['TranscriptionScenario'][];
   analysisScenarios: Schemas['AnalysisScenario'][];
   transcriptionRuns: Schemas['TranscriptionRun'][];
@@ -40,12 +44,21 @@ interface Props {
   onSeek: (seconds: number) => void;
 }
 
-export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, channels, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
+export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, channels, correctedVersion, filename, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
   const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   // The scenario a run without one gets (the server's choice): the automatic one, else the oldest.
   const defaultTranscription = (transcriptionScenarios.find((s) => s.auto) ?? transcriptionScenarios[0])?.id ?? '';
   const chosenTranscription = transcriptionScenario ?? defaultTranscription;
+  const transcriptionOptions = transcriptionScenarios.map((s) => ({ value: s.id, label: s.auto ? `${s.name} (automatic)` : s.name }));
+  // Transcribing a corrected call again shows a new transcript in place of the corrected one: asked first.
+  const [confirming, setConfirming] = useState(false);
+  const transcribe = () => {
+    setConfirming(false);
+    act(() =>
+      ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs', { params: { path: { workspace_id: workspaceId, recording_id: recordingId } }, body: chosenTranscription ? { transcription_scenario_id: chosenTranscription } : {} })),
+    );
+  };
   const [analysisScenario, setAnalysisScenario] = useState<string | null>(null);
   const chosenAnalysis = analysisScenario ?? defaultAnalysisScenario(analysisScenarios, analysisRuns);
   const path = { workspace_id: workspaceId };
@@ -120,23 +133,40 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
           <Group align="end" gap="xs" wrap="nowrap">
             <NativeSelect
               label="Transcribe with"
-              data={transcriptionScenarios.map((s) => ({ value: s.id, label: s.auto ? `${s.name} (automatic)` : s.name }))}
+              data={transcriptionOptions}
+              // A long name is cut in the box: the whole of it on hover.
+              title={transcriptionOptions.find((o) => o.value === chosenTranscription)?.label}
               value={chosenTranscription}
               onChange={(event) => setTranscriptionScenario(event.currentTarget.value || null)}
               flex={1}
             />
-            <Button
-              onClick={() =>
-                act(() =>
-                  ok(api.POST('/api/v1/workspaces/{workspace_id}/recordings/{recording_id}/transcription-runs', { params: { path: { ...path, recording_id: recordingId } }, body: chosenTranscription ? { transcription_scenario_id: chosenTranscription } : {} })),
-                )
-              }
-            >
+            <Button onClick={() => (correctedVersion !== null ? setConfirming(true) : transcribe())} disabled={confirming}>
               Transcribe
             </Button>
           </Group>
+          {confirming && correctedVersion !== null && (
+            <Alert color="yellow" variant="light" data-corrected-warning title="This transcript was corrected by hand">
+              <Stack gap="xs">
+                <Text size="sm">
+                  A new transcription is made from the audio again: it will show in place of version {correctedVersion}, without the corrections. The corrected transcript stays with its run;{' '}
+                  <Anchor href={workspacePath(workspaceId, `/recordings/${recordingId}/transcript?format=txt`)} download={`${filename.replace(/\.[^.]*$/, '')}-corrected.txt`}>
+                    download it (TXT)
+                  </Anchor>{' '}
+                  to keep it at hand.
+                </Text>
+                <Group gap="xs">
+                  <Button size="xs" onClick={transcribe}>
+                    Transcribe anyway
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+                    Keep the corrected one
+                  </Button>
+                </Group>
+              </Stack>
+            </Alert>
+          )}
           <Group align="end" gap="xs" wrap="nowrap">
-            <NativeSelect label="Analyse with" data={analysisScenarios.map((s) => ({ value: s.id, label: s.name }))} value={chosenAnalysis ?? ''} onChange={(event) => setAnalysisScenario(event.currentTarget.value)} flex={1} />
+            <NativeSelect label="Analyse with" data={analysisScenarios.map((s) => ({ value: s.id, label: s.name }))} title={analysisScenarios.find((s) => s.id === chosenAnalysis)?.name} value={chosenAnalysis ?? ''} onChange={(event) => setAnalysisScenario(event.currentTarget.value)} flex={1} />
             <Button
               disabled={!latestCompleted || !chosenAnalysis}
               onClick={() =>

@@ -11,6 +11,7 @@ import { api, ok } from '../../api/client.ts';
 import { queries, useTranscriptionScenarios } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { TranscribingAgain } from './TranscribingAgain.tsx';
+import { CORRECTIONS_NOT_CARRIED } from '../../lib/transcript-changes.ts';
 
 /** The most calls one click transcribes again (one execution; the list's page size). */
 const AT_MOST = 200;
@@ -45,9 +46,14 @@ export function SpeakersMissingNotice({ workspaceId, speaker, writer, answerWith
           <TranscribingAgain workspaceId={workspaceId} execution={started} {...(answerWith ? { answerWith } : {})} />
         ) : naming ? (
           writer && (
-            <Button size="xs" w="fit-content" onClick={() => again.mutate(calls.map((c) => c.id))} loading={again.isPending}>
-              Transcribe {calls.length === 1 ? 'it' : 'them'} again with “{naming.name}”
-            </Button>
+            <>
+              <Button size="xs" w="fit-content" onClick={() => again.mutate(calls.map((c) => c.id))} loading={again.isPending}>
+                Transcribe {calls.length === 1 ? 'it' : 'them'} again with “{naming.name}”
+              </Button>
+              <Text size="xs" c="dimmed">
+                {CORRECTIONS_NOT_CARRIED}
+              </Text>
+            </>
           )
         ) : (
           <Text size="sm">

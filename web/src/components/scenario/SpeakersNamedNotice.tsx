@@ -10,6 +10,7 @@ import { api, ok } from '../../api/client.ts';
 import { useTranscriptionScenarios } from '../../api/queries.ts';
 import { ProblemAlert } from '../Problem.tsx';
 import { TranscribingAgain } from './TranscribingAgain.tsx';
+import { CORRECTIONS_NOT_CARRIED } from '../../lib/transcript-changes.ts';
 
 /** The pipeline statuses of a call that has a transcript. */
 const TRANSCRIBED = 'transcribed,analysing,analysed';
@@ -68,9 +69,14 @@ export function SpeakersNamedNotice({
         {again.data ? (
           <TranscribingAgain workspaceId={workspaceId} execution={again.data} {...(answerWith ? { answerWith } : {})} />
         ) : (
-          <Button size="xs" w="fit-content" onClick={() => again.mutate()} loading={again.isPending}>
-            Transcribe earlier calls again
-          </Button>
+          <>
+            <Button size="xs" w="fit-content" onClick={() => again.mutate()} loading={again.isPending}>
+              Transcribe earlier calls again
+            </Button>
+            <Text size="xs" c="dimmed">
+              {CORRECTIONS_NOT_CARRIED}
+            </Text>
+          </>
         )}
         <ProblemAlert error={again.error} title="Not started" />
       </Stack>
