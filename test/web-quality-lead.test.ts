@@ -407,6 +407,7 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     const queue = page.locator('[data-review-queue]');
     await queue.getByText('Call 1 of 3 in the answers you came from').waitFor();
     await page.getByRole('heading', { name: listed[0]! }).waitFor();
+    assert.equal(await queue.getByRole('link', { name: '← Previous call' }).count(), 0, 'none before the first');
     assert.equal(await page.getByRole('link', { name: '← Recordings' }).count(), 0, 'one way back: to the answers');
     await check(page, 'lead-queue');
     await queue.getByRole('link', { name: 'Next call →' }).click();
@@ -415,6 +416,10 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await queue.getByRole('link', { name: 'Next call →' }).click();
     await queue.getByText('Call 3 of 3 in the answers you came from').waitFor();
     await queue.getByText('The last one').waitFor();
+    // One call back, to look again at the one just passed.
+    await queue.getByRole('link', { name: '← Previous call' }).click();
+    await queue.getByText('Call 2 of 3 in the answers you came from').waitFor();
+    await page.getByRole('heading', { name: listed[1]! }).waitFor();
     await queue.getByRole('link', { name: '← Back to the answers' }).click();
     await page.getByText('3 calls.').waitFor();
     assert.match(page.url(), /answer\.greeting=false/);

@@ -43,7 +43,10 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
   // Said before the upload: a name the pattern does not fit, a file the CSV lacks, a call time that is no date.
   const warningOf = (file: File) => fileWarning(file.name, metadata ?? {}, csv?.byFile ?? null, pattern);
 
+  // The CSV chosen stays named in its field (it read "Choose a CSV" after one was chosen).
+  const [csvFile, setCsvFile] = useState<File | null>(null);
   const readCsv = async (file: File | null) => {
+    setCsvFile(file);
     if (!file) return setCsv(null);
     const text = await file.text();
     setCsv({ name: file.name, ...metadataFromCsv(text) });
@@ -84,6 +87,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
     if (finished) {
       setMetadata({});
       setCsv(null);
+      setCsvFile(null);
       setPattern('');
       setRetention('');
       setBatch((n) => n + 1);
@@ -152,7 +156,8 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
             placeholder="Choose a CSV"
             accept=".csv,text/csv"
             clearable
-            value={null}
+            clearButtonProps={{ 'aria-label': 'Remove the CSV' }}
+            value={csvFile}
             onChange={(file) => void readCsv(file)}
             error={csv?.problem ?? undefined}
           />

@@ -29,9 +29,10 @@ describe('the answers table and the calls opened from it', () => {
       { recording_id: 'c7', recorded_at: '2026-11-19T10:00:00Z' },
       { recording_id: 'c3', recorded_at: '2026-11-16T10:00:00Z' },
     ];
-    expect(placeInQueue(rows, 'c7', '2026-11-19T10:00:00Z')).toEqual({ here: 1, rest: [rows[2]] });
-    // c5 (18 Nov) left the table: c3 comes next, not c8.
-    expect(placeInQueue(rows, 'c5', '2026-11-18T10:00:00Z')).toEqual({ here: -1, rest: [rows[2]] });
-    expect(placeInQueue(rows, 'c1', '2026-11-01T10:00:00Z')).toEqual({ here: -1, rest: [] });
+    expect(placeInQueue(rows, 'c7', '2026-11-19T10:00:00Z')).toEqual({ here: 1, rest: [rows[2]], before: rows[0] });
+    expect(placeInQueue(rows, 'c8', '2026-11-20T10:00:00Z')).toEqual({ here: 0, rest: rows.slice(1), before: undefined });
+    // c5 (18 Nov) left the table: c3 comes next, not c8; the call before it is c7.
+    expect(placeInQueue(rows, 'c5', '2026-11-18T10:00:00Z')).toEqual({ here: -1, rest: [rows[2]], before: rows[1] });
+    expect(placeInQueue(rows, 'c1', '2026-11-01T10:00:00Z')).toEqual({ here: -1, rest: [], before: rows[2] });
   });
 });

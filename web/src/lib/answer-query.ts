@@ -30,13 +30,13 @@ export function firstEvidence(row: { answers: Record<string, { evidence_start: n
  * Where a call stands in the table's rows (newest call first: recorded_at, then id, descending):
  * its index (-1 once a review took it out of the table) and the rows after it, from its place.
  */
-export function placeInQueue<T extends { recording_id: string; recorded_at: string }>(rows: readonly T[], recordingId: string, recordedAt: string): { here: number; rest: T[] } {
+export function placeInQueue<T extends { recording_id: string; recorded_at: string }>(rows: readonly T[], recordingId: string, recordedAt: string): { here: number; rest: T[]; before: T | undefined } {
   const here = rows.findIndex((row) => row.recording_id === recordingId);
-  if (here !== -1) return { here, rest: rows.slice(here + 1) };
+  if (here !== -1) return { here, rest: rows.slice(here + 1), before: rows[here - 1] };
   const at = new Date(recordedAt).getTime();
   const after = (row: T) => {
     const time = new Date(row.recorded_at).getTime();
     return time < at || (time === at && row.recording_id < recordingId);
   };
-  return { here, rest: rows.filter(after) };
+  return { here, rest: rows.filter(after), before: rows.filter((row) => !after(row)).at(-1) };
 }

@@ -1,5 +1,5 @@
 // A call opened from the answers across calls: where it stands in that table (as filtered: "the
-// calls whose agent did not greet"), a way back to it and on to the next call, so a reviewer
+// calls whose agent did not greet"), a way back to it, to the call before and on to the next, so a reviewer
 // goes through them one after another. The table is read again after a review: a call that no
 // longer matches (an uncertain answer reviewed) leaves it, and the count says how many are left.
 import { Anchor, Group, Paper, Text } from '@mantine/core';
@@ -34,8 +34,14 @@ export function ReviewQueue({ workspaceId, recordingId, recordedAt, compact = fa
   }
   if (!table.data) return null;
   const rows = table.data.rows;
-  const { here, rest } = placeInQueue(rows, recordingId, recordedAt);
+  const { here, rest, before } = placeInQueue(rows, recordingId, recordedAt);
   const next = rest[0];
+  // Back one call, to look again at one just reviewed (a slip of the finger).
+  const previous = before ? (
+    <Anchor component={Link} to={queuedCallHref(workspaceId, before.recording_id, scenarioId, from, firstEvidence(before, from))} size="sm">
+      ← Previous call
+    </Anchor>
+  ) : null;
   const where =
     here !== -1
       ? `Call ${here + 1} of ${rows.length} in the answers you came from`
@@ -59,7 +65,10 @@ export function ReviewQueue({ workspaceId, recordingId, recordedAt, compact = fa
         <Text size="sm" data-queue-position aria-live="polite">
           {where}
         </Text>
-        {onward}
+        <Group gap="md">
+          {previous}
+          {onward}
+        </Group>
       </Group>
     </Paper>
   );
