@@ -178,6 +178,9 @@ for (const backend of await oneBackend()) {
       const unnamed = await transcribe(earlier, await scenario({}));
       assert.deepEqual([...new Set(unnamed.segments.map((s) => s.speaker))].sort(), ['channel_0', 'channel_1']);
       assert.deepEqual((await client.getTalkReport({ query: { 'metadata.line': line } })).groups[0]?.speakers.map((s) => s.speaker), ['channel_0', 'channel_1'], 'a stereo call keeps its channels');
+      // A transcript stored before `sound` was measured goes by the recording's channels.
+      await hark.runtime.ctx.db.updateTable('transcripts').set({ sound: null }).where('recording_id', '=', earlier).execute();
+      assert.deepEqual((await client.getTalkReport({ query: { 'metadata.line': line } })).groups[0]?.speakers.map((s) => s.speaker), ['channel_0', 'channel_1'], 'an older stereo transcript keeps its channels');
       const asked = await client.createAnalysisScenario({
         body: { name: `earlier ${Math.random()}`, summary: false, questions: [{ id: 'greeting', text: 'Did the agent thank the customer for calling?', type: 'boolean', speaker: 'agent', phrases: ['thank you for calling'] }] },
       });

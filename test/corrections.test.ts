@@ -66,6 +66,11 @@ test('a segment rewritten with fewer or other words keeps the words it still has
   const priced = applyCorrections(money, { segments: [{ index: 0, text: 'That is $25.' }] });
   assert.deepEqual(priced.words.map((x) => [x.word, x.punctuated_word, x.confidence]), [['That', 'That', 1], ['is', 'is', 0.8], ['twenty', '$25.', 0.8], ['five', '', 0.8]]);
   assert.equal(priced.retimed, false);
+  // A word added after a number that ends the segment starts inside the segment, not at its end.
+  const tight = { ...money, segments: [{ ...money.segments[0]!, end: 1.2 }] };
+  const today = applyCorrections(tight, { segments: [{ index: 0, text: 'It is $25. Today' }] }).words.at(-1)!;
+  assert.equal(today.word, 'Today');
+  assert.ok(today.start < 1.2 && today.end <= 1.2, JSON.stringify(today));
 });
 
 test("an engine's own punctuation stays when a word is corrected; the rest of a written number cannot be", () => {

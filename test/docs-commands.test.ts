@@ -46,6 +46,8 @@ const runElsewhere: [RegExp, string, string][] = [
   [/^bash scripts\/test\.sh$/, '.ci/run', 'bash scripts/test.sh'],
   // The test command sets up as the start command does; `npm start` is the `hark serve` every HTTP test process runs.
   [/^bash scripts\/setup\.sh && npm start$/, 'scripts/test.sh', 'bash scripts/setup.sh'],
+  // Set-up alone (operations.md, upgrading): the test command's first step.
+  [/^bash scripts\/setup\.sh$/, 'scripts/test.sh', 'bash scripts/setup.sh'],
   [/^npm run build --prefix web$/, 'scripts/setup.sh', 'npm run build'],
   [/^npm run openapi$/, 'scripts/test.sh', 'bin/hark.js openapi'],
   [/^npm run api-types --prefix web$/, 'scripts/test.sh', 'openapi-typescript ../openapi.json'],

@@ -156,7 +156,8 @@ for (const backend of await oneBackend()) {
       assert.equal(accented.statusCode, 202, accented.body);
       assert.equal(accented.json<{ idempotency_key: string }>().idempotency_key, 'nuit-é');
       assert.equal((await execute({}, { idempotency_key: 'nuit-é' })).json<{ id: string }>().id, accented.json<{ id: string }>().id);
-      assert.deepEqual(errorsOf(assertProblem(await execute({ 'idempotency-key': 'nuit-\u00e9' }, {}), 400, 'validation_failed')), ['Idempotency-Key: is not UTF-8 text']);
+      // Sent in Latin-1 (as Python's http.client and browsers write é), it is the same key too.
+      assert.equal((await execute({ 'idempotency-key': 'nuit-\u00e9' }, {})).json<{ id: string }>().id, accented.json<{ id: string }>().id);
       // Sent twice, it is refused rather than joined into a third key.
       const twice = await hark.request({ method: 'POST', url: `${P}/transcription-scenarios/${scenarioId}/executions`, key: account.key, headers: { 'idempotency-key': ['a1', 'a2'] as unknown as string }, payload: { recording_ids: [recordingId] } });
       assert.deepEqual(errorsOf(assertProblem(twice, 400, 'validation_failed')), ['Idempotency-Key: is sent more than once: send one key']);

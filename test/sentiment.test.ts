@@ -38,6 +38,14 @@ test('a demand is no pleasure: "right now" is a time, "want" a request, and a ne
   assert.ok(scoreText('I want to say thank you, that was great.') > 0.2);
 });
 
+test('"no problem" and "no worries" are courtesy, not trouble', () => {
+  assert.equal(scoreText('No problem.'), 0, 'was -0.4');
+  assert.equal(scoreText('No worries.'), 0, 'was -0.6');
+  assert.equal(scoreText('Not a problem.'), 0);
+  assert.ok(scoreText('No problem at all, happy to help.') > 0.2);
+  assert.ok(scoreText('There is a problem with my bill.') < 0, 'a problem said is still one');
+});
+
 test('an apology is courtesy, not upset; what else the sentence says still counts', () => {
   assert.equal(scoreText('I am sorry about that.'), 0, 'was -0.5');
   assert.equal(scoreText("I'm so sorry to hear that."), 0, 'was -0.5');

@@ -7557,7 +7557,7 @@ export interface operations {
                     segments?: {
                         /** @description The segment's index in `segments` */
                         index: number;
-                        /** @description The segment's whole text as it should be; its words are timed again over the time they took */
+                        /** @description The segment's whole text as it should be: the words it still has keep their times and confidence; new words take the time of those they replace */
                         text: string;
                     }[];
                     /** @description The version corrected: refused with 409 transcript_changed when the transcript has moved on (a version it never had is a 400) */

@@ -54,9 +54,10 @@ export interface ExecutionBody {
 }
 
 /**
- * The `Idempotency-Key` header as sent: its bytes read as UTF-8 (Node reads header bytes one to a
- * character, so "kéy" arrived as "kÃ©y" and was another key than the body's "kéy"). Sent twice
- * (Node joins the values with ", "), or not UTF-8, it is a 400.
+ * The `Idempotency-Key` header as sent: its bytes read as UTF-8 where they are (Node reads header
+ * bytes one to a character, so "kéy" sent in UTF-8 arrived as "kÃ©y", another key than the body's
+ * "kéy"), else as Latin-1, as clients that write headers in Latin-1 meant them. Sent twice (Node
+ * joins the values with ", "), it is a 400.
  */
 function headerKey(rawHeaders: readonly string[]): string | undefined {
   const sent: string[] = [];
@@ -67,7 +68,7 @@ function headerKey(rawHeaders: readonly string[]): string | undefined {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(raw, 'latin1'));
   } catch {
-    throw invalid('Idempotency-Key', 'is not UTF-8 text');
+    return raw;
   }
 }
 

@@ -166,7 +166,6 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
   return conditions;
 }
 
-/** The recording filters of a query string, as the list, the reports and the answer table read them. */
 /**
  * Whether the filters read what the calls say (their topics, their speakers' sentiment, whom the
  * transcript names): a route that takes them asks for `transcripts:read` too, so a key meant to
@@ -179,6 +178,7 @@ export function readsWhatCallsSay(filters: RecordingFilters): boolean {
 /** The scope refusal's words for such a filter. */
 export const CONTENT_FILTER_NEEDS = 'to filter by topic, sentiment or speaker';
 
+/** The recording filters of a query string, as the list, the reports and the answer table read them. */
 export function recordingFiltersOf(query: Record<string, unknown>): RecordingFilters {
   return {
     status: query.status as string | undefined,

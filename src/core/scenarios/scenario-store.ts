@@ -75,7 +75,7 @@ export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, works
     const now = await view(trx).selectFrom(kind.table).selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
     if (!now) throw notFound(`${kind.noun} ${id}`);
     if (edited === undefined || now.version === edited) return now;
-    throw scenarioChanged(kind.noun, edited, Number(now.version));
+    throw scenarioChanged(kind.noun, edited, now.version as number);
   });
   return map(kind, row);
 }

@@ -53,7 +53,9 @@ const mean = (values: readonly number[]) => (values.length === 0 ? null : round(
  * polite phrase ("No thanks, bye", "No, that is fine": the lexicon scored them -0.4), and "okay",
  * "well", "so"… opening a sentence ("Okay, my account number is…" scored +0.81, as praise).
  */
-const POLITE_NO = /\bno,?\s+(?=(?:thanks|thank you|problem|worries|that'?s (?:fine|all|great|okay)|that is (?:fine|all|great|okay))\b)/gi;
+const POLITE_NO = /\bno,?\s+(?=(?:thanks|thank you|that'?s (?:fine|all|great|okay)|that is (?:fine|all|great|okay))\b)/gi;
+/** "No problem", "not a problem", "no worries": courtesy, no trouble (with "no" left out, "problem" scored -0.4). */
+const NO_TROUBLE = /\b(?:no|not an?|not any)\s+(?:problems?|worries|worry|trouble)\b/gi;
 const OPENING_FILLER = /(^|[.?!]\s+)(?:okay|ok|alright|all right|right|well|so),?\s+(?=\w)/gi;
 
 /**
@@ -84,7 +86,7 @@ const ACKNOWLEDGEMENT_ONLY = /^\s*(?:okay|ok|alright|all right|right|well|so|mm+
 export function scoreText(text: string): number {
   if (ACKNOWLEDGEMENT_ONLY.test(text)) return 0;
   const instance = wink();
-  const judged = withoutApology(text.replace(POLITE_NO, '')).replace(OPENING_FILLER, '$1').replace(NOT_JUDGING, '');
+  const judged = withoutApology(text.replace(NO_TROUBLE, '').replace(POLITE_NO, '')).replace(OPENING_FILLER, '$1').replace(NOT_JUDGING, '');
   const score = instance.readDoc(judged).out(instance.its.sentiment) as number;
   // A negative word denied is no praise ("I cannot cancel it today" scored +0.2, as "not bad"):
   // where the sentence reads positive only by its negation, it is neutral.

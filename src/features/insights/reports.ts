@@ -112,9 +112,11 @@ const keyString = (keys: GroupKey[], row: Record<string, unknown>) => JSON.strin
  * on it, not the left channel's speaker of calls recorded on two (both would read "channel_0").
  * Transcripts measured before `sound` was kept fall back on the recording's channel count.
  */
-function reportedSpeaker(speaker: RawBuilder<unknown>, transcript: string, recordingChannels?: string): RawBuilder<string> {
-  const channels = sql`(SELECT count(*) FROM jsonb_object_keys(${sql.ref(`${transcript}.sound`)}))`;
-  const oneChannel = recordingChannels ? sql`COALESCE(${channels}, ${sql.ref(recordingChannels)}, 1) < 2` : sql`COALESCE(${channels}, 1) < 2`;
+function reportedSpeaker(speaker: RawBuilder<unknown>, transcript: string, recordingChannels: string): RawBuilder<string> {
+  const sound = sql.ref(`${transcript}.sound`);
+  // Counting the keys of no object gives 0, not null: only a measured `sound` counts.
+  const channels = sql`CASE WHEN jsonb_typeof(${sound}) = 'object' THEN NULLIF((SELECT count(*) FROM jsonb_object_keys(${sound})), 0) END`;
+  const oneChannel = sql`COALESCE(${channels}, ${sql.ref(recordingChannels)}, 1) < 2`;
   return sql<string>`CASE WHEN ${oneChannel} AND ${speaker} ~ '^channel_[0-9]+$' THEN 'one_channel' ELSE ${speaker} END`;
 }
 
@@ -160,7 +162,8 @@ export async function analysisReport(ctx: Context, workspaceId: string, scenario
       FROM analysis_facts rec ${keyJoins(keys)}
       JOIN analysis_results res ON res.analysis_run_id = rec.analysis_run_id
       JOIN transcripts t ON t.id = res.transcript_id
-      CROSS JOIN LATERAL (SELECT ${reportedSpeaker(sql`s ->> 'speaker'`, 't')} AS speaker, (s ->> 'mean')::float8 AS mean FROM jsonb_array_elements(t.sentiment -> 'speakers') s) x
+      JOIN recordings rc ON rc.id = rec.recording_id
+      CROSS JOIN LATERAL (SELECT ${reportedSpeaker(sql`s ->> 'speaker'`, 't', 'rc.channels')} AS speaker, (s ->> 'mean')::float8 AS mean FROM jsonb_array_elements(t.sentiment -> 'speakers') s) x
       WHERE rec.workspace_id = ${workspaceId} AND rec.analysis_scenario_id = ${scenario.id} AND rec.latest ${where(conditions)}
       GROUP BY ${sql.join([...keyRefs(keys), sql.ref('speaker')])}`.execute(trx);
     return { rows: counted, sentiment: scored.rows };

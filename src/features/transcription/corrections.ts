@@ -28,7 +28,7 @@ export interface CorrectedTranscript {
   text: string;
   segments: SpeakerSegment[];
   words: Word[];
-  /** Whether words were timed again (a segment rewritten with more or fewer words). */
+  /** Whether words came, went or were timed anew (talk statistics are then counted again). */
   retimed: boolean;
 }
 
@@ -84,7 +84,7 @@ function realign(own: readonly Word[], tokens: readonly string[], segment: Speak
     if (word.punctuated_word === '' && units.length > 0) units.at(-1)!.push(word);
     else units.push([word]);
   }
-  const matches = (unit: Word[], token: string) => key(token) !== '' && (key(unit[0]!.punctuated_word ?? unit[0]!.word) === key(token) || (unit.length === 1 && key(unit[0]!.word) === key(token)));
+  const matches = (unit: Word[], token: string) => key(unit[0]!.punctuated_word ?? unit[0]!.word) === key(token) || (unit.length === 1 && key(unit[0]!.word) === key(token));
   // Longest common subsequence of units and tokens.
   const [n, m] = [units.length, tokens.length];
   const best = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
@@ -93,7 +93,7 @@ function realign(own: readonly Word[], tokens: readonly string[], segment: Speak
   let pending: string[] = [];
   let skipped: Word[][] = [];
   let lastUnit = 0;
-  let from = own[0]?.start ?? segment.start;
+  let from = Math.min(segment.start, own[0]?.start ?? segment.start);
   /** A word made for a token, that stays the old word it was (its recognised form and confidence). */
   const inherit = (made: Word, old: Word): Word => ({ ...made, word: old.word, confidence: old.confidence });
   // New tokens take the time of the words they replace: one for one where as many, else spread
@@ -113,7 +113,7 @@ function realign(own: readonly Word[], tokens: readonly string[], segment: Speak
       words.push(...spread(tokens.join(' '), { start: replacing[0]![0]!.start, end: replacing.at(-1)!.at(-1)!.end }, segment));
       return false;
     }
-    const until = next ? next.unit[0]!.start : (own.at(-1)?.end ?? segment.end);
+    const until = next ? next.unit[0]!.start : Math.max(own.at(-1)?.end ?? segment.end, segment.end);
     const before = words.at(-1);
     if (until - from < MIN_NEW_WORD_SECONDS * tokens.length && before && lastUnit === 1) {
       words.pop();
@@ -126,7 +126,10 @@ function realign(own: readonly Word[], tokens: readonly string[], segment: Speak
       words.push(...made.slice(0, -1), inherit(made.at(-1)!, next.unit[0]!));
       return true;
     }
-    words.push(...spread(tokens.join(' '), { start: from, end: Math.max(from, until) }, segment));
+    // No time at all (after a written number that ends the segment): just before the end, so the
+    // words still start inside the segment (a word starting at its end belongs to the next).
+    const span = until > from ? { start: from, end: until } : { start: Math.max(segment.start, from - MIN_NEW_WORD_SECONDS * tokens.length), end: from };
+    words.push(...spread(tokens.join(' '), span, segment));
     return false;
   };
   let [i, j] = [0, 0];

@@ -31,7 +31,7 @@ const CorrectionBody = Type.Object(
     segments: Type.Optional(
       Type.Array(
         Type.Object(
-          { index: Type.Integer({ minimum: 0, description: 'The segment\'s index in `segments`' }), text: Type.String({ minLength: 1, maxLength: 10_000, description: 'The segment\'s whole text as it should be; its words are timed again over the time they took' }) },
+          { index: Type.Integer({ minimum: 0, description: 'The segment\'s index in `segments`' }), text: Type.String({ minLength: 1, maxLength: 10_000, description: 'The segment\'s whole text as it should be: the words it still has keep their times and confidence; new words take the time of those they replace' }) },
           { additionalProperties: false },
         ),
         { maxItems: 2000 },

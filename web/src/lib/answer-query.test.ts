@@ -14,6 +14,9 @@ describe('the answers table and the calls opened from it', () => {
     expect(url.pathname).toBe('/w/ws-1/recordings/rec-2');
     expect([url.searchParams.get('t'), url.searchParams.get('queue'), url.searchParams.get('from')]).toEqual(['4.5', 'sca-3', 'answer.greeting=false&metadata.agent=ben']);
     expect(new URL(queuedCallHref('ws-1', 'rec-2', 'sca-3', from, null), 'http://x').searchParams.has('t')).toBe(false);
+    // The call the reviewer comes from rides along, for "← Previous call" once its review took it out of the table.
+    expect(new URL(queuedCallHref('ws-1', 'rec-2', 'sca-3', from, null, 'rec-1'), 'http://x').searchParams.get('prev')).toBe('rec-1');
+    expect(new URL(queuedCallHref('ws-1', 'rec-2', 'sca-3', from, null), 'http://x').searchParams.has('prev')).toBe(false);
   });
 
   test("the next call opens at the evidence of the question the table is filtered by, else of any", () => {

@@ -10,8 +10,9 @@ export function answerTableQuery(search: URLSearchParams) {
 }
 
 /** A call of the answers table of `scenarioId` (its page's URL search `from`), opened at `at` seconds where given. */
-export function queuedCallHref(workspaceId: string, recordingId: string, scenarioId: string, from: URLSearchParams, at: number | null): string {
-  const search = new URLSearchParams({ ...(at === null ? {} : { t: String(at) }), queue: scenarioId, from: from.toString() });
+/** `previous`: the call the reviewer comes from, for "← Previous call" (a call reviewed may have left the table since). */
+export function queuedCallHref(workspaceId: string, recordingId: string, scenarioId: string, from: URLSearchParams, at: number | null, previous?: string): string {
+  const search = new URLSearchParams({ ...(at === null ? {} : { t: String(at) }), queue: scenarioId, from: from.toString(), ...(previous ? { prev: previous } : {}) });
   return `/w/${workspaceId}/recordings/${recordingId}?${search.toString()}`;
 }
 

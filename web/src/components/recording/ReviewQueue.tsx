@@ -36,9 +36,13 @@ export function ReviewQueue({ workspaceId, recordingId, recordedAt, compact = fa
   const rows = table.data.rows;
   const { here, rest, before } = placeInQueue(rows, recordingId, recordedAt);
   const next = rest[0];
-  // Back one call, to look again at one just reviewed (a slip of the finger).
-  const previous = before ? (
-    <Anchor component={Link} to={queuedCallHref(workspaceId, before.recording_id, scenarioId, from, firstEvidence(before, from))} size="sm">
+  // Back one call, to look again at one just reviewed (a slip of the finger): the call the reviewer
+  // came from, which its review may have taken out of the table, else the one before in it.
+  const cameFrom = search.get('prev');
+  const previousId = cameFrom && cameFrom !== recordingId ? cameFrom : before?.recording_id;
+  const previousRow = rows.find((row) => row.recording_id === previousId);
+  const previous = previousId ? (
+    <Anchor component={Link} to={queuedCallHref(workspaceId, previousId, scenarioId, from, previousRow ? firstEvidence(previousRow, from) : null)} size="sm">
       ← Previous call
     </Anchor>
   ) : null;
@@ -49,7 +53,7 @@ export function ReviewQueue({ workspaceId, recordingId, recordedAt, compact = fa
         ? `This call has left the answers you came from; ${rest.length} ${rest.length === 1 ? 'call comes' : 'calls come'} after it`
         : 'This call has left the answers you came from; none comes after it';
   const onward = next ? (
-    <Anchor component={Link} to={queuedCallHref(workspaceId, next.recording_id, scenarioId, from, firstEvidence(next, from))} size="sm" fw={600}>
+    <Anchor component={Link} to={queuedCallHref(workspaceId, next.recording_id, scenarioId, from, firstEvidence(next, from), recordingId)} size="sm" fw={600}>
       Next call →
     </Anchor>
   ) : (
