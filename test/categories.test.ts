@@ -162,6 +162,9 @@ for (const backend of await backends()) {
       assert.equal((await events()).length, count, 'nothing changed, nothing said');
       const renamed = await client.updateCategory({ path: { category_id: created.id }, body: { name: 'mentions money back' } });
       assert.equal(renamed.name, 'mentions money back');
+      // Saved again unchanged (an editor saving its whole form), nothing is written.
+      const same = await client.updateCategory({ path: { category_id: created.id }, body: { name: 'mentions money back', rule: renamed.rule } });
+      assert.equal(same.updated_at, renamed.updated_at);
       assert.equal(await client.deleteCategory({ path: { category_id: created.id } }), null, '204, no body');
       await rejectsWith(client.getCategory({ path: { category_id: created.id } }), 404, 'not_found');
     });

@@ -137,6 +137,12 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     assert.ok(firstCall && firstCall.y + firstCall.height < 844, `the first call is on the phone's first screen (at ${firstCall?.y})`);
     await page.locator('[data-filters-toggle]').click();
     await page.getByRole('combobox', { name: 'Order' }).waitFor();
+    // The sections slide over the page from the menu button, and Escape puts them away.
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await sections.getByRole('link', { name: 'Reports' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('[aria-label="Toggle navigation"]')?.getAttribute('aria-expanded') === 'false');
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.locator('[data-filters-toggle]').waitFor({ state: 'detached' });
     // Sorted by call date; the view is kept when leaving by the sidebar and coming back.

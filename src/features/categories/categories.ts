@@ -4,6 +4,7 @@
 // need and kept with it. What a
 // recording meets is kept per recording (recording_categories: filter the list with `category`),
 // and a `recording.categorized` event names them.
+import { isDeepStrictEqual } from 'node:util';
 import type { Selectable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { emitEvent } from '../../core/events.ts';
@@ -88,6 +89,9 @@ export async function updateCategory(ctx: Context, workspaceId: string, id: stri
   const current = await getCategory(ctx, workspaceId, id);
   if (input.name !== undefined && !input.name.trim()) throw invalid('name', 'must not be blank');
   if (input.rule) checkRule(input.rule);
+  // The name and rule it has already (an editor saving unchanged) write nothing: `updated_at` stays.
+  const name = input.name?.trim() ?? current.name;
+  if (name === current.name && (input.rule === undefined || isDeepStrictEqual(input.rule, current.rule))) return current;
   const row = await ctx.db
     .updateTable('categories')
     .set({ name: input.name?.trim() ?? current.name, rule: JSON.stringify(input.rule ?? current.rule), updated_at: new Date() })

@@ -2,7 +2,7 @@
 // navigation, the trial banner, and the page.
 import { MAIN_ID, SkipLink } from './SkipLink.tsx';
 import { Alert, AppShell, Burger, Center, Group, Loader, Menu, NavLink, Select, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { Link, Navigate, NavLink as RouterLink, Outlet, ScrollRestoration, useLocation, useNavigate, useParams } from 'react-router';
@@ -69,6 +69,8 @@ export default function WorkspaceLayout() {
   const { workspaceId } = useParams();
   const session = useSession();
   const [opened, { toggle, close }] = useDisclosure();
+  // On a phone the sections slide over the page: Escape closes them, as it closes a menu.
+  useHotkeys(opened ? [['Escape', close]] : []);
   const navigate = useNavigate();
   const location = useLocation();
   const client = useQueryClient();
