@@ -78,7 +78,7 @@ const withoutApology = (text: string) => text.replace(APOLOGY, (_match, lead: st
 const NOT_JUDGING = /\bright(?=\s+(?:now|away|here|there|after|before|back|then)\b)|\b(?:want|wants|wanted|wanting)\b/gi;
 
 /** Words that turn what follows around ("not", "cannot", "never", "don't"…). */
-const NEGATION = /\b(?:not|no|never|cannot|can't|won't|don't|doesn't|didn't|isn't|wasn't|aren't|weren't|couldn't|wouldn't|shouldn't|n't)\b|n't\b/i;
+const NEGATION = /\b(?:not|no|never|cannot)\b|n't\b/i;
 
 /** A sentence that is only an acknowledgement ("Okay.", "Alright!"): no judgement (the lexicon scored "Okay." +0.81). */
 const ACKNOWLEDGEMENT_ONLY = /^\s*(?:okay|ok|alright|all right|right|well|so|mm+|uh huh|mhm)[\s.,!?]*$/i;
