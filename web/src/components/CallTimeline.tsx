@@ -5,20 +5,9 @@
 import { Box, Text, UnstyledButton } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
-import { NEGATIVE_SENTIMENT, POSITIVE_SENTIMENT } from '../lib/filters.ts';
+import { sentimentColour } from '../lib/sentiment-colour.ts';
 
 type Transcript = Schemas['Transcript'];
-
-/**
- * A sentiment score's colour, by the bounds the sentiment filter uses (those that agree best with
- * hand-labelled turns): red below −0.05, green above 0.2, grey between (a request, a fact: "I want
- * to cancel" is no pleasure); stronger the further out.
- */
-export function sentimentColour(score: number): string {
-  if (score >= NEGATIVE_SENTIMENT && score <= POSITIVE_SENTIMENT) return 'rgba(134, 142, 150, 0.35)';
-  const strength = Math.min(1, 0.35 + Math.abs(score));
-  return score > 0 ? `rgba(47, 158, 68, ${strength.toFixed(2)})` : `rgba(224, 49, 49, ${strength.toFixed(2)})`;
-}
 
 const at = (seconds: number, duration: number) => `${Math.min(100, Math.max(0, (seconds / duration) * 100))}%`;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { chartOf, type ReportGroup } from './report-chart.ts';
+import { chartOf, speakerLabel, type ReportGroup } from './report-chart.ts';
 
 const q = (id: string, rate: number | null) => ({ question_id: id, question: `Question ${id}?`, true: rate === null ? 0 : rate * 4, false: rate === null ? 0 : 4 - rate * 4, rate });
 const groups: ReportGroup[] = [
@@ -49,5 +49,13 @@ describe('report charts', () => {
 
   test('no grouping: one row', () => {
     expect(chartOf([{ key: {}, results: 3, questions: [q('greeting', 2 / 3)] }], null, null, null).rows).toEqual([{ all: 'All', greeting: 66.7 }]);
+  });
+});
+
+describe('talk report speakers', () => {
+  test('everyone on a one-channel call is named as such; others as the report names them', () => {
+    expect(speakerLabel('one_channel')).toBe('Everyone, on one-channel calls');
+    expect(speakerLabel('agent')).toBe('agent');
+    expect(speakerLabel('channel_0')).toBe('channel_0');
   });
 });

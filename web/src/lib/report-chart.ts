@@ -58,3 +58,9 @@ export function chartOf(groups: ReportGroup[], fieldKey: string | null, period: 
   const named = [...series].map(([name, text]) => ({ name, label: text }));
   return { rows, x, series: periodKey && fieldKey ? named.sort((a, b) => a.name.localeCompare(b.name)) : named, counts };
 }
+
+/** The talk report's name for everyone on a one-channel call (its speakers are not told apart). */
+export const ONE_CHANNEL = 'one_channel';
+
+/** A talk report speaker as the chart's legend and the table name it. */
+export const speakerLabel = (speaker: string): string => (speaker === ONE_CHANNEL ? 'Everyone, on one-channel calls' : speaker);

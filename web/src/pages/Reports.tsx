@@ -12,7 +12,7 @@ import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { wholePercents } from '../lib/percent.ts';
 import { signedScore } from '../lib/filters.ts';
-import { chartOf, type ChartData } from '../lib/report-chart.ts';
+import { chartOf, ONE_CHANNEL, speakerLabel, type ChartData } from '../lib/report-chart.ts';
 import { periodLabel } from '../lib/dates.ts';
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
@@ -44,8 +44,6 @@ const keyLabel = (key: string, value: string | null | undefined): string => {
 };
 
 /** The reports' name for everyone on a call transcribed as one channel (its speakers not told apart). */
-const ONE_CHANNEL = 'one_channel';
-const speakerLabel = (speaker: string): string => (speaker === ONE_CHANNEL ? 'Everyone, on one-channel calls' : speaker);
 
 const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
 
