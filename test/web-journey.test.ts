@@ -17,6 +17,16 @@ const webDir = path.join(import.meta.dirname, '..', 'web', 'dist');
 const ready = hasChromium() && fs.existsSync(path.join(webDir, 'index.html'));
 const PASSWORD = 'a long enough password';
 
+/**
+ * Takes out of a page's problems, from `from` on, the refusal a step asked for (a POST to a path
+ * matching `path` answered `status`, and the console's line about it): it is not one of the page's.
+ */
+function askedFor(problems: string[], from: number, status: number, path: RegExp): void {
+  const asked = (problem: string) =>
+    (problem.startsWith(`HTTP ${status}: POST `) && path.test(problem)) || problem.startsWith(`console error: Failed to load resource: the server responded with a status of ${status} `);
+  problems.splice(from, Infinity, ...problems.slice(from).filter((problem) => !asked(problem)));
+}
+
 describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromium and the built web interface (scripts/test.sh installs and builds them)' }, () => {
   let hark: Hark;
   let browser: Browser;
@@ -582,6 +592,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
       ],
       10,
     );
+    // A file named .wav that is no audio is refused by the server (415), and not offered again.
+    const problemsBefore = owner.problems.length;
+    await page.locator('input[type=file]').first().setInputFiles([{ name: 'broken.wav', mimeType: 'audio/wav', buffer: Buffer.from('these are call notes, not audio') }]);
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    await page.getByText('the content is not WAV, MP3', { exact: false }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByRole('button', { name: /^Upload/ }).last().isDisabled(), true, 'a refused file is not sent again');
+    askedFor(owner.problems, problemsBefore, 415, /\/recordings$/);
     await page.locator('input[type=file]').first().setInputFiles([call]);
     await page.getByRole('button', { name: 'Upload 1 file' }).click();
     await page.getByText('Uploaded').first().waitFor({ timeout: 30_000 });
@@ -880,9 +897,7 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.locator('[data-invite-instead]').getByText(/No account uses invitee-.*“Invite by link” makes a link/).waitFor();
     const refusal = page.getByRole('alert').filter({ hasText: /account with invitee-/ });
     assert.equal(await refusal.count(), 0);
-    // That 404 was asked for: it is not one of the page's problems.
-    const asked = (problem: string) => /^HTTP 404: POST .*\/members$/.test(problem) || problem === 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)';
-    owner.problems.splice(problemsBefore, Infinity, ...owner.problems.slice(problemsBefore).filter((problem) => !asked(problem)));
+    askedFor(owner.problems, problemsBefore, 404, /\/members$/);
     await page.getByRole('button', { name: 'Invite by link' }).click();
     await page.getByTestId('secret').waitFor();
     assert.equal(await refusal.count(), 0, 'the refusal of the add is gone once the invitation is made');

@@ -6,7 +6,7 @@
 import { Button, FileInput, Group, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { sendForm, workspacePath } from '../api/client.ts';
+import { ApiError, sendForm, workspacePath } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
 import { fileWarning, metadataForFile, metadataFromCsv, splitCallTime } from '../lib/per-file-metadata.ts';
 import { FileDrop } from './FileDrop.tsx';
@@ -19,9 +19,13 @@ interface Item {
   id: number;
   file: File;
   progress: number;
-  state: 'waiting' | 'uploading' | 'done' | 'failed';
+  /** `refused`: the file itself was refused (not audio, too large); sending it again cannot help. */
+  state: 'waiting' | 'uploading' | 'done' | 'failed' | 'refused';
   message?: string;
 }
+
+/** The file itself refused (415 not audio, 413 too large): unlike a lost connection or bad metadata, sending it again cannot help. */
+const fileRefused = (error: unknown) => error instanceof ApiError && (error.problem.status === 413 || error.problem.status === 415);
 
 const accept = ['audio/*', 'video/mp4', 'video/webm', 'application/ogg', '.m4a', '.flac', '.opus'];
 let nextId = 0;
@@ -73,7 +77,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
         await sendForm(workspacePath(workspaceId, '/recordings'), form, (progress) => update(item.id, { progress }));
         update(item.id, { state: 'done', progress: 1 });
       } catch (error) {
-        update(item.id, { state: 'failed', message: problemMessage(error) });
+        update(item.id, { state: fileRefused(error) ? 'refused' : 'failed', message: problemMessage(error) });
       }
       await client.invalidateQueries({ queryKey: keys.recordings(workspaceId) });
     }
@@ -83,7 +87,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
 
   /** Files dropped after a finished batch start a new one: nothing of the last one stays. */
   const add = (files: File[]) => {
-    const finished = items.length > 0 && items.every((i) => i.state === 'done');
+    const finished = items.length > 0 && items.every((i) => i.state === 'done' || i.state === 'refused');
     if (finished) {
       setMetadata({});
       setCsv(null);
@@ -120,8 +124,8 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
                   <Text size="sm" truncate>
                     {item.file.name}
                   </Text>
-                  <Text size="xs" c={item.state === 'failed' ? 'red' : 'dimmed'}>
-                    {item.state === 'failed' ? item.message : item.state === 'done' ? 'Uploaded' : item.state === 'uploading' ? `${Math.round(item.progress * 100)} %` : 'Waiting'}
+                  <Text size="xs" c={item.state === 'failed' || item.state === 'refused' ? 'red' : 'dimmed'}>
+                    {item.state === 'failed' || item.state === 'refused' ? item.message : item.state === 'done' ? 'Uploaded' : item.state === 'uploading' ? `${Math.round(item.progress * 100)} %` : 'Waiting'}
                   </Text>
                 </Group>
                 {item.state === 'waiting' && <FileWarning name={item.file.name} warning={warningOf(item.file)} />}
@@ -132,7 +136,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
                       .join(' · ')}
                   </Text>
                 )}
-                <Progress value={item.progress * 100} color={item.state === 'failed' ? 'red' : item.state === 'done' ? 'green' : 'blue'} aria-label={`Upload of ${item.file.name}`} size="sm" />
+                <Progress value={item.progress * 100} color={item.state === 'failed' || item.state === 'refused' ? 'red' : item.state === 'done' ? 'green' : 'blue'} aria-label={`Upload of ${item.file.name}`} size="sm" />
               </div>
             ))}
           </Stack>
