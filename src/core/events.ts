@@ -38,10 +38,12 @@ export async function emitEvent(ctx: Context, trx: Trx, workspaceId: string, typ
 /**
  * Marks an execution finished, once, when its last run ends. The execution's row is locked first:
  * of two runs ending at once in two transactions, each would otherwise see the other still running
- * and neither end the execution; locked, the second looks after the first has committed.
+ * and neither end the execution; locked, the second looks after the first has committed. The lock
+ * is "no key update", which the key-share lock a run's write takes on its execution (the foreign
+ * key's check) does not wait for: "for update" did, and two runs ending at once deadlocked.
  */
 export async function executionProgress(ctx: Context, trx: Trx, kind: ExecutionKind, workspaceId: string, executionId: string): Promise<void> {
-  await trx.selectFrom('executions').select('id').where('id', '=', executionId).forUpdate().execute();
+  await trx.selectFrom('executions').select('id').where('id', '=', executionId).forNoKeyUpdate().execute();
   if (await hasActiveRun(trx, runTables[kind], { executionId })) return;
   const finished = await trx.updateTable('executions').set({ finished_at: new Date() }).where('id', '=', executionId).where('finished_at', 'is', null).returningAll().executeTakeFirst();
   if (finished) await emitEvent(ctx, trx, workspaceId, 'execution.completed', presentExecution(await withCounts({ db: trx }, finished)));

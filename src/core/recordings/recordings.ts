@@ -200,7 +200,7 @@ export async function retryImport(ctx: Context, workspaceId: string, id: string,
       .selectAll()
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', isId('recording', id) ? id : '')
-      .forUpdate()
+      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!current) throw notFound(`recording ${id}`);
     if (current.status !== 'download_failed') {

@@ -49,7 +49,7 @@ export async function createRun<K extends AnyRunKind>(ctx: Context, trx: Trx, ki
  * locked first, so of two retries at once the second sees the first.
  */
 async function assertNotRetried(trx: Trx, kind: AnyRunKind, runId: string): Promise<void> {
-  await trx.selectFrom(kind.table).select('id').where('id', '=', runId).forUpdate().execute();
+  await trx.selectFrom(kind.table).select('id').where('id', '=', runId).forNoKeyUpdate().execute();
   const retry = await trx.selectFrom(kind.table).select('id').where('retry_of', '=', runId).orderBy('seq').executeTakeFirst();
   if (retry) throw new AppError('run_not_retryable', `the run was retried already by ${retry.id}; retry that run if it failed`);
 }

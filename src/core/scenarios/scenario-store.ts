@@ -60,7 +60,7 @@ export async function saveScenario<S>(ctx: Context, kind: ScenarioKind<S>, works
     const target = id ?? newId(kind.idKind);
     if (columns.auto) {
       // One scenario taking `auto` at a time per workspace: a second waits, then turns this one's off.
-      await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+      await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
       await clearOtherAuto(trx, kind.table, workspaceId, target);
     }
     const values = { ...columns, updated_at: new Date() };

@@ -78,7 +78,7 @@ async function changeAnswer(ctx: Context, workspaceId: string, runId: string, qu
       throw new AppError('result_superseded', `the call was analysed again since: review the answers of its latest result, analysis run ${latest.analysis_run_id} (reviews count for the latest result only)`);
     }
     // Deleted (with its recording) while this waited for the lock: gone, as an unknown id is.
-    const result = await trx.selectFrom('analysis_results').selectAll().where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).forUpdate().executeTakeFirst();
+    const result = await trx.selectFrom('analysis_results').selectAll().where('analysis_run_id', '=', run.id).where('workspace_id', '=', workspaceId).forNoKeyUpdate().executeTakeFirst();
     if (!result) throw notFound(`the result of analysis run ${runId}`);
     const answers = readStored(StoredAnswersSchema, result.answers, `analysis result ${result.analysis_run_id} answers`);
     const index = answers.findIndex((a) => a.question_id === questionId);

@@ -77,7 +77,7 @@ export async function createCategory(ctx: Context, workspaceId: string, input: {
   checkRule(input.rule);
   const row = await ctx.db.transaction().execute(async (trx) => {
     // The workspace's row locked: categories created at once are counted one after the other.
-    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().executeTakeFirst();
+    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().executeTakeFirst();
     const count = await trx.selectFrom('categories').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
     if (Number(count.n) >= MAX_CATEGORIES) throw new AppError('category_limit_reached', `a workspace has at most ${MAX_CATEGORIES} categories: delete one first`);
     return trx.insertInto('categories').values({ id: newId('category'), workspace_id: workspaceId, name, rule: JSON.stringify(input.rule) }).returningAll().executeTakeFirstOrThrow().catch(nameTaken(name));

@@ -23,7 +23,7 @@ export async function updateRecording(ctx: Context, workspaceId: string, id: str
   return ctx.db.transaction().execute(async (trx) => {
     if (retentionDays !== null) {
       // Audio already gone cannot be kept longer: said, not quietly given a date it cannot meet.
-      const current = await trx.selectFrom('recordings').select('audio_deleted_at').where('workspace_id', '=', workspaceId).where('id', '=', id).forUpdate().executeTakeFirst();
+      const current = await trx.selectFrom('recordings').select('audio_deleted_at').where('workspace_id', '=', workspaceId).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
       if (current?.audio_deleted_at) throw new AppError('audio_expired', 'the recording\'s audio was deleted by its retention: there is no audio left to keep');
     }
     const recording = await edited(trx, workspaceId, id, { metadataJson: metadata?.json ?? null, recordedAt: recordedAt ?? null, retentionDays });

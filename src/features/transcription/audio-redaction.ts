@@ -48,7 +48,7 @@ export async function redactAudio(ctx: Context, recording: Recording, spans: rea
  * again instead, from the newer copy.
  */
 export async function storeRedactedAudio(ctx: Context, trx: Trx, recording: Recording, audio: RedactedAudio): Promise<void> {
-  const current = await trx.selectFrom('recordings').select('audio_redacted_at').where('id', '=', recording.id).forUpdate().executeTakeFirst();
+  const current = await trx.selectFrom('recordings').select('audio_redacted_at').where('id', '=', recording.id).forNoKeyUpdate().executeTakeFirst();
   if ((current?.audio_redacted_at?.getTime() ?? null) !== (recording.audio_redacted_at?.getTime() ?? null)) {
     throw new EngineError('redaction_conflict', 'another run redacted the audio meanwhile; this run starts again from its copy', true);
   }

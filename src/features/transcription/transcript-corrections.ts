@@ -31,7 +31,7 @@ export async function correctTranscript(ctx: Context, workspaceId: string, runId
   return ctx.db.transaction().execute(async (trx) => {
     const found = (await getRun(trx, transcriptionKind, workspaceId, runId)) as TranscriptionRun;
     // One correction of a run at a time: the second waits and then sees the first's version.
-    const run = (await trx.selectFrom('transcription_runs').selectAll().where('id', '=', found.id).forUpdate().executeTakeFirstOrThrow()) as TranscriptionRun;
+    const run = (await trx.selectFrom('transcription_runs').selectAll().where('id', '=', found.id).forNoKeyUpdate().executeTakeFirstOrThrow()) as TranscriptionRun;
     if (run.status !== 'completed' || !run.transcript_id) throw new AppError('run_not_completed', `the run is ${run.status}; its transcript can be corrected once it is completed`);
     const current = await trx.selectFrom('transcripts').select(TRANSCRIPT_COLUMNS).where('id', '=', run.transcript_id).executeTakeFirstOrThrow();
     if (input.version !== undefined && input.version > current.version) throw invalid('version', `the transcript has no version ${input.version} yet (it is at version ${current.version})`);
