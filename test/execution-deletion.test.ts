@@ -84,6 +84,9 @@ for (const backend of await backends()) {
 
     // Two workers ending an execution's last two runs at the same moment: each transaction sees the
     // other's run still running until it commits, so without a lock neither would end the execution.
+    // Each writes its run twice, as a completion does (marked completed, then its transcript named):
+    // the second write of a row the transaction wrote checks the run's execution again (a key-share
+    // lock on it), and a lock of the execution for update then waited on the other: a deadlock.
     test('two runs ending at once, in two transactions, end their execution once', { skip: backend === 'pglite' && 'PGlite runs one transaction at a time' }, async () => {
       const { db } = hark.runtime.ctx;
       const scenario = (await client.listTranscriptionScenarios()).data[0]!.id;
@@ -96,6 +99,7 @@ for (const backend of await backends()) {
       const barrier = new Promise<void>((resolve) => (bothUpdated = resolve));
       await Promise.all(runs.map((run) => db.transaction().execute(async (trx) => {
         await trx.updateTable('transcription_runs').set({ status: 'failed', updated_at: new Date() }).where('id', '=', run.id).execute();
+        await trx.updateTable('transcription_runs').set({ error_code: 'engine_error', updated_at: new Date() }).where('id', '=', run.id).execute();
         if (++updated === 2) bothUpdated();
         await barrier;
         await executionProgress(hark.runtime.ctx, trx, 'transcription', workspaceId, execution.id);
@@ -104,6 +108,35 @@ for (const backend of await backends()) {
       assert.ok(row.finished_at, 'marked finished');
       const events = await db.selectFrom('webhook_events').select('payload').where('type', '=', 'execution.completed').execute();
       assert.equal(events.filter((e) => (JSON.parse(e.payload) as { data: { id: string } }).data.id === execution.id).length, 1, 'execution.completed written once');
+    });
+
+    test('a selection is read strictly; a transcription execution takes of it the calls a run can start on', async () => {
+      const { db } = hark.runtime.ctx;
+      const scenarios = `/api/v1/workspaces/${workspaceId}/transcription-scenarios`;
+      const post = (url: string, payload: object, headers: Record<string, string> = {}) => hark.request({ method: 'POST', url, key, payload, headers });
+      // A misspelt key was dropped, and the selection then took every call.
+      assert.deepEqual(assertProblem(await post(scenarios, { name: 'typo', selection: { metdata: { team: 'red' } } }), 400, 'validation_failed').errors, [{ path: 'selection/metdata', message: 'is not a field of this request' }]);
+      assert.equal(assertProblem(await post(`/api/v1/workspaces/${workspaceId}/analysis-scenarios`, { name: 'typo', options: { base_ur: 'https://llm.example.com' } }), 400, 'validation_failed').errors?.[0]?.path, 'options/base_ur');
+      // An empty list of statuses stood for "completed" without saying so.
+      assert.equal(assertProblem(await post(scenarios, { name: 'none', selection: { statuses: [] } }), 400, 'validation_failed').errors?.[0]?.path, 'selection/statuses');
+      assert.equal((await db.selectFrom('transcription_scenarios').select('id').where('name', 'in', ['typo', 'none']).execute()).length, 0, 'nothing created');
+
+      // A failed recording among the statuses chosen is left out, not the execution refused (409).
+      const failed = (await client.upload(speech('Hello.'), { metadata: { batch: 'mixed' } })).id;
+      const done = (await client.upload(speech('Goodbye.'), { metadata: { batch: 'mixed' } })).id;
+      await db.updateTable('recordings').set({ status: 'failed' }).where('id', '=', failed).execute();
+      await db.updateTable('recordings').set({ status: 'completed' }).where('id', '=', done).execute();
+      const scenario = await client.createTranscriptionScenario({ body: { name: 'Failed or done', selection: { metadata: { batch: 'mixed' }, statuses: ['failed', 'completed', 'completed'] } } });
+      assert.deepEqual(scenario.selection.statuses, ['failed', 'completed']);
+      const execution = await client.createTranscriptionExecution({ path: { scenario_id: scenario.id }, body: { idempotency_key: 'mixed' } });
+      assert.deepEqual(execution.recording_ids, [done]);
+
+      // A key's 255 characters are characters: an emoji is one (in the body and in the header).
+      const emoji = (n: number) => '\u{1F600}'.repeat(n);
+      const started = `${scenarios}/${scenario.id}/executions`;
+      assert.equal((await post(started, { idempotency_key: emoji(255) })).statusCode, 202);
+      assertProblem(await post(started, { idempotency_key: emoji(256) }), 400, 'validation_failed');
+      assert.equal((await post(started, {}, { 'idempotency-key': Buffer.from('\u00e9'.repeat(255)).toString('latin1') })).statusCode, 202);
     });
 
     test('a scenario\'s selection matches metadata as the list\'s filters do; a list in it is refused', async () => {

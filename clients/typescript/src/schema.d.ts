@@ -1676,7 +1676,7 @@ export interface components {
                 metadata: {
                     [key: string]: unknown;
                 };
-                /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                 statuses: string[];
             };
             /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
@@ -1819,7 +1819,7 @@ export interface components {
                 metadata: {
                     [key: string]: unknown;
                 };
-                /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                 statuses: string[];
             };
             options: {
@@ -5595,7 +5595,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                        /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                         statuses?: string[];
                     };
                     language?: string;
@@ -5695,7 +5695,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                            /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                             statuses: string[];
                         };
                         /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
@@ -5862,7 +5862,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                            /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                             statuses: string[];
                         };
                         /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
@@ -6052,7 +6052,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                        /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                         statuses?: string[];
                     };
                     language?: string;
@@ -6154,7 +6154,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                            /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                             statuses: string[];
                         };
                         /** @description One more at every change (an edit, or `auto` turned off because another scenario took it). Send it back with an update to have the update refused with 409 scenario_changed if the scenario changed since it was read. */
@@ -8181,7 +8181,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                        /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                         statuses?: string[];
                     };
                     instructions?: string;
@@ -8250,7 +8250,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                            /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                             statuses: string[];
                         };
                         options: {
@@ -8404,7 +8404,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                            /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                             statuses: string[];
                         };
                         options: {
@@ -8597,7 +8597,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                        /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                         statuses?: string[];
                     };
                     instructions?: string;
@@ -8668,7 +8668,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                            /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                             statuses: string[];
                         };
                         options: {
@@ -9481,7 +9481,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
-                            /** @description Recording statuses an execution without recording_ids takes (default completed) */
+                            /** @description Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed) */
                             statuses: string[];
                         };
                         options: {

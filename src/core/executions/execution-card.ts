@@ -46,4 +46,6 @@ export const ExecutionBody = Type.Object(
 );
 
 /** The key may come as Stripe's header instead of the body's field. */
-export const ExecutionHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) });
+// The header arrives as bytes, one to a character (UTF-8 is read after): 255 characters may be up
+// to 1,020 bytes; the 255 characters are counted once read (checkIdempotencyKey).
+export const ExecutionHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ ...IdempotencyKey, maxLength: 255 * 4 })) });

@@ -8,7 +8,7 @@ import type { ExecutionsTable } from '../../platform/db/tables.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { isUuid, newUuid } from '../../ids.ts';
 import { decodeCursor, page } from '../cursor.ts';
-import type { RecordingStatus } from '../../platform/db/tables.ts';
+import { transcribableStatuses, type RecordingStatus } from '../../platform/db/tables.ts';
 import { selectionFilters, type Selection } from '../scenarios/selection.ts';
 import { recordingConditions } from '../recordings/recording-filters.ts';
 import { runTables, type RunKindName } from '../runs/run-kind.ts';
@@ -160,8 +160,12 @@ async function selectRecordings(ctx: Context, request: ExecutionRequest): Promis
       ? query.where((eb) => eb.exists(eb.selectFrom('transcripts as t').select('t.id').whereRef('t.recording_id', '=', 'recordings.id').where('t.workspace_id', '=', request.workspaceId)))
       : // The audio kept, as audioExpired (core/recordings) reads it: not deleted, not past expires_at.
         query.where('audio_deleted_at', 'is', null).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]));
-  // Stored selections are checked against the statuses when saved (scenarios/selection.ts).
-  const statuses = (request.selection.statuses.length > 0 ? request.selection.statuses : ['completed']) as RecordingStatus[];
+  // Stored selections are checked against the statuses when saved (scenarios/selection.ts); one
+  // stored empty (before empty lists were refused) means the default. Of a transcription's, only
+  // those a run can start from: a failed recording among them is left out, not the whole execution refused.
+  let statuses = (request.selection.statuses.length > 0 ? request.selection.statuses : ['completed']) as RecordingStatus[];
+  if (request.kind === 'transcription') statuses = statuses.filter((status) => transcribableStatuses.includes(status));
+  if (statuses.length === 0) return [];
   query = query.where('status', 'in', statuses);
   // Matched as the list matches its metadata filters ("3" finds 3 and "3").
   for (const condition of recordingConditions({ metadata: selectionFilters(request.selection.metadata) }, 'recordings')) query = query.where(condition);
@@ -251,6 +255,8 @@ export async function listWorkspaceExecutions(
   return { data: await withCountsAll(ctx, data), next_cursor };
 }
 
+/** A key of 1 to 255 characters, counted as JSON Schema counts them (code points: an emoji is one). */
 export function checkIdempotencyKey(key: string): void {
-  if (key.length === 0 || key.length > 255) throw invalid('idempotency_key', 'must be 1 to 255 characters');
+  const characters = [...key].length;
+  if (characters === 0 || characters > 255) throw invalid('idempotency_key', 'must be 1 to 255 characters');
 }

@@ -10,7 +10,7 @@ export type RetrySettings = Static<typeof RetrySettings>;
 
 export const SelectionSchema = Type.Object({
   metadata: JsonObject,
-  statuses: Type.Array(Type.String(), { description: 'Recording statuses an execution without recording_ids takes (default completed)' }),
+  statuses: Type.Array(Type.String(), { description: 'Recording statuses an execution without recording_ids takes (default completed; at least one). A transcription execution takes, of these, those a run can start from (queued, processing, completed)' }),
 });
 export type Selection = Static<typeof SelectionSchema>;
 

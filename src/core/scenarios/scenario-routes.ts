@@ -9,6 +9,7 @@ import type { Scope } from '../../scopes.ts';
 import { getExecution, idempotencyKeyOf, listExecutions, type ExecutionKind } from '../executions/executions.ts';
 import { Page, ShortListQuery, StringEnum, pagingFields, withProblems, WorkspaceParams } from '../../http/schemas/common.ts';
 import { offsetPage, offsetStart, type RowWindow } from '../cursor.ts';
+import { recordingStatuses } from '../../platform/db/tables.ts';
 
 /** The body fields every kind of scenario accepts; each kind adds its own. */
 export const scenarioFields = <E extends readonly string[]>(engineNames: E) => ({
@@ -17,7 +18,14 @@ export const scenarioFields = <E extends readonly string[]>(engineNames: E) => (
   model: Type.String({ minLength: 1, maxLength: 200 }),
   auto: Type.Boolean(),
   retry: Type.Partial(RetrySettings, { additionalProperties: false }),
-  selection: Type.Partial(SelectionSchema),
+  // Strict, as retry is: a misspelt key ("metdata") dropped would leave a selection of every call.
+  selection: Type.Partial(
+    Type.Object({
+      metadata: SelectionSchema.properties.metadata,
+      statuses: Type.Array(Type.String(), { minItems: 1, maxItems: recordingStatuses.length, description: SelectionSchema.properties.statuses.description }),
+    }),
+    { additionalProperties: false },
+  ),
 });
 
 /**

@@ -18,7 +18,7 @@ export function checkSelection(ctx: { config: { maxMetadataBytes: number } }, se
   });
   const metadata = checkMetadata(ctx, selection.metadata, 'selection/metadata').value;
   checkSelectionValues(metadata, 'selection/metadata');
-  return { metadata, statuses: selection.statuses };
+  return { metadata, statuses: [...new Set(selection.statuses)] };
 }
 
 /**

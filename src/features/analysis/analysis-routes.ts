@@ -30,7 +30,7 @@ const fields = {
   instructions: Type.String({ maxLength: 10_000 }),
   questions: Type.Array(Type.Composite([Type.Object({ id: Type.Optional(QuestionId) }), Type.Pick(QuestionSchema, ['text', 'type', 'speaker', 'within_seconds', 'phrases', 'examples'])], { additionalProperties: false }), { maxItems: 50 }),
   summary: Type.Boolean(),
-  options: AnalysisOptions,
+  options: Type.Partial(AnalysisOptions, { additionalProperties: false }),
 };
 const bodies = scenarioBodies(fields);
 

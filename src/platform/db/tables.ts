@@ -78,6 +78,8 @@ export const recordingStatuses = ['download_pending', 'downloading', 'download_r
 export type RecordingStatus = (typeof recordingStatuses)[number];
 /** An import still fetching its audio. */
 export const downloadingStatuses: readonly RecordingStatus[] = ['download_pending', 'downloading', 'download_retry_wait'];
+/** The statuses a transcription can start from (assertTranscribable): the audio is here, prepared or being prepared. */
+export const transcribableStatuses: readonly RecordingStatus[] = ['queued', 'processing', 'completed'];
 /** A recording that failed: its preparation, or its import's download. */
 export const failedRecordingStatuses: readonly RecordingStatus[] = ['failed', 'download_failed'];
 
