@@ -50,8 +50,9 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
           ← Recordings
         </Anchor>
       )}
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
+      {/* Delete stays beside the title on a phone too: wrapped, it stood alone above the player. */}
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
           <Title order={1} fz="h2" style={{ wordBreak: 'break-word' }}>
             <FileName name={r.filename} />
           </Title>
@@ -74,7 +75,7 @@ export const RecordingHeader = memo(function RecordingHeader({ workspaceId, reco
           )}
         </Stack>
         {writer && (
-          <Button color="red" variant="light" onClick={askDelete}>
+          <Button color="red" variant="light" onClick={askDelete} style={{ flexShrink: 0 }}>
             Delete
           </Button>
         )}
