@@ -90,6 +90,23 @@ describe('the web interface is served by Hark', () => {
     assert.equal(post.statusCode, 404);
   });
 
+  test('a rebuild under a running server is served: the new page and its new files, the index never as a file', async () => {
+    // A page kept from before named script files the build had replaced: the browser drew nothing.
+    const index = path.join(webDir, 'index.html');
+    const before = fs.readFileSync(index, 'utf8');
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-new789.js'), 'console.log("rebuilt")');
+    fs.writeFileSync(index, before.replace('index-abc123.js', 'index-new789.js').replace('<title>Hark</title>', '<title>Hark rebuilt</title>'));
+    // The file's time as a build a moment later gives it (a same-millisecond write would look unchanged).
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(index, later, later);
+    const response = await page('/w/ws-123/recordings');
+    assert.match(response.body, /<title>Hark rebuilt<\/title>/);
+    assert.match(response.body, /index-new789\.js/);
+    assert.equal((await hark.request({ method: 'GET', url: '/assets/index-new789.js' })).body, 'console.log("rebuilt")');
+    assert.equal((await hark.request({ method: 'GET', url: '/index.html', headers: { accept: '*/*' } })).statusCode, 404, 'the page only as a page');
+    fs.writeFileSync(index, before);
+  });
+
   test('the API keeps working beside the page', async () => {
     assert.equal((await hark.request({ method: 'GET', url: '/healthz' })).statusCode, 200);
     assert.equal((await hark.request({ method: 'GET', url: '/api/v1/recordings-unknown' })).statusCode, 404);

@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../platform/db/outage.ts';
 import { AppError, diskFull, invalid, isDiskFull, problemOf, type ErrorCode, type FieldError } from '../errors.ts';
 import { settleUnreadBody } from './unread-body.ts';
-import { isPageRequest, sendPage, type Page } from './web.ts';
+import { isPageRequest, sendPage, type LivePage } from './web.ts';
 
 const byStatus: Record<number, ErrorCode> = {
   400: 'validation_failed',
@@ -153,7 +153,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
 }
 
 /** `page`: the web interface's page, sent for a browser's page request that matched no route. */
-export function registerErrorHandling(app: FastifyInstance, page: Page | null = null): void {
+export function registerErrorHandling(app: FastifyInstance, page: LivePage | null = null): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');

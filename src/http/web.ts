@@ -30,6 +30,14 @@ export interface Page {
   policy: string;
 }
 
+/**
+ * The built page as it is on disk now: read again when `web/dist` is rebuilt under a running
+ * server (a page kept from before names script files the build has replaced: a blank page).
+ */
+export interface LivePage {
+  current(): Page;
+}
+
 const apiPaths = /^\/(api|v1|healthz|readyz)(\/|$|\?)/;
 
 /** Whether a request that matched no route is a browser opening a page of the app. */
@@ -55,19 +63,36 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /** The built page, or null when the web interface has not been built (the API is served alone). */
-export function loadPage(webDir: string): Page | null {
+export function loadPage(webDir: string): LivePage | null {
   const file = path.join(webDir, 'index.html');
   if (!fs.existsSync(file)) return null;
-  const html = fs.readFileSync(file);
-  return { html, policy: contentSecurityPolicy(inlineScriptHashes(html.toString('utf8'))) };
+  const read = (): Page => {
+    const html = fs.readFileSync(file);
+    return { html, policy: contentSecurityPolicy(inlineScriptHashes(html.toString('utf8'))) };
+  };
+  let page = read();
+  let changed = fs.statSync(file).mtimeMs;
+  return {
+    current() {
+      // A stat per page opened (not per asset): cheap beside the page itself. A build midway (the
+      // file gone for a moment) keeps the page already read.
+      const now = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+      if (now !== undefined && now !== changed) {
+        changed = now;
+        page = read();
+      }
+      return page;
+    },
+  };
 }
 
-export function sendPage(reply: FastifyReply, page: Page): FastifyReply {
+export function sendPage(reply: FastifyReply, live: LivePage): FastifyReply {
+  const page = live.current();
   return pageHeaders(reply, page).type('text/html; charset=utf-8').send(page.html);
 }
 
 /** Serves the built files (public, out of the OpenAPI document) and the page at `/`. */
-export async function registerWeb(app: FastifyInstance, webDir: string, page: Page): Promise<void> {
+export async function registerWeb(app: FastifyInstance, webDir: string, page: LivePage): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), public: true };
@@ -75,7 +100,9 @@ export async function registerWeb(app: FastifyInstance, webDir: string, page: Pa
     });
     await scope.register(fastifyStatic, {
       root: webDir,
-      wildcard: false,
+      // Files are looked up as asked for, not listed once at start: a rebuild's new files are served.
+      // One not there falls through to the not-found handler (the page, for a browser's page request).
+      wildcard: true,
       index: false,
       // The build wrote .br and .gz copies (web/scripts/compress.mjs): the one the browser accepts is sent.
       preCompressed: true,
