@@ -66,6 +66,11 @@ for (const backend of await backends()) {
       const replaced = transcript.words[last]!.word.replace(/[^a-z]/gi, '');
       if (replaced.length > 3 && !v2.words.some((w) => w.word === replaced)) assert.deepEqual(await hits(replaced), []);
 
+      // The list tells the calls corrected by hand (a transcription run would replace their transcript).
+      const listed = async (corrected: 'true' | 'false') => (await client.listRecordings({ query: { corrected } })).data.map((r) => r.id);
+      assert.ok((await listed('true')).includes(recordingId));
+      assert.ok(!(await listed('false')).includes(recordingId));
+
       // A correction made on version 1 now comes too late.
       await rejectsWith(correct(runId, { version: 1, words: [{ index: 0, word: 'Hi' }] }), 409, 'transcript_changed');
       await rejectsWith(correct(runId, { version: 999, words: [{ index: 0, word: 'Hi' }] }), 400, 'validation_failed');

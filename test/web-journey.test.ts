@@ -365,6 +365,26 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await warning.getByRole('button', { name: 'Keep the corrected one' }).click();
     await warning.waitFor({ state: 'detached' });
     await page.locator('[data-version="2"]').waitFor();
+    // Each transcription run's own transcript (the corrected one, here) is read from the Runs tab.
+    const recordingUrl = page.url();
+    await page.getByRole('tab', { name: 'Runs' }).click();
+    const txt = page.getByRole('table', { name: 'Transcription runs' }).getByRole('link', { name: /^Download the transcript of the run/ }).first();
+    assert.match((await (await page.context().request.get((await txt.getAttribute('href')) ?? '')).text()), /quokka\./);
+    // Run on recordings with a transcription scenario leaves the corrected call out unless it is ticked in.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Scenarios' }).click();
+    await page.getByRole('table', { name: 'Transcription scenarios' }).getByRole('link').first().click();
+    await page.getByRole('button', { name: 'Run on recordings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run on recordings' });
+    const include = dialog.getByLabel('Include the 1 call whose transcript was corrected by hand');
+    await include.waitFor();
+    const matching = async () => Number(await dialog.locator('[data-matching]').getAttribute('data-matching'));
+    await dialog.locator('[data-matching]:not([data-matching=""])').waitFor();
+    const without = await matching();
+    await include.check();
+    await page.waitForFunction((n) => Number(document.querySelector('[data-matching]')?.getAttribute('data-matching')) === n, without + 1);
+    await check(page, 'run-on-recordings-corrected');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto(recordingUrl);
   });
 
   test('write a boolean and a text question in the editor, run it, and read typed answers with evidence', async () => {

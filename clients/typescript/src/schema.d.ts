@@ -4440,6 +4440,8 @@ export interface operations {
                 topic?: string;
                 /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
                 missing_speaker?: string;
+                /** @description "true": calls whose latest transcript was corrected by hand (a transcription run makes a new one without the corrections); "false": the others, those not transcribed included */
+                corrected?: "true" | "false";
                 /** @description Newest first by upload time (created_at) or by when the call took place (recorded_at); a cursor continues the sort it came from */
                 sort?: "created_at" | "recorded_at";
             };
@@ -9196,6 +9198,8 @@ export interface operations {
                 topic?: string;
                 /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
                 missing_speaker?: string;
+                /** @description "true": calls whose latest transcript was corrected by hand (a transcription run makes a new one without the corrections); "false": the others, those not transcribed included */
+                corrected?: "true" | "false";
                 limit?: number;
                 offset?: number;
             };
@@ -11867,6 +11871,8 @@ export interface operations {
                 topic?: string;
                 /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
                 missing_speaker?: string;
+                /** @description "true": calls whose latest transcript was corrected by hand (a transcription run makes a new one without the corrections); "false": the others, those not transcribed included */
+                corrected?: "true" | "false";
             };
             header?: never;
             path: {
@@ -12017,6 +12023,8 @@ export interface operations {
                 topic?: string;
                 /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
                 missing_speaker?: string;
+                /** @description "true": calls whose latest transcript was corrected by hand (a transcription run makes a new one without the corrections); "false": the others, those not transcribed included */
+                corrected?: "true" | "false";
             };
             header?: never;
             path: {
@@ -12140,6 +12148,8 @@ export interface operations {
                 topic?: string;
                 /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
                 missing_speaker?: string;
+                /** @description "true": calls whose latest transcript was corrected by hand (a transcription run makes a new one without the corrections); "false": the others, those not transcribed included */
+                corrected?: "true" | "false";
             };
             header?: never;
             path: {
@@ -12281,6 +12291,8 @@ export interface operations {
                 topic?: string;
                 /** @description Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart */
                 missing_speaker?: string;
+                /** @description "true": calls whose latest transcript was corrected by hand (a transcription run makes a new one without the corrections); "false": the others, those not transcribed included */
+                corrected?: "true" | "false";
                 limit?: number;
                 /** @description Rows skipped before the page (after the cursor's place, with one) */
                 offset?: number;

@@ -35,6 +35,8 @@ export interface RecordingFilters {
   topic?: string | undefined;
   /** A speaker the latest transcript, of two speakers or more, does not name: a call transcribed before its channels were named. */
   missing_speaker?: string | undefined;
+  /** "true": calls whose latest transcript was corrected by hand; "false": the others. */
+  corrected?: string | undefined;
   /** Each field's values: a recording matches where the field holds any of them. */
   metadata: Record<string, readonly string[]>;
 }
@@ -56,6 +58,9 @@ export const recordingFilterFields = {
   topic: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Calls whose latest transcript has a key phrase containing these words, whole and in any case ("refund" finds "full refund", not "refunded")' })),
   missing_speaker: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, description: 'Calls whose latest transcript has two speakers or more and none of this name, in any case (e.g. agent): calls transcribed before their channels were named, which questions about that speaker cannot read apart' }),
+  ),
+  corrected: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '"true": calls whose latest transcript was corrected by hand (a transcription run makes a new one without the corrections); "false": the others, those not transcribed included' }),
   ),
 };
 
@@ -156,6 +161,10 @@ export function recordingConditions(filters: RecordingFilters, alias: string): R
         AND jsonb_array_length(coalesce(mt.stats->'speakers', '[]'::jsonb)) >= 2
         AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(mt.stats->'speakers') ms WHERE lower(ms->>'speaker') = ${speaker}::text))`);
   }
+  if (filters.corrected !== undefined) {
+    const corrected = sql<boolean>`EXISTS (SELECT 1 FROM transcripts ct WHERE ct.id = ${latestTranscriptId(column('id'))} AND ct.version > 1)`;
+    conditions.push(filters.corrected === 'true' ? corrected : sql<boolean>`NOT ${corrected}`);
+  }
   for (const [path, values] of Object.entries(filters.metadata)) {
     if (!/^[^.]+(\.[^.]+)*$/.test(path) || path.length > 200) throw invalid(`metadata.${path}`, 'is not a valid field path');
     // `a.b` is the field b inside a, or a field whose own name is "a.b" (metadata is kept as sent).
@@ -193,6 +202,7 @@ export function recordingFiltersOf(query: Record<string, unknown>): RecordingFil
     sentiment_speaker: query.sentiment_speaker as string | undefined,
     topic: query.topic as string | undefined,
     missing_speaker: query.missing_speaker as string | undefined,
+    corrected: query.corrected as string | undefined,
     metadata: metadataFilters(query),
   };
 }

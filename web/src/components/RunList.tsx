@@ -1,12 +1,31 @@
-// A recording's runs of one kind: status, progress, failure, and Cancel / Retry.
-import { Button, Group, Progress, Stack, Table, Text } from '@mantine/core';
+// A recording's runs of one kind: status, progress, failure, and Cancel / Retry; a completed
+// transcription run's transcript as text (a corrected one stays with its run when the call is
+// transcribed again: this is where it is found).
+import { Anchor, Button, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import type { Schemas } from '../api/client.ts';
 import { StatusBadge } from './Status.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 
 type Run = Schemas['TranscriptionRun'] | Schemas['AnalysisRun'];
 
-export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label }: { runs: Run[]; scenarioName: (run: Run) => string; onCancel: (id: string) => void; onRetry: (id: string) => void; canWrite: boolean; label: string }) {
+export function RunList({
+  runs,
+  scenarioName,
+  onCancel,
+  onRetry,
+  transcriptFile,
+  canWrite,
+  label,
+}: {
+  runs: Run[];
+  scenarioName: (run: Run) => string;
+  onCancel: (id: string) => void;
+  onRetry: (id: string) => void;
+  /** Where a completed run's transcript is read as a TXT file, and its file's name (transcription runs). */
+  transcriptFile?: (run: Run) => { href: string; name: string };
+  canWrite: boolean;
+  label: string;
+}) {
   if (runs.length === 0) return <Text c="dimmed" size="sm">No {label.toLowerCase()} yet.</Text>;
   return (
     // Three columns (the start under the scenario): the list fits the page's narrow side column.
@@ -31,7 +50,7 @@ export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label
                   started {formatDateTime(run.created_at)}
                 </Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td miw={120}>
                 <Stack gap={4}>
                   <StatusBadge status={run.status} />
                   {run.status === 'running' && <Progress value={run.progress * 100} size="sm" aria-label="Progress" w={100} />}
@@ -48,20 +67,27 @@ export function RunList({ runs, scenarioName, onCancel, onRetry, canWrite, label
                 </Stack>
               </Table.Td>
               <Table.Td>
-                {canWrite && (
-                  <Group gap={4} justify="flex-end">
+                <Group gap={4} justify="flex-end">
+                  {transcriptFile && run.status === 'completed' && (
+                    <Anchor href={transcriptFile(run).href} download={transcriptFile(run).name} size="sm" aria-label={`Download the transcript of the run started ${formatDateTime(run.created_at)} (TXT)`}>
+                      TXT
+                    </Anchor>
+                  )}
+                  {canWrite && (
+                    <>
                     {(run.status === 'queued' || run.status === 'running') && (
                       <Button size="xs" variant="default" onClick={() => onCancel(run.id)}>
                         Cancel
                       </Button>
                     )}
-                    {run.status === 'failed' && (
-                      <Button size="xs" variant="light" onClick={() => onRetry(run.id)}>
-                        Retry
-                      </Button>
-                    )}
-                  </Group>
-                )}
+                      {run.status === 'failed' && (
+                        <Button size="xs" variant="light" onClick={() => onRetry(run.id)}>
+                          Retry
+                        </Button>
+                      )}
+                    </>
+                  )}
+                </Group>
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,7 +1,7 @@
 // "Run on recordings…": picks the workspace's prepared recordings that match a filter and starts
 // one execution over them, with an idempotency key made once per dialog (a double click or a
 // retried request never starts the work twice).
-import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -19,15 +19,17 @@ const MAX_RECORDINGS = 10_000;
  * for an analysis those with a transcript (unless a status is picked): an analysis of a recording
  * without one is refused.
  */
-const matchQuery = (filters: RecordingFilters, kind: 'analysis' | 'transcription') =>
-  filtersToQuery({ ...filters, status: filters.status ?? 'completed', stage: filters.stage ?? (kind === 'analysis' ? 'transcribed,analysing,analysed' : null) });
+const matchQuery = (filters: RecordingFilters, kind: 'analysis' | 'transcription', corrected?: 'true' | 'false') => ({
+  ...filtersToQuery({ ...filters, status: filters.status ?? 'completed', stage: filters.stage ?? (kind === 'analysis' ? 'transcribed,analysing,analysed' : null) }),
+  ...(corrected ? { corrected } : {}),
+});
 
-async function matchingIds(workspaceId: string, filters: RecordingFilters, kind: 'analysis' | 'transcription'): Promise<string[]> {
+async function matchingIds(workspaceId: string, query: Record<string, string | string[]>): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const query: Record<string, string | string[] | number> = { limit: 200, offset: 0, ...matchQuery(filters, kind), ...(cursor ? { cursor } : {}) };
-    const page: { data: { id: string }[]; next_cursor: string | null } = await ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: query as { limit: number; offset: number } } }));
+    const pageQuery: Record<string, string | string[] | number> = { limit: 200, offset: 0, ...query, ...(cursor ? { cursor } : {}) };
+    const page: { data: { id: string }[]; next_cursor: string | null } = await ok(api.GET('/api/v1/workspaces/{workspace_id}/recordings', { params: { path: { workspace_id: workspaceId }, query: pageQuery as { limit: number; offset: number } } }));
     ids.push(...page.data.map((r) => r.id));
     cursor = page.next_cursor;
   } while (cursor && ids.length < MAX_RECORDINGS);
@@ -39,13 +41,19 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
   const [typing, setTyping] = useState(false);
   const fields = useMetadataFields(workspaceId);
   const navigate = useNavigate();
+  // A transcription makes new transcripts without the corrections made by hand: calls corrected
+  // are counted, said, and left out unless the person chooses to include them.
+  const [includeCorrected, setIncludeCorrected] = useState(false);
+  const correctedCount = useQuery({ ...queries.matchingRecordings(workspaceId, matchQuery(filters, kind, 'true')), enabled: opened && kind === 'transcription' });
+  const corrected = kind === 'transcription' ? (correctedCount.data ?? 0) : 0;
+  const query = matchQuery(filters, kind, corrected > 0 && !includeCorrected ? 'false' : undefined);
   // How many the filters find, asked again as they change, so Start says what it will do.
-  const matching = useQuery({ ...queries.matchingRecordings(workspaceId, matchQuery(filters, kind)), enabled: opened });
+  const matching = useQuery({ ...queries.matchingRecordings(workspaceId, query), enabled: opened });
   // One key per opening of the dialog.
   const key = useMemo(() => (opened ? crypto.randomUUID() : ''), [opened]);
   const start = useMutation({
     mutationFn: async () => {
-      const ids = await matchingIds(workspaceId, filters, kind);
+      const ids = await matchingIds(workspaceId, query);
       if (ids.length === 0) throw new Error('none');
       const path = { workspace_id: workspaceId, scenario_id: scenarioId };
       const body = { recording_ids: ids, idempotency_key: key };
@@ -81,6 +89,15 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
           <Text size="sm" role="status" data-matching={count ?? ''}>
             {count === undefined ? matching.isError ? null : <Loader size="xs" aria-label="Counting the recordings" /> : count > MAX_RECORDINGS ? `${count.toLocaleString()} recordings match; the first ${MAX_RECORDINGS.toLocaleString()} get a run.` : `${count.toLocaleString()} ${count === 1 ? 'recording matches' : 'recordings match'}.`}
           </Text>
+        )}
+        {corrected > 0 && (
+          <Checkbox
+            data-corrected={corrected}
+            checked={includeCorrected}
+            onChange={(event) => setIncludeCorrected(event.currentTarget.checked)}
+            label={`Include the ${corrected.toLocaleString()} ${corrected === 1 ? 'call' : 'calls'} whose transcript was corrected by hand`}
+            description="Left out unless ticked: a new transcript is made from the audio without the corrections (the corrected one stays with its earlier run)."
+          />
         )}
         {!none && <ProblemAlert error={start.error} />}
         <Group justify="flex-end">

@@ -227,6 +227,8 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
               canWrite={writer}
               onCancel={(id) => act(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/cancel', { params: { path: { ...path, run_id: id } } })))}
               onRetry={(id) => act(() => ok(api.POST('/api/v1/workspaces/{workspace_id}/transcription-runs/{run_id}/retry', { params: { path: { ...path, run_id: id } } })))}
+              // Each run's own transcript (its newest version: corrected, where it was), kept when the call is transcribed again.
+              transcriptFile={(run) => ({ href: workspacePath(workspaceId, `/transcription-runs/${run.id}/transcript?format=txt`), name: `${filename.replace(/\.[^.]*$/, '')}-${run.created_at.slice(0, 10)}-${run.id.slice(-6)}.txt` })}
             />
             <Text fw={600} size="sm">
               Analysis runs
