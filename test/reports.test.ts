@@ -215,6 +215,9 @@ for (const backend of await backends()) {
       await rejectsWith(client.removeAnswerReview({ path: { run_id: runId, question_id: 'greeting' } }), 409, 'result_superseded');
       assert.deepEqual([again.answers.greeting?.answer, again.answers.greeting?.reviewed, again.answers.request?.reviewed], [!engine.answer, true, false]);
       assert.deepEqual([(await greetingOf()).reviewed, (await greetingOf()).overturned], [1, 1]);
+      // The review says it was given on the earlier analysis (before this answer was made).
+      const carried = (await client.waitForAnalysis(again.analysis_run_id)).answers.find((a) => a.question_id === 'greeting')!.review!;
+      assert.equal(carried.carried_from, runId);
       await client.removeAnswerReview({ path: { run_id: again.analysis_run_id, question_id: 'greeting' } });
       assert.deepEqual(await greetingOf(), before);
       await client.deleteWebhook({ path: { webhook_id: counting.id } });

@@ -1913,6 +1913,7 @@ export interface components {
                     note: string | null;
                     /** @description When, in RFC 3339 (UTC) */
                     reviewed_at: string;
+                    carried_from?: string | null;
                     reviewed_by: {
                         account_id: string | null;
                         api_key_id: string | null;
@@ -10318,6 +10319,7 @@ export interface operations {
                             note: string | null;
                             /** @description When, in RFC 3339 (UTC) */
                             reviewed_at: string;
+                            carried_from?: string | null;
                             reviewed_by: {
                                 account_id: string | null;
                                 api_key_id: string | null;
@@ -10585,6 +10587,7 @@ export interface operations {
                                 note: string | null;
                                 /** @description When, in RFC 3339 (UTC) */
                                 reviewed_at: string;
+                                carried_from?: string | null;
                                 reviewed_by: {
                                     account_id: string | null;
                                     api_key_id: string | null;

@@ -22,6 +22,9 @@ export const ReviewSchema = Type.Object(
     agrees: Type.Boolean({ description: 'true when the reviewer\'s answer is the engine\'s' }),
     note: Nullable(Type.String()),
     reviewed_at: Type.String({ description: 'When, in RFC 3339 (UTC)' }),
+    carried_from: Type.Optional(
+      Nullable(Type.String({ description: 'The analysis run the review was given on, where that is an earlier analysis of the call whose review this answer took over (the question asked in the same words); null where it was given on this answer' })),
+    ),
     reviewed_by: Type.Object({
       account_id: Nullable(Type.String({ description: 'The signed-in person, or the person the API key answers to' })),
       api_key_id: Nullable(Type.String({ description: 'The API key the review was sent with (null from a browser session)' })),

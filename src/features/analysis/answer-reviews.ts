@@ -50,6 +50,7 @@ export async function reviewAnswer(ctx: Context, workspaceId: string, runId: str
       note: input.note?.replace(EDGE_SPACE, '') || null,
       reviewed_at: same ? answer.review!.reviewed_at : new Date().toISOString(),
       reviewed_by: same ? answer.review!.reviewed_by : reviewer,
+      carried_from: same ? (answer.review!.carried_from ?? null) : null,
     };
     return { ...answer, review };
   });

@@ -41,7 +41,8 @@ export async function withEarlierReviews(trx: Trx, recordingId: string, scenario
   const reviewed = readStored(StoredAnswersSchema, previous.answers, `analysis result ${previous.analysis_run_id} answers`).filter((a) => a.review);
   return answers.map((answer) => {
     const earlier = reviewed.find((a) => a.question_id === answer.question_id && a.type === answer.type && a.question === answer.question);
-    return earlier?.review ? { ...answer, review: { ...earlier.review, agrees: agreeing(earlier.review.answer, answer.answer) } } : answer;
+    // Said as taken over (and from which run): it was given on another answer, before this one was made.
+    return earlier?.review ? { ...answer, review: { ...earlier.review, agrees: agreeing(earlier.review.answer, answer.answer), carried_from: earlier.review.carried_from ?? previous.analysis_run_id } } : answer;
   });
 }
 

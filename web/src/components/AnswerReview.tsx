@@ -8,6 +8,7 @@ import { useState } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { queries } from '../api/queries.ts';
 import { formatDateTime } from '../lib/dates.ts';
+import { reviewLine, shownAnswer as shown } from '../lib/answer-notes.ts';
 import { useWorkspace } from './WorkspaceLayout.tsx';
 
 type Answer = Schemas['AnalysisResult']['answers'][number];
@@ -19,7 +20,6 @@ export interface Reviewing {
   busy: boolean;
 }
 
-const shown = (answer: boolean | string) => (answer === true ? 'Yes' : answer === false ? 'No' : answer === '' ? 'nothing' : `“${answer}”`);
 
 /**
  * What a reviewed answer says of its review; with `reviewing`, the buttons to review it, note why,
@@ -45,7 +45,7 @@ export function AnswerReview({ answer, reviewing }: { answer: Answer; reviewing:
             {review.agrees ? 'Reviewed' : 'Corrected'}
           </Badge>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {review.agrees ? `${who} agreed with this answer` : `${who} corrected it; the engine said ${shown(answer.answer)}`} · {formatDateTime(review.reviewed_at)}
+            {reviewLine(who, review, answer.answer)} · {formatDateTime(review.reviewed_at)}
           </Text>
         </Group>
         {review.note && (

@@ -21,3 +21,18 @@ export function phrasesNotSaidNote(phrases: readonly string[]): string {
   const list = more > 0 ? `${shown.join(', ')} and ${more} more` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : (shown[0] ?? '');
   return phrases.length === 1 ? `Looked for ${list}: not said.` : `Looked for ${list}: none was said.`;
 }
+
+/** An answer as a review line says it: Yes, No, nothing, or the text in quotes. */
+export const shownAnswer = (answer: boolean | string) => (answer === true ? 'Yes' : answer === false ? 'No' : answer === '' ? 'nothing' : `“${answer}”`);
+
+/**
+ * Who reviewed an answer and how it stands: on this answer, agreed or corrected; taken over from an
+ * earlier analysis of the call (its review was given before this answer existed), the reviewer's
+ * answer then, and whether the engine now says the same.
+ */
+export function reviewLine(who: string, review: { answer: boolean | string; agrees: boolean; carried_from?: string | null }, engine: boolean | string): string {
+  if (review.carried_from) {
+    return `${who} answered ${shownAnswer(review.answer)} on an earlier analysis of this call; ${review.agrees ? 'the engine now says the same' : `the engine now says ${shownAnswer(engine)}`}`;
+  }
+  return review.agrees ? `${who} agreed with this answer` : `${who} corrected it; the engine said ${shownAnswer(engine)}`;
+}
