@@ -41,7 +41,7 @@ export function QuestionEditor({ question: q, index, count, speakers, namedSpeak
     <Paper withBorder p="sm" radius="md" data-question-row={index}>
       <Stack gap="xs">
         <Group align="end" gap="xs" wrap="wrap">
-          <TextInput label="Key" description="In reports and the API" w={160} value={q.id} onChange={(e) => change({ id: e.currentTarget.value })} />
+          <TextInput label="Key" description="In reports and the API" w={200} value={q.id} onChange={(e) => change({ id: e.currentTarget.value })} />
           <TextInput label="Question" required flex={1} miw={220} value={q.text} onChange={(e) => change({ text: e.currentTarget.value })} />
           <Select
             label="Answer"

@@ -152,100 +152,104 @@ export function TranscriptView({ transcript, time, onSeek, speakersHref }: { tra
 
   return (
     <Paper withBorder p="md" radius="md">
-      <ScrollArea.Autosize mah={520} type="auto" offsetScrollbars="y" viewportRef={viewport} viewportProps={{ onScroll }}>
-        <Stack gap="sm" aria-label="Transcript" onKeyDown={onWordKey}>
-          {transcript.summary && (
-            <Box>
-              <Text fw={600} size="sm">
-                Summary
+      {/* The summary, statistics and topics above; the turns alone scroll in their box (on a phone the
+          statistics filled half of it). */}
+      <Stack gap="sm" aria-label="Transcript" onKeyDown={onWordKey}>
+        {transcript.summary && (
+          <Box>
+            <Text fw={600} size="sm">
+              Summary
+            </Text>
+            <Text size="sm">{transcript.summary}</Text>
+          </Box>
+        )}
+        {several && (
+          <Group gap="lg" aria-label="Talk statistics">
+            {speakers.map((s, i) => (
+              <Text key={s.speaker} size="sm" data-speaker-stats={s.speaker}>
+                <b>{s.speaker}</b> {talkPercents[i]} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatDuration(s.longest_turn_seconds)}
+                {sentimentLine(transcript.sentiment.speakers.find((x) => x.speaker === s.speaker))}
               </Text>
-              <Text size="sm">{transcript.summary}</Text>
-            </Box>
-          )}
-          {several && (
-            <Group gap="lg" aria-label="Talk statistics">
-              {speakers.map((s, i) => (
-                <Text key={s.speaker} size="sm" data-speaker-stats={s.speaker}>
-                  <b>{s.speaker}</b> {talkPercents[i]} % of the talk · {Math.round(s.words_per_minute)} words/min · longest turn {formatDuration(s.longest_turn_seconds)}
-                  {sentimentLine(transcript.sentiment.speakers.find((x) => x.speaker === s.speaker))}
-                </Text>
-              ))}
-              {speakersHref && byChannelOnly(speakers) && (
-                <Text size="sm" c="dimmed" data-name-speakers>
-                  Speakers are called by their channel.{' '}
-                  <Anchor component={Link} to={speakersHref} size="sm">
-                    Name them (agent, customer)
-                  </Anchor>{' '}
-                  in the transcription scenario: calls transcribed after that carry the names.
-                </Text>
-              )}
-              <Text size="sm" c="dimmed">
-                silence {formatDuration(transcript.stats.silence_seconds)} · overlap {formatDuration(transcript.stats.overlap_seconds)} · {transcript.stats.interruptions} interruptions
+            ))}
+            {speakersHref && byChannelOnly(speakers) && (
+              <Text size="sm" c="dimmed" data-name-speakers>
+                Speakers are called by their channel.{' '}
+                <Anchor component={Link} to={speakersHref} size="sm">
+                  Name them (agent, customer)
+                </Anchor>{' '}
+                in the transcription scenario: calls transcribed after that carry the names.
               </Text>
-            </Group>
-          )}
-          {(transcript.spotted ?? []).length > 0 && (
-            <Group gap="xs" aria-label="Heard in the audio">
-              <Text size="sm" fw={600}>
-                Heard in the audio:
-              </Text>
-              {transcript.spotted.map((spot, i) => (
-                <Anchor key={i} component="button" type="button" size="sm" onClick={() => onSeek(spot.start)} data-spotted={spot.phrase}>
-                  “{spot.phrase}” {formatTime(spot.start)}
-                  {several ? ` (${spot.speaker})` : ''}
-                </Anchor>
-              ))}
-            </Group>
-          )}
-          {topics.length > 0 && (
-            <Group gap="xs" aria-label="Topics">
-              <Text size="sm" fw={600}>
-                Topics:
-              </Text>
-              {topics.map((topic) => (
-                <Anchor key={topic.text} component="button" type="button" size="sm" onClick={() => onSeek(topic.timestamps[0]?.start ?? 0)} data-topic={topic.text} title={`Said ${topic.count} ${topic.count === 1 ? 'time' : 'times'}; play the first`}>
-                  {topic.text}
-                  {topic.count > 1 ? ` ×${topic.count}` : ''}
-                </Anchor>
-              ))}
-            </Group>
-          )}
-          {segments.length === 0 && <Text c="dimmed">The transcript is empty: no speech was recognised.</Text>}
-          {segments.map(({ segment, indexes }, i) => (
-            <Fragment key={i}>
-              {chapterAt.has(i) && <ChapterHeading chapter={chapterAt.get(i)!.chapter} number={chapterAt.get(i)!.number} onSeek={onSeek} />}
-              {/* On a phone the time and the speaker head the words, which take the whole width (TranscriptView.css). */}
-              <div className="hark-segment">
-                <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-                  <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
-                    {formatTime(segment.start)}
-                  </Anchor>
-                  {several && (
-                    // The speaker at the start of each turn, in a column of its own.
-                    <div className="hark-segment-speaker">
-                      {segments[i - 1]?.segment.speaker !== segment.speaker && (
-                        <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} data-speaker={segment.speaker}>
-                          {segment.speaker}
-                        </Badge>
-                      )}
-                    </div>
-                  )}
-                </Group>
-                <Text size="md" style={{ lineHeight: 1.7, minWidth: 0, overflowWrap: 'anywhere' }}>
-                  {indexes.length > 0
-                    ? // A number written over several words is carried by its first; the others write nothing.
-                      indexes.filter((index) => words[index]!.punctuated_word !== '').map((index) => (
-                        <span key={index}>
-                          <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} spotted={spotted.get(index)} />{' '}
-                        </span>
-                      ))
-                    : segment.text}
-                </Text>
-              </div>
-            </Fragment>
-          ))}
-        </Stack>
-      </ScrollArea.Autosize>
+            )}
+            <Text size="sm" c="dimmed">
+              silence {formatDuration(transcript.stats.silence_seconds)} · overlap {formatDuration(transcript.stats.overlap_seconds)} · {transcript.stats.interruptions} interruptions
+            </Text>
+          </Group>
+        )}
+        {(transcript.spotted ?? []).length > 0 && (
+          <Group gap="xs" aria-label="Heard in the audio">
+            <Text size="sm" fw={600}>
+              Heard in the audio:
+            </Text>
+            {transcript.spotted.map((spot, i) => (
+              <Anchor key={i} component="button" type="button" size="sm" onClick={() => onSeek(spot.start)} data-spotted={spot.phrase}>
+                “{spot.phrase}” {formatTime(spot.start)}
+                {several ? ` (${spot.speaker})` : ''}
+              </Anchor>
+            ))}
+          </Group>
+        )}
+        {topics.length > 0 && (
+          <Group gap="xs" aria-label="Topics">
+            <Text size="sm" fw={600}>
+              Topics:
+            </Text>
+            {topics.map((topic) => (
+              <Anchor key={topic.text} component="button" type="button" size="sm" onClick={() => onSeek(topic.timestamps[0]?.start ?? 0)} data-topic={topic.text} title={`Said ${topic.count} ${topic.count === 1 ? 'time' : 'times'}; play the first`}>
+                {topic.text}
+                {topic.count > 1 ? ` ×${topic.count}` : ''}
+              </Anchor>
+            ))}
+          </Group>
+        )}
+        <ScrollArea.Autosize mah={520} type="auto" offsetScrollbars="y" viewportRef={viewport} viewportProps={{ onScroll }}>
+          <Stack gap="sm">
+            {segments.length === 0 && <Text c="dimmed">The transcript is empty: no speech was recognised.</Text>}
+            {segments.map(({ segment, indexes }, i) => (
+              <Fragment key={i}>
+                {chapterAt.has(i) && <ChapterHeading chapter={chapterAt.get(i)!.chapter} number={chapterAt.get(i)!.number} onSeek={onSeek} />}
+                {/* On a phone the time and the speaker head the words, which take the whole width (TranscriptView.css). */}
+                <div className="hark-segment">
+                  <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+                    <Anchor component="button" type="button" size="xs" ff="monospace" c="dimmed" onClick={() => onSeek(segment.start)} aria-label={`Play from ${formatTime(segment.start)}`} style={{ whiteSpace: 'nowrap' }}>
+                      {formatTime(segment.start)}
+                    </Anchor>
+                    {several && (
+                      // The speaker at the start of each turn, in a column of its own.
+                      <div className="hark-segment-speaker">
+                        {segments[i - 1]?.segment.speaker !== segment.speaker && (
+                          <Badge variant="light" tt="none" color={segment.channel === 0 ? 'blue' : 'grape'} data-speaker={segment.speaker}>
+                            {segment.speaker}
+                          </Badge>
+                        )}
+                      </div>
+                    )}
+                  </Group>
+                  <Text size="md" style={{ lineHeight: 1.7, minWidth: 0, overflowWrap: 'anywhere' }}>
+                    {indexes.length > 0
+                      ? // A number written over several words is carried by its first; the others write nothing.
+                        indexes.filter((index) => words[index]!.punctuated_word !== '').map((index) => (
+                          <span key={index}>
+                            <Word text={words[index]!.punctuated_word ?? words[index]!.word} index={index} active={index === current} focusable={index === tabStop} onSeek={onSeek} start={words[index]!.start} spotted={spotted.get(index)} />{' '}
+                          </span>
+                        ))
+                      : segment.text}
+                  </Text>
+                </div>
+              </Fragment>
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
+      </Stack>
     </Paper>
   );
 }

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, sendForm, workspacePath } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
-import { fileWarning, metadataForFile, metadataFromCsv, splitCallTime } from '../lib/per-file-metadata.ts';
+import { csvSummary, fileWarning, metadataForFile, metadataFromCsv, splitCallTime } from '../lib/per-file-metadata.ts';
 import { FileDrop } from './FileDrop.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { problemMessage } from './Problem.tsx';
@@ -173,11 +173,7 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
             onChange={(event) => setPattern(event.currentTarget.value)}
           />
         </Group>
-        {csv && !csv.problem && (
-          <Text size="xs" c="dimmed">
-            {csv.name}: values for {csv.byFile.size} {csv.byFile.size === 1 ? 'file' : 'files'}
-          </Text>
-        )}
+        {csv && !csv.problem && <Text size="xs" c="dimmed" data-csv-summary>{csvSummary(csv.name, csv.byFile, items.map((item) => item.file.name))}</Text>}
         <RetentionDaysInput value={retention} onChange={setRetention} />
         <Group>
           <Button onClick={() => void start()} disabled={waiting === 0 || metadata === null || Boolean(csv?.problem) || retentionError(retention, retentionRange) !== null} loading={busy}>

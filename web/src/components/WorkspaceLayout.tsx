@@ -113,7 +113,9 @@ export default function WorkspaceLayout() {
                 value={workspace.id}
                 onChange={(id) => id && navigate(`/w/${id}/${section}`)}
                 allowDeselect={false}
-                w={{ base: 150, sm: 220 }}
+                w={{ base: 150, sm: 280 }}
+                // A long name whole on hover where the field cuts it.
+                title={session.data.workspaces.find((w) => w.id === workspace.id)?.name}
                 comboboxProps={{ withinPortal: true }}
               />
             </Group>

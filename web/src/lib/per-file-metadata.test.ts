@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fileWarning, metadataForFile, metadataFromCsv, metadataFromPattern, parseCsv } from './per-file-metadata.ts';
+import { csvSummary, fileWarning, metadataForFile, metadataFromCsv, metadataFromPattern, parseCsv } from './per-file-metadata.ts';
 
 describe('metadata per file', () => {
   test('a CSV names each file in its first column; quoted cells and CRLF are read', () => {
@@ -34,5 +34,17 @@ describe('a file\'s warning before upload', () => {
     expect(fileWarning('ana_2026-13-02_billing.wav', {}, null, '{agent}_{recorded_at}_{queue}')).toBe('recorded_at “2026-13-02” is not a date (2026-11-20, or 2026-11-20T09:30)');
     expect(fileWarning('b.wav', {}, new Map([['a.wav', { agent: 'ana' }]]), '')).toBe('not in the CSV: no values of its own');
     expect(fileWarning('b.wav', { agent: 'ana' }, null, '')).toBeNull();
+  });
+});
+
+describe('the CSV summary', () => {
+  const rows = new Map([
+    ['a.wav', {}],
+    ['b.wav', {}],
+  ]);
+  test('counts the rows against the files chosen, and names rows for files not chosen', () => {
+    expect(csvSummary('calls.csv', rows, ['a.wav', 'c.wav'])).toBe('calls.csv: values for 1 of the 2 files chosen; 1 row names no file chosen (b.wav)');
+    expect(csvSummary('calls.csv', rows, ['a.wav', 'b.wav'])).toBe('calls.csv: values for 2 of the 2 files chosen');
+    expect(csvSummary('calls.csv', rows, [])).toBe('calls.csv: rows for 2 files');
   });
 });

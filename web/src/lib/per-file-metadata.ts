@@ -128,3 +128,16 @@ export function fileWarning(filename: string, batch: Record<string, unknown>, cs
   if (!csv && pattern.trim() && metadataFromPattern(pattern, filename) === null) return 'its name does not fit the pattern: no values of its own';
   return splitCallTime(metadataForFile(filename, batch, csv, pattern)).problem;
 }
+
+/**
+ * What a CSV gives the files chosen: "calls.csv: values for 2 of the 3 files chosen; 1 row names
+ * no file chosen (other.wav)". Its rows are counted against the files, not by themselves.
+ */
+export function csvSummary(name: string, byFile: ReadonlyMap<string, unknown>, chosen: readonly string[]): string {
+  const files = [...new Set(chosen)];
+  const matched = files.filter((file) => byFile.has(file)).length;
+  const unmatched = [...byFile.keys()].filter((file) => !files.includes(file));
+  const given = files.length === 0 ? `rows for ${byFile.size} ${byFile.size === 1 ? 'file' : 'files'}` : `values for ${matched} of the ${files.length} ${files.length === 1 ? 'file' : 'files'} chosen`;
+  const extra = files.length > 0 && unmatched.length > 0 ? `; ${unmatched.length} ${unmatched.length === 1 ? 'row names' : 'rows name'} no file chosen (${unmatched.slice(0, 3).join(', ')}${unmatched.length > 3 ? ', …' : ''})` : '';
+  return `${name}: ${given}${extra}`;
+}

@@ -1,5 +1,5 @@
 // Executions: scenarios run over many recordings, with live counts per state.
-import { Anchor, Badge, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Loader, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { queries } from '../api/queries.ts';
@@ -25,6 +25,7 @@ export default function Executions() {
     <Stack>
       <Title order={1}>Executions</Title>
       <ProblemAlert error={executions.error} />
+      {executions.isPending && <Loader size="sm" aria-label="Loading the executions" />}
       {executions.data?.length === 0 && <Text c="dimmed">No executions yet. Open a scenario and choose “Run on recordings…”.</Text>}
       {executions.data && executions.data.length > 0 && (
         // On a phone each execution is a block of its own (phone-cards.css).
