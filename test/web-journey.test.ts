@@ -256,12 +256,13 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
 
     // The transcript box follows the word heard, except for a while after its reader scrolled it
     // (a long call's transcript stood in for by a tall block above the words).
-    const box = transcript.locator('xpath=ancestor::*[contains(@class, "mantine-ScrollArea-viewport")][1]');
-    await transcript.evaluate((element) => {
+    // The turns scroll in their box; the statistics and topics stay above it.
+    const box = transcript.locator('.mantine-ScrollArea-viewport').first();
+    await box.evaluate((element) => {
       const tall = document.createElement('div');
       tall.id = 'long-transcript';
       tall.style.height = '2000px';
-      element.prepend(tall);
+      element.querySelector('.hark-segment')!.parentElement!.prepend(tall);
     });
     const lastWord = (await words.count()) - 1;
     const hear = (fraction: number) => page.evaluate((f) => {
@@ -706,6 +707,10 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     assert.match((await page.locator('[data-result] [data-question="greeting"] [data-scope]').first().textContent()) ?? '', /said by agent · first 15 s/);
+    // The words a phrase rule found are shown in the turn they were said in, marked.
+    const greetingEvidence = page.getByRole('list', { name: /^Evidence for: Did the agent greet/ }).first();
+    assert.match((await greetingEvidence.locator('mark[data-found]').first().textContent()) ?? '', /thank you for calling/i);
+    assert.match((await greetingEvidence.textContent()) ?? '', /this is sam/i, 'the rest of the turn around them');
     // No call here reads the recording notice: its No says what was looked for, as no passage shows it.
     assert.match((await page.locator('[data-result] [data-question="recording_notice"] [data-phrases-not-said]').first().textContent()) ?? '', /^Looked for “this call is recorded”, “this call may be recorded”, .* and 3 more: none was said\.$/);
     await check(page, 'call-qa');

@@ -4,9 +4,10 @@
 // yes/no answer that is not a sure yes can be marked "Means yes": it becomes one of the question's
 // examples. Where a writer can review the result, each answer can be marked right or wrong.
 import { Anchor, Badge, Button, Card, Group, List, Stack, Text } from '@mantine/core';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { Schemas } from '../api/client.ts';
 import { asExample, sameSentence } from '../lib/examples.ts';
+import { passageAround } from '../lib/phrase-context.ts';
 import { formatTime } from '../lib/transcript-sync.ts';
 import { scopeLabel } from './QuestionEditor.tsx';
 import { formatDateTime } from '../lib/dates.ts';
@@ -38,6 +39,7 @@ export function AnalysisResultCard({
   reviewing,
   earlierTranscript = false,
   oneChannel = false,
+  segments,
 }: {
   result: Schemas['AnalysisResult'];
   scenarioName: string;
@@ -47,6 +49,8 @@ export function AnalysisResultCard({
   earlierTranscript?: boolean;
   /** The call is one channel: a speaker it does not name cannot be told apart by naming channels. */
   oneChannel?: boolean;
+  /** The segments of the transcript the result read, where the page has it: a phrase found is shown in its turn. */
+  segments?: readonly { start: number; end: number; text: string }[] | undefined;
 }) {
   return (
     <Card withBorder radius="md" data-result={result.analysis_run_id}>
@@ -124,7 +128,7 @@ export function AnalysisResultCard({
                 )}
               </Stack>
             </Group>
-            <Passages passages={answer.evidence} label={`Evidence for: ${answer.question}`} onSeek={onSeek} meansYes={meansYes} />
+            <Passages passages={answer.evidence} label={`Evidence for: ${answer.question}`} onSeek={onSeek} meansYes={meansYes} turns={answer.method === 'phrases' ? segments : undefined} />
             {answer.related && answer.related.length > 0 && (
               <>
                 <Text size="xs" ml="xl" c="dimmed">
@@ -149,8 +153,34 @@ interface MeansYes {
   busy: boolean;
 }
 
+/** A passage as said: in its turn, the words found marked, where the turn is known; else the words alone. */
+function inTurn(passage: { text: string; start: number; source?: string | undefined }, turns: readonly { start: number; end: number; text: string }[] | undefined): ReactNode {
+  const parts = turns && passage.source !== 'audio' ? passageAround(passage.text, passage.start, turns) : null;
+  if (!parts) return passage.text;
+  return (
+    <>
+      {parts.before}
+      <mark data-found>{parts.found}</mark>
+      {parts.after}
+    </>
+  );
+}
+
 /** Transcript passages, each a link that plays the audio from its start; with `meansYes`, each whole one can be taught as meaning yes. */
-function Passages({ passages, label, onSeek, meansYes }: { passages: { text: string; start: number; source?: string | undefined }[]; label: string; onSeek: (seconds: number) => void; meansYes?: MeansYes | undefined }) {
+function Passages({
+  passages,
+  label,
+  onSeek,
+  meansYes,
+  turns,
+}: {
+  passages: { text: string; start: number; source?: string | undefined }[];
+  label: string;
+  onSeek: (seconds: number) => void;
+  meansYes?: MeansYes | undefined;
+  /** Where given (a phrase rule's words found), each passage is shown in the turn it was said in, the words found marked. */
+  turns?: readonly { start: number; end: number; text: string }[] | undefined;
+}) {
   const id = useId();
   if (passages.length === 0) return null;
   return (
@@ -163,7 +193,7 @@ function Passages({ passages, label, onSeek, meansYes }: { passages: { text: str
               {formatTime(e.start)}
             </Anchor>{' '}
             <Text span size="xs" c="dimmed" id={`${id}-${i}`}>
-              “{e.text}”
+              “{inTurn(e, turns)}”
             </Text>
             {/* A phrase spotting heard in the audio, where the transcript's words garble it. */}
             {e.source === 'audio' && (

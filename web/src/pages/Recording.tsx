@@ -131,6 +131,7 @@ export default function Recording() {
             hasAudio={hasAudio}
             latestCompleted={latestCompleted}
             transcriptId={transcript.data?.id ?? null}
+            segments={transcript.data?.segments}
             channels={r.channels ?? null}
             correctedVersion={transcript.data && transcript.data.version > 1 ? transcript.data.version : null}
             filename={r.filename}

@@ -32,6 +32,8 @@ interface Props {
   correctedVersion: number | null;
   /** The recording's file name, for the corrected transcript's download. */
   filename: string;
+  /** The segments of the transcript shown: a phrase an answer found is shown in its turn. */
+  segments: readonly { start: number; end: number; text: string }[] | undefined;
   transcriptionScenarios: Schemas['TranscriptionScenario'][];
   analysisScenarios: Schemas['AnalysisScenario'][];
   transcriptionRuns: Schemas['TranscriptionRun'][];
@@ -44,7 +46,7 @@ interface Props {
   onSeek: (seconds: number) => void;
 }
 
-export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, channels, correctedVersion, filename, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
+export const RecordingWork = memo(function RecordingWork({ workspaceId, recordingId, writer, hasAudio, latestCompleted, transcriptId, channels, correctedVersion, filename, segments, transcriptionScenarios, analysisScenarios, transcriptionRuns, analysisRuns, results, act, acting, onSeek }: Props) {
   const client = useQueryClient();
   const [transcriptionScenario, setTranscriptionScenario] = useState<string | null>(null);
   // The scenario a run without one gets (the server's choice): the automatic one, else the oldest.
@@ -198,6 +200,7 @@ export const RecordingWork = memo(function RecordingWork({ workspaceId, recordin
                   reviewing={reviewing(latest.analysis_run_id, latest.analysis_scenario_id)}
                   earlierTranscript={transcriptId !== null && latest.transcript_id !== transcriptId}
                   oneChannel={channels === 1}
+                  segments={latest.transcript_id === transcriptId ? segments : undefined}
                 />
                 {earlier.length > 0 && (
                   <details data-earlier={latest.analysis_scenario_id}>
