@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatTranscript, punctuate, type FormattedWord } from '../src/features/transcription/formatting.ts';
-import { capitalisedOnly, WORD_LIST, writeNames } from '../src/features/transcription/names.ts';
+import { capitalisedOnly, nameFormsOf, WORD_LIST, writeNames } from '../src/features/transcription/names.ts';
 import fs from 'node:fs';
 
 /** Words 0.3 s apart (0.25 s long), with a pause of `pause` seconds before each index in `pausesBefore`. */
@@ -157,6 +157,19 @@ test('names and places the word list has only with capitals are written with the
   const words = writeNames(punctuate(spoken("this is sam's line from london on monday tv bill john")), list);
   assert.equal(words.map((w) => w.punctuated_word).join(' '), "This is Sam's line from London on Monday TV bill john.");
   assert.equal(writeNames(punctuate(spoken('tv [CREDIT_CARD]')), list).map((w) => w.punctuated_word).join(' '), 'TV [CREDIT_CARD].');
+});
+
+test('a name that is also a word is written as a name where it is introduced as one', () => {
+  const list = capitalisedOnly(['London', ''].join('\n'));
+  const forms = nameFormsOf(['Bill', 'bill', 'Jane', 'jane', 'Maria', 'maria', 'Mike', 'mike', 'March', 'march', 'great', ''].join('\n'));
+  const written = (said: string) => writeNames(punctuate(spoken(said)), list, forms).map((w) => w.punctuated_word).join(' ');
+  assert.equal(written('hello my name is maria and i am calling from london'), 'Hello my name is Maria and I am calling from London.');
+  assert.equal(written('hi this is jane speaking how can i help'), 'Hi this is Jane speaking how can I help.');
+  assert.equal(written('this is mike from the billing team'), 'This is Mike from the billing team.');
+  assert.equal(written('you can call me bill'), 'You can call me Bill.');
+  // Not where the words around it do not say it is a name.
+  assert.equal(written('this is bill for the meeting'), 'This is bill for the meeting.');
+  assert.equal(written('the mike is broken this is great'), 'The mike is broken this is great.');
 });
 
 test('formatted transcripts take names from Debian\'s word list', { skip: !fs.existsSync(WORD_LIST) && 'wamerican-large is not installed (scripts/setup.sh installs it)' }, () => {

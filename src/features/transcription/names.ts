@@ -11,6 +11,7 @@ export const WORD_LIST = '/usr/share/dict/american-english-large';
 const MARKER = /^\[[A-Z_]+\]$/;
 
 let names: Map<string, string> | null = null;
+let nameForms: Map<string, string> | null = null;
 
 /** Written in capitals throughout ("SAM", "TV"), a plural's s aside ("PMs"). */
 const acronym = (entry: string) => {
@@ -34,6 +35,29 @@ export function capitalisedOnly(list: string): Map<string, string> {
     if (kept === undefined || (key.length > 2 && acronym(kept) && !acronym(entry))) out.set(key, entry);
   }
   return out;
+}
+
+/**
+ * Lower case → the name, for every entry the list has as a name (a capital, then lower case), also
+ * those it has as words too ("maria", "jane", "mike"): what a person introduces themselves by.
+ */
+export function nameFormsOf(list: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of list.split('\n')) {
+    if (/^\p{Lu}\p{Ll}+$/u.test(entry)) out.set(entry.toLowerCase(), entry);
+  }
+  return out;
+}
+
+function namesAnyway(): Map<string, string> {
+  if (!nameForms) {
+    try {
+      nameForms = nameFormsOf(fs.readFileSync(WORD_LIST, 'utf8'));
+    } catch {
+      nameForms = new Map();
+    }
+  }
+  return nameForms;
 }
 
 function nameList(): Map<string, string> {
@@ -61,8 +85,9 @@ const AFTER_MAY = new Set(['and', 'or', 'to', 'through', 'till', 'until', 'of', 
  * punctuation after it kept); and "may", "march" and "august" where they follow a word that names a
  * time ("in march", "since may", "next august").
  */
-export function writeNames<W extends { word?: string; punctuated_word: string }>(words: W[], list: ReadonlyMap<string, string> = nameList()): W[] {
+export function writeNames<W extends { word?: string; punctuated_word: string }>(words: W[], list: ReadonlyMap<string, string> = nameList(), forms: ReadonlyMap<string, string> = namesAnyway()): W[] {
   if (list.size === 0) return words;
+  writeIntroducedNames(words, forms);
   for (const [i, word] of words.entries()) {
     if (MARKER.test(word.punctuated_word)) continue;
     const match = /^([\p{L}]+)('s)?([.,?!;:]*)$/u.exec(word.punctuated_word);
@@ -79,4 +104,28 @@ export function writeNames<W extends { word?: string; punctuated_word: string }>
     if (written) word.punctuated_word = `${written}${match[2] ?? ''}${match[3] ?? ''}`;
   }
   return words;
+}
+
+/** The words after which a person says their own name, or another's: "my name is maria". */
+const INTRODUCTIONS: readonly (readonly string[])[] = [['name', 'is'], ["name's"], ['call', 'me'], ['speaking', 'with'], ['speak', 'to']];
+/** …and the words after a name that say it is one: "this is jane speaking", "this is mike from acme". */
+const AFTER_THIS_IS_A_NAME = new Set(['speaking', 'calling', 'here', 'from', 'with', 'at']);
+
+/**
+ * A name that is also a word ("maria", "jane", "mike") where the words around it say it is one:
+ * after "my name is", "call me", "speaking with"…, and between "this is" and "speaking", "calling",
+ * "here", "from"… ("this is jane speaking", not "this is bill for march").
+ */
+function writeIntroducedNames<W extends { word?: string; punctuated_word: string }>(words: W[], forms: ReadonlyMap<string, string>): void {
+  const said = words.map((w) => (w.word ?? w.punctuated_word).toLowerCase());
+  const ends = (i: number) => /[.,?!;:]$/.test(words[i]?.punctuated_word ?? '');
+  for (let i = 1; i < words.length; i++) {
+    const introduced = INTRODUCTIONS.some((intro) => intro.every((w, k) => said[i - intro.length + k] === w && (k === intro.length - 1 || !ends(i - intro.length + k))));
+    const thisIs = said[i - 2] === 'this' && said[i - 1] === 'is' && !ends(i - 1) && !ends(i) && AFTER_THIS_IS_A_NAME.has(said[i + 1] ?? '');
+    if (!introduced && !thisIs) continue;
+    if (ends(i - 1) && !thisIs) continue;
+    const match = /^([\p{L}]+)([.,?!;:]*)$/u.exec(words[i]!.punctuated_word);
+    const name = match ? forms.get(match[1]!.toLowerCase()) : undefined;
+    if (match && name) words[i]!.punctuated_word = `${name}${match[2]}`;
+  }
 }
