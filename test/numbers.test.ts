@@ -56,12 +56,19 @@ test('money, percentages, times, dates, digit strings and numbers', () => {
     ['the report from may fifth', 'the report from May 5th.'],
     ['on the third of may', 'on the 3rd of May.'],
     ['by the twenty first of june please', 'by the 21st of June please.'],
+    // A day without its month: of every month, or after "on" where a day's words follow.
+    ['we take it on the fifteenth of every month', 'we take it on the 15th of every month.'],
+    ['it is due on the fifteenth', 'it is due on the 15th.'],
+    ['the payment goes out on the twenty first at noon', 'the payment goes out on the 21st at noon.'],
+    // Pounds as a price: before its period, or with its pence.
+    ['the plan is thirty five pounds a month', 'the plan is £35 a month.'],
+    ['it came to ten pounds and fifty pence', 'it came to £10.50.'],
   ];
   for (const [said, expected] of cases) assert.equal(written(said), expected, said);
 });
 
 test('left alone: small numbers in words, ordinals without a month, words that only look like numbers', () => {
-  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'the first of them', 'the second of many', 'it may be second hand', 'oh no', 'to be or not to be', 'i lost ten pounds', 'you may first want to check', 'which one am i talking to', 'two thirty', 'twenty five']) {
+  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'the first of them', 'the second of many', 'it may be second hand', 'oh no', 'to be or not to be', 'i lost ten pounds', 'you may first want to check', 'which one am i talking to', 'two thirty', 'twenty five', 'she lives on the fifth floor', 'the third of them']) {
     if (said === 'i lost ten pounds') {
       assert.equal(written(said), 'i lost 10 pounds.', said);
       continue;

@@ -17,11 +17,18 @@ const ORDINAL_UNITS: Record<string, number> = {
   fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30,
 };
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-// "pounds" is left out: "I lost ten pounds" is a weight as often as money.
+// "pounds" is money only before a price's period ("thirty five pounds a month") or its pence: "I
+// lost ten pounds" is a weight as often as money.
 const CURRENCIES: Record<string, string> = { dollar: '$', dollars: '$', bucks: '$', euro: '€', euros: '€' };
 /** A month named only after one of these is a date ("on may fifth"), not the verb ("you may first"). */
 const DATE_WORDS = new Set(['on', 'of', 'by', 'since', 'until', 'till', 'from', 'before', 'after', 'the']);
 const CENTS = new Set(['cent', 'cents', 'pence']);
+/** "the fifteenth of every month": the words between "of" and "month". */
+const MONTH_EACH = new Set(['every', 'each', 'the', 'this', 'next', 'last']);
+/** After "on the fifteenth", the words that say it was a day ("on the fifth at noon"), not a thing ("on the fifth floor"). */
+const AFTER_A_DAY = new Set(['at', 'and', 'or', 'then', 'instead', 'please', 'if', 'when', 'so', 'but']);
+/** Pounds are money where a price's words follow: "thirty five pounds a month", "pounds per year". */
+const PRICE_PERIODS = new Set(['month', 'year', 'week', 'day', 'night', 'quarter']);
 
 export interface WrittenWord {
   word: string;
@@ -135,6 +142,15 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
         i = of + 2;
         continue;
       }
+      // …and a day of every month ("the fifteenth of every month"), or one said after "on" ("on the
+      // fifteenth.", "on the twenty first at noon"): a date without its month.
+      const ofAMonth = tokens[of] === 'of' && MONTH_EACH.has(tokens[of + 1] ?? '') && tokens[of + 2] === 'month';
+      const onTheDay = tokens[i - 1] === 'on' && day !== null && (stops[of - 1] || of >= tokens.length || AFTER_A_DAY.has(tokens[of] ?? ''));
+      if (day && (ofAMonth || onTheDay) && !stops.slice(i + 1, of - 1).some(Boolean)) {
+        write(i + 1, day.length, `${day.value}${suffix(day.value)}`);
+        i = of;
+        continue;
+      }
     }
     if (!startsNumber(tokens, i)) {
       i += 1;
@@ -173,10 +189,11 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
     }
     const number = decimal ? `${value}.${decimal}` : String(value);
     const next = tokens[i + length];
-    // Money: "twenty five dollars (and fifty cents)".
-    if (next !== undefined && next in CURRENCIES) {
+    // Money: "twenty five dollars (and fifty cents)"; pounds only as a price ("… a month").
+    const pounds = (next === 'pounds' || next === 'pound') && (((tokens[i + length + 1] === 'a' || tokens[i + length + 1] === 'per') && PRICE_PERIODS.has(tokens[i + length + 2] ?? '')) || (tokens[i + length + 1] === 'and' && CENTS.has(tokens[i + length + 2 + readCardinal(tokens, i + length + 2).length] ?? '')));
+    if (next !== undefined && (next in CURRENCIES || pounds)) {
       let taken = length + 1;
-      let text = `${CURRENCIES[next]}${number}`;
+      let text = `${pounds ? '£' : CURRENCIES[next]}${number}`;
       if (tokens[i + taken] === 'and') {
         const cents = readCardinal(tokens, i + taken + 1);
         if (cents.length > 0 && cents.value < 100 && CENTS.has(tokens[i + taken + 1 + cents.length]!)) {
