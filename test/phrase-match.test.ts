@@ -10,7 +10,22 @@ const said = (text: string, from = 0, speaker = 'agent', channel = 0) =>
 
 test('a phrase matches exactly, without case or punctuation, with its words and times', () => {
   const match = matchPhrase('This call is recorded.', timedTokens(said('hello this call is recorded for quality', 1)));
-  assert.deepEqual(match, { phrase: 'This call is recorded.', text: 'this call is recorded', start: 1.5, end: 3.4, edits: 0 });
+  assert.deepEqual(match, { phrase: 'This call is recorded.', text: 'this call is recorded', start: 1.5, end: 3.4, edits: 0, denied: false });
+});
+
+test('a phrase said after a denial answers yes (the words were said) but uncertain; one said plainly answers first', () => {
+  const rule = (text: string) => answerByPhrases({ id: 'refund', text: 'Did the agent offer a refund?', phrases: ['refund', 'money back'] }, { text: '', segments: [{ start: 0, end: 20, text, channel: 0, speaker: 'agent' }], words: said(text) });
+  for (const text of ["I'm sorry I can't offer you a refund", 'there is no refund on this plan', "we won't give your money back"]) {
+    const denied = rule(text);
+    assert.deepEqual([denied.answer, denied.confidence < 0.6], [true, true], text);
+  }
+  // Said plainly, later in the call, after a denial of another: the plain one is the evidence, sure.
+  const plain = rule("I can't do that today but I will refund the full amount");
+  assert.deepEqual([plain.answer, plain.confidence], [true, 1]);
+  const twice = rule("I cannot refund it now sorry, actually yes I can refund it");
+  assert.deepEqual([twice.confidence, twice.evidence[0]?.start], [1, 5], 'of two equal matches, the one said plainly');
+  // "No" alone denies only the word after it: "no, I can refund it" is an offer.
+  assert.equal(rule('no problem I can refund it').confidence, 1);
 });
 
 test('one slip per four words is tolerated, not more', () => {

@@ -17,6 +17,21 @@ export interface PhraseMatch {
   end: number;
   /** Word edits between the phrase and what was said. */
   edits: number;
+  /** Said after a denial ("i can't refund it", "no refund"): the words are there, the act may not be. */
+  denied: boolean;
+}
+
+/** Words that deny what follows them within a few words ("can't", "won't be able to"), as normalWords writes them. */
+const DENYING = new Set(['not', 'never', 'cant', 'cannot', 'dont', 'doesnt', 'didnt', 'wont', 'wouldnt', 'couldnt', 'shouldnt', 'isnt', 'arent', 'wasnt', 'werent', 'unable', 'refuse', 'refused']);
+/** How far back a denial reaches: "can't offer you a refund" (4), "no refund" (1, for "no" alone: "no, i can refund it" is not one). */
+const DENIAL_REACH = 4;
+
+/** Whether the words before `from` deny what is said from there. */
+function deniedAt(tokens: readonly TimedToken[], from: number, phrase: readonly string[]): boolean {
+  if (DENYING.has(phrase[0]!) || phrase[0] === 'no') return false;
+  if (tokens[from - 1]?.word === 'no') return true;
+  for (let k = from - 1; k >= Math.max(0, from - DENIAL_REACH); k--) if (DENYING.has(tokens[k]!.word)) return true;
+  return false;
 }
 
 export const normalWords = (text: string): string[] =>
@@ -73,11 +88,14 @@ export function matchPhrase(phrase: string, tokens: readonly TimedToken[]): Phra
   for (let j = 1; j <= m; j++) {
     const edits = cost[j] as number;
     const from = start[j] as number;
-    if (edits > limit || from >= j || (found && edits >= found.edits)) continue;
+    if (edits > limit || from >= j || (found && edits > found.edits)) continue;
     const first = tokens[from];
     const last = tokens[j - 1];
     if (!first || !last) continue;
-    found = { phrase, text: tokens.slice(from, j).map((t) => t.word).join(' '), start: first.start, end: last.end, edits };
+    const denied = deniedAt(tokens, from, pattern);
+    // Of equal matches the earliest, but one said plainly before one said after a denial.
+    if (found && edits === found.edits && (denied || !found.denied)) continue;
+    found = { phrase, text: tokens.slice(from, j).map((t) => t.word).join(' '), start: first.start, end: last.end, edits, denied };
   }
   return found;
 }

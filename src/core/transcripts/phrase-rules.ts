@@ -101,6 +101,9 @@ function distinctPlaces<M extends { start: number; end: number }>(bestFirst: rea
   return kept.slice(0, 5).sort((a, b) => a.start - b.start);
 }
 
+/** The most a yes is trusted whose phrase was said only after a denial ("we can't offer a refund"): uncertain. */
+export const DENIED_CONFIDENCE = 0.5;
+
 /** The most a yes heard by spotting one word alone is trusted: uncertain (keyword spotting finds a short word inside longer ones). */
 export const SINGLE_WORD_SPOT_CONFIDENCE = 0.55;
 
@@ -112,7 +115,8 @@ export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): A
   // A phrase written as the transcript shows it ("$25", "555-247-8139") is found in its shown words.
   const shown = matches.length === 0 ? byChannel(scoped.words).map((words) => shownTokens(words)) : [];
   if (shown.some((run) => run !== null)) matches = matchPhrasesIn(question.phrases, shown.filter((run) => run !== null));
-  const best = matches[0];
+  // A phrase said plainly answers before one said after a denial ("i can't refund it").
+  const best = matches.find((m) => !m.denied) ?? matches[0];
   if (!best) {
     // Not in the words: a phrase of the question that spotting heard in the audio answers it.
     const wanted = new Set(question.phrases.map((phrase) => normalWords(phrase).join(' ')));
@@ -136,7 +140,8 @@ export function answerByPhrases(question: PhraseRule, parts: TranscriptParts): A
     type: 'boolean',
     answer: best !== undefined,
     // Nothing said in the question's part (a speaker the call does not have): false, but unsure.
-    confidence: best ? Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000 : tokens.some((run) => run.length > 0) ? 1 : 0,
+    // Said only after a denial: yes (the words were said), but uncertain, for a person to hear.
+    confidence: best ? Math.min(best.denied ? DENIED_CONFIDENCE : 1, Math.round((1 - best.edits / Math.max(1, normalWords(best.phrase).length)) * 1000) / 1000) : tokens.some((run) => run.length > 0) ? 1 : 0,
     evidence: distinctPlaces(matches).map((m) => ({ text: m.text, start: m.start, end: m.end, source: 'transcript' as const })),
   };
 }
