@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startHark, type Hark } from './helpers/harness.ts';
+import { servedFile } from '../src/http/web.ts';
 
 const script = `console.log(${JSON.stringify('hark '.repeat(2000))});`;
 /** The page's own inline script (the built page asks for its first data so). */
@@ -105,6 +106,22 @@ describe('the web interface is served by Hark', () => {
     assert.equal((await hark.request({ method: 'GET', url: '/assets/index-new789.js' })).body, 'console.log("rebuilt")');
     assert.equal((await hark.request({ method: 'GET', url: '/index.html', headers: { accept: '*/*' } })).statusCode, 404, 'the page only as a page');
     fs.writeFileSync(index, before);
+  });
+
+  test('the page is never sent as a file, in any spelling, nor a dotfile of the build', async () => {
+    fs.mkdirSync(path.join(webDir, '.vite'), { recursive: true });
+    fs.writeFileSync(path.join(webDir, '.vite', 'manifest.json'), '{}');
+    fs.writeFileSync(path.join(webDir, 'index.html.br'), 'compressed page');
+    for (const pathname of ['/index.html', '//index.html', '/./index.html', '/assets/../index.html', '/index.html.br', '/index.html.gz', '/.vite/manifest.json']) {
+      assert.equal(servedFile(pathname), false, pathname);
+    }
+    for (const pathname of ['/assets/index-abc123.js', '/favicon.svg']) assert.equal(servedFile(pathname), true, pathname);
+    // Over HTTP, as a browser or a script would ask (a page request gets the page, with its policy).
+    for (const url of ['//index.html', '/./index.html', '/assets/../index.html', '/index.html.br', '/.vite/manifest.json']) {
+      const response = await hark.request({ method: 'GET', url, headers: { accept: '*/*' } });
+      assert.equal(response.statusCode, 404, url);
+      assert.doesNotMatch(response.body, /<title>|compressed page|^\{\}$/, url);
+    }
   });
 
   test('the API keeps working beside the page', async () => {

@@ -91,6 +91,16 @@ export function sendPage(reply: FastifyReply, live: LivePage): FastifyReply {
   return pageHeaders(reply, page).type('text/html; charset=utf-8').send(page.html);
 }
 
+/**
+ * Whether a path asked for may be served as a file: resolved as the file system will (".." and
+ * "//" read as it reads them), never the page itself or a compressed copy of it, nor a dotfile.
+ */
+export function servedFile(pathname: string): boolean {
+  const resolved = path.posix.resolve('/', `.${pathname}`);
+  if (/^\/index\.html(\.(br|gz))?$/.test(resolved)) return false;
+  return !resolved.split('/').some((part) => part.startsWith('.'));
+}
+
 /** Serves the built files (public, out of the OpenAPI document) and the page at `/`. */
 export async function registerWeb(app: FastifyInstance, webDir: string, page: LivePage): Promise<void> {
   await app.register(async (scope) => {
@@ -108,7 +118,10 @@ export async function registerWeb(app: FastifyInstance, webDir: string, page: Li
       preCompressed: true,
       // The headers below decide caching, not the plugin's default max-age=0.
       cacheControl: false,
-      allowedPath: (pathname) => pathname !== '/index.html',
+      // The page only as a page (with its policy): index.html in no spelling ("//index.html",
+      // "/assets/../index.html") nor its compressed copies; no dotfile (the build's .vite manifest).
+      allowedPath: (pathname) => servedFile(pathname),
+      dotfiles: 'deny',
       setHeaders: (res, file) => {
         res.setHeader('x-content-type-options', 'nosniff');
         // A cache must keep the brotli, gzip and plain forms apart.
