@@ -4,7 +4,7 @@
 import { Button, Checkbox, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ok } from '../api/client.ts';
 import { queries, useMetadataFields } from '../api/queries.ts';
@@ -44,9 +44,14 @@ export function RunOnRecordings({ workspaceId, kind, scenarioId, opened, onClose
   // A transcription makes new transcripts without the corrections made by hand: calls corrected
   // are counted, said, and left out unless the person chooses to include them.
   const [includeCorrected, setIncludeCorrected] = useState(false);
+  // Unticked each time the dialog opens.
+  useEffect(() => {
+    if (opened) setIncludeCorrected(false);
+  }, [opened]);
   const correctedCount = useQuery({ ...queries.matchingRecordings(workspaceId, matchQuery(filters, kind, 'true')), enabled: opened && kind === 'transcription' });
   const corrected = kind === 'transcription' ? (correctedCount.data ?? 0) : 0;
-  const query = matchQuery(filters, kind, corrected > 0 && !includeCorrected ? 'false' : undefined);
+  // Left out whether or not the count has come (a Start before it, or its request failed).
+  const query = matchQuery(filters, kind, kind === 'transcription' && !includeCorrected ? 'false' : undefined);
   // How many the filters find, asked again as they change, so Start says what it will do.
   const matching = useQuery({ ...queries.matchingRecordings(workspaceId, query), enabled: opened });
   // One key per opening of the dialog.
