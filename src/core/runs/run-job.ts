@@ -10,7 +10,6 @@ import { claimRun, findRun, handBackRun, holdsFairShare, isRunning, markComplete
 import type { AnyRunKind, RetrySettings, RunRow } from './run-kind.ts';
 import { runEvent, snapshotOf } from './runs.ts';
 import { stopwatch } from '../../platform/observability/stopwatch.ts';
-import { withConflictRetry } from '../../platform/db/outage.ts';
 
 /** How often a running run says it is alive. */
 export const HEARTBEAT_MS = 10_000;
@@ -119,9 +118,7 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
         lap('execute');
         watcher.stop();
         let committed = false;
-        // A deadlock or serialization failure rolls the store back: it is stored again, not transcribed again.
-        await withConflictRetry(() => ctx.db.transaction().execute(async (trx) => {
-          committed = false;
+        await ctx.db.transaction().execute(async (trx) => {
           const done = await markCompleted(trx, kind.table, runId);
           if (!done) return; // cancelled meanwhile
           committed = true;
@@ -130,7 +127,7 @@ export function runJob(ctx: Context, kind: AnyRunKind, hooks: RunJobHooks = {}):
           const final = Object.keys(columns).length > 0 ? await updateRun(trx, kind.table, runId, columns) : done;
           await hooks.afterComplete?.(ctx, trx, final);
           await runEvent(ctx, trx, kind, final);
-        })).catch(async (error: unknown) => {
+        }).catch(async (error: unknown) => {
           committed = false;
           await kind.settle?.(ctx, output, false).catch(() => {});
           throw error;

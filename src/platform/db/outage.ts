@@ -15,25 +15,3 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);
 }
-
-/** SQLSTATEs of a transaction the server gave up to let another go on: running it again succeeds. */
-const CONFLICT_STATES = new Set(['40P01', '40001']);
-
-/** A deadlock or serialization failure: the transaction was rolled back and may simply be run again. */
-export function isTransactionConflict(error: unknown): boolean {
-  return Boolean(error && typeof error === 'object' && CONFLICT_STATES.has(String((error as { code?: unknown }).code)));
-}
-
-/**
- * Runs a transaction, and again (at most `attempts` times in all) while the server rolls it back
- * for a conflict with another: the work before it (an engine's minutes) is not done again for it.
- */
-export async function withConflictRetry<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transaction();
-    } catch (error) {
-      if (attempt >= attempts || !isTransactionConflict(error)) throw error;
-    }
-  }
-}
