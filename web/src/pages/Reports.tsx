@@ -43,8 +43,6 @@ const keyLabel = (key: string, value: string | null | undefined): string => {
   return period ? periodLabel(value, period) : value;
 };
 
-/** The reports' name for everyone on a call transcribed as one channel (its speakers not told apart). */
-
 const colors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6', 'pink.6'];
 
 /** The field select's value for grouping by call category (no metadata field is named so). */
