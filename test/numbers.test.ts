@@ -61,15 +61,17 @@ test('money, percentages, times, dates, digit strings and numbers', () => {
     ['it is due on the fifteenth', 'it is due on the 15th.'],
     ['the payment goes out on the twenty first at noon', 'the payment goes out on the 21st at noon.'],
     // Pounds as a price: before its period, or with its pence.
-    ['the plan is thirty five pounds a month', 'the plan is £35 a month.'],
+    ['the plan costs thirty five pounds a month', 'the plan costs £35 a month.'],
     ['it came to ten pounds and fifty pence', 'it came to £10.50.'],
   ];
   for (const [said, expected] of cases) assert.equal(written(said), expected, said);
 });
 
 test('left alone: small numbers in words, ordinals without a month, words that only look like numbers', () => {
-  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'the first of them', 'the second of many', 'it may be second hand', 'oh no', 'to be or not to be', 'i lost ten pounds', 'you may first want to check', 'which one am i talking to', 'two thirty', 'twenty five', 'she lives on the fifth floor', 'the third of them']) {
+  for (const said of ['one of them is here', 'i have two kids', 'first of all thank you', 'the first of them', 'the second of many', 'it may be second hand', 'oh no', 'to be or not to be', 'i lost ten pounds', 'you may first want to check', 'which one am i talking to', 'two thirty', 'twenty five', 'she lives on the fifth floor', 'the third of them', 'click on the second and then the third']) {
     if (said === 'i lost ten pounds') {
+      // A weight a week is no price either.
+      assert.equal(written('i lost fifteen pounds a week on that diet'), 'i lost 15 pounds a week on that diet.');
       assert.equal(written(said), 'i lost 10 pounds.', said);
       continue;
     }

@@ -170,6 +170,11 @@ test('a name that is also a word is written as a name where it is introduced as 
   // Not where the words around it do not say it is a name.
   assert.equal(written('this is bill for the meeting'), 'This is bill for the meeting.');
   assert.equal(written('the mike is broken this is great'), 'The mike is broken this is great.');
+  // Words the list also has as names, where they are words.
+  const withWords = nameFormsOf(['On', 'on', 'An', 'an', 'Me', 'me', 'Will', 'will', ''].join('\n'));
+  for (const said of ['please call me on my mobile', 'can i speak to an agent', 'this is me calling about my bill']) {
+    assert.doesNotMatch(writeNames(punctuate(spoken(said)), list, withWords).map((w) => w.punctuated_word).join(' '), /\b(On|An|Me)\b/, said);
+  }
 });
 
 test('formatted transcripts take names from Debian\'s word list', { skip: !fs.existsSync(WORD_LIST) && 'wamerican-large is not installed (scripts/setup.sh installs it)' }, () => {

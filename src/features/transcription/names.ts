@@ -108,6 +108,17 @@ export function writeNames<W extends { word?: string; punctuated_word: string }>
 
 /** The words after which a person says their own name, or another's: "my name is maria". */
 const INTRODUCTIONS: readonly (readonly string[])[] = [['name', 'is'], ["name's"], ['call', 'me'], ['speaking', 'with'], ['speak', 'to']];
+/**
+ * Words the list also has as names ("On", "In", "Will", "Home") that follow those words as words:
+ * "call me on my mobile", "speak to an agent", "this is me calling", "my name is on the account".
+ */
+const NOT_A_NAME = new Set([
+  'a', 'an', 'the', 'at', 'in', 'on', 'to', 'of', 'for', 'by', 'as', 'up', 'no', 'so', 'or', 'and', 'but', 'if', 'is', 'be', 'it',
+  'me', 'my', 'we', 'us', 'he', 'him', 'his', 'she', 'her', 'they', 'them', 'you', 'your', 'our', 'their', 'someone', 'somebody', 'anyone',
+  'here', 'there', 'home', 'back', 'now', 'later', 'today', 'tomorrow', 'again', 'please', 'will', 'can', 'may', 'just', 'still', 'also', 'not',
+  'sir', 'madam', 'mister', 'miss', 'mrs', 'ms', 'doctor', 'agent', 'manager', 'supervisor', 'customer', 'support', 'sales', 'billing',
+]);
+
 /** …and the words after a name that say it is one: "this is jane speaking", "this is mike from acme". */
 const AFTER_THIS_IS_A_NAME = new Set(['speaking', 'calling', 'here', 'from', 'with', 'at']);
 
@@ -125,7 +136,7 @@ function writeIntroducedNames<W extends { word?: string; punctuated_word: string
     if (!introduced && !thisIs) continue;
     if (ends(i - 1) && !thisIs) continue;
     const match = /^([\p{L}]+)([.,?!;:]*)$/u.exec(words[i]!.punctuated_word);
-    const name = match ? forms.get(match[1]!.toLowerCase()) : undefined;
+    const name = match && !NOT_A_NAME.has(match[1]!.toLowerCase()) ? forms.get(match[1]!.toLowerCase()) : undefined;
     if (match && name) words[i]!.punctuated_word = `${name}${match[2]}`;
   }
 }

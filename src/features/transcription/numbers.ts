@@ -26,9 +26,12 @@ const CENTS = new Set(['cent', 'cents', 'pence']);
 /** "the fifteenth of every month": the words between "of" and "month". */
 const MONTH_EACH = new Set(['every', 'each', 'the', 'this', 'next', 'last']);
 /** After "on the fifteenth", the words that say it was a day ("on the fifth at noon"), not a thing ("on the fifth floor"). */
-const AFTER_A_DAY = new Set(['at', 'and', 'or', 'then', 'instead', 'please', 'if', 'when', 'so', 'but']);
-/** Pounds are money where a price's words follow: "thirty five pounds a month", "pounds per year". */
+const AFTER_A_DAY = new Set(['at', 'then', 'instead', 'please', 'if', 'when', 'so', 'but']);
+/** Pounds are money where a price's words follow ("thirty five pounds a month") and money is being talked of before it. */
 const PRICE_PERIODS = new Set(['month', 'year', 'week', 'day', 'night', 'quarter']);
+/** Words of money a few words before "pounds": "the plan costs thirty five pounds a month" (not "I lost five pounds a week"). */
+const MONEY_WORDS = new Set(['cost', 'costs', 'costing', 'pay', 'paying', 'paid', 'price', 'priced', 'charge', 'charged', 'charges', 'fee', 'fees', 'plan', 'bill', 'billed', 'refund', 'refunded', 'owe', 'owed', 'balance', 'credit', 'credited', 'spend', 'spent', 'save', 'discount', 'tariff', 'subscription', 'payment', 'rent']);
+const MONEY_REACH = 6;
 
 export interface WrittenWord {
   word: string;
@@ -190,7 +193,11 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
     const number = decimal ? `${value}.${decimal}` : String(value);
     const next = tokens[i + length];
     // Money: "twenty five dollars (and fifty cents)"; pounds only as a price ("… a month").
-    const pounds = (next === 'pounds' || next === 'pound') && (((tokens[i + length + 1] === 'a' || tokens[i + length + 1] === 'per') && PRICE_PERIODS.has(tokens[i + length + 2] ?? '')) || (tokens[i + length + 1] === 'and' && CENTS.has(tokens[i + length + 2 + readCardinal(tokens, i + length + 2).length] ?? '')));
+    const moneyTalk = tokens.slice(Math.max(0, i - MONEY_REACH), i).some((token) => MONEY_WORDS.has(token));
+    const pounds =
+      (next === 'pounds' || next === 'pound') &&
+      ((moneyTalk && (tokens[i + length + 1] === 'a' || tokens[i + length + 1] === 'per') && PRICE_PERIODS.has(tokens[i + length + 2] ?? '')) ||
+        (tokens[i + length + 1] === 'and' && CENTS.has(tokens[i + length + 2 + readCardinal(tokens, i + length + 2).length] ?? '')));
     if (next !== undefined && (next in CURRENCIES || pounds)) {
       let taken = length + 1;
       let text = `${pounds ? '£' : CURRENCIES[next]}${number}`;
