@@ -120,7 +120,9 @@ for (const backend of await backends()) {
       assert.equal(firstPath(assertProblem(await post(`/api/v1/workspaces/${workspaceId}/analysis-scenarios`, { name: 'typo', options: { base_ur: 'https://llm.example.com' } }), 400, 'validation_failed')), 'options/base_ur');
       // An empty list of statuses stood for "completed" without saying so.
       assert.equal(firstPath(assertProblem(await post(scenarios, { name: 'none', selection: { statuses: [] } }), 400, 'validation_failed')), 'selection/statuses');
-      assert.equal((await db.selectFrom('transcription_scenarios').select('id').where('name', 'in', ['typo', 'none']).execute()).length, 0, 'nothing created');
+      // A transcription selection of statuses no run starts from would find nothing, ever.
+      assert.equal(firstPath(assertProblem(await post(scenarios, { name: 'never', selection: { statuses: ['failed', 'download_failed'] } }), 400, 'validation_failed')), 'selection/statuses');
+      assert.equal((await db.selectFrom('transcription_scenarios').select('id').where('name', 'in', ['typo', 'none', 'never']).execute()).length, 0, 'nothing created');
 
       // A failed recording among the statuses chosen is left out, not the execution refused (409).
       const failed = (await client.upload(speech('Hello.'), { metadata: { batch: 'mixed' } })).id;
@@ -138,6 +140,8 @@ for (const backend of await backends()) {
       assert.equal((await post(started, { idempotency_key: emoji(255) })).statusCode, 202);
       assertProblem(await post(started, { idempotency_key: emoji(256) }), 400, 'validation_failed');
       assert.equal((await post(started, {}, { 'idempotency-key': Buffer.from('\u00e9'.repeat(255)).toString('latin1') })).statusCode, 202);
+      // Over 255 in the header: the header is named.
+      assert.equal(firstPath(assertProblem(await post(started, {}, { 'idempotency-key': 'k'.repeat(256) }), 400, 'validation_failed')), 'Idempotency-Key');
     });
 
     test('a scenario\'s selection matches metadata as the list\'s filters do; a list in it is refused', async () => {

@@ -6361,7 +6361,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any text with a character that is not white space: the same key and body answer the same execution */
+                /** @description Any text with a character that is not white space: the same key and body answer the same execution (at most 255 characters; in UTF-8, or Latin-1) */
                 "idempotency-key"?: string;
             };
             path: {
@@ -8878,7 +8878,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any text with a character that is not white space: the same key and body answer the same execution */
+                /** @description Any text with a character that is not white space: the same key and body answer the same execution (at most 255 characters; in UTF-8, or Latin-1) */
                 "idempotency-key"?: string;
             };
             path: {

@@ -78,6 +78,7 @@ export function idempotencyKeyOf(body: { idempotency_key?: string | undefined },
   if (field !== undefined && header !== undefined && field !== header) throw invalid('idempotency_key', 'differs from the Idempotency-Key header: send the key once, or the same in both');
   const key = field ?? header;
   if (key === undefined) throw invalid('idempotency_key', 'is required: in the body, or as an Idempotency-Key header');
+  checkIdempotencyKey(key, field !== undefined ? 'idempotency_key' : 'Idempotency-Key');
   return key;
 }
 /** An execution of `scenario` as the request body asks; `startRuns` makes its child runs. */
@@ -256,7 +257,7 @@ export async function listWorkspaceExecutions(
 }
 
 /** A key of 1 to 255 characters, counted as JSON Schema counts them (code points: an emoji is one). */
-export function checkIdempotencyKey(key: string): void {
+export function checkIdempotencyKey(key: string, name = 'idempotency_key'): void {
   const characters = [...key].length;
-  if (characters === 0 || characters > 255) throw invalid('idempotency_key', 'must be 1 to 255 characters');
+  if (characters === 0 || characters > 255) throw invalid(name, 'must be 1 to 255 characters');
 }

@@ -42,15 +42,16 @@ export async function reviewAnswer(ctx: Context, workspaceId: string, runId: str
     if (answer.type === 'text' && typeof input.answer !== 'string') throw invalid('answer', `must be a string: "${questionId}" is a text question`);
     // A text answer may be empty: the reviewer agrees that the call does not say it.
     const given = typeof input.answer === 'string' ? input.answer.replace(EDGE_SPACE, '') : input.answer;
-    // The same verdict again (a note added or edited) keeps when and by whom it was given.
-    const same = answer.review !== undefined && answer.review.answer === given;
+    // The same verdict again (a note added or edited) keeps when and by whom it was given; one
+    // taken over from an earlier analysis, given now on this answer, is this reviewer's, now.
+    const same = answer.review !== undefined && answer.review.answer === given && !answer.review.carried_from;
     const review: Review = {
       answer: given,
       agrees: agreeing(given, answer.answer),
       note: input.note?.replace(EDGE_SPACE, '') || null,
       reviewed_at: same ? answer.review!.reviewed_at : new Date().toISOString(),
       reviewed_by: same ? answer.review!.reviewed_by : reviewer,
-      carried_from: same ? (answer.review!.carried_from ?? null) : null,
+      carried_from: null,
     };
     return { ...answer, review };
   });

@@ -7,7 +7,7 @@ import { TranscriptionOptions as OptionsSchema, transcriptionOptionDefaults } fr
 import type { Context } from '../../context.ts';
 import type { Db, Trx } from '../../platform/db/database.ts';
 import { readStored } from '../../platform/db/stored-json.ts';
-import type { TranscriptionScenariosTable } from '../../platform/db/tables.ts';
+import { transcribableStatuses, type TranscriptionScenariosTable } from '../../platform/db/tables.ts';
 import { checkLanguage, transcriptionEngine, type TranscriptionEngineName } from '../../engines/transcription/registry.ts';
 import { invalid } from '../../errors.ts';
 import { checkEngineAddress, checkSelection, scenarioName, type Selection } from '../../core/scenarios/selection.ts';
@@ -99,7 +99,7 @@ async function resolve(ctx: Context, input: TranscriptionScenarioInput, current?
     options,
     auto: input.auto ?? current?.auto ?? false,
     retry: { ...defaultRetry, ...current?.retry, ...input.retry },
-    selection: checkSelection(ctx, { ...emptySelection, ...current?.selection, ...input.selection }),
+    selection: startableSelection(checkSelection(ctx, { ...emptySelection, ...current?.selection, ...input.selection })),
   };
 }
 
@@ -127,3 +127,11 @@ export const updateTranscriptionScenario = (ctx: Context, workspaceId: string, i
   updateScenario(ctx, transcriptionScenarios, workspaceId, id, input, async (change: TranscriptionScenarioInput, current) => columns(await resolve(ctx, change, current)));
 
 export const deleteTranscriptionScenario = (ctx: Context, workspaceId: string, id: string): Promise<void> => deleteScenario(ctx, transcriptionScenarios, workspaceId, id);
+
+/** A transcription selection names at least one status a run starts from: one that names none would find nothing, ever. */
+function startableSelection(selection: Selection): Selection {
+  if (selection.statuses.length > 0 && !selection.statuses.some((status) => (transcribableStatuses as readonly string[]).includes(status))) {
+    throw invalid('selection/statuses', `names no status a transcription starts from: add one of ${transcribableStatuses.join(', ')} (calls that are ${selection.statuses.join(', ')} cannot be transcribed)`);
+  }
+  return selection;
+}
