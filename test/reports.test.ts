@@ -218,6 +218,9 @@ for (const backend of await backends()) {
       // The review says it was given on the earlier analysis (before this answer was made).
       const carried = (await client.waitForAnalysis(again.analysis_run_id)).answers.find((a) => a.question_id === 'greeting')!.review!;
       assert.equal(carried.carried_from, runId);
+      // Given again on this answer, it is a review of this answer, made now.
+      const confirmed = await client.reviewAnswer({ path: { run_id: again.analysis_run_id, question_id: 'greeting' }, body: { answer: carried.answer } });
+      assert.equal(confirmed.review!.carried_from, null);
       await client.removeAnswerReview({ path: { run_id: again.analysis_run_id, question_id: 'greeting' } });
       assert.deepEqual(await greetingOf(), before);
       await client.deleteWebhook({ path: { webhook_id: counting.id } });
