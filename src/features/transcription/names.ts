@@ -10,8 +10,6 @@ import fs from 'node:fs';
 export const WORD_LIST = '/usr/share/dict/american-english-large';
 const MARKER = /^\[[A-Z_]+\]$/;
 
-let names: Map<string, string> | null = null;
-let nameForms: Map<string, string> | null = null;
 
 /** Written in capitals throughout ("SAM", "TV"), a plural's s aside ("PMs"). */
 const acronym = (entry: string) => {
@@ -49,27 +47,23 @@ export function nameFormsOf(list: string): Map<string, string> {
   return out;
 }
 
-function namesAnyway(): Map<string, string> {
-  if (!nameForms) {
-    try {
-      nameForms = nameFormsOf(fs.readFileSync(WORD_LIST, 'utf8'));
-    } catch {
-      nameForms = new Map();
+/** A map read from the word list once, on first use (empty where the list is not installed). */
+function fromWordList(build: (list: string) => Map<string, string>): () => Map<string, string> {
+  let built: Map<string, string> | null = null;
+  return () => {
+    if (!built) {
+      try {
+        built = build(fs.readFileSync(WORD_LIST, 'utf8'));
+      } catch {
+        built = new Map();
+      }
     }
-  }
-  return nameForms;
+    return built;
+  };
 }
 
-function nameList(): Map<string, string> {
-  if (!names) {
-    try {
-      names = capitalisedOnly(fs.readFileSync(WORD_LIST, 'utf8'));
-    } catch {
-      names = new Map();
-    }
-  }
-  return names;
-}
+const nameList = fromWordList(capitalisedOnly);
+const namesAnyway = fromWordList(nameFormsOf);
 
 /** Months that are also words ("you may", "a march", "august company"): a month after a word that puts a time after it ("in", "since", "next"…). */
 const WORD_MONTHS: ReadonlyMap<string, string> = new Map([['may', 'May'], ['march', 'March'], ['august', 'August']]);
