@@ -121,7 +121,6 @@ export async function registerWeb(app: FastifyInstance, webDir: string, page: Li
       // The page only as a page (with its policy): index.html in no spelling ("//index.html",
       // "/assets/../index.html") nor its compressed copies; no dotfile (the build's .vite manifest).
       allowedPath: (pathname) => servedFile(pathname),
-      dotfiles: 'deny',
       setHeaders: (res, file) => {
         res.setHeader('x-content-type-options', 'nosniff');
         // A cache must keep the brotli, gzip and plain forms apart.

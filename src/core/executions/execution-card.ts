@@ -45,9 +45,11 @@ export const ExecutionBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The key may come as Stripe's header instead of the body's field. */
-// The header arrives as bytes, one to a character (UTF-8 is read after): 255 characters may be up
-// to 1,020 bytes; the 255 characters are counted once read (checkIdempotencyKey).
+/**
+ * The key may come as Stripe's header instead of the body's field. The header arrives as bytes, one
+ * to a character (UTF-8 is read after): 255 characters may be up to 1,020 bytes; the 255 characters
+ * are counted once read (checkIdempotencyKey).
+ */
 export const ExecutionHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ ...IdempotencyKey, maxLength: 255 * 4, description: `${IdempotencyKey.description} (at most 255 characters; in UTF-8, or Latin-1)` })),
 });

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 export const WORD_LIST = '/usr/share/dict/american-english-large';
 const MARKER = /^\[[A-Z_]+\]$/;
 
-
 /** Written in capitals throughout ("SAM", "TV"), a plural's s aside ("PMs"). */
 const acronym = (entry: string) => {
   const stem = entry.replace(/s$/, '');
@@ -125,10 +124,10 @@ function writeIntroducedNames<W extends { word?: string; punctuated_word: string
   const said = words.map((w) => (w.word ?? w.punctuated_word).toLowerCase());
   const ends = (i: number) => /[.,?!;:]$/.test(words[i]?.punctuated_word ?? '');
   for (let i = 1; i < words.length; i++) {
-    const introduced = INTRODUCTIONS.some((intro) => intro.every((w, k) => said[i - intro.length + k] === w && (k === intro.length - 1 || !ends(i - intro.length + k))));
+    // The introduction's words run on to the name, no clause ending between them.
+    const introduced = INTRODUCTIONS.some((intro) => intro.every((w, k) => said[i - intro.length + k] === w && !ends(i - intro.length + k)));
     const thisIs = said[i - 2] === 'this' && said[i - 1] === 'is' && !ends(i - 1) && !ends(i) && AFTER_THIS_IS_A_NAME.has(said[i + 1] ?? '');
     if (!introduced && !thisIs) continue;
-    if (ends(i - 1) && !thisIs) continue;
     const match = /^([\p{L}]+)([.,?!;:]*)$/u.exec(words[i]!.punctuated_word);
     const name = match && !NOT_A_NAME.has(match[1]!.toLowerCase()) ? forms.get(match[1]!.toLowerCase()) : undefined;
     if (match && name) words[i]!.punctuated_word = `${name}${match[2]}`;

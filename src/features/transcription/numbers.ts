@@ -17,8 +17,8 @@ const ORDINAL_UNITS: Record<string, number> = {
   fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30,
 };
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-// "pounds" is money only before a price's period ("thirty five pounds a month") or its pence: "I
-// lost ten pounds" is a weight as often as money.
+// "pounds" is money only where the words around it say so (poundsAreMoney): "I lost ten pounds" is a
+// weight as often as money.
 const CURRENCIES: Record<string, string> = { dollar: '$', dollars: '$', bucks: '$', euro: '€', euros: '€' };
 /** A month named only after one of these is a date ("on may fifth"), not the verb ("you may first"). */
 const DATE_WORDS = new Set(['on', 'of', 'by', 'since', 'until', 'till', 'from', 'before', 'after', 'the']);
@@ -193,11 +193,7 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
     const number = decimal ? `${value}.${decimal}` : String(value);
     const next = tokens[i + length];
     // Money: "twenty five dollars (and fifty cents)"; pounds only as a price ("… a month").
-    const moneyTalk = tokens.slice(Math.max(0, i - MONEY_REACH), i).some((token) => MONEY_WORDS.has(token));
-    const pounds =
-      (next === 'pounds' || next === 'pound') &&
-      ((moneyTalk && (tokens[i + length + 1] === 'a' || tokens[i + length + 1] === 'per') && PRICE_PERIODS.has(tokens[i + length + 2] ?? '')) ||
-        (tokens[i + length + 1] === 'and' && CENTS.has(tokens[i + length + 2 + readCardinal(tokens, i + length + 2).length] ?? '')));
+    const pounds = (next === 'pounds' || next === 'pound') && poundsAreMoney(tokens, i, i + length + 1);
     if (next !== undefined && (next in CURRENCIES || pounds)) {
       let taken = length + 1;
       let text = `${pounds ? '£' : CURRENCIES[next]}${number}`;
@@ -231,6 +227,17 @@ export function writeNumbers<W extends WrittenWord>(words: readonly W[]): W[] {
     i += length;
   }
   return out;
+}
+
+/**
+ * Whether the pounds after the number at `at` are money (the word after "pounds" at `after`): their
+ * pence follow ("ten pounds and fifty pence"), or a price's period where money was talked of just
+ * before ("the plan costs thirty five pounds a month"; not "I lost fifteen pounds a week").
+ */
+function poundsAreMoney(tokens: readonly string[], at: number, after: number): boolean {
+  if (tokens[after] === 'and' && CENTS.has(tokens[after + 1 + readCardinal(tokens, after + 1).length] ?? '')) return true;
+  const aPrice = (tokens[after] === 'a' || tokens[after] === 'per') && PRICE_PERIODS.has(tokens[after + 1] ?? '');
+  return aPrice && tokens.slice(Math.max(0, at - MONEY_REACH), at).some((token) => MONEY_WORDS.has(token));
 }
 
 function readOrdinal(tokens: readonly string[], at: number): { value: number; length: number } | null {

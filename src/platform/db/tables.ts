@@ -78,10 +78,10 @@ export const recordingStatuses = ['download_pending', 'downloading', 'download_r
 export type RecordingStatus = (typeof recordingStatuses)[number];
 /** An import still fetching its audio. */
 export const downloadingStatuses: readonly RecordingStatus[] = ['download_pending', 'downloading', 'download_retry_wait'];
-/** The statuses a transcription can start from (assertTranscribable): the audio is here, prepared or being prepared. */
-export const transcribableStatuses: readonly RecordingStatus[] = ['queued', 'processing', 'completed'];
 /** A recording that failed: its preparation, or its import's download. */
 export const failedRecordingStatuses: readonly RecordingStatus[] = ['failed', 'download_failed'];
+/** The statuses a transcription can start from (assertTranscribable): neither downloading nor failed (the audio is here, prepared or being prepared). */
+export const transcribableStatuses: readonly RecordingStatus[] = recordingStatuses.filter((status) => !downloadingStatuses.includes(status) && !failedRecordingStatuses.includes(status));
 
 export interface RecordingsTable {
   id: string;
