@@ -39,58 +39,57 @@ export function RunList({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {runs.map((run) => (
-            <Table.Tr key={run.id} data-run={run.id}>
-              <Table.Td>
-                <Text size="sm">{scenarioName(run)}</Text>
-                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {run.engine} · {run.model}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  started {formatDateTime(run.created_at)}
-                </Text>
-              </Table.Td>
-              <Table.Td miw={120}>
-                <Stack gap={4}>
-                  <StatusBadge status={run.status} />
-                  {run.status === 'running' && <Progress value={run.progress * 100} size="sm" aria-label="Progress" w={100} />}
-                  {run.error_code && (
-                    <Text size="xs" c="red">
-                      {run.error_code}: {run.error_message}
-                    </Text>
-                  )}
-                  {run.last_error && (
-                    <Text size="xs" c="#9a3412" data-last-error>
-                      Attempt {run.attempts} failed ({run.last_error.code}: {run.last_error.message}); it is tried again by itself.
-                    </Text>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <Group gap={4} justify="flex-end">
-                  {transcriptFile && run.status === 'completed' && (
-                    <Anchor href={transcriptFile(run).href} download={transcriptFile(run).name} size="sm" aria-label={`Download the transcript of the run started ${formatDateTime(run.created_at)} (TXT)`}>
-                      TXT
-                    </Anchor>
-                  )}
-                  {canWrite && (
-                    <>
-                    {(run.status === 'queued' || run.status === 'running') && (
+          {runs.map((run) => {
+            const file = transcriptFile && run.status === 'completed' ? transcriptFile(run) : null;
+            return (
+              <Table.Tr key={run.id} data-run={run.id}>
+                <Table.Td>
+                  <Text size="sm">{scenarioName(run)}</Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {run.engine} · {run.model}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    started {formatDateTime(run.created_at)}
+                  </Text>
+                </Table.Td>
+                <Table.Td miw={120}>
+                  <Stack gap={4}>
+                    <StatusBadge status={run.status} />
+                    {run.status === 'running' && <Progress value={run.progress * 100} size="sm" aria-label="Progress" w={100} />}
+                    {run.error_code && (
+                      <Text size="xs" c="red">
+                        {run.error_code}: {run.error_message}
+                      </Text>
+                    )}
+                    {run.last_error && (
+                      <Text size="xs" c="#9a3412" data-last-error>
+                        Attempt {run.attempts} failed ({run.last_error.code}: {run.last_error.message}); it is tried again by itself.
+                      </Text>
+                    )}
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} justify="flex-end">
+                    {file && (
+                      <Anchor href={file.href} download={file.name} size="sm" aria-label={`Download the transcript of the run started ${formatDateTime(run.created_at)} (TXT)`}>
+                        TXT
+                      </Anchor>
+                    )}
+                    {canWrite && (run.status === 'queued' || run.status === 'running') && (
                       <Button size="xs" variant="default" onClick={() => onCancel(run.id)}>
                         Cancel
                       </Button>
                     )}
-                      {run.status === 'failed' && (
-                        <Button size="xs" variant="light" onClick={() => onRetry(run.id)}>
-                          Retry
-                        </Button>
-                      )}
-                    </>
-                  )}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
+                    {canWrite && run.status === 'failed' && (
+                      <Button size="xs" variant="light" onClick={() => onRetry(run.id)}>
+                        Retry
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>

@@ -118,27 +118,30 @@ export function UploadPanel({ workspaceId, suggestions, onClose }: { workspaceId
         )}
         {items.length > 0 && (
           <Stack gap="xs" aria-label="Files to upload">
-            {items.map((item) => (
-              <div key={item.id}>
-                <Group justify="space-between" gap="xs" wrap="nowrap">
-                  <Text size="sm" truncate>
-                    {item.file.name}
-                  </Text>
-                  <Text size="xs" c={item.state === 'failed' || item.state === 'refused' ? 'red' : 'dimmed'}>
-                    {item.state === 'failed' || item.state === 'refused' ? item.message : item.state === 'done' ? 'Uploaded' : item.state === 'uploading' ? `${Math.round(item.progress * 100)} %` : 'Waiting'}
-                  </Text>
-                </Group>
-                {item.state === 'waiting' && <FileWarning name={item.file.name} warning={warningOf(item.file)} />}
-                {Object.keys(ownMetadata(item.file)).length > 0 && (
-                  <Text size="xs" c="dimmed" data-file-metadata={item.file.name}>
-                    {Object.entries(ownMetadata(item.file))
-                      .map(([field, value]) => `${field}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-                      .join(' · ')}
-                  </Text>
-                )}
-                <Progress value={item.progress * 100} color={item.state === 'failed' || item.state === 'refused' ? 'red' : item.state === 'done' ? 'green' : 'blue'} aria-label={`Upload of ${item.file.name}`} size="sm" />
-              </div>
-            ))}
+            {items.map((item) => {
+              const failed = item.state === 'failed' || item.state === 'refused';
+              return (
+                <div key={item.id}>
+                  <Group justify="space-between" gap="xs" wrap="nowrap">
+                    <Text size="sm" truncate>
+                      {item.file.name}
+                    </Text>
+                    <Text size="xs" c={failed ? 'red' : 'dimmed'}>
+                      {failed ? item.message : item.state === 'done' ? 'Uploaded' : item.state === 'uploading' ? `${Math.round(item.progress * 100)} %` : 'Waiting'}
+                    </Text>
+                  </Group>
+                  {item.state === 'waiting' && <FileWarning name={item.file.name} warning={warningOf(item.file)} />}
+                  {Object.keys(ownMetadata(item.file)).length > 0 && (
+                    <Text size="xs" c="dimmed" data-file-metadata={item.file.name}>
+                      {Object.entries(ownMetadata(item.file))
+                        .map(([field, value]) => `${field}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+                        .join(' · ')}
+                    </Text>
+                  )}
+                  <Progress value={item.progress * 100} color={failed ? 'red' : item.state === 'done' ? 'green' : 'blue'} aria-label={`Upload of ${item.file.name}`} size="sm" />
+                </div>
+              );
+            })}
           </Stack>
         )}
         <Text fw={500} size="sm">

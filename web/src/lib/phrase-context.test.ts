@@ -15,6 +15,10 @@ describe('a phrase found, in the turn it was said in', () => {
     expect(passageAround('refund', 6.9, segments)?.before).toBe('We will ');
   });
 
+  test("the evidence's words without their apostrophes find them in the turn", () => {
+    expect(passageAround('well refund', 1, [{ start: 0, end: 3, text: "We'll refund it today." }])).toEqual({ before: '', found: "We'll refund", after: ' it today.' });
+  });
+
   test('none where no segment at that time holds the words: whole words only', () => {
     expect(passageAround('refund', 1, segments)).toBeNull();
     expect(passageAround('fun', 4.1, segments)).toBeNull();

@@ -17,7 +17,9 @@ export function passageAround(found: string, start: number, segments: readonly {
   const words = found.toLowerCase().match(/[\p{L}\p{N}']+/gu);
   if (!words || words.length === 0) return null;
   // The words as the segment writes them: any case, any marks or spaces between them ("Thank you, for calling").
-  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}'])(${words.map(escape).join("[^\\p{L}\\p{N}']+")})(?=$|[^\\p{L}\\p{N}'])`, 'iu');
+  // The evidence's words lost their apostrophes ("dont"): one may stand between any two letters ("don't").
+  const spelt = (word: string) => [...word].map(escape).join("['’]?");
+  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}'])(${words.map(spelt).join("[^\\p{L}\\p{N}']+")})(?=$|[^\\p{L}\\p{N}'])`, 'iu');
   for (const segment of segments) {
     if (start < segment.start - 0.05 || start > segment.end + 0.05) continue;
     const match = pattern.exec(segment.text);
