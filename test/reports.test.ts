@@ -360,6 +360,8 @@ for (const backend of await backends()) {
       // Two executions, so their lists have a second row.
       const recording = (await client.listRecordings()).data[0]!.id;
       for (const key of ['offset-1', 'offset-2']) await client.createAnalysisExecution({ path: { scenario_id: scenarioId }, body: { recording_ids: [recording], idempotency_key: key } });
+      // Their runs ended first: a result arriving between two reads of a list would move its rows.
+      await eventually(async () => ((await client.listAnalysisRuns({ query: { status: 'queued,running' } })).data.length === 0 ? true : null), 120_000, 'the executions\' runs');
       const hook = await client.createWebhook({ body: { url: 'https://hooks.example.com/offset', events: ['execution.completed'] } });
       for (let i = 0; i < 2; i += 1) await client.sendTestEvent({ path: { webhook_id: hook.id } });
       const lists = [
