@@ -17,7 +17,10 @@ const corpus = librivoxJoined();
 const corpusSeconds = durationOf(corpus.file);
 
 
-for (const backend of await backends({ s3: true })) {
+const stores = await backends({ s3: true });
+for (const backend of stores) {
+  // The recogniser's accuracy and the exports are no store's business: heard on the first store.
+  const heardElsewhere = backend !== stores[0];
   describe(`transcription on ${backend}`, () => {
     let hark: Hark;
     let account: Account;
@@ -55,7 +58,7 @@ for (const backend of await backends({ s3: true })) {
       await hark.destroy();
     });
 
-    test('real speech is transcribed by pocketsphinx with WER under 35 %', async () => {
+    test('real speech is transcribed by pocketsphinx with WER under 35 %', { skip: heardElsewhere && `heard on ${stores[0]}` }, async () => {
       const queued = await client.createTranscriptionRun({ path: { recording_id: recordingId }, body: { transcription_scenario_id: defaultScenario } });
       assert.match(queued.id, /^trn-/);
       assert.equal(queued.status, 'queued');
@@ -254,16 +257,17 @@ for (const backend of await backends({ s3: true })) {
     });
 
     test('executions are idempotent and list their runs by jobId', async () => {
-      const second = await prepared('Please cancel my subscription.');
+      // Two short calls (the long one is heard once, above).
+      const [one, second] = await Promise.all([prepared('I would like to change my delivery address.'), prepared('Please cancel my subscription.')]);
       const url = `${P}/transcription-scenarios/${defaultScenario}/executions`;
-      const body = { recording_ids: [recordingId, second], idempotency_key: `batch-${backend}` };
+      const body = { recording_ids: [one, second], idempotency_key: `batch-${backend}` };
       // The status codes tell a new execution (202) from the same one found again (200): asked by hand.
       const results = await Promise.all([1, 2, 3, 4].map(() => hark.request({ method: 'POST', url, key: account.key, payload: body })));
       const ids = new Set(results.map((r) => r.json<{ id: string }>().id));
       assert.equal(ids.size, 1, 'concurrent duplicates made more than one execution');
       assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 200, 200, 202]);
       const executionId = [...ids][0]!;
-      const replay = await hark.request({ method: 'POST', url, key: account.key, payload: { ...body, recording_ids: [second, recordingId] } });
+      const replay = await hark.request({ method: 'POST', url, key: account.key, payload: { ...body, recording_ids: [second, one] } });
       assert.equal(replay.statusCode, 200);
       assert.equal(replay.json<{ id: string }>().id, executionId);
       const execute = (recordingIds: string[], key: string) => client.createTranscriptionExecution({ path: { scenario_id: defaultScenario }, body: { recording_ids: recordingIds, idempotency_key: key } });
