@@ -102,6 +102,10 @@ function details(page: string, audits: Record<string, { details?: unknown; displ
   for (const row of items('mainthread-work-breakdown')) console.log(`  main thread ${String(row.groupLabel).padEnd(28)} ${Number(row.duration).toFixed(0)} ms`);
   for (const row of items('bootup-time').slice(0, 6)) console.log(`  script ${String(row.url).replace(/^https?:\/\/[^/]+/, '').padEnd(48)} ${Number(row.total).toFixed(0)} ms (evaluate ${Number(row.scripting).toFixed(0)}, parse ${Number(row.scriptParseCompile).toFixed(0)})`);
   for (const row of items('long-tasks').slice(0, 8)) console.log(`  long task at ${Number(row.startTime).toFixed(0)} ms: ${Number(row.duration).toFixed(0)} ms ${String(row.url).replace(/^https?:\/\/[^/]+/, '')}`);
+  for (const row of items('layout-shifts')) {
+    const node = (row as { node?: { snippet?: string; selector?: string } }).node;
+    console.log(`  layout shift ${Number((row as { score?: number }).score).toFixed(3)}: ${node?.selector ?? ''} ${node?.snippet?.slice(0, 100) ?? ''}`);
+  }
   for (const row of items('largest-contentful-paint-element')) {
     const node = (row as { node?: { snippet?: string } }).node;
     if (node?.snippet) console.log(`  LCP element ${node.snippet.slice(0, 120)}`);
