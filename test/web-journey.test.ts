@@ -167,6 +167,37 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     await table.getByRole('cell', { name: 'ana' }).first().waitFor();
   });
 
+  test('an import sends a recorded_at field as the call time, not as metadata', async () => {
+    const { page } = owner;
+    await page.goto(`${workspaceUrl}/recordings`);
+    await page.getByRole('button', { name: 'Import from a URL' }).click();
+    // An address nothing answers at: the import is accepted, then its download fails (and is deleted below).
+    await page.getByLabel('Audio URL').fill('http://127.0.0.1:9/call.wav');
+    await page.getByLabel('Metadata field 1', { exact: true }).fill('recorded_at');
+    const value = page.getByLabel('Metadata value 1', { exact: true });
+    await value.fill('last tuesday');
+    await page.getByText('recorded_at “last tuesday” is not a date', { exact: false }).waitFor();
+    const importButton = page.getByRole('button', { name: 'Import', exact: true });
+    assert.equal(await importButton.isDisabled(), true, 'a call time that is no date is not sent');
+    await value.fill('2026-11-16T09:10Z');
+    await page.getByRole('button', { name: 'Add a field' }).click();
+    await page.getByLabel('Metadata field 2', { exact: true }).fill('agent');
+    await page.getByLabel('Metadata value 2', { exact: true }).fill('ana');
+    const sent = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/recordings/import'));
+    await importButton.click();
+    const request = await sent;
+    const body = request.postDataJSON() as { recorded_at?: string; metadata?: Record<string, unknown> };
+    assert.deepEqual([body.recorded_at && new Date(body.recorded_at).toISOString(), body.metadata], ['2026-11-16T09:10:00.000Z', { agent: 'ana' }]);
+    const created = (await (await request.response())!.json()) as { id: string; recorded_at: string; recorded_at_source: string; metadata: Record<string, unknown> };
+    assert.deepEqual([created.recorded_at, created.recorded_at_source, created.metadata], ['2026-11-16T09:10:00.000Z', 'client', { agent: 'ana' }]);
+    await page.getByText('Importing call.wav', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Close' }).last().click();
+    const workspaceApi = `/api/v1/workspaces/${workspaceUrl.split('/w/')[1]}`;
+    const csrf = (await (await page.context().request.get('/api/v1/sessions/current')).json()) as { csrf_token: string };
+    const deleted = await page.evaluate(async ([url, token]) => (await fetch(url, { method: 'DELETE', headers: { 'x-csrf-token': token } })).status, [`${workspaceApi}/recordings/${created.id}`, csrf.csrf_token] as const);
+    assert.equal(deleted, 204);
+  });
+
   test('a recording: transcribe, read the transcript, and a click on a word seeks the player', async () => {
     const { page } = owner;
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link').first().click();
