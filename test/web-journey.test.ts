@@ -196,6 +196,11 @@ describe('the web interface in Chromium', { skip: ready ? false : 'needs Chromiu
     const csrf = (await (await page.context().request.get('/api/v1/sessions/current')).json()) as { csrf_token: string };
     const deleted = await page.evaluate(async ([url, token]) => (await fetch(url, { method: 'DELETE', headers: { 'x-csrf-token': token } })).status, [`${workspaceApi}/recordings/${created.id}`, csrf.csrf_token] as const);
     assert.equal(deleted, 204);
+    // The list as the next step finds it: the two uploads, the import gone.
+    await page.goto(`${workspaceUrl}/recordings`);
+    const table = page.getByRole('table', { name: 'Recordings' });
+    await table.getByRole('link').first().waitFor();
+    assert.equal(await table.getByRole('link', { name: 'call.wav' }).count(), 0);
   });
 
   test('a recording: transcribe, read the transcript, and a click on a word seeks the player', async () => {
