@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
 import { bufferSource, openPcmFile, quietestOffset, quietWindows, SAMPLE_RATE } from '../src/platform/media/pcm-file.ts';
-import { gatedSource, SILENT_LEVEL } from '../src/engines/transcription/near-silence.ts';
+import { gatedSource, KEPT_SILENCE_FRAMES, SILENT_LEVEL, withoutLongSilences } from '../src/engines/transcription/near-silence.ts';
 import { whisperCppEngine } from '../src/engines/transcription/whisper-cpp.ts';
 import { speech } from './helpers/audio.ts';
 
@@ -152,4 +152,41 @@ test('near-silence (a few steps either side of zero) reads as zeros, 10 ms at a 
   // Reads that start and end inside frames give the same samples.
   for (const [offset, length] of [[3, 100], [150, 200], [frame * 2 + 17, frame + 40]] as const) assert.ok(gated.read(offset, length).equals(whole.subarray(offset * 2, (offset + length) * 2)));
   assert.ok(raw.equals(Buffer.from(samples.buffer)), 'the source is not changed');
+});
+
+test('silences of a second or more are cut to 250 ms either side of the sound, and times map back', async () => {
+  const kept = KEPT_SILENCE_FRAMES / 100;
+  // Seconds: 2 silent, 1 sound, 3 silent, 0.5 sound, 0.9 silent (kept whole), 0.5 sound, 2 silent.
+  const layout: [number, boolean][] = [[2, false], [1, true], [3, false], [0.5, true], [0.9, false], [0.5, true], [2, false]];
+  const samples = new Int16Array(Math.round(layout.reduce((sum, [s]) => sum + s, 0) * SAMPLE_RATE));
+  let at = 0;
+  for (const [seconds, sound] of layout) {
+    const end = at + Math.round(seconds * SAMPLE_RATE);
+    for (let i = at; i < end; i++) samples[i] = sound ? 1000 + (i % 50) : 0;
+    at = end;
+  }
+  const raw = Buffer.from(samples.buffer);
+  const short = await withoutLongSilences(bufferSource(raw));
+  const expected = kept + 1 + 2 * kept + 0.5 + 0.9 + 0.5 + kept;
+  assert.equal(short.samples, Math.round(expected * SAMPLE_RATE));
+  const original = (seconds: number) => raw.subarray(Math.round(seconds * SAMPLE_RATE) * 2);
+  const read = (from: number, seconds: number) => short.read(Math.round(from * SAMPLE_RATE), Math.round(seconds * SAMPLE_RATE));
+  // The first sound, the second and third with the short silence between them, read across seams.
+  assert.ok(read(kept, 1).equals(original(2).subarray(0, SAMPLE_RATE * 2)));
+  assert.ok(read(3 * kept + 1, 1.9).equals(original(6).subarray(0, 1.9 * SAMPLE_RATE * 2)));
+  assert.ok(read(0, expected).equals(Buffer.concat([original(2 - kept).subarray(0, (1 + 2 * kept) * SAMPLE_RATE * 2), original(6 - kept).subarray(0, (1.9 + 2 * kept) * SAMPLE_RATE * 2)])));
+  // Times: the second sound begins at 3 * kept + 1 s here and at 6 s in the original.
+  assert.equal(short.originalTime(kept, 'start'), 2);
+  assert.equal(short.originalTime(3 * kept + 1, 'start'), 6);
+  assert.equal(short.originalTime(3 * kept + 1 + 0.5 + 0.9 + 0.1, 'start'), 7.5);
+  // An end at the seam stays before the cut silence; a start there is after it.
+  assert.equal(short.originalTime(2 * kept + 1, 'end'), 3 + kept);
+  assert.equal(short.originalTime(2 * kept + 1, 'start'), 6 - kept);
+  // Sound alone, or silence shorter than a second, is read as it is.
+  const sound = Buffer.from(new Int16Array(SAMPLE_RATE).fill(500).buffer);
+  const same = await withoutLongSilences(bufferSource(sound));
+  assert.equal(same.samples, SAMPLE_RATE);
+  assert.equal(same.originalTime(0.4, 'end'), 0.4);
+  // A silent recording keeps half a second of its silence.
+  assert.equal((await withoutLongSilences(bufferSource(Buffer.alloc(SAMPLE_RATE * 10)))).samples, 2 * kept * SAMPLE_RATE);
 });

@@ -1,17 +1,18 @@
 // pocketsphinx: Debian's libpocketsphinx3 with the en-us model, called in-process through koffi
 // (binding in ./pocketsphinx-native.ts). Decoders are loaded once and reused, each decoding on
 // koffi's thread pool as utterances of at most 2 minutes cut at quiet moments, read from disk a
-// chunk at a time. A decoder uses one core: a recording of a minute or more is cut at quiet
-// moments into as many pieces as the machine has cores, which are decoded side by side from the
-// file's one cepstral mean and joined, so a recording is not waited for at one core's pace. At
-// most one decode per core runs in the process, whatever the number of runs, channels or pieces.
+// chunk at a time, with silences of a second or more shortened (./near-silence.ts). A decoder uses
+// one core: a recording of a minute or more is cut at quiet moments into as many pieces as the
+// machine has cores, which are decoded side by side from the file's one cepstral mean and joined,
+// so a recording is not waited for at one core's pace. At most one decode per core runs in the
+// process, whatever the number of runs, channels or pieces.
 import os from 'node:os';
 import { Semaphore } from 'async-mutex';
 import type { Config } from '../../config.ts';
 import { createPocketsphinx, type DecodeTimings, type Pocketsphinx, type PocketsphinxWord } from './pocketsphinx-native.ts';
 import { openPcmFile, quietPieces, SAMPLE_RATE } from '../../platform/media/pcm-file.ts';
 import { segmentWords } from './segments.ts';
-import { gatedSource } from './near-silence.ts';
+import { gatedSource, withoutLongSilences } from './near-silence.ts';
 import { decoderVocabulary, spottingDecoder, VOCABULARY_WEIGHT, writeVocabulary, type DecoderVocabulary, type SpottingDecoder } from './pocketsphinx-vocabulary.ts';
 import { EngineError, type SpottedPhrase, type TranscriptionEngine } from './types.ts';
 
@@ -76,8 +77,13 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         throw new EngineError('vocabulary_unpronounceable', `the scenario's vocabulary or phrases to spot: ${(error as Error).message}`, false);
       }
       const file = openPcmFile(request.audioPath);
-      const pcm = gatedSource(file);
       try {
+        // Heard with its near-silence as silence and its long silences shortened; the words' times
+        // are put back on the recording's own clock.
+        const pcm = await withoutLongSilences(gatedSource(file), () => {
+          if (control.signal.aborted) throw new EngineError('cancelled', 'the run was cancelled', false);
+        });
+        const at = (seconds: number, edge: 'start' | 'end') => round(pcm.originalTime(seconds, edge));
         const count = pieceCount(pcm.samples, cores);
         const pieces = count > 1 ? quietPieces(pcm, count, CUT_SEARCH_SECONDS) : [{ start: 0, length: pcm.samples }];
         const done = pieces.map(() => 0);
@@ -124,7 +130,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
           for (const phase of ['cmn', 'search', 'lattice'] as const) timings[phase] += result.timings[phase];
           for (const word of vocabulary ? writeVocabulary(result.words, vocabulary) : result.words) recognised.push(word);
         }
-        const words = recognised.map((w) => ({ ...w, start: round(w.start), end: round(w.end), confidence: round(w.confidence) }));
+        const words = recognised.map((w) => ({ ...w, start: at(w.start, 'start'), end: at(w.end, 'end'), confidence: round(w.confidence) }));
         // Phrases to spot: a second pass over the whole audio with a keyword-spotting decoder.
         let spotted: SpottedPhrase[] | undefined;
         if (spotting) {
@@ -134,7 +140,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
             return decoder.decodeAsync(pcm, () => stopIfDone());
           });
           timings.spot = (performance.now() - started) / 1000;
-          spotted = found.words.map((w) => ({ phrase: w.word.trim(), start: round(w.start), end: round(w.end), confidence: round(w.confidence) })).sort((a, b) => a.start - b.start);
+          spotted = found.words.map((w) => ({ phrase: w.word.trim(), start: at(w.start, 'start'), end: at(w.end, 'end'), confidence: round(w.confidence) })).sort((a, b) => a.start - b.start);
         }
         return { language: 'en', text: words.map((w) => w.word).join(' '), segments: segmentWords(words), words, timings: { ...timings }, ...(spotted ? { spotted } : {}) };
       } finally {
