@@ -73,7 +73,8 @@ async function pipeline(file: string): Promise<{ text: string; seconds: number; 
     if (card.status === 'failed') throw new Error(card.error_message);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const transcript = (await (await fetch(`${P}/transcription-runs/${run.id}/transcript`, { headers })).json()) as { text: string; duration_seconds: number };
+  // The words as recognised: the transcript's text is formatted ("10" for "ten"), the references are not.
+  const transcript = (await (await fetch(`${P}/transcription-runs/${run.id}/transcript`, { headers })).json()) as { words: { word: string }[]; duration_seconds: number };
   const seconds = (performance.now() - started) / 1000;
   const prepared = (await (await fetch(`${P}/recordings/${recording.id}`, { headers })).json()) as { updated_at: string };
   const at = (iso: string) => new Date(iso).getTime();
@@ -85,7 +86,7 @@ async function pipeline(file: string): Promise<{ text: string; seconds: number; 
     after: Math.max(0, startedAt + seconds * 1000 - at(card.completed_at)) / 1000,
   };
   for (const key of Object.keys(phases) as (keyof Phases)[]) phaseTotals[key] += phases[key];
-  return { text: transcript.text, seconds, audio: transcript.duration_seconds, phases };
+  return { text: transcript.words.map((w) => w.word).join(' '), seconds, audio: transcript.duration_seconds, phases };
 }
 
 /**

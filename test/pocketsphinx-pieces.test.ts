@@ -9,9 +9,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { bufferSource, quietPieces, SAMPLE_RATE } from '../src/platform/media/pcm-file.ts';
 import { pieceCount, pocketsphinxEngine } from '../src/engines/transcription/pocketsphinx.ts';
+import { createPocketsphinx } from '../src/engines/transcription/pocketsphinx-native.ts';
 import { loadConfig } from '../src/config.ts';
 import { wer } from '../src/wer.ts';
-import { speech } from './helpers/audio.ts';
+import { speech, stereoCall } from './helpers/audio.ts';
 
 test('a recording is decoded in one piece per core, none shorter than 30 s', () => {
   const seconds = (s: number) => s * SAMPLE_RATE;
@@ -105,6 +106,44 @@ test('a long recording decoded in two pieces gives the words and times of one de
     }
     for (const { result } of [one, two]) for (const phase of ['cmn', 'search', 'lattice']) assert.ok((result.timings?.[phase] ?? 0) > 0, `${phase} timed`);
   } finally {
+    fs.rmSync(file, { force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a channel\'s long silences are left out of the decode, and its words keep their times in the call', async () => {
+  // The customer's side of a 30 s call: two sentences, 10 s apart, silent while the agent talks.
+  const call = stereoCall(
+    [
+      { channel: 1, at: 2, text: 'I would like to ask about the invoice for last month.' },
+      { channel: 1, at: 16, text: 'The delivery was late and the parcel arrived broken.' },
+    ],
+    30,
+  );
+  const file = path.join(os.tmpdir(), `hark-customer-side-${process.pid}.wav`);
+  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', call, '-af', 'pan=mono|c0=c1', '-ar', '16000', '-c:a', 'pcm_s16le', file]);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-silences-'));
+  const raw = createPocketsphinx();
+  try {
+    const config = loadConfig({ HARK_DATA_DIR: dataDir, HARK_LOG_LEVEL: 'silent' });
+    const progress: number[] = [];
+    const request = { audioPath: file, durationSeconds: 30, model: 'en-us', language: 'en', wordTimestamps: true };
+    const ours = await pocketsphinxEngine(config, 1).transcribe(request, { signal: new AbortController().signal, onProgress: (f) => progress.push(f) });
+    // The decoder is fed a second of audio a step: about 8 s of it (the sentences and a quarter
+    // second of silence around each), not the channel's 30.
+    assert.ok(progress.length < 15, `${progress.length} steps`);
+    // The same words at the same times as the whole channel decoded as it is.
+    const pcm = execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-f', 's16le', '-']);
+    const whole = raw.decode(pcm);
+    assert.ok(wer(whole.text, ours.text) < 0.1, `whole: ${whole.text}\nours: ${ours.text}`);
+    for (const word of ['invoice', 'parcel']) {
+      const a = whole.words.find((w) => w.word === word);
+      const b = ours.words.find((w) => w.word === word);
+      assert.ok(a && b && Math.abs(a.start - b.start) < 0.05 && Math.abs(a.end - b.end) < 0.05, `${word}: ${JSON.stringify(a)} ${JSON.stringify(b)}`);
+    }
+    assert.ok(ours.words.find((w) => w.word === 'parcel')!.start > 16);
+  } finally {
+    raw.close();
     fs.rmSync(file, { force: true });
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
