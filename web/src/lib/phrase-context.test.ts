@@ -19,6 +19,12 @@ describe('a phrase found, in the turn it was said in', () => {
     expect(passageAround('well refund', 1, [{ start: 0, end: 3, text: "We'll refund it today." }])).toEqual({ before: '', found: "We'll refund", after: ' it today.' });
   });
 
+  test('said twice in the turn, the one nearest the evidence\'s time is marked', () => {
+    const turn = [{ start: 10, end: 20, text: 'A refund is possible, but not a refund of the fee.' }];
+    expect(passageAround('refund', 10.5, turn)).toEqual({ before: 'A ', found: 'refund', after: ' is possible, but not a refund of the fee.' });
+    expect(passageAround('refund', 16.5, turn)).toEqual({ before: 'A refund is possible, but not a ', found: 'refund', after: ' of the fee.' });
+  });
+
   test('none where no segment at that time holds the words: whole words only', () => {
     expect(passageAround('refund', 1, segments)).toBeNull();
     expect(passageAround('fun', 4.1, segments)).toBeNull();

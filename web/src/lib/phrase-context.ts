@@ -19,13 +19,21 @@ export function passageAround(found: string, start: number, segments: readonly {
   // The words as the segment writes them: any case, any marks or spaces between them ("Thank you, for calling").
   // The evidence's words lost their apostrophes ("dont"): one may stand between any two letters ("don't").
   const spelt = (word: string) => [...word].map(escape).join("['’]?");
-  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}'])(${words.map(spelt).join("[^\\p{L}\\p{N}']+")})(?=$|[^\\p{L}\\p{N}'])`, 'iu');
+  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}'])(${words.map(spelt).join("[^\\p{L}\\p{N}']+")})(?=$|[^\\p{L}\\p{N}'])`, 'giu');
   for (const segment of segments) {
     if (start < segment.start - 0.05 || start > segment.end + 0.05) continue;
-    const match = pattern.exec(segment.text);
-    if (!match) continue;
-    const at = match.index + match[1]!.length;
-    return { before: segment.text.slice(0, at), found: match[2]!, after: segment.text.slice(at + match[2]!.length) };
+    // Said twice in the turn ("refund… no refund"): the time of each is guessed from where it
+    // stands in the text (the turn's time spread over its characters), and the one nearest the
+    // evidence's time is marked.
+    const length = Math.max(1, segment.text.length);
+    const guess = (index: number) => segment.start + ((segment.end - segment.start) * index) / length;
+    let best: { at: number; found: string } | null = null;
+    for (const match of segment.text.matchAll(pattern)) {
+      const at = match.index + match[1]!.length;
+      if (!best || Math.abs(guess(at) - start) < Math.abs(guess(best.at) - start)) best = { at, found: match[2]! };
+    }
+    if (!best) continue;
+    return { before: segment.text.slice(0, best.at), found: best.found, after: segment.text.slice(best.at + best.found.length) };
   }
   return null;
 }
