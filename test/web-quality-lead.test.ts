@@ -344,6 +344,16 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.locator('[data-result] [data-question="greeting"] [data-answer="true"]').first().waitFor({ timeout: 60_000 });
     await check(page, 'lead-corrected');
     assert.deepEqual(await greetingRates(page), { ana: '5 calls, 80 % yes (4/5)', ben: '5 calls, 80 % yes (4/5)' });
+    // The two agents' points are at the same place: the second one's is drawn smaller, over the
+    // first one's, which shows as a ring around it.
+    const dots = await page
+      .getByTestId('report-chart')
+      .locator('.recharts-line-dots')
+      .evaluateAll((groups) => groups.map((group) => [...group.querySelectorAll('circle')].map((dot) => ({ x: dot.getAttribute('cx'), y: dot.getAttribute('cy'), r: Number(dot.getAttribute('r')) }))));
+    assert.equal(dots.length, 2, JSON.stringify(dots));
+    assert.deepEqual([dots[0]![0]!.x, dots[0]![0]!.y], [dots[1]![0]!.x, dots[1]![0]!.y], 'one place');
+    assert.ok(dots[0]![0]!.r > dots[1]![0]!.r + 2, JSON.stringify(dots));
+    await screenshots(page, 'lead-report-same-rates');
 
     await page.goto(`${workspaceUrl}/recordings?sort=recorded_at`);
     await page.getByRole('table', { name: 'Recordings' }).getByRole('link', { name: path.basename(files[2]!) }).click();

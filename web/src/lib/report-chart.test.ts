@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { chartOf, speakerLabel, type ReportGroup } from './report-chart.ts';
+import { chartOf, lineStyle, speakerLabel, type ReportGroup } from './report-chart.ts';
 
 const q = (id: string, rate: number | null) => ({ question_id: id, question: `Question ${id}?`, true: rate === null ? 0 : rate * 4, false: rate === null ? 0 : 4 - rate * 4, rate });
 const groups: ReportGroup[] = [
@@ -57,5 +57,27 @@ describe('talk report speakers', () => {
     expect(speakerLabel('one_channel')).toBe('Everyone, on one-channel calls');
     expect(speakerLabel('agent')).toBe('agent');
     expect(speakerLabel('channel_0')).toBe('channel_0');
+  });
+});
+
+describe('lines at the same rates', () => {
+  test('one line is drawn plain', () => {
+    expect(lineStyle(0, 1)).toEqual({ strokeWidth: 2, strokeDasharray: '', dotRadius: 4 });
+  });
+  test('each line is narrower than those under it, with smaller dots, and dashed its own way, so none hides another', () => {
+    for (const count of [2, 3, 4]) {
+      const styles = Array.from({ length: count }, (_, i) => lineStyle(i, count));
+      for (let i = 1; i < count; i++) {
+        expect(styles[i]!.strokeWidth).toBeLessThan(styles[i - 1]!.strokeWidth);
+        expect(styles[i]!.dotRadius).toBeLessThan(styles[i - 1]!.dotRadius);
+      }
+      expect(new Set(styles.map((s) => s.strokeDasharray)).size).toBe(count);
+      expect(styles[0]!.strokeDasharray).toBe('');
+    }
+  });
+  test('beyond four lines the dashes tell them apart', () => {
+    const styles = Array.from({ length: 6 }, (_, i) => lineStyle(i, 6));
+    expect(styles.slice(3).every((s) => s.strokeWidth === 2)).toBe(true);
+    expect(styles[4]!.strokeDasharray).not.toBe(styles[3]!.strokeDasharray);
   });
 });

@@ -64,3 +64,16 @@ export const ONE_CHANNEL = 'one_channel';
 
 /** A talk report speaker as the chart's legend and the table name it. */
 export const speakerLabel = (speaker: string): string => (speaker === ONE_CHANNEL ? 'Everyone, on one-channel calls' : speaker);
+
+const DASHES = ['', '8 4', '2 4', '12 4 2 4'];
+
+/**
+ * How the `index`th of `count` lines is drawn so that lines at the same rates (two agents at 100 %
+ * every week) all stay in sight: each drawn on top of the ones before it, narrower than they are,
+ * dashed differently and with smaller dots, so a line under another shows around and between its
+ * dashes, and a point under another as a ring around it.
+ */
+export function lineStyle(index: number, count: number): { strokeWidth: number; strokeDasharray: string; dotRadius: number } {
+  const below = Math.max(0, Math.min(count, 4) - 1 - Math.min(index, 3));
+  return { strokeWidth: 2 + 2 * below, strokeDasharray: DASHES[index % DASHES.length]!, dotRadius: 4 + 3 * below };
+}

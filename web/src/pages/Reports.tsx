@@ -12,7 +12,7 @@ import { ProblemAlert, problemMessage } from '../components/Problem.tsx';
 import { useWorkspace } from '../components/WorkspaceLayout.tsx';
 import { wholePercents } from '../lib/percent.ts';
 import { signedScore } from '../lib/filters.ts';
-import { chartOf, ONE_CHANNEL, speakerLabel, type ChartData } from '../lib/report-chart.ts';
+import { chartOf, lineStyle, ONE_CHANNEL, speakerLabel, type ChartData } from '../lib/report-chart.ts';
 import { periodLabel } from '../lib/dates.ts';
 import { recordingStatusLabels, type RecordingStatus } from '../lib/recording-status.ts';
 import { notifications } from '@mantine/notifications';
@@ -205,7 +205,13 @@ export default function Reports() {
                     h={300}
                     data={chart.rows}
                     dataKey={chart.x}
-                    series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))}
+                    series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]!, strokeDasharray: lineStyle(i, chart.series.length).strokeDasharray }))}
+                    // Lines at the same rates stay in sight: each narrower than those drawn under it,
+                    // its dots smaller (a disc in the line's colour, not dashed).
+                    lineProps={(series) => {
+                      const style = lineStyle(chart.series.findIndex((s) => s.name === series.name), chart.series.length);
+                      return { strokeWidth: style.strokeWidth, dot: { r: style.dotRadius, strokeWidth: 1, strokeDasharray: '' } };
+                    }}
                     yAxisProps={{ domain: [0, 100], padding: { top: 8, bottom: 8 } }}
                     xAxisProps={{ padding: { left: 24, right: 24 } }}
                     unit=" %"
