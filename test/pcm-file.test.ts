@@ -176,17 +176,20 @@ test('silences of a second or more are cut to 250 ms either side of the sound, a
   assert.ok(read(3 * kept + 1, 1.9).equals(original(6).subarray(0, 1.9 * SAMPLE_RATE * 2)));
   assert.ok(read(0, expected).equals(Buffer.concat([original(2 - kept).subarray(0, (1 + 2 * kept) * SAMPLE_RATE * 2), original(6 - kept).subarray(0, (1.9 + 2 * kept) * SAMPLE_RATE * 2)])));
   // Times: the second sound begins at 3 * kept + 1 s here and at 6 s in the original.
-  assert.equal(short.originalTime(kept, 'start'), 2);
-  assert.equal(short.originalTime(3 * kept + 1, 'start'), 6);
-  assert.equal(short.originalTime(3 * kept + 1 + 0.5 + 0.9 + 0.1, 'start'), 7.5);
-  // An end at the seam stays before the cut silence; a start there is after it.
-  assert.equal(short.originalTime(2 * kept + 1, 'end'), 3 + kept);
-  assert.equal(short.originalTime(2 * kept + 1, 'start'), 6 - kept);
+  const span = (start: number, end: number) => short.originalSpan(start, end);
+  assert.deepEqual(span(kept, kept + 0.5), { start: 2, end: 2.5 });
+  assert.deepEqual(span(3 * kept + 1, 3 * kept + 1.2), { start: 6, end: 6.2 });
+  assert.deepEqual(span(3 * kept + 1 + 0.5 + 0.9 + 0.1, 3 * kept + 1 + 0.5 + 0.9 + 0.3), { start: 7.5, end: 7.7 });
+  // A word that ends at a seam, or runs past it, ends before the cut silence; one that starts at
+  // the seam is after it.
+  assert.deepEqual(span(2 * kept + 0.9, 2 * kept + 1), { start: 2.9 + kept, end: 3 + kept });
+  assert.deepEqual(span(2 * kept + 0.9, 2 * kept + 1.005), { start: 2.9 + kept, end: 3 + kept });
+  assert.deepEqual(span(2 * kept + 1, 2 * kept + 1.1), { start: 6 - kept, end: 6.1 - kept });
   // Sound alone, or silence shorter than a second, is read as it is.
   const sound = Buffer.from(new Int16Array(SAMPLE_RATE).fill(500).buffer);
   const same = await withoutLongSilences(bufferSource(sound));
   assert.equal(same.samples, SAMPLE_RATE);
-  assert.equal(same.originalTime(0.4, 'end'), 0.4);
+  assert.deepEqual(same.originalSpan(0.4, 0.6), { start: 0.4, end: 0.6 });
   // A silent recording keeps half a second of its silence.
   assert.equal((await withoutLongSilences(bufferSource(Buffer.alloc(SAMPLE_RATE * 10)))).samples, 2 * kept * SAMPLE_RATE);
 });

@@ -4,7 +4,9 @@
 // model saw neither that nor speech beside it, fills such a stretch with a word seconds long ("up"
 // from 8.4 s to 14.0 s: a turn, talk time and an interruption that never happened) and loses the
 // words around it. Exact zeros it takes as silence, so 10 ms frames whose samples all stay within a
-// few steps of zero are read as zeros.
+// few steps of zero are read as zeros. Then each silence of a second or more is shortened to a
+// quarter second either side of the sound (withoutLongSilences): the decoder spends time on
+// silence, and the words' times are put back on the recording's clock after.
 import { SAMPLE_RATE, type PcmSource } from '../../platform/media/pcm-file.ts';
 
 const FRAME = SAMPLE_RATE / 100; // 10 ms
@@ -40,8 +42,12 @@ const SCAN_FRAMES = 1000;
 
 /** A source with its long silences shortened, and the way back to the times of the whole. */
 export interface ShortenedSource extends PcmSource {
-  /** The time in the original source of `seconds` into this one; an `end` at a seam stays before it. */
-  originalTime(seconds: number, edge: 'start' | 'end'): number;
+  /**
+   * The times in the original source of a word heard from `start` to `end` seconds into this one.
+   * Its end stays in the stretch of sound its start is in: a word is never stretched over a
+   * silence that was cut (a word the decoder ran up to a seam, or a few milliseconds past it).
+   */
+  originalSpan(start: number, end: number): { start: number; end: number };
 }
 
 interface Kept {
@@ -90,7 +96,7 @@ export async function withoutLongSilences(source: PcmSource, onBlock?: () => voi
     }
     f = end;
   }
-  if (cuts.length === 0) return { ...source, read: (offset, length) => source.read(offset, length), originalTime: (seconds) => seconds };
+  if (cuts.length === 0) return { ...source, originalSpan: (start, end) => ({ start, end }) };
   const kept: Kept[] = [];
   let at = 0;
   let next = 0;
@@ -128,12 +134,12 @@ export async function withoutLongSilences(source: PcmSource, onBlock?: () => voi
       }
       return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     },
-    originalTime(seconds, edge) {
-      const sample = Math.round(seconds * SAMPLE_RATE);
-      let i = pieceAt(sample);
-      if (edge === 'end' && i > 0 && kept[i]!.at === sample) i--;
-      const piece = kept[i]!;
-      return (piece.start + (sample - piece.at)) / SAMPLE_RATE;
+    originalSpan(start, end) {
+      const from = Math.round(start * SAMPLE_RATE);
+      const to = Math.max(from, Math.round(end * SAMPLE_RATE));
+      const piece = kept[pieceAt(from)]!;
+      const original = (sample: number) => (piece.start + (sample - piece.at)) / SAMPLE_RATE;
+      return { start: original(from), end: original(Math.min(to, piece.at + piece.length)) };
     },
   };
 }

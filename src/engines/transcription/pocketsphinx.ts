@@ -2,10 +2,10 @@
 // (binding in ./pocketsphinx-native.ts). Decoders are loaded once and reused, each decoding on
 // koffi's thread pool as utterances of at most 2 minutes cut at quiet moments, read from disk a
 // chunk at a time, with silences of a second or more shortened (./near-silence.ts). A decoder uses
-// one core: a recording of a minute or more is cut at quiet moments into as many pieces as the
-// machine has cores, which are decoded side by side from the file's one cepstral mean and joined,
-// so a recording is not waited for at one core's pace. At most one decode per core runs in the
-// process, whatever the number of runs, channels or pieces.
+// one core: a recording with a minute or more left once its long silences are shortened is cut at
+// quiet moments into as many pieces as the machine has cores, which are decoded side by side from
+// the file's one cepstral mean and joined, so a recording is not waited for at one core's pace. At
+// most one decode per core runs in the process, whatever the number of runs, channels or pieces.
 import os from 'node:os';
 import { Semaphore } from 'async-mutex';
 import type { Config } from '../../config.ts';
@@ -83,7 +83,10 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         const pcm = await withoutLongSilences(gatedSource(file), () => {
           if (control.signal.aborted) throw new EngineError('cancelled', 'the run was cancelled', false);
         });
-        const at = (seconds: number, edge: 'start' | 'end') => round(pcm.originalTime(seconds, edge));
+        const onClock = <T extends { start: number; end: number }>(word: T): T => {
+          const span = pcm.originalSpan(word.start, word.end);
+          return { ...word, start: round(span.start), end: round(span.end) };
+        };
         const count = pieceCount(pcm.samples, cores);
         const pieces = count > 1 ? quietPieces(pcm, count, CUT_SEARCH_SECONDS) : [{ start: 0, length: pcm.samples }];
         const done = pieces.map(() => 0);
@@ -130,7 +133,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
           for (const phase of ['cmn', 'search', 'lattice'] as const) timings[phase] += result.timings[phase];
           for (const word of vocabulary ? writeVocabulary(result.words, vocabulary) : result.words) recognised.push(word);
         }
-        const words = recognised.map((w) => ({ ...w, start: at(w.start, 'start'), end: at(w.end, 'end'), confidence: round(w.confidence) }));
+        const words = recognised.map((w) => ({ ...onClock(w), confidence: round(w.confidence) }));
         // Phrases to spot: a second pass over the whole audio with a keyword-spotting decoder.
         let spotted: SpottedPhrase[] | undefined;
         if (spotting) {
@@ -140,7 +143,7 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
             return decoder.decodeAsync(pcm, () => stopIfDone());
           });
           timings.spot = (performance.now() - started) / 1000;
-          spotted = found.words.map((w) => ({ phrase: w.word.trim(), start: at(w.start, 'start'), end: at(w.end, 'end'), confidence: round(w.confidence) })).sort((a, b) => a.start - b.start);
+          spotted = found.words.map((w) => onClock({ phrase: w.word.trim(), start: w.start, end: w.end, confidence: round(w.confidence) })).sort((a, b) => a.start - b.start);
         }
         return { language: 'en', text: words.map((w) => w.word).join(' '), segments: segmentWords(words), words, timings: { ...timings }, ...(spotted ? { spotted } : {}) };
       } finally {
