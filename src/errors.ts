@@ -39,6 +39,7 @@ export const errors = {
   range_not_satisfiable: { status: 416, title: 'The requested range is outside the audio' },
   idempotency_key_reused: { status: 422, title: 'The idempotency key was used with another request' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  uri_too_long: { status: 414, title: 'The request URL is too long' },
   headers_too_large: { status: 431, title: 'The request headers are too large' },
   internal_error: { status: 500, title: 'Internal server error' },
   insufficient_storage: { status: 507, title: 'The server has no room to store this' },

@@ -149,13 +149,21 @@ for (const backend of await backends()) {
       assertProblem(await wordless({ type: 'similar_to', text: '?!' }), 400, 'validation_failed');
     });
 
-    test('framework errors are problem+json: long ids 404, bad percent-encoding 400, huge headers 431', async () => {
+    test('framework errors are problem+json: long ids 404, bad percent-encoding 400, huge URLs 414, huge headers 431', async () => {
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/fl-${'x'.repeat(1200)}`, key: account.key }), 404, 'not_found');
       assertProblem(await hark.request({ method: 'GET', url: `${P}/recordings/%ff`, key: account.key }), 400, 'validation_failed');
       const answer = await rawRequest(base, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`);
       assert.match(answer, /^HTTP\/1\.1 431 /);
       assert.match(answer, /content-type: application\/problem\+json/i);
       assert.match(answer, /"code":"headers_too_large"/);
+      // A URL past the limit is said to be the URL: 414, not 431.
+      const long = await rawRequest(base, `GET ${P}/recordings?metadata.agent=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      assert.match(long, /^HTTP\/1\.1 414 /);
+      assert.match(long, /content-type: application\/problem\+json/i);
+      assert.match(long, /"code":"uri_too_long"/);
+      // A long URL under the limit with headers that pass it is still the headers' fault.
+      const both = await rawRequest(base, `GET /healthz?${'q'.repeat(2_000)} HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`);
+      assert.match(both, /^HTTP\/1\.1 431 /);
     });
 
     test('a multipart part without a name is a 400, not a 500 or a field called "undefined"', async () => {

@@ -133,11 +133,13 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  * Errors Node's HTTP parser raises before a request exists (headers too large, a malformed
  * request line, a client timeout): written straight to the socket, as problem+json.
  */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+export function clientErrorHandler(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const appError =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError('headers_too_large', 'the request headers are larger than the server accepts')
+      ? urlOverflowed(error.rawPacket)
+        ? new AppError('uri_too_long', 'the request URL is longer than the server accepts (send long filters in fewer or shorter values)')
+        : new AppError('headers_too_large', 'the request headers are larger than the server accepts')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new AppError('request_timeout')
         : new AppError('bad_request', 'the request could not be parsed as HTTP');
@@ -150,6 +152,20 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
     );
   }
   socket.destroy(error);
+}
+
+/** A request line longer than this is what overflowed the parser's limit, not the headers after it. */
+const LONG_REQUEST_LINE = 8 * 1024;
+
+/**
+ * Whether the data the parser failed on begins with a request line that never ended, or ended
+ * after LONG_REQUEST_LINE bytes: a URL too long (414) rather than headers too large (431).
+ * Data that does not begin a request (a later piece of a slow one) is read as headers.
+ */
+function urlOverflowed(packet: unknown): boolean {
+  if (!Buffer.isBuffer(packet) || !/^[A-Z]+ \S/.test(packet.toString('latin1', 0, 16))) return false;
+  const end = packet.indexOf('\r\n');
+  return end < 0 || end > LONG_REQUEST_LINE;
 }
 
 /** `page`: the web interface's page, sent for a browser's page request that matched no route. */

@@ -46,6 +46,7 @@ const problemDescriptions: Record<number, string> = {
   404: 'Not found',
   409: 'The resource is not in a state that allows this',
   413: 'The body is larger than the limit',
+  414: 'The request URL is too long',
   415: 'The media type or content encoding is not supported',
   422: 'The idempotency key was used with another request',
   429: 'Too many requests (see Retry-After)',
@@ -56,19 +57,19 @@ const problemDescriptions: Record<number, string> = {
 };
 
 /**
- * Error responses every authenticated route can give (including 431 and 503, which any request
- * can meet), plus the route's own.
+ * Error responses every authenticated route can give (including 414, 431 and 503, which any
+ * request can meet), plus the route's own.
  */
 export function withProblems<T extends Record<number, TSchema | object>>(ok: T, ...statuses: number[]) {
   const responses: Record<number, TSchema | object> = { ...ok };
-  for (const status of [400, 401, 403, 429, 431, 503, ...statuses]) responses[status] = problemResponse(problemDescriptions[status] ?? 'A problem');
+  for (const status of [400, 401, 403, 414, 429, 431, 503, ...statuses]) responses[status] = problemResponse(problemDescriptions[status] ?? 'A problem');
   return responses as T;
 }
 
 /** Error responses of a public route (no key): those any request can meet, plus the route's own. */
 export function withPublicProblems<T extends Record<number, TSchema | object>>(ok: T, ...statuses: number[]) {
   const responses: Record<number, TSchema | object> = { ...ok };
-  for (const status of [431, 503, ...statuses]) responses[status] = problemResponse(problemDescriptions[status] ?? 'A problem');
+  for (const status of [414, 431, 503, ...statuses]) responses[status] = problemResponse(problemDescriptions[status] ?? 'A problem');
   return responses as T;
 }
 
