@@ -131,7 +131,7 @@ test('a channel\'s long silences are left out of the decode, and its words keep 
     const ours = await pocketsphinxEngine(config, 1).transcribe(request, { signal: new AbortController().signal, onProgress: (f) => progress.push(f) });
     // The decoder is fed a second of audio a step: about 8 s of it (the sentences and a quarter
     // second of silence around each), not the channel's 30.
-    assert.ok(progress.length < 15, `${progress.length} steps`);
+    assert.ok(progress.length <= 12, `${progress.length} steps (32 for the whole channel)`);
     // The same words at the same times as the whole channel decoded as it is.
     const pcm = execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-f', 's16le', '-']);
     const whole = raw.decode(pcm);

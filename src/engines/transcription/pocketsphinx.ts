@@ -77,12 +77,17 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         throw new EngineError('vocabulary_unpronounceable', `the scenario's vocabulary or phrases to spot: ${(error as Error).message}`, false);
       }
       const file = openPcmFile(request.audioPath);
+      // A cancelled run, or a piece that fails, stops the others before they start or at their
+      // next chunk.
+      let failed = false;
+      const stopIfDone = () => {
+        if (control.signal.aborted) throw new EngineError('cancelled', 'the run was cancelled', false);
+        if (failed) throw new EngineError('cancelled', 'another piece of the recording failed', false);
+      };
       try {
         // Heard with its near-silence as silence and its long silences shortened; the words' times
         // are put back on the recording's own clock.
-        const pcm = await withoutLongSilences(gatedSource(file), () => {
-          if (control.signal.aborted) throw new EngineError('cancelled', 'the run was cancelled', false);
-        });
+        const pcm = await withoutLongSilences(gatedSource(file), stopIfDone);
         const onClock = <T extends { start: number; end: number }>(word: T): T => {
           const span = pcm.originalSpan(word.start, word.end);
           return { ...word, start: round(span.start), end: round(span.end) };
@@ -90,13 +95,6 @@ export function pocketsphinxEngine(config: Config, cores = decodeSlots(config)):
         const count = pieceCount(pcm.samples, cores);
         const pieces = count > 1 ? quietPieces(pcm, count, CUT_SEARCH_SECONDS) : [{ start: 0, length: pcm.samples }];
         const done = pieces.map(() => 0);
-        // A cancelled run, or a piece that fails, stops the others before they start or at their
-        // next chunk.
-        let failed = false;
-        const stopIfDone = () => {
-          if (control.signal.aborted) throw new EngineError('cancelled', 'the run was cancelled', false);
-          if (failed) throw new EngineError('cancelled', 'another piece of the recording failed', false);
-        };
         const progress = (index: number) => (fraction: number) => {
           stopIfDone();
           done[index] = fraction * pieces[index]!.length;

@@ -205,12 +205,12 @@ export default function Reports() {
                     h={300}
                     data={chart.rows}
                     dataKey={chart.x}
-                    series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]!, strokeDasharray: lineStyle(i, chart.series.length).strokeDasharray }))}
+                    series={chart.series.map((s, i) => ({ name: s.name, label: s.label, color: colors[i % colors.length]! }))}
                     // Lines at the same rates stay in sight: each narrower than those drawn under it,
-                    // its dots smaller (a disc in the line's colour, not dashed).
+                    // dashed its own way, its dots smaller (a disc in the line's colour, not dashed).
                     lineProps={(series) => {
                       const style = lineStyle(chart.series.findIndex((s) => s.name === series.name), chart.series.length);
-                      return { strokeWidth: style.strokeWidth, dot: { r: style.dotRadius, strokeWidth: 1, strokeDasharray: '' } };
+                      return { strokeWidth: style.strokeWidth, strokeDasharray: style.strokeDasharray, dot: { r: style.dotRadius, strokeWidth: 1, strokeDasharray: '' } };
                     }}
                     yAxisProps={{ domain: [0, 100], padding: { top: 8, bottom: 8 } }}
                     xAxisProps={{ padding: { left: 24, right: 24 } }}
