@@ -180,27 +180,33 @@ describe('a quality lead\'s week in Chromium', { skip: ready ? false : 'needs Ch
     await page.goto(`${workspaceUrl}/scenarios`);
     await page.getByRole('table', { name: 'Transcription scenarios' }).getByRole('link').first().click();
     const channel = page.getByLabel('Speaker of channel_1 (right)');
+    // Saves and waits for the answer (an earlier "Saved." may still be on the screen), so nothing
+    // is typed into a form the answer is about to refresh.
+    const save = () =>
+      Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes('/transcription-scenarios/')),
+        page.getByRole('button', { name: 'Save' }).click(),
+      ]);
     const was = await channel.inputValue();
     await channel.fill('caller');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await save();
     await page.getByText('Earlier calls need transcribing again').waitFor();
     await page.getByText(/names its channels anew/).waitFor();
     await page.getByRole('button', { name: 'Transcribe earlier calls again' }).waitFor();
     await check(page, 'lead-channels-renamed');
     // Back as it was (the calls below are about the customer), without transcribing anything again.
     await channel.fill(was);
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved.').last().waitFor();
+    await save();
     // A term taught is a change the calls transcribed before lack too: said the same way.
     const vocabulary = page.getByRole('combobox', { name: 'Vocabulary' });
     await vocabulary.fill('Fernway');
     await vocabulary.press('Enter');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Fernway', { exact: true }).waitFor();
+    await save();
     await page.getByText(/now transcribes otherwise \(its vocabulary\)/).waitFor();
     // Taken out again (Backspace in the empty field removes the last term), as it was.
     await vocabulary.press('Backspace');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved.').last().waitFor();
+    await save();
   });
 
   test('Call QA over every call as one execution; the calls whose agent did not greet, by the answer filter', async () => {
